@@ -1,0 +1,157 @@
+//! Analysing files: read, parse, run the enabled rules, and turn findings
+//! into diagnostics with severities resolved for the active settings.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::files::Target;
+use crate::rules::{self, Finding, Profile, RuleInfo};
+use crate::stack_guard::{self, Failure};
+use crate::syntax::ParsedFile;
+
+/// What decides which rules run and how severe they are.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    pub profile: Profile,
+    /// Tokens (id, alias, family, `all`) of rules switched off.
+    pub disabled: Vec<String>,
+    /// Token to severity (`None` = off); an exact id beats a family.
+    pub overrides: Vec<(String, Option<Severity>)>,
+}
+
+impl Settings {
+    /// The severity a rule reports with, or `None` when it is off.
+    pub fn severity_of(&self, rule: &RuleInfo) -> Option<Severity> {
+        if self.disabled.iter().any(|token| rule.matches_token(token)) {
+            return None;
+        }
+        let exact = self.overrides.iter().find(|(token, _)| token == rule.id || rule.aliases.contains(&token.as_str()));
+        let family = self.overrides.iter().find(|(token, _)| token == rule.family());
+        match exact.or(family) {
+            Some((_, severity)) => *severity,
+            None => rule.severity(self.profile),
+        }
+    }
+}
+
+/// Everything `check` learned about one file.
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    pub path: String,
+    pub diagnostics: Vec<Diagnostic>,
+    pub parse_errors: usize,
+}
+
+/// Analyses targets on the analysis pool; results keep the targets' order.
+pub fn analyse_targets(targets: &[Target], cwd: &Path, settings: &Settings) -> Vec<FileReport> {
+    analysis_pool().install(|| {
+        targets
+            .par_iter()
+            .map(|target| match target {
+                Target::File { display } => match std::fs::read(cwd.join(display)) {
+                    Ok(source) => analyse_source(display, &source, settings),
+                    Err(error) => unreadable(display, &error.to_string()),
+                },
+                Target::Missing { display, reason } => unreadable(display, reason),
+            })
+            .collect()
+    })
+}
+
+fn unreadable(display: &str, reason: &str) -> FileReport {
+    FileReport {
+        path: display.to_string(),
+        diagnostics: vec![Diagnostic::without_rule(display, 1, 1, format!("cannot read {display}: {reason}"))],
+        parse_errors: 0,
+    }
+}
+
+/// Threads with stacks deep enough for real code; see `stack_guard`.
+fn analysis_pool() -> &'static rayon::ThreadPool {
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .stack_size(stack_guard::ANALYSIS_STACK)
+            .thread_name(|i| format!("rigor-analysis-{i}"))
+            .build()
+            .expect("cannot start analysis threads")
+    })
+}
+
+/// Parses and checks one file's text. Rules run only on files that parse:
+/// on a recovered tree they would report Prism's guesses, not the code.
+pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> FileReport {
+    let outcome = stack_guard::guarded(|| {
+        let parsed = ParsedFile::parse(source);
+        let errors = parsed.errors();
+        let mut diagnostics: Vec<Diagnostic> = errors
+            .iter()
+            .map(|(offset, message)| {
+                let (line, column) = parsed.lines.position(*offset);
+                Diagnostic::without_rule(display, line, column, message.clone())
+            })
+            .collect();
+        if errors.is_empty() {
+            diagnostics.extend(run_rules(&parsed, display, settings));
+        }
+        (diagnostics, errors.len())
+    });
+    let (mut diagnostics, parse_errors) = match outcome {
+        Ok(result) => result,
+        Err(failure) => (vec![analysis_failure(display, failure)], 0),
+    };
+    diagnostics.sort_by(|a, b| a.position_key().cmp(&b.position_key()));
+    FileReport { path: display.to_string(), diagnostics, parse_errors }
+}
+
+fn run_rules(parsed: &ParsedFile<'_>, display: &str, settings: &Settings) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for rule in rules::all() {
+        let Some(severity) = settings.severity_of(rule) else { continue };
+        let mut findings = Vec::new();
+        (rule.check)(parsed, &mut findings);
+        diagnostics.extend(findings.into_iter().map(|finding| {
+            let (line, column) = parsed.lines.position(finding.offset);
+            into_diagnostic(finding, display, line, column, severity)
+        }));
+    }
+    diagnostics
+}
+
+fn into_diagnostic(finding: Finding, path: &str, line: usize, column: usize, severity: Severity) -> Diagnostic {
+    Diagnostic {
+        path: path.to_string(),
+        line,
+        column,
+        severity,
+        rule: Some(finding.rule.id),
+        source_family: "builtin",
+        message: finding.message,
+        receiver_type: finding.receiver_type,
+        method_name: finding.method_name,
+        evidence_tier: Some(finding.rule.evidence),
+        documentation_url: Some(finding.rule.documentation_url()),
+    }
+}
+
+fn analysis_failure(display: &str, failure: Failure) -> Diagnostic {
+    let mut diagnostic = match failure {
+        Failure::TooDeep => Diagnostic::without_rule(
+            display,
+            1,
+            1,
+            "analysis skipped: the code is nested too deeply for the engine's stack; no rule ran on this file".into(),
+        ),
+        Failure::Panic(message) => Diagnostic::without_rule(
+            display,
+            1,
+            1,
+            format!("internal error while analysing this file ({message}); please report it with the file attached"),
+        ),
+    };
+    diagnostic.severity = Severity::Warning;
+    diagnostic
+}

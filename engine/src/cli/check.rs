@@ -1,0 +1,153 @@
+//! `rigor check`: diagnostics for Ruby files.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::{usage_error, write_json, Format, Io, EXIT_FINDINGS, EXIT_OK};
+use crate::analysis::{self, FileReport};
+use crate::config::{self, Config, ConfigWarning};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::files;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Output format
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+    /// Include run statistics (the default)
+    #[arg(long, overrides_with = "no_stats")]
+    stats: bool,
+    /// Leave out run statistics
+    #[arg(long)]
+    no_stats: bool,
+    /// Configuration file (default: .rigor.yml, else .rigor.dist.yml)
+    #[arg(long, value_name = "PATH")]
+    config: Option<String>,
+    /// Files and directories (default: the config's `paths`, else `lib`)
+    paths: Vec<String>,
+}
+
+/// The result of analysing what a command's arguments name.
+pub(super) struct Analysed {
+    pub config: Config,
+    pub reports: Vec<FileReport>,
+}
+
+/// Loads the configuration and analyses the paths (shared with `triage`).
+/// A bad configuration is a usage error: `Err(exit code)` after saying so.
+pub(super) fn analyse(
+    paths: &[String],
+    config: Option<&str>,
+    io: &mut Io<'_>,
+) -> std::io::Result<Result<Analysed, i32>> {
+    let config = match config::load(&io.cwd, config) {
+        Ok(config) => config,
+        Err(error) => return usage_error(io, &format!("bad configuration: {error}")).map(Err),
+    };
+    let paths = if !paths.is_empty() {
+        paths.to_vec()
+    } else {
+        config.paths.clone().unwrap_or_else(|| vec!["lib".to_string()])
+    };
+    let targets = files::expand(&paths, &io.cwd, &config.exclude);
+    let reports = analysis::analyse_targets(&targets, &io.cwd, &config.settings);
+    Ok(Ok(Analysed { config, reports }))
+}
+
+#[derive(Serialize)]
+struct Stats {
+    target_files: usize,
+    files_with_diagnostics: usize,
+    wall_seconds: f64,
+    peak_rss_bytes: u64,
+}
+
+#[derive(Serialize)]
+struct Envelope<'a> {
+    success: bool,
+    error_count: usize,
+    diagnostics: Vec<&'a Diagnostic>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<Stats>,
+    fail_on: &'static str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    config_warnings: &'a [ConfigWarning],
+}
+
+pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
+    let started = Instant::now();
+    let analysed = match analyse(&args.paths, args.config.as_deref(), io)? {
+        Ok(analysed) => analysed,
+        Err(code) => return Ok(code),
+    };
+    let diagnostics: Vec<&Diagnostic> = analysed.reports.iter().flat_map(|r| &r.diagnostics).collect();
+    let error_count = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let stats = (!args.no_stats).then(|| Stats {
+        target_files: analysed.reports.len(),
+        files_with_diagnostics: analysed.reports.iter().filter(|r| !r.diagnostics.is_empty()).count(),
+        wall_seconds: (started.elapsed().as_secs_f64() * 1e4).round() / 1e4,
+        peak_rss_bytes: peak_rss_bytes(),
+    });
+    match args.format {
+        Format::Json => write_json(
+            io.out,
+            &Envelope {
+                success: error_count == 0,
+                error_count,
+                diagnostics: diagnostics.clone(),
+                stats,
+                fail_on: "error",
+                config_warnings: &analysed.config.warnings,
+            },
+        )?,
+        Format::Text => write_text(io, &diagnostics, &analysed, stats.as_ref())?,
+    }
+    Ok(if error_count == 0 { EXIT_OK } else { EXIT_FINDINGS })
+}
+
+fn write_text(
+    io: &mut Io<'_>,
+    diagnostics: &[&Diagnostic],
+    analysed: &Analysed,
+    stats: Option<&Stats>,
+) -> std::io::Result<()> {
+    for warning in &analysed.config.warnings {
+        writeln!(io.err, "rigor: config warning: {}", warning.message)?;
+    }
+    for d in diagnostics {
+        let rule = d.rule.map(|r| format!(" [{r}]")).unwrap_or_default();
+        writeln!(io.out, "{}:{}:{}: {}: {}{rule}", d.path, d.line, d.column, d.severity.as_str(), d.message)?;
+    }
+    let count = |severity| diagnostics.iter().filter(|d| d.severity == severity).count();
+    if diagnostics.is_empty() {
+        writeln!(io.out, "No diagnostics")?;
+    } else {
+        writeln!(io.out)?;
+        writeln!(
+            io.out,
+            "{} error(s), {} warning(s), {} info in {} file(s)",
+            count(Severity::Error),
+            count(Severity::Warning),
+            count(Severity::Info),
+            analysed.reports.len()
+        )?;
+    }
+    if let Some(stats) = stats {
+        writeln!(io.out, "Checked {} file(s) in {:.2}s", stats.target_files, stats.wall_seconds)?;
+    }
+    Ok(())
+}
+
+/// Peak resident set size of this process so far (for a worker: its whole life).
+fn peak_rss_bytes() -> u64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
+    if ok {
+        let usage = unsafe { usage.assume_init() };
+        u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024
+    } else {
+        0
+    }
+}

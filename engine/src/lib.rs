@@ -1,0 +1,14 @@
+//! Rigor engine: parses Ruby with Prism, runs the rule catalogue, and
+//! serves the same CLI either to a terminal or to the gateway's worker pipe.
+
+pub mod analysis;
+pub mod catalogue;
+pub mod cli;
+pub mod config;
+pub mod diagnostic;
+pub mod files;
+pub mod rules;
+pub mod source;
+pub mod stack_guard;
+pub mod syntax;
+pub mod worker;

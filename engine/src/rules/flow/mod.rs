@@ -1,0 +1,7 @@
+//! `flow.*`: control- and data-flow facts visible in one file.
+
+pub mod always_raises;
+pub mod dead_assignment;
+pub mod duplicate_hash_key;
+pub mod return_in_ensure;
+pub mod unreachable_branch;

@@ -1,0 +1,215 @@
+//! Parsing with Prism, and the small syntactic questions rules ask about nodes.
+
+use ruby_prism::{Location, Node, ParseResult};
+
+use crate::source::LineIndex;
+
+/// One parsed Ruby file. Prism's tree borrows the source bytes.
+pub struct ParsedFile<'a> {
+    pub source: &'a [u8],
+    pub result: ParseResult<'a>,
+    pub lines: LineIndex,
+}
+
+impl<'a> ParsedFile<'a> {
+    pub fn parse(source: &'a [u8]) -> Self {
+        ParsedFile { source, result: ruby_prism::parse(source), lines: LineIndex::new(source) }
+    }
+
+    pub fn root(&self) -> Node<'_> {
+        self.result.node()
+    }
+
+    /// Parse errors as (byte offset, message).
+    pub fn errors(&self) -> Vec<(usize, String)> {
+        self.result
+            .errors()
+            .map(|error| {
+                let offset = error.location().start() as usize;
+                (offset, String::from_utf8_lossy(error.message()).into_owned())
+            })
+            .collect()
+    }
+}
+
+pub fn start(location: &Location<'_>) -> usize {
+    location.start() as usize
+}
+
+pub fn text<'a>(location: &Location<'a>) -> String {
+    String::from_utf8_lossy(location.as_slice()).into_owned()
+}
+
+pub fn name(id: ruby_prism::ConstantId<'_>) -> String {
+    String::from_utf8_lossy(id.as_slice()).into_owned()
+}
+
+/// Strips redundant parentheses: `((x))` is `x`.
+pub fn unparenthesize<'pr>(node: Node<'pr>) -> Node<'pr> {
+    let mut node = node;
+    loop {
+        let Some(parens) = node.as_parentheses_node() else {
+            return node;
+        };
+        let Some(body) = parens.body() else {
+            return node;
+        };
+        let inner = match body.as_statements_node() {
+            Some(statements) if statements.body().len() == 1 => statements.body().first(),
+            Some(_) => None,
+            None => Some(body),
+        };
+        match inner {
+            Some(inner) => node = inner,
+            None => return node,
+        }
+    }
+}
+
+/// The truthiness of a literal whose value is fixed by its spelling, or
+/// `None` for anything computed at run time.
+pub fn literal_truthiness(node: &Node<'_>) -> Option<bool> {
+    match unparenthesize(node_clone(node)) {
+        Node::NilNode { .. } | Node::FalseNode { .. } => Some(false),
+        Node::TrueNode { .. }
+        | Node::IntegerNode { .. }
+        | Node::FloatNode { .. }
+        | Node::RationalNode { .. }
+        | Node::ImaginaryNode { .. }
+        | Node::StringNode { .. }
+        | Node::SymbolNode { .. } => Some(true),
+        _ => None,
+    }
+}
+
+/// A key of a hash literal whose value is known from its spelling alone.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum LiteralKey {
+    Symbol(Vec<u8>),
+    String(Vec<u8>),
+    Integer(bool, Vec<u32>),
+    Nil,
+    True,
+    False,
+}
+
+impl LiteralKey {
+    pub fn of(node: &Node<'_>) -> Option<LiteralKey> {
+        match node {
+            Node::SymbolNode { .. } => Some(LiteralKey::Symbol(node.as_symbol_node()?.unescaped().to_vec())),
+            Node::StringNode { .. } => Some(LiteralKey::String(node.as_string_node()?.unescaped().to_vec())),
+            Node::IntegerNode { .. } => {
+                let value = node.as_integer_node()?.value();
+                let (negative, digits) = value.to_u32_digits();
+                let mut digits = digits.to_vec();
+                while digits.len() > 1 && digits.last() == Some(&0) {
+                    digits.pop();
+                }
+                let is_zero = digits.iter().all(|&d| d == 0);
+                Some(LiteralKey::Integer(negative && !is_zero, digits))
+            }
+            Node::NilNode { .. } => Some(LiteralKey::Nil),
+            Node::TrueNode { .. } => Some(LiteralKey::True),
+            Node::FalseNode { .. } => Some(LiteralKey::False),
+            _ => None,
+        }
+    }
+
+    /// Ruby's inspect of the key, for messages.
+    pub fn display(&self) -> String {
+        match self {
+            LiteralKey::Symbol(bytes) => {
+                let text = String::from_utf8_lossy(bytes);
+                let plain = !text.is_empty()
+                    && text
+                        .chars()
+                        .enumerate()
+                        .all(|(i, c)| c == '_' || c.is_alphabetic() || (i > 0 && c.is_ascii_digit()));
+                if plain {
+                    format!(":{text}")
+                } else {
+                    format!(":{text:?}")
+                }
+            }
+            LiteralKey::String(bytes) => format!("{:?}", String::from_utf8_lossy(bytes)),
+            LiteralKey::Integer(negative, digits) => integer_display(*negative, digits),
+            LiteralKey::Nil => "nil".into(),
+            LiteralKey::True => "true".into(),
+            LiteralKey::False => "false".into(),
+        }
+    }
+}
+
+fn integer_display(negative: bool, digits: &[u32]) -> String {
+    // Long division by 10 over base-2^32 digits, least significant first.
+    let mut rest: Vec<u32> = digits.to_vec();
+    let mut out = Vec::new();
+    loop {
+        let mut remainder: u64 = 0;
+        for digit in rest.iter_mut().rev() {
+            let value = (remainder << 32) | u64::from(*digit);
+            *digit = (value / 10) as u32;
+            remainder = value % 10;
+        }
+        out.push(b'0' + remainder as u8);
+        while rest.len() > 1 && rest.last() == Some(&0) {
+            rest.pop();
+        }
+        if rest.iter().all(|&d| d == 0) {
+            break;
+        }
+    }
+    if negative {
+        out.push(b'-');
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Is this an Integer literal equal to zero (`0`, `0x0`, `-0`, `0_0`)?
+pub fn is_integer_zero(node: &Node<'_>) -> bool {
+    match unparenthesize(node_clone(node)).as_integer_node() {
+        Some(integer) => integer.value().to_u32_digits().1.iter().all(|&d| d == 0),
+        None => false,
+    }
+}
+
+/// A second handle to the same node. Prism's `Node` is not `Clone`, but it
+/// holds only raw pointers into the parse arena and a marker, and has no
+/// `Drop`, so a bitwise copy is exactly what its own `as_node` builds.
+pub fn node_clone<'pr>(node: &Node<'pr>) -> Node<'pr> {
+    // SAFETY: `Node` is plain data (pointers + PhantomData) without Drop;
+    // the copy borrows the same arena for the same lifetime 'pr.
+    unsafe { std::ptr::read(node) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_statement_key(src: &str) -> Option<LiteralKey> {
+        let parsed = ParsedFile::parse(src.as_bytes());
+        let root = parsed.root();
+        let program = root.as_program_node().unwrap();
+        let node = program.statements().body().first().unwrap();
+        LiteralKey::of(&node)
+    }
+
+    #[test]
+    fn integer_keys_compare_by_value_and_display_in_decimal() {
+        assert_eq!(first_statement_key("0x10"), first_statement_key("16"));
+        assert_eq!(first_statement_key("1_000").unwrap().display(), "1000");
+        assert_eq!(
+            first_statement_key("123456789012345678901234567890").unwrap().display(),
+            "123456789012345678901234567890"
+        );
+        assert_eq!(first_statement_key("-5").unwrap().display(), "-5");
+    }
+
+    #[test]
+    fn symbol_display_quotes_when_needed() {
+        assert_eq!(first_statement_key(":a").unwrap().display(), ":a");
+        assert_eq!(first_statement_key(":\"a b\"").unwrap().display(), ":\"a b\"");
+        assert_eq!(first_statement_key("\"a\"").unwrap().display(), "\"a\"");
+    }
+}
