@@ -1,1 +1,16 @@
+//! rigor-mcp: an MCP server on stdio in front of one persistent Rigor
+//! engine worker. Data flows one way: mcp (framing, JSON-RPC) → session
+//! (lifecycle, dispatch) → tool_call (catalogue, argv) → supervisor (the
+//! worker process).
 
+pub mod argv;
+pub mod catalogue;
+pub mod gateway;
+pub mod logging;
+pub mod mcp;
+pub mod oneshot;
+pub mod options;
+pub mod server;
+pub mod session;
+pub mod supervisor;
+pub mod tool_call;

@@ -1,0 +1,259 @@
+//! JSON-RPC 2.0 messages as MCP uses them: classification of what arrives,
+//! and builders for what we send.
+
+use serde_json::{json, Map, Value};
+
+/// Error codes, with the numbers JSON-RPC and MCP assign.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    ParseError,
+    InvalidRequest,
+    MethodNotFound,
+    InvalidParams,
+    InternalError,
+    /// MCP 2026-07-28: the request's protocol version is not supported.
+    UnsupportedProtocolVersion,
+}
+
+impl ErrorCode {
+    pub fn code(self) -> i64 {
+        match self {
+            ErrorCode::ParseError => -32700,
+            ErrorCode::InvalidRequest => -32600,
+            ErrorCode::MethodNotFound => -32601,
+            ErrorCode::InvalidParams => -32602,
+            ErrorCode::InternalError => -32603,
+            ErrorCode::UnsupportedProtocolVersion => -32022,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    pub code: ErrorCode,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        RpcError { code, message: message.into(), data: None }
+    }
+
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+}
+
+/// A request id: a string or an integer, echoed back exactly as received.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum RequestId {
+    Number(i64),
+    Text(String),
+}
+
+impl RequestId {
+    fn from_value(value: &Value) -> Option<RequestId> {
+        match value {
+            Value::String(text) => Some(RequestId::Text(text.clone())),
+            Value::Number(number) => number.as_i64().map(RequestId::Number),
+            _ => None,
+        }
+    }
+
+    pub fn to_value(&self) -> Value {
+        match self {
+            RequestId::Number(n) => json!(n),
+            RequestId::Text(s) => json!(s),
+        }
+    }
+}
+
+impl std::fmt::Display for RequestId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestId::Number(n) => write!(f, "{n}"),
+            RequestId::Text(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// What one incoming line turned out to be.
+#[derive(Debug, PartialEq)]
+pub enum Incoming {
+    Request {
+        id: RequestId,
+        method: String,
+        params: Params,
+    },
+    Notification {
+        method: String,
+        params: Params,
+    },
+    /// A response to a request of ours (we send none); ignored.
+    Response,
+    /// Not a valid message; answer `error` to `id` (null when unknown).
+    Invalid {
+        id: Option<RequestId>,
+        error: RpcError,
+    },
+}
+
+/// Request parameters: absent, or an object. Anything else is kept so the
+/// method can answer -32602 (params exist but have the wrong type).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Params {
+    None,
+    Object(Map<String, Value>),
+    Other(Value),
+}
+
+impl Params {
+    /// The parameters as an object; absent parameters are an empty object.
+    pub fn object(&self) -> Result<Map<String, Value>, RpcError> {
+        match self {
+            Params::None => Ok(Map::new()),
+            Params::Object(map) => Ok(map.clone()),
+            Params::Other(value) => Err(RpcError::new(
+                ErrorCode::InvalidParams,
+                format!("params must be an object, not {}", kind_of(value)),
+            )),
+        }
+    }
+}
+
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Classifies one line of input.
+pub fn classify(line: &[u8]) -> Incoming {
+    let value: Value = match serde_json::from_slice(line) {
+        Ok(value) => value,
+        Err(error) => {
+            let problem = if std::str::from_utf8(line).is_err() { "input is not valid UTF-8" } else { "invalid JSON" };
+            return Incoming::Invalid {
+                id: None,
+                error: RpcError::new(ErrorCode::ParseError, format!("parse error: {problem} ({error})")),
+            };
+        }
+    };
+    let invalid = |id: Option<RequestId>, message: String| Incoming::Invalid {
+        id,
+        error: RpcError::new(ErrorCode::InvalidRequest, message),
+    };
+    let object = match value {
+        Value::Object(object) => object,
+        Value::Array(_) => {
+            return invalid(None, "batches (JSON arrays) are not supported: send one JSON-RPC object per line".into())
+        }
+        other => return invalid(None, format!("a JSON-RPC message must be an object, not {}", kind_of(&other))),
+    };
+    let id = match object.get("id") {
+        None => None,
+        Some(raw) => match RequestId::from_value(raw) {
+            Some(id) => Some(id),
+            None => return invalid(None, format!("id must be a string or an integer, not {}", kind_of(raw))),
+        },
+    };
+    if object.get("jsonrpc") != Some(&json!("2.0")) {
+        return invalid(id, "missing or wrong `jsonrpc`: it must be the string \"2.0\"".into());
+    }
+    let method = match object.get("method") {
+        Some(Value::String(method)) => method.clone(),
+        Some(other) => return invalid(id, format!("method must be a string, not {}", kind_of(other))),
+        None if id.is_some() && (object.contains_key("result") || object.contains_key("error")) => {
+            return Incoming::Response
+        }
+        None => return invalid(id, "missing `method`".into()),
+    };
+    let params = match object.get("params") {
+        None => Params::None,
+        Some(Value::Object(map)) => Params::Object(map.clone()),
+        Some(other) => Params::Other(other.clone()),
+    };
+    match id {
+        Some(id) => Incoming::Request { id, method, params },
+        None => Incoming::Notification { method, params },
+    }
+}
+
+pub fn response(id: &RequestId, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id.to_value(), "result": result})
+}
+
+pub fn error_response(id: Option<&RequestId>, error: &RpcError) -> Value {
+    let mut body = json!({"code": error.code.code(), "message": error.message});
+    if let Some(data) = &error.data {
+        body["data"] = data.clone();
+    }
+    json!({"jsonrpc": "2.0", "id": id.map_or(Value::Null, RequestId::to_value), "error": body})
+}
+
+pub fn notification(method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn invalid_code(line: &str) -> (Option<RequestId>, i64) {
+        match classify(line.as_bytes()) {
+            Incoming::Invalid { id, error } => (id, error.code.code()),
+            other => panic!("{line} classified as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn malformed_messages_get_the_right_codes() {
+        let cases: &[(&str, Option<RequestId>, i64)] = &[
+            ("{", None, -32700),
+            ("[1,2]", None, -32600),
+            ("42", None, -32600),
+            ("{\"id\":1,\"method\":\"ping\"}", Some(RequestId::Number(1)), -32600),
+            ("{\"jsonrpc\":\"1.0\",\"id\":\"a\",\"method\":\"ping\"}", Some(RequestId::Text("a".into())), -32600),
+            ("{\"jsonrpc\":\"2.0\",\"id\":7}", Some(RequestId::Number(7)), -32600),
+            ("{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", None, -32600),
+            ("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", None, -32600),
+            ("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":3}", Some(RequestId::Number(2)), -32600),
+        ];
+        for (line, id, code) in cases {
+            assert_eq!(invalid_code(line), (id.clone(), *code), "{line}");
+        }
+        assert!(matches!(classify(b"\xff\xfe"), Incoming::Invalid { error, .. } if error.message.contains("UTF-8")));
+    }
+
+    #[test]
+    fn requests_notifications_and_responses_are_told_apart() {
+        assert_eq!(
+            classify(br#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#),
+            Incoming::Request { id: RequestId::Number(0), method: "ping".into(), params: Params::None }
+        );
+        assert!(matches!(
+            classify(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            Incoming::Notification { .. }
+        ));
+        assert_eq!(classify(br#"{"jsonrpc":"2.0","id":"x","result":{}}"#), Incoming::Response);
+        assert!(matches!(
+            classify(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}"#),
+            Incoming::Request { params: Params::Other(_), .. }
+        ));
+    }
+
+    #[test]
+    fn error_responses_echo_the_id_or_null() {
+        let error = RpcError::new(ErrorCode::MethodNotFound, "no");
+        assert_eq!(error_response(Some(&RequestId::Text("a".into())), &error)["id"], json!("a"));
+        assert_eq!(error_response(None, &error)["id"], Value::Null);
+        assert_eq!(error_response(None, &error)["error"]["code"], json!(-32601));
+    }
+}

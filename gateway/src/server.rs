@@ -1,0 +1,71 @@
+//! Wiring: options → supervisor → session over stdio (or in memory).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::argv::SessionDefaults;
+use crate::gateway::Gateway;
+use crate::mcp::connection::Connection;
+use crate::options::ServerOptions;
+use crate::session;
+use crate::supervisor::{SupervisorConfig, SupervisorHandle};
+
+const HELLO_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Checks the options and starts the supervisor (and so the worker).
+pub fn start_gateway(options: &ServerOptions) -> Result<Arc<Gateway>, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let root = match &options.root {
+        Some(root) => std::fs::canonicalize(cwd.join(root)).map_err(|e| format!("--root {}: {e}", root.display()))?,
+        None => cwd.clone(),
+    };
+    if !root.is_dir() {
+        return Err(format!("--root {}: not a directory", root.display()));
+    }
+    let mut session_defaults = SessionDefaults::new();
+    if let Some(config) = &options.config {
+        let absolute: PathBuf = cwd.join(config);
+        if !absolute.is_file() {
+            return Err(format!("--config {}: no such file", config.display()));
+        }
+        session_defaults.insert("config".into(), absolute.to_string_lossy().into_owned());
+    }
+    if !(options.call_timeout.is_finite() && options.call_timeout > 0.0) {
+        return Err(format!("--call-timeout {}: must be a positive number of seconds", options.call_timeout));
+    }
+    let supervisor = SupervisorHandle::spawn(SupervisorConfig {
+        engine: options.engine.clone(),
+        root: root.clone(),
+        hello_timeout: HELLO_TIMEOUT,
+        call_timeout: Duration::from_secs_f64(options.call_timeout),
+    });
+    Ok(Arc::new(Gateway { supervisor, root, session_defaults, max_line_bytes: options.max_line_bytes }))
+}
+
+/// Serves MCP on stdin/stdout until EOF or a termination signal, then stops
+/// the worker. Returns the exit code.
+pub async fn serve_stdio(gateway: Arc<Gateway>) -> i32 {
+    let (connection, writer) = Connection::stdio(gateway.max_line_bytes);
+    let session = tokio::spawn(session::serve(connection, gateway.clone()));
+    tokio::select! {
+        _ = session => tracing::debug!("session ended"),
+        signal = termination_signal() => tracing::info!("received {signal}; shutting down"),
+    }
+    gateway.supervisor.shutdown().await;
+    // Everything queued for the client is written before we exit.
+    let _ = tokio::time::timeout(Duration::from_millis(500), writer).await;
+    0
+}
+
+async fn termination_signal() -> &'static str {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate()).expect("SIGTERM handler");
+    let mut int = signal(SignalKind::interrupt()).expect("SIGINT handler");
+    let mut hup = signal(SignalKind::hangup()).expect("SIGHUP handler");
+    tokio::select! {
+        _ = term.recv() => "SIGTERM",
+        _ = int.recv() => "SIGINT",
+        _ = hup.recv() => "SIGHUP",
+    }
+}

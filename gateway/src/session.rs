@@ -1,0 +1,290 @@
+//! One MCP client session: the lifecycle (initialize first), dispatch of
+//! each message, and exactly one answer per request.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use crate::gateway::Gateway;
+use crate::mcp::connection::{Connection, Outbox};
+use crate::mcp::framing::Frame;
+use crate::mcp::jsonrpc::{self, classify, ErrorCode, Incoming, Params, RequestId, RpcError};
+use crate::supervisor::CatalogueState;
+use crate::tool_call;
+
+/// Handshake-era versions we speak, newest first.
+pub const SUPPORTED_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// How many calls may wait for validation before the session stops reading.
+const CALL_QUEUE: usize = 256;
+
+/// After stdin closes, calls in flight get this long to finish.
+const DRAIN_GRACE: Duration = Duration::from_millis(800);
+
+const INSTRUCTIONS: &str = "Rigor is a Ruby type checker. Call rigor_check with paths (files or directories relative to the project root) before proposing a refactor; it returns JSON diagnostics, and finding diagnostics is a normal result. rigor_triage summarises a whole project; rigor_explain describes a rule.";
+
+#[derive(Debug, Clone, PartialEq)]
+enum Lifecycle {
+    /// Only `initialize` and `ping` are served.
+    AwaitingInitialize,
+    Ready {
+        version: String,
+    },
+}
+
+struct Session {
+    gateway: Arc<Gateway>,
+    outbox: Outbox,
+    lifecycle: Lifecycle,
+    /// Ids of requests still being answered: an id may not be reused while in flight.
+    in_flight: Arc<Mutex<HashSet<RequestId>>>,
+    tasks: JoinSet<()>,
+    /// `tools/call` requests in arrival order, to the call pipeline.
+    calls: mpsc::Sender<(RequestId, Params)>,
+}
+
+/// Serves one client until its input ends, then lets calls in flight finish
+/// (for a short grace) so that piped input still gets its answers.
+pub async fn serve(mut connection: Connection, gateway: Arc<Gateway>) {
+    let in_flight: Arc<Mutex<HashSet<RequestId>>> = Arc::default();
+    let (calls, queue) = mpsc::channel(CALL_QUEUE);
+    let pipeline = tokio::spawn(call_pipeline(gateway.clone(), connection.outgoing.clone(), in_flight.clone(), queue));
+    let mut session = Session {
+        gateway: gateway.clone(),
+        outbox: connection.outgoing.clone(),
+        lifecycle: Lifecycle::AwaitingInitialize,
+        in_flight,
+        tasks: JoinSet::new(),
+        calls,
+    };
+    let (ready_tx, ready_rx) = tokio::sync::watch::channel(false);
+    let announcer = tokio::spawn(announce_catalogue_changes(gateway, connection.outgoing.clone(), ready_rx));
+    while let Some(frame) = connection.incoming.recv().await {
+        session.handle(frame).await;
+        let _ = ready_tx.send(matches!(session.lifecycle, Lifecycle::Ready { .. }));
+        while session.tasks.try_join_next().is_some() {}
+    }
+    tracing::debug!("client input ended");
+    drop(session.calls);
+    let drained = tokio::time::timeout(DRAIN_GRACE, async {
+        let _ = pipeline.await;
+        while session.tasks.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        tracing::warn!("calls still running after input ended were abandoned");
+    }
+    announcer.abort();
+}
+
+impl Session {
+    async fn handle(&mut self, frame: Frame) {
+        let line = match frame {
+            Frame::Line(line) => line,
+            Frame::TooLong { bytes } => {
+                let error = RpcError::new(
+                    ErrorCode::InvalidRequest,
+                    format!(
+                        "message of {bytes} bytes exceeds the limit of {} bytes (--max-line-bytes); it was skipped",
+                        self.gateway.max_line_bytes
+                    ),
+                );
+                return self.outbox.send(jsonrpc::error_response(None, &error)).await;
+            }
+        };
+        match classify(&line) {
+            Incoming::Invalid { id, error } => self.outbox.send(jsonrpc::error_response(id.as_ref(), &error)).await,
+            Incoming::Response => tracing::debug!("ignoring a response from the client"),
+            Incoming::Notification { method, params } => self.notification(&method, &params),
+            Incoming::Request { id, method, params } => self.request(id, &method, params).await,
+        }
+    }
+
+    fn notification(&mut self, method: &str, _params: &Params) {
+        match method {
+            "notifications/initialized" => tracing::debug!("client initialized"),
+            other => tracing::debug!("ignoring notification {other}"),
+        }
+    }
+
+    async fn request(&mut self, id: RequestId, method: &str, params: Params) {
+        if !self.in_flight.lock().expect("in-flight set").insert(id.clone()) {
+            let error = RpcError::new(
+                ErrorCode::InvalidRequest,
+                format!("duplicate request id {id}: a request with this id is still in progress"),
+            );
+            // Answered with the id, but the first request keeps it.
+            return self.outbox.send(jsonrpc::error_response(Some(&id), &error)).await;
+        }
+        let immediate = match (method, &self.lifecycle) {
+            ("ping", _) => Ok(json!({})),
+            ("initialize", Lifecycle::AwaitingInitialize) => self.initialize(&params),
+            ("initialize", Lifecycle::Ready { .. }) => Err(RpcError::new(
+                ErrorCode::InvalidRequest,
+                "already initialized: initialize may be sent only once per session",
+            )),
+            ("tools/list" | "tools/call", Lifecycle::AwaitingInitialize) => Err(RpcError::new(
+                ErrorCode::InvalidRequest,
+                format!("not initialized: send `initialize` before {method}"),
+            )),
+            ("tools/list", Lifecycle::Ready { .. }) => {
+                return self.spawn_answer(id, list_tools(self.gateway.clone(), params))
+            }
+            ("tools/call", Lifecycle::Ready { .. }) => {
+                // Through the pipeline, so calls reach the worker in arrival order.
+                if self.calls.send((id.clone(), params)).await.is_err() {
+                    let error = RpcError::new(ErrorCode::InternalError, "the call pipeline has stopped");
+                    self.answer(&id, Err(error)).await;
+                }
+                return;
+            }
+            (other, _) => Err(RpcError::new(ErrorCode::MethodNotFound, format!("method not found: {other}"))),
+        };
+        self.answer(&id, immediate).await;
+    }
+
+    /// Answers later, from a task, so other requests are served meanwhile.
+    fn spawn_answer(
+        &mut self,
+        id: RequestId,
+        work: impl std::future::Future<Output = Result<Value, RpcError>> + Send + 'static,
+    ) {
+        let outbox = self.outbox.clone();
+        let in_flight = self.in_flight.clone();
+        self.tasks.spawn(async move {
+            let answer = work.await;
+            in_flight.lock().expect("in-flight set").remove(&id);
+            outbox.send(to_message(&id, answer)).await;
+        });
+    }
+
+    async fn answer(&self, id: &RequestId, answer: Result<Value, RpcError>) {
+        self.in_flight.lock().expect("in-flight set").remove(id);
+        self.outbox.send(to_message(id, answer)).await;
+    }
+
+    fn initialize(&mut self, params: &Params) -> Result<Value, RpcError> {
+        let params = params.object()?;
+        let requested = match params.get("protocolVersion") {
+            Some(Value::String(version)) => version.clone(),
+            Some(other) => {
+                return Err(RpcError::new(
+                    ErrorCode::InvalidParams,
+                    format!("protocolVersion must be a string, not {}", jsonrpc::kind_of(other)),
+                ))
+            }
+            None => return Err(RpcError::new(ErrorCode::InvalidParams, "initialize needs protocolVersion")),
+        };
+        let version = negotiate(&requested);
+        tracing::info!(requested = %requested, agreed = %version, client = %client_name(&params), "client connected");
+        self.lifecycle = Lifecycle::Ready { version: version.to_string() };
+        Ok(json!({
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": true}},
+            "serverInfo": {"name": "rigor-mcp", "title": "Rigor", "version": env!("CARGO_PKG_VERSION")},
+            "instructions": INSTRUCTIONS,
+        }))
+    }
+}
+
+/// The requested version if we speak it, else our newest.
+pub fn negotiate(requested: &str) -> &'static str {
+    SUPPORTED_VERSIONS.iter().find(|v| **v == requested).copied().unwrap_or(SUPPORTED_VERSIONS[0])
+}
+
+fn client_name(params: &serde_json::Map<String, Value>) -> String {
+    let info = params.get("clientInfo");
+    let field = |key| info.and_then(|i| i.get(key)).and_then(Value::as_str).unwrap_or("?");
+    format!("{} {}", field("name"), field("version"))
+}
+
+/// Validates and queues calls one after another (so the worker sees them in
+/// arrival order), then awaits each outcome in its own task.
+async fn call_pipeline(
+    gateway: Arc<Gateway>,
+    outbox: Outbox,
+    in_flight: Arc<Mutex<HashSet<RequestId>>>,
+    mut queue: mpsc::Receiver<(RequestId, Params)>,
+) {
+    let mut waiting = JoinSet::new();
+    while let Some((id, params)) = queue.recv().await {
+        let prepared = tool_call::prepare(&gateway, &params).await;
+        let outbox = outbox.clone();
+        let in_flight = in_flight.clone();
+        waiting.spawn(async move {
+            let answer = prepared.answer().await;
+            in_flight.lock().expect("in-flight set").remove(&id);
+            outbox.send(to_message(&id, answer)).await;
+        });
+        while waiting.try_join_next().is_some() {}
+    }
+    while waiting.join_next().await.is_some() {}
+}
+
+fn to_message(id: &RequestId, answer: Result<Value, RpcError>) -> Value {
+    match answer {
+        Ok(result) => jsonrpc::response(id, result),
+        Err(error) => jsonrpc::error_response(Some(id), &error),
+    }
+}
+
+async fn list_tools(gateway: Arc<Gateway>, params: Params) -> Result<Value, RpcError> {
+    let params = params.object()?;
+    if let Some(cursor) = params.get("cursor").filter(|c| !c.is_null()) {
+        return Err(RpcError::new(
+            ErrorCode::InvalidParams,
+            format!("unknown cursor {cursor}: this server returns every tool in one page"),
+        ));
+    }
+    Ok(match gateway.supervisor.catalogue().await {
+        CatalogueState::Ready(catalogue) => json!({"tools": catalogue.listing()}),
+        // Truthful: no engine, no tools. Calls explain why.
+        _ => json!({"tools": []}),
+    })
+}
+
+/// Sends `notifications/tools/list_changed` when the worker's catalogue
+/// changes (a reload, a restart with different tools), once the client is ready.
+async fn announce_catalogue_changes(
+    gateway: Arc<Gateway>,
+    outbox: Outbox,
+    mut ready: tokio::sync::watch::Receiver<bool>,
+) {
+    let mut updates = gateway.supervisor.watch_catalogue();
+    let listing = |state: &CatalogueState| match state {
+        CatalogueState::Ready(catalogue) => Some(catalogue.listing()),
+        CatalogueState::Unavailable(_) => Some(Vec::new()),
+        CatalogueState::Starting => None,
+    };
+    let mut last = listing(&updates.borrow_and_update());
+    loop {
+        if updates.changed().await.is_err() {
+            return;
+        }
+        let current = listing(&updates.borrow_and_update());
+        let Some(current) = current else { continue };
+        if last.as_ref().is_some_and(|previous| *previous != current) && *ready.borrow_and_update() {
+            tracing::info!("tool catalogue changed; notifying the client");
+            outbox.send(jsonrpc::notification("notifications/tools/list_changed", json!({}))).await;
+        }
+        last = Some(current);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negotiation_echoes_supported_versions_and_offers_the_newest_otherwise() {
+        for version in SUPPORTED_VERSIONS {
+            assert_eq!(negotiate(version), *version);
+        }
+        assert_eq!(negotiate("1999-01-01"), "2025-11-25");
+        assert_eq!(negotiate("2026-07-28"), "2025-11-25");
+    }
+}

@@ -1,0 +1,326 @@
+//! One engine worker process and the private pipe protocol spoken to it
+//! (docs/worker-protocol.md): spawn, read the hello, run calls, stop.
+
+use std::collections::VecDeque;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+
+use super::CallFailure;
+use crate::catalogue::EngineInfo;
+use crate::mcp::framing::{Frame, LineReader};
+
+/// The protocol version this gateway speaks.
+pub const PROTOCOL_VERSION: u64 = 1;
+/// Results can be large (a whole project's diagnostics), but not unbounded.
+const MAX_WORKER_LINE: usize = 256 * 1024 * 1024;
+/// How many of the worker's last stderr lines a failure report quotes.
+const STDERR_TAIL_LINES: usize = 20;
+/// How long a worker may take to exit after a shutdown request.
+const EXIT_GRACE: Duration = Duration::from_millis(300);
+
+/// The worker's first message.
+#[derive(Debug, Clone)]
+pub struct Hello {
+    pub engine: EngineInfo,
+    pub pid: u32,
+    pub tools: Vec<Value>,
+}
+
+/// A finished call as the worker reported it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    pub exit_code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed_ms: f64,
+}
+
+enum WorkerLine {
+    Message(Value),
+    NotJson(String),
+    TooLong(usize),
+}
+
+/// Keeps the last lines the worker wrote to stderr, for failure reports.
+#[derive(Clone, Default)]
+struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+
+impl StderrTail {
+    fn push(&self, line: String) {
+        let mut lines = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if lines.len() == STDERR_TAIL_LINES {
+            lines.pop_front();
+        }
+        lines.push_back(line);
+    }
+
+    fn render(&self) -> String {
+        let lines = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        lines.iter().cloned().collect::<Vec<_>>().join("\n")
+    }
+}
+
+pub struct WorkerProcess {
+    child: Child,
+    pid: u32,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<WorkerLine>,
+    stderr_tail: StderrTail,
+    stderr_done: Option<tokio::task::JoinHandle<()>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct SpawnSpec {
+    pub program: PathBuf,
+    pub root: PathBuf,
+    pub hello_timeout: Duration,
+}
+
+impl WorkerProcess {
+    /// Starts `<program> worker` in `root` and waits for its hello.
+    pub async fn start(spec: &SpawnSpec) -> Result<(WorkerProcess, Hello), String> {
+        let mut command = Command::new(&spec.program);
+        command
+            .arg("worker")
+            .current_dir(&spec.root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Its own process group: stopping it can take its children too.
+            .process_group(0)
+            .kill_on_drop(true);
+        let mut child = command.spawn().map_err(|e| format!("cannot start {} worker: {e}", spec.program.display()))?;
+        let pid = child.id().unwrap_or_default();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (line_tx, lines) = mpsc::channel(8);
+        tokio::spawn(read_protocol_lines(stdout, line_tx));
+        let stderr_tail = StderrTail::default();
+        let stderr_done = Some(tokio::spawn(forward_stderr(stderr, pid, stderr_tail.clone())));
+        let mut worker = WorkerProcess { stdin: child.stdin.take(), child, pid, lines, stderr_tail, stderr_done };
+        let first = tokio::time::timeout(spec.hello_timeout, worker.lines.recv()).await;
+        let hello = match first {
+            Err(_) => {
+                worker.kill().await;
+                return Err(format!("the worker sent no hello within {} s", spec.hello_timeout.as_secs_f64()));
+            }
+            Ok(Some(WorkerLine::Message(message))) => parse_hello(&message),
+            Ok(Some(WorkerLine::NotJson(text))) => Err(format!("the worker's first line is not JSON: {}", clip(&text))),
+            Ok(Some(WorkerLine::TooLong(bytes))) => Err(format!("the worker's first line is too long ({bytes} bytes)")),
+            Ok(None) => Err(format!("the worker {} before saying hello", worker.exit_report().await)),
+        };
+        match hello {
+            Ok(hello) => Ok((worker, hello)),
+            Err(problem) => {
+                worker.kill().await;
+                Err(problem)
+            }
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// Sends one call and waits for its result. Any failure other than a
+    /// clean per-request error leaves the worker unusable.
+    pub async fn call(&mut self, id: u64, argv: &[String], cwd: &Path) -> Result<Reply, CallFailure> {
+        let request = json!({"type": "call", "id": id, "argv": argv, "cwd": cwd});
+        if let Err(error) = self.send(&request).await {
+            return Err(CallFailure::WorkerDied(format!(
+                "{} (writing the request failed: {error})",
+                self.exit_report().await
+            )));
+        }
+        loop {
+            match self.lines.recv().await {
+                Some(WorkerLine::Message(message)) => {
+                    let same_id = message.get("id") == Some(&json!(id));
+                    match message.get("type").and_then(Value::as_str) {
+                        Some("result") if same_id => return parse_reply(&message).map_err(CallFailure::Protocol),
+                        Some("error") if same_id || message.get("id") == Some(&Value::Null) => {
+                            let text = message.get("message").and_then(Value::as_str).unwrap_or("no message");
+                            return Err(CallFailure::Rejected(text.to_string()));
+                        }
+                        _ => tracing::warn!(
+                            pid = self.pid,
+                            "ignoring unexpected worker message: {}",
+                            clip(&message.to_string())
+                        ),
+                    }
+                }
+                Some(WorkerLine::NotJson(text)) => {
+                    return Err(CallFailure::Protocol(format!(
+                        "the worker wrote a line that is not JSON: {}",
+                        clip(&text)
+                    )))
+                }
+                Some(WorkerLine::TooLong(bytes)) => {
+                    return Err(CallFailure::Protocol(format!(
+                        "the worker wrote a line of {bytes} bytes, over the limit"
+                    )))
+                }
+                None => return Err(CallFailure::WorkerDied(self.exit_report().await)),
+            }
+        }
+    }
+
+    async fn send(&mut self, message: &Value) -> std::io::Result<()> {
+        let stdin = self.stdin.as_mut().ok_or_else(|| std::io::Error::other("stdin already closed"))?;
+        let mut line = message.to_string();
+        line.push('\n');
+        stdin.write_all(line.as_bytes()).await?;
+        stdin.flush().await
+    }
+
+    /// Asks the worker to exit, then kills its process group if it does not.
+    pub async fn stop(mut self) {
+        let _ = self.send(&json!({"type": "shutdown"})).await;
+        self.stdin = None;
+        if tokio::time::timeout(EXIT_GRACE, self.child.wait()).await.is_err() {
+            tracing::debug!(pid = self.pid, "worker ignored shutdown; killing it");
+        }
+        self.kill().await;
+    }
+
+    /// Kills the worker's whole process group and reaps the worker.
+    pub async fn kill(&mut self) {
+        if self.pid != 0 {
+            // SAFETY: signalling a process group we created; harmless if gone.
+            unsafe {
+                libc::killpg(self.pid as libc::pid_t, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill().await;
+    }
+
+    /// How the worker ended (waiting briefly for it), with its last stderr.
+    async fn exit_report(&mut self) -> String {
+        let status = tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await;
+        // The last stderr lines may still be in flight.
+        if let Some(done) = self.stderr_done.take() {
+            let _ = tokio::time::timeout(Duration::from_millis(500), done).await;
+        }
+        let how = match status {
+            Ok(Ok(status)) => describe_exit(status),
+            Ok(Err(error)) => format!("ended (cannot read its status: {error})"),
+            Err(_) => "closed its output but is still running".to_string(),
+        };
+        let tail = self.stderr_tail.render();
+        if tail.is_empty() {
+            format!("{how} (pid {})", self.pid)
+        } else {
+            format!("{how} (pid {}); its last stderr lines:\n{tail}", self.pid)
+        }
+    }
+}
+
+pub fn describe_exit(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("exited with code {code}");
+    }
+    match status.signal() {
+        Some(signal) => format!("was killed by signal {signal} ({})", signal_name(signal)),
+        None => "ended".to_string(),
+    }
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGPIPE => "SIGPIPE",
+        _ => "signal",
+    }
+}
+
+fn clip(text: &str) -> String {
+    const LIMIT: usize = 200;
+    if text.len() <= LIMIT {
+        return text.to_string();
+    }
+    let mut end = LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+fn parse_hello(message: &Value) -> Result<Hello, String> {
+    if message.get("type").and_then(Value::as_str) != Some("hello") {
+        return Err(format!("the worker's first message is not a hello: {}", clip(&message.to_string())));
+    }
+    let protocol = message.get("protocol").and_then(Value::as_u64);
+    if protocol != Some(PROTOCOL_VERSION) {
+        return Err(format!(
+            "the worker speaks protocol {}, this gateway speaks {PROTOCOL_VERSION}",
+            message.get("protocol").map_or("(none)".to_string(), Value::to_string)
+        ));
+    }
+    let engine = message.get("engine").ok_or("the hello has no `engine`")?;
+    let text = |key: &str| engine.get(key).and_then(Value::as_str).map(str::to_string);
+    Ok(Hello {
+        engine: EngineInfo {
+            name: text("name").ok_or("the hello's engine has no `name`")?,
+            version: text("version").ok_or("the hello's engine has no `version`")?,
+            build: text("build"),
+        },
+        pid: message.get("pid").and_then(Value::as_u64).unwrap_or_default() as u32,
+        tools: message.get("tools").and_then(Value::as_array).cloned().ok_or("the hello has no `tools` array")?,
+    })
+}
+
+fn parse_reply(message: &Value) -> Result<Reply, String> {
+    let exit_code = message.get("exit_code").and_then(Value::as_i64).ok_or("a result without an integer exit_code")?;
+    let text = |key: &str| message.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+    Ok(Reply {
+        exit_code: i32::try_from(exit_code).map_err(|_| format!("exit_code {exit_code} out of range"))?,
+        stdout: text("stdout"),
+        stderr: text("stderr"),
+        elapsed_ms: message.get("elapsed_ms").and_then(Value::as_f64).unwrap_or_default(),
+    })
+}
+
+async fn read_protocol_lines(stdout: tokio::process::ChildStdout, lines: mpsc::Sender<WorkerLine>) {
+    let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout), MAX_WORKER_LINE);
+    while let Ok(Some(frame)) = reader.next_frame().await {
+        let line = match frame {
+            Frame::Line(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+                Ok(value) if value.is_object() => WorkerLine::Message(value),
+                _ => WorkerLine::NotJson(String::from_utf8_lossy(&bytes).into_owned()),
+            },
+            Frame::TooLong { bytes } => WorkerLine::TooLong(bytes),
+        };
+        if lines.send(line).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Forwards the worker's stderr into our log, always draining it: a worker
+/// blocked on a full stderr pipe would look hung.
+async fn forward_stderr(stderr: tokio::process::ChildStderr, pid: u32, tail: StderrTail) {
+    let mut reader = LineReader::new(BufReader::new(stderr), 64 * 1024);
+    while let Ok(Some(frame)) = reader.next_frame().await {
+        let line = match frame {
+            Frame::Line(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Frame::TooLong { bytes } => format!("<a stderr line of {bytes} bytes, not shown>"),
+        };
+        tracing::info!(target: "rigor_mcp::engine", pid, "{line}");
+        tail.push(line);
+    }
+}

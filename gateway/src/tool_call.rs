@@ -1,0 +1,169 @@
+//! `tools/call`: from MCP arguments to an engine run and back to an MCP
+//! result. Only exit 64 and failed calls are `isError` (ADR-33 WD6):
+//! exit 1 means "diagnostics found", a normal result.
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use crate::catalogue::{Catalogue, Tool};
+use crate::gateway::Gateway;
+use crate::mcp::jsonrpc::{kind_of, ErrorCode, Params, RpcError};
+use crate::supervisor::{CallFailure, CallOutcome, CatalogueState, PendingCall};
+
+const EXIT_USAGE: i32 = 64;
+
+/// A `tools/call` after validation: either answered already (a JSON-RPC
+/// error or an error result) or queued on the worker.
+pub enum Prepared {
+    Answered(Result<Value, RpcError>),
+    Queued { catalogue: Arc<Catalogue>, name: String, argv: Vec<String>, pending: PendingCall },
+}
+
+impl Prepared {
+    /// The final answer: waits for the worker when the call was queued.
+    pub async fn answer(self) -> Result<Value, RpcError> {
+        match self {
+            Prepared::Answered(answer) => answer,
+            Prepared::Queued { catalogue, name, argv, pending } => {
+                let outcome = pending.outcome().await;
+                match catalogue.get(&name) {
+                    Some(tool) => Ok(to_result(tool, &argv, outcome)),
+                    None => Err(RpcError::new(ErrorCode::InternalError, format!("tool {name} vanished"))),
+                }
+            }
+        }
+    }
+}
+
+/// Validates one `tools/call` and queues it. `Err` answers are JSON-RPC
+/// errors (malformed params, unknown tool); everything else is a tool result.
+pub async fn prepare(gateway: &Gateway, params: &Params) -> Prepared {
+    match validate(gateway, params).await {
+        Ok((catalogue, name, argv, timeout)) => {
+            tracing::debug!(tool = %name, argv = ?argv, "calling the engine");
+            let pending = gateway.supervisor.submit(argv.clone(), gateway.root.clone(), timeout).await;
+            Prepared::Queued { catalogue, name, argv, pending }
+        }
+        Err(answer) => Prepared::Answered(answer),
+    }
+}
+
+type Validated = (Arc<Catalogue>, String, Vec<String>, Option<std::time::Duration>);
+
+async fn validate(gateway: &Gateway, params: &Params) -> Result<Validated, Result<Value, RpcError>> {
+    let params = params.object().map_err(Err)?;
+    let name = match params.get("name") {
+        Some(Value::String(name)) => name.clone(),
+        Some(other) => return Err(Err(invalid_params(format!("`name` must be a string, not {}", kind_of(other))))),
+        None => return Err(Err(invalid_params("tools/call needs `name`, the tool to call".into()))),
+    };
+    let arguments = match params.get("arguments") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(arguments)) => arguments.clone(),
+        Some(other) => {
+            return Err(Err(invalid_params(format!("`arguments` must be an object, not {}", kind_of(other)))))
+        }
+    };
+    let catalogue = match gateway.supervisor.catalogue().await {
+        CatalogueState::Ready(catalogue) => catalogue,
+        CatalogueState::Unavailable(reason) => {
+            return Err(Ok(error_result(format!("The Rigor engine is not available: {reason}"))))
+        }
+        CatalogueState::Starting => {
+            return Err(Ok(error_result("The Rigor engine is still starting; try again.".into())))
+        }
+    };
+    let Some(tool) = catalogue.get(&name) else {
+        return Err(Err(invalid_params(format!(
+            "unknown tool `{name}`; available tools: {}",
+            catalogue.names().join(", ")
+        ))));
+    };
+    if let Err(problems) = tool.check_input(&Value::Object(arguments.clone())) {
+        return Err(Ok(error_result(format!(
+            "Invalid arguments for {name}: {problems}. The input schema is in tools/list."
+        ))));
+    }
+    let synthesized = tool
+        .template
+        .synthesize(&arguments, &gateway.session_defaults)
+        .map_err(|problem| Ok(error_result(format!("Invalid arguments for {name}: {problem}"))))?;
+    let timeout = tool.timeout;
+    Ok((catalogue.clone(), name, synthesized.argv, timeout))
+}
+
+fn invalid_params(message: String) -> RpcError {
+    RpcError::new(ErrorCode::InvalidParams, message)
+}
+
+pub fn error_result(text: String) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "isError": true})
+}
+
+fn to_result(tool: &Tool, argv: &[String], outcome: Result<CallOutcome, CallFailure>) -> Value {
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(failure) => return error_result(format!("{} call failed: {failure}", tool.name)),
+    };
+    let reply = &outcome.reply;
+    let meta = json!({"rigor/worker": {
+        "pid": outcome.worker_pid,
+        "engine": outcome.engine.to_string(),
+        "argv": argv,
+        "exit_code": reply.exit_code,
+        "elapsed_ms": reply.elapsed_ms,
+    }});
+    let mut result = match reply.exit_code {
+        0 | 1 => normal_result(tool, &reply.stdout),
+        EXIT_USAGE => error_result(format!(
+            "{} was called with arguments the engine rejects (exit 64): {}",
+            tool.name,
+            first_nonempty(&reply.stderr, &reply.stdout)
+        )),
+        code => error_result(format!(
+            "{} failed: the engine exited with code {code}: {}",
+            tool.name,
+            first_nonempty(&reply.stderr, &reply.stdout)
+        )),
+    };
+    result["_meta"] = meta;
+    result
+}
+
+/// A result for exit 0 or 1: the output as text, plus structured content
+/// when the tool declares an output schema (which it must then satisfy:
+/// official clients reject a mismatch).
+fn normal_result(tool: &Tool, stdout: &str) -> Value {
+    let mut result = json!({"content": [{"type": "text", "text": stdout}], "isError": false});
+    if tool.has_output_schema() {
+        let structured = match serde_json::from_str::<Value>(stdout) {
+            Ok(value @ Value::Object(_)) => value,
+            Ok(other) => {
+                return error_result(format!(
+                    "{}: the engine's output is {}, not the JSON object its outputSchema promises",
+                    tool.name,
+                    kind_of(&other)
+                ))
+            }
+            Err(error) => return error_result(format!("{}: the engine's output is not JSON ({error})", tool.name)),
+        };
+        if let Err(problems) = tool.check_output(&structured) {
+            return error_result(format!(
+                "{}: the engine's output does not match its outputSchema: {problems}",
+                tool.name
+            ));
+        }
+        result["structuredContent"] = structured;
+    }
+    result
+}
+
+fn first_nonempty<'a>(first: &'a str, second: &'a str) -> &'a str {
+    let first = first.trim();
+    if first.is_empty() {
+        second.trim()
+    } else {
+        first
+    }
+}
