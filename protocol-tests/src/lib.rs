@@ -1,1 +1,285 @@
+//! Harness for black-box tests: spawns the built `rigor-mcp` and `rigor`
+//! binaries and speaks MCP or the worker protocol to them over pipes.
+//! Every line a server writes on stdout is checked to be JSON.
 
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// How long any single answer may take before a test fails.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The directory holding the built binaries: `RIGOR_BIN_DIR`, else the
+/// target directory this test executable was built into.
+pub fn bin_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("RIGOR_BIN_DIR") {
+        return PathBuf::from(dir);
+    }
+    let exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/<test> → target/<profile>
+    exe.parent().and_then(Path::parent).expect("target directory").to_path_buf()
+}
+
+pub fn bin(name: &str) -> PathBuf {
+    let path = bin_dir().join(name);
+    assert!(
+        path.is_file(),
+        "{} is missing: build the binaries first (`cargo build --workspace`, which scripts/test does)",
+        path.display()
+    );
+    path
+}
+
+/// The repository's protocol-tests/fixtures directory.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// The fixture Ruby project used by most tests.
+pub fn fixture_project() -> PathBuf {
+    fixtures().join("project")
+}
+
+/// Is a process with this pid still alive (and not a zombie)?
+pub fn process_alive(pid: u32) -> bool {
+    let stat = match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat,
+        Err(_) => return false,
+    };
+    // The state follows the parenthesised command name.
+    let state = stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next());
+    !matches!(state, Some("Z") | Some("X") | None)
+}
+
+/// Waits until `pid` is gone; false if it is still alive after `limit`.
+pub fn wait_gone(pid: u32, limit: Duration) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if !process_alive(pid) {
+            return true;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    !process_alive(pid)
+}
+
+/// A spawned server whose stdout is read line by line on a thread.
+pub struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every stdout line, for the "only JSON on stdout" check.
+    stdout_log: Arc<Mutex<Vec<String>>>,
+    stderr_log: Arc<Mutex<String>>,
+}
+
+impl Server {
+    pub fn spawn(program: &Path, args: &[&str], cwd: &Path) -> Server {
+        let mut child = Command::new(program)
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (line_tx, lines) = mpsc::channel();
+        let stdout_log = Arc::new(Mutex::new(Vec::new()));
+        let log = stdout_log.clone();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                log.lock().unwrap().push(line.clone());
+                if line_tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr_log = Arc::new(Mutex::new(String::new()));
+        let log = stderr_log.clone();
+        thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                let mut log = log.lock().unwrap();
+                log.push_str(&line);
+                log.push('\n');
+            }
+        });
+        Server { stdin: child.stdin.take(), child, lines, stdout_log, stderr_log }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to server");
+        stdin.flush().expect("flush to server");
+    }
+
+    pub fn send(&mut self, message: &Value) {
+        let mut line = message.to_string().into_bytes();
+        line.push(b'\n');
+        self.send_raw(&line);
+    }
+
+    /// The next stdout line as JSON; panics on timeout or non-JSON.
+    pub fn receive(&mut self) -> Value {
+        self.receive_within(ANSWER_TIMEOUT)
+            .unwrap_or_else(|| panic!("no message within {ANSWER_TIMEOUT:?}; stderr:\n{}", self.stderr()))
+    }
+
+    pub fn receive_within(&mut self, limit: Duration) -> Option<Value> {
+        match self.lines.recv_timeout(limit) {
+            Ok(line) => {
+                Some(serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}")))
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// The answer to request `id`, skipping notifications (which are kept).
+    pub fn answer_to(&mut self, id: &Value) -> Value {
+        loop {
+            let message = self.receive();
+            if message.get("id") == Some(id) && message.get("method").is_none() {
+                return message;
+            }
+        }
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let started = Instant::now();
+        while started.elapsed() < limit {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return Some(status);
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        None
+    }
+
+    pub fn stderr(&self) -> String {
+        self.stderr_log.lock().unwrap().clone()
+    }
+
+    pub fn stdout_lines(&self) -> Vec<String> {
+        self.stdout_log.lock().unwrap().clone()
+    }
+
+    /// Asserts every line written to stdout so far is a JSON-RPC object.
+    pub fn assert_stdout_is_protocol_only(&self) {
+        for line in self.stdout_lines() {
+            let value: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("non-JSON stdout line ({e}): {line:?}"));
+            assert_eq!(value.get("jsonrpc"), Some(&json!("2.0")), "stdout line is not JSON-RPC: {line}");
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An MCP client over a spawned `rigor-mcp`.
+pub struct Mcp {
+    pub server: Server,
+    next_id: i64,
+}
+
+impl Mcp {
+    /// Starts `rigor-mcp ARGS` in `cwd` without initializing.
+    pub fn start_raw(args: &[&str], cwd: &Path) -> Mcp {
+        Mcp { server: Server::spawn(&bin("rigor-mcp"), args, cwd), next_id: 0 }
+    }
+
+    /// Starts `rigor-mcp --root <fixture project> ARGS` and initializes.
+    pub fn start(args: &[&str]) -> Mcp {
+        let project = fixture_project();
+        let mut all = vec!["--root", project.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let mut mcp = Mcp::start_raw(&all, &project);
+        mcp.initialize("2025-06-18");
+        mcp
+    }
+
+    pub fn initialize(&mut self, version: &str) -> Value {
+        let result = self.request_ok(
+            "initialize",
+            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "protocol-tests", "version": "1"}}),
+        );
+        self.server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        result
+    }
+
+    pub fn next_id(&mut self) -> Value {
+        self.next_id += 1;
+        json!(self.next_id)
+    }
+
+    /// Sends a request and returns the whole response message.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id();
+        self.server.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.server.answer_to(&id)
+    }
+
+    /// Sends a request and returns its `result`, panicking on an error.
+    pub fn request_ok(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request(method, params);
+        assert!(response.get("error").is_none(), "{method} failed: {response}\nstderr:\n{}", self.server.stderr());
+        response["result"].clone()
+    }
+
+    pub fn call_tool(&mut self, name: &str, arguments: Value) -> Value {
+        self.request_ok("tools/call", json!({"name": name, "arguments": arguments}))
+    }
+
+    pub fn tool_names(&mut self) -> Vec<String> {
+        let result = self.request_ok("tools/list", json!({}));
+        result["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+    }
+}
+
+/// The text of a tool result's first content block.
+pub fn result_text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_else(|| panic!("no text content in {result}"))
+}
+
+/// The worker pid recorded in a tool result's `_meta`.
+pub fn worker_pid(result: &Value) -> u32 {
+    result["_meta"]["rigor/worker"]["pid"].as_u64().unwrap_or_else(|| panic!("no worker pid in {result}")) as u32
+}
+
+/// Diagnostics of a rigor_check result as (rule, path, line, column).
+pub fn diagnostics(result: &Value) -> Vec<(String, String, u64, u64)> {
+    result["structuredContent"]["diagnostics"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no diagnostics in {result}"))
+        .iter()
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap_or("").to_string(),
+                d["path"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
