@@ -12,8 +12,9 @@ fn main() {
         eprintln!("rigor-mcp: {problem}");
         std::process::exit(EXIT_USAGE);
     }
-    let runtime =
-        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("tokio runtime");
+    // One thread: every hop between tasks stays on it, which keeps a warm
+    // call's latency near the pipe round trips it cannot avoid.
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
     let code = runtime.block_on(async {
         let gateway = match server::start_gateway(&cli.server) {
             Ok(gateway) => gateway,

@@ -54,7 +54,7 @@ pub async fn serve_stdio(gateway: Arc<Gateway>) -> i32 {
     }
     gateway.supervisor.shutdown().await;
     // Everything queued for the client is written before we exit.
-    let _ = tokio::time::timeout(Duration::from_millis(500), writer).await;
+    writer.finish(Duration::from_millis(500)).await;
     0
 }
 

@@ -1,12 +1,17 @@
 //! A connection is a pair of channels: frames in, messages out. `stdio()`
 //! wires them to the process's stdin/stdout with a reader and a writer task;
 //! `memory()` gives the other ends to a caller (tests, one-shot calls).
+//! The stdio reader and writer are plain threads: tokio's stdin/stdout
+//! would hop through its blocking pool on every read and write.
+
+use std::io::Write;
 
 use serde_json::Value;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-use super::framing::{Frame, LineReader};
+use tokio::net::unix::pipe::{Receiver, Sender};
+
+use super::framing::{BlockingLineReader, Frame, LineReader};
 
 /// Messages waiting for a slow reader: bounded, so a client that stops
 /// reading stalls us instead of growing memory.
@@ -36,22 +41,33 @@ impl Outbox {
 }
 
 impl Connection {
-    /// Reads frames from `input` and writes messages to `output`.
-    /// The returned handle finishes once everything queued has been written.
-    pub fn over<R, W>(input: R, output: W, max_line_bytes: usize) -> (Connection, tokio::task::JoinHandle<()>)
-    where
-        R: AsyncRead + Unpin + Send + 'static,
-        W: AsyncWrite + Unpin + Send + 'static,
-    {
+    /// The process's stdin and stdout. Pipes (how MCP clients start us) are
+    /// driven by the async runtime directly; anything else (a terminal, a
+    /// file) gets a reader and a writer thread, because tokio's stdin and
+    /// stdout would hop through its blocking pool on every read and write.
+    /// Returns the connection and the writer, which finishes once every
+    /// queued message has been written (after all senders are dropped).
+    pub fn stdio(max_line_bytes: usize) -> (Connection, Writer) {
         let (frame_tx, frame_rx) = mpsc::channel(INCOMING_CAPACITY);
         let (line_tx, line_rx) = mpsc::channel(OUTGOING_CAPACITY);
-        tokio::spawn(read_frames(input, max_line_bytes, frame_tx));
-        let writer = tokio::spawn(write_lines(output, line_rx));
-        (Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx } }, writer)
-    }
-
-    pub fn stdio(max_line_bytes: usize) -> (Connection, tokio::task::JoinHandle<()>) {
-        Connection::over(tokio::io::stdin(), tokio::io::stdout(), max_line_bytes)
+        let connection = Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx } };
+        match (pipe_end::<Receiver>(0), pipe_end::<Sender>(1)) {
+            (Some(input), Some(output)) => {
+                tokio::spawn(read_frames_async(input, max_line_bytes, frame_tx));
+                (connection, Writer::Task(tokio::spawn(write_lines_async(output, line_rx))))
+            }
+            _ => {
+                std::thread::Builder::new()
+                    .name("mcp-stdin".into())
+                    .spawn(move || read_frames(std::io::stdin().lock(), max_line_bytes, frame_tx))
+                    .expect("stdin thread");
+                let writer = std::thread::Builder::new()
+                    .name("mcp-stdout".into())
+                    .spawn(move || write_lines(std::io::stdout(), line_rx))
+                    .expect("stdout thread");
+                (connection, Writer::Thread(writer))
+            }
+        }
     }
 
     /// An in-memory connection and the client's ends of it.
@@ -62,6 +78,61 @@ impl Connection {
             Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx } },
             MemoryClient { to_server: frame_tx, from_server: line_rx },
         )
+    }
+}
+
+/// What writes to the client: finishes after the last queued message.
+pub enum Writer {
+    Task(tokio::task::JoinHandle<()>),
+    Thread(std::thread::JoinHandle<()>),
+}
+
+impl Writer {
+    /// Waits (up to `limit`) until everything queued has been written.
+    pub async fn finish(self, limit: std::time::Duration) {
+        let done = async {
+            match self {
+                Writer::Task(task) => {
+                    let _ = task.await;
+                }
+                Writer::Thread(thread) => {
+                    let _ = tokio::task::spawn_blocking(move || thread.join()).await;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(limit, done).await;
+    }
+}
+
+/// Opens descriptor `fd` as an async pipe end if it is a pipe.
+fn pipe_end<T: PipeEnd>(fd: i32) -> Option<T> {
+    // SAFETY: fstat only fills the struct.
+    let mut stat = unsafe { std::mem::zeroed::<libc::stat>() };
+    if unsafe { libc::fstat(fd, &mut stat) } != 0 || stat.st_mode & libc::S_IFMT != libc::S_IFIFO {
+        return None;
+    }
+    // SAFETY: a duplicate, so the File owns its own descriptor; stdio's stays.
+    let duplicate = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3) };
+    if duplicate < 0 {
+        return None;
+    }
+    let file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(duplicate) };
+    T::open(file)
+}
+
+trait PipeEnd: Sized {
+    fn open(file: std::fs::File) -> Option<Self>;
+}
+
+impl PipeEnd for Receiver {
+    fn open(file: std::fs::File) -> Option<Self> {
+        Receiver::from_file(file).ok()
+    }
+}
+
+impl PipeEnd for Sender {
+    fn open(file: std::fs::File) -> Option<Self> {
+        Sender::from_file(file).ok()
     }
 }
 
@@ -83,8 +154,8 @@ impl MemoryClient {
     }
 }
 
-async fn read_frames<R: AsyncRead + Unpin>(input: R, limit: usize, frames: mpsc::Sender<Frame>) {
-    let mut reader = LineReader::new(BufReader::with_capacity(64 * 1024, input), limit);
+async fn read_frames_async(input: Receiver, limit: usize, frames: mpsc::Sender<Frame>) {
+    let mut reader = LineReader::new(tokio::io::BufReader::with_capacity(64 * 1024, input), limit);
     loop {
         match reader.next_frame().await {
             Ok(Some(frame)) => {
@@ -101,17 +172,42 @@ async fn read_frames<R: AsyncRead + Unpin>(input: R, limit: usize, frames: mpsc:
     }
 }
 
-async fn write_lines<W: AsyncWrite + Unpin>(mut output: W, mut lines: mpsc::Receiver<String>) {
+async fn write_lines_async(mut output: Sender, mut lines: mpsc::Receiver<String>) {
+    use tokio::io::AsyncWriteExt;
     while let Some(mut line) = lines.recv().await {
+        line.push('\n');
+        if let Err(error) = output.write_all(line.as_bytes()).await {
+            tracing::debug!("client output closed: {error}");
+            return;
+        }
+    }
+}
+
+fn read_frames(input: impl std::io::BufRead, limit: usize, frames: mpsc::Sender<Frame>) {
+    let mut reader = BlockingLineReader::new(input, limit);
+    loop {
+        match reader.next_frame() {
+            Ok(Some(frame)) => {
+                if frames.blocking_send(frame).is_err() {
+                    return;
+                }
+            }
+            Ok(None) => return,
+            Err(error) => {
+                tracing::warn!("cannot read client input: {error}");
+                return;
+            }
+        }
+    }
+}
+
+fn write_lines(output: impl Write, mut lines: mpsc::Receiver<String>) {
+    let mut output = output;
+    while let Some(mut line) = lines.blocking_recv() {
         line.push('\n');
         // One message per write and a flush after each: the client sees
         // every answer at once.
-        if let Err(error) = async {
-            output.write_all(line.as_bytes()).await?;
-            output.flush().await
-        }
-        .await
-        {
+        if let Err(error) = output.write_all(line.as_bytes()).and_then(|()| output.flush()) {
             tracing::debug!("client output closed: {error}");
             return;
         }

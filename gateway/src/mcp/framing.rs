@@ -16,69 +16,133 @@ pub enum Frame {
     TooLong { bytes: usize },
 }
 
-pub struct LineReader<R> {
-    inner: R,
+/// Assembles lines from chunks of bytes; knows nothing about I/O, so the
+/// async and blocking readers below share it.
+struct LineAssembler {
     limit: usize,
+    line: Vec<u8>,
+    /// Bytes of the current line so far, kept or not.
+    total: usize,
     at_start: bool,
 }
 
-impl<R: AsyncBufRead + Unpin> LineReader<R> {
-    pub fn new(inner: R, limit: usize) -> Self {
-        LineReader { inner, limit, at_start: true }
+impl LineAssembler {
+    fn new(limit: usize) -> Self {
+        LineAssembler { limit, line: Vec::new(), total: 0, at_start: true }
     }
 
-    /// The next non-empty frame, or `None` at end of input.
-    pub async fn next_frame(&mut self) -> std::io::Result<Option<Frame>> {
-        loop {
-            match self.read_line().await? {
-                None => return Ok(None),
-                Some(Frame::Line(line)) if line.iter().all(u8::is_ascii_whitespace) => continue,
-                Some(frame) => return Ok(Some(frame)),
-            }
+    /// Takes bytes from `available`: returns how many were used and the
+    /// frame, if a line ended among them.
+    fn feed(&mut self, available: &[u8]) -> (usize, Option<Frame>) {
+        let (chunk, ended) = match available.iter().position(|&b| b == b'\n') {
+            Some(index) => (&available[..index], true),
+            None => (available, false),
+        };
+        self.total += chunk.len();
+        if self.total > self.limit {
+            // Stop keeping bytes: an over-long line costs no memory.
+            self.line = Vec::new();
+        } else {
+            self.line.extend_from_slice(chunk);
         }
+        let used = chunk.len() + usize::from(ended);
+        (used, ended.then(|| self.take()))
     }
 
-    async fn read_line(&mut self) -> std::io::Result<Option<Frame>> {
-        let mut line = Vec::new();
-        let mut total = 0usize;
-        let mut overflowed = false;
-        loop {
-            let available = self.inner.fill_buf().await?;
-            if available.is_empty() {
-                if total == 0 {
-                    return Ok(None);
-                }
-                break;
-            }
-            let (chunk, found_newline) = match available.iter().position(|&b| b == b'\n') {
-                Some(index) => (&available[..index], true),
-                None => (available, false),
-            };
-            total += chunk.len();
-            if total > self.limit {
-                overflowed = true;
-                line = Vec::new();
-            } else {
-                line.extend_from_slice(chunk);
-            }
-            let consumed = chunk.len() + usize::from(found_newline);
-            self.inner.consume(consumed);
-            if found_newline {
-                break;
-            }
-        }
-        if overflowed {
-            self.at_start = false;
-            return Ok(Some(Frame::TooLong { bytes: total }));
+    /// The last line at end of input, if it had no terminator.
+    fn finish(&mut self) -> Option<Frame> {
+        (self.total > 0).then(|| self.take())
+    }
+
+    fn take(&mut self) -> Frame {
+        let total = std::mem::take(&mut self.total);
+        let at_start = std::mem::replace(&mut self.at_start, false);
+        let mut line = std::mem::take(&mut self.line);
+        if total > self.limit {
+            return Frame::TooLong { bytes: total };
         }
         if line.last() == Some(&b'\r') {
             line.pop();
         }
         // Some Windows clients put a byte-order mark before the first message.
-        if std::mem::replace(&mut self.at_start, false) && line.starts_with(BOM) {
+        if at_start && line.starts_with(BOM) {
             line.drain(..BOM.len());
         }
-        Ok(Some(Frame::Line(line)))
+        Frame::Line(line)
+    }
+}
+
+fn is_blank(frame: &Frame) -> bool {
+    matches!(frame, Frame::Line(line) if line.iter().all(u8::is_ascii_whitespace))
+}
+
+/// Frames from an async byte stream.
+pub struct LineReader<R> {
+    inner: R,
+    assembler: LineAssembler,
+}
+
+impl<R: AsyncBufRead + Unpin> LineReader<R> {
+    pub fn new(inner: R, limit: usize) -> Self {
+        LineReader { inner, assembler: LineAssembler::new(limit) }
+    }
+
+    /// The next non-blank frame, or `None` at end of input.
+    pub async fn next_frame(&mut self) -> std::io::Result<Option<Frame>> {
+        loop {
+            let available = self.inner.fill_buf().await?;
+            let frame = if available.is_empty() {
+                match self.assembler.finish() {
+                    None => return Ok(None),
+                    frame => frame,
+                }
+            } else {
+                let (used, frame) = self.assembler.feed(available);
+                self.inner.consume(used);
+                frame
+            };
+            match frame {
+                Some(frame) if !is_blank(&frame) => return Ok(Some(frame)),
+                _ => continue,
+            }
+        }
+    }
+}
+
+/// Frames from a blocking byte stream (the client's stdin, read on its own
+/// thread: tokio's stdin would hop through the blocking pool per read).
+pub struct BlockingLineReader<R> {
+    inner: R,
+    assembler: LineAssembler,
+}
+
+impl<R: std::io::BufRead> BlockingLineReader<R> {
+    pub fn new(inner: R, limit: usize) -> Self {
+        BlockingLineReader { inner, assembler: LineAssembler::new(limit) }
+    }
+
+    pub fn next_frame(&mut self) -> std::io::Result<Option<Frame>> {
+        loop {
+            let available = match self.inner.fill_buf() {
+                Ok(available) => available,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            };
+            let frame = if available.is_empty() {
+                match self.assembler.finish() {
+                    None => return Ok(None),
+                    frame => frame,
+                }
+            } else {
+                let (used, frame) = self.assembler.feed(available);
+                self.inner.consume(used);
+                frame
+            };
+            match frame {
+                Some(frame) if !is_blank(&frame) => return Ok(Some(frame)),
+                _ => continue,
+            }
+        }
     }
 }
 
@@ -86,6 +150,7 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
 mod tests {
     use super::*;
 
+    /// Frames from both readers, which must agree.
     async fn frames(input: &[u8], limit: usize) -> Vec<Frame> {
         // A tiny buffer makes lines span many fill_buf calls.
         let reader = tokio::io::BufReader::with_capacity(3, input);
@@ -94,6 +159,12 @@ mod tests {
         while let Some(frame) = lines.next_frame().await.unwrap() {
             out.push(frame);
         }
+        let mut blocking = BlockingLineReader::new(std::io::BufReader::with_capacity(3, input), limit);
+        let mut blocking_out = Vec::new();
+        while let Some(frame) = blocking.next_frame().unwrap() {
+            blocking_out.push(frame);
+        }
+        assert_eq!(out, blocking_out);
         out
     }
 
@@ -119,6 +190,11 @@ mod tests {
         input.extend_from_slice(b"\n{}\n");
         let got = frames(&input, 10).await;
         assert_eq!(got, vec![Frame::TooLong { bytes: 50 }, line("{}")]);
+    }
+
+    #[tokio::test]
+    async fn an_over_long_last_line_without_newline_is_reported() {
+        assert_eq!(frames(b"{}\nxxxxxxxxxxxxxxxx", 10).await, vec![line("{}"), Frame::TooLong { bytes: 16 }]);
     }
 
     #[tokio::test]
