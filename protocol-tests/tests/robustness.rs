@@ -123,3 +123,28 @@ fn rigor_mcp_through_the_engine_cli_is_the_same_server() {
     assert_eq!(answer["result"]["serverInfo"]["name"], json!("rigor-mcp"), "{answer}");
     assert_eq!(answer["result"]["protocolVersion"], json!("2024-11-05"));
 }
+
+#[test]
+fn requests_from_a_file_are_served_through_the_threaded_stdio_path() {
+    // A regular file on stdin is not a pipe: the gateway reads it on a thread.
+    let dir = tempfile::tempdir().unwrap();
+    let requests = dir.path().join("requests.jsonl");
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "file", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "rigor_check", "arguments": {"paths": ["lib"]}}}),
+    ];
+    let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+    std::fs::write(&requests, text).unwrap();
+    let output = std::process::Command::new(bin("rigor-mcp"))
+        .current_dir(fixture_project())
+        .stdin(std::fs::File::open(&requests).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let answers: Vec<Value> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(answers[0]["result"]["protocolVersion"], json!("2025-03-26"));
+    assert_eq!(answers[1]["result"]["structuredContent"]["error_count"], json!(1));
+}
