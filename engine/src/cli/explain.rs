@@ -31,12 +31,12 @@ struct Entry {
     summary: &'static str,
     fires_when: &'static [&'static str],
     does_not_fire_when: &'static [&'static str],
-    example: &'static str,
     severity_authored: &'static str,
     severity_by_profile: BySeverity,
-    evidence_tier: EvidenceTier,
     documentation_url: String,
     since: &'static str,
+    evidence_tier: EvidenceTier,
+    example: &'static str,
 }
 
 fn level(severity: Option<Severity>) -> &'static str {

@@ -24,7 +24,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the write is an operator-assignment (`x += 1`, `x ||= 1`), a multiple assignment, a rescue target or a pattern capture",
         "the assignment is the last statement of a body or branch (it may be the method's or block's value)",
         "the assignment is used as a value (`foo(x = 1)`, `if (m = re.match(s))`)",
-        "the method calls `binding`, `eval` or `local_variables`, or uses a bare `super` (which passes the current values of parameters)",
+        "the method calls `binding`, `eval`, `local_variables` or a string `instance_eval`/`class_eval`/`module_eval`, or uses a bare `super` (which passes the current values of parameters)",
         "top-level code, class bodies and blocks outside any method",
     ],
     example: "def f\n  t = 1\n  2\nend",
@@ -120,7 +120,13 @@ impl<'pr> Visit<'pr> for MethodScope {
     }
 
     fn visit_call_node(&mut self, node: &CallNode<'pr>) {
-        if node.receiver().is_none() && matches!(name(node.name()).as_str(), "binding" | "eval" | "local_variables") {
+        let method = name(node.name());
+        let implicit_self = node.receiver().is_none();
+        // String evals see the caller's locals; block forms are ordinary reads.
+        let string_eval = matches!(method.as_str(), "instance_eval" | "class_eval" | "module_eval" | "class_exec")
+            && node.block().is_none()
+            && node.arguments().is_some();
+        if (implicit_self && matches!(method.as_str(), "binding" | "eval" | "local_variables")) || string_eval {
             self.reads_implicitly = true;
         }
         visit_call_node(self, node);

@@ -17,7 +17,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "a `return` appears in the body of an `ensure` clause, including inside a `do`/`{}` block there (it still returns from the method)",
     ],
     does_not_fire_when: &[
-        "the `return` is inside a method, lambda (`->` or `lambda { }`) or `define_method` block defined within the ensure clause",
+        "the `return` is inside a method, lambda (`->` or `lambda { }`) or `define_method` / `define_singleton_method` block defined within the ensure clause",
         "the `return` is in the main body or a `rescue` clause",
     ],
     example: "def g\n  1\nensure\n  return 2\nend",
@@ -48,9 +48,16 @@ impl ReturnInEnsure<'_> {
     }
 }
 
-/// Blocks whose `return` leaves the block itself rather than the method.
+/// Blocks whose `return` leaves the block itself rather than the method:
+/// `lambda { }`, and the body of a method defined with `define_method` or
+/// `define_singleton_method`, with or without a receiver
+/// (`klass.define_method(:m) { return 1 }`; public since Ruby 2.5).
 fn block_is_own_scope(call: &CallNode<'_>) -> bool {
-    call.receiver().is_none() && matches!(name(call.name()).as_str(), "lambda" | "define_method")
+    match name(call.name()).as_str() {
+        "lambda" => call.receiver().is_none(),
+        "define_method" | "define_singleton_method" => true,
+        _ => false,
+    }
 }
 
 impl<'pr> Visit<'pr> for ReturnInEnsure<'_> {
