@@ -6,6 +6,7 @@ pub mod catalogue;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
+pub mod failpoint;
 pub mod files;
 pub mod rules;
 pub mod source;

@@ -26,6 +26,7 @@ enum Request {
 /// Takes over stdin/stdout and serves requests until shutdown or EOF.
 /// Returns the process exit code.
 pub fn serve() -> i32 {
+    crate::failpoint::at_startup();
     let mut channel = match private_protocol_channel() {
         Ok(channel) => channel,
         Err(error) => {
@@ -79,6 +80,7 @@ fn private_protocol_channel() -> std::io::Result<File> {
         if libc::dup2(2, 1) < 0 {
             return Err(std::io::Error::last_os_error());
         }
+        crate::failpoint::set_protocol_fd(private);
         Ok(File::from_raw_fd(private))
     }
 }

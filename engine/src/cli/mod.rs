@@ -76,7 +76,12 @@ enum Command {
 
 /// Runs `rigor <args>` (without the program name) and returns the exit code.
 pub fn run<T: Into<OsString> + Clone>(args: impl IntoIterator<Item = T>, io: &mut Io<'_>, mode: Mode) -> i32 {
-    let argv = std::iter::once(OsString::from("rigor")).chain(args.into_iter().map(Into::into));
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    if let Some(command) = args.first().and_then(|c| c.to_str()) {
+        let words: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+        crate::failpoint::at_command(command, &words);
+    }
+    let argv = std::iter::once(OsString::from("rigor")).chain(args);
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(error) => return report_parse_error(&error, io),
