@@ -49,7 +49,7 @@ pub struct ArgvTemplate {
 /// Session-wide defaults (e.g. `config` from `rigor-mcp --config`).
 pub type SessionDefaults = BTreeMap<String, String>;
 
-/// A synthesized argv, plus the argument values that name files.
+/// A synthesized argv, plus the values from the call that name files.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Synthesized {
     pub argv: Vec<String>,
@@ -73,14 +73,16 @@ impl ArgvTemplate {
     ) -> Result<Synthesized, String> {
         let mut out = Synthesized::default();
         let mut options_ended = false;
-        let lookup = |name: &str, options: &ArgOptions| -> Option<Value> {
+        // Values from the call itself; session defaults come from whoever
+        // started the gateway and are not confined like call arguments.
+        let lookup = |name: &str, options: &ArgOptions| -> Option<(Value, bool)> {
             match arguments.get(name) {
                 Some(Value::Null) | None => options
                     .session_default
                     .as_ref()
                     .and_then(|key| defaults.get(key))
-                    .map(|default| Value::String(default.clone())),
-                Some(value) => Some(value.clone()),
+                    .map(|default| (Value::String(default.clone()), false)),
+                Some(value) => Some((value.clone(), true)),
             }
         };
         for element in &self.elements {
@@ -90,11 +92,11 @@ impl ArgvTemplate {
                     out.argv.push(word.clone());
                 }
                 Element::Arg { name, flag: Some(flag), options } => match lookup(name, options) {
-                    None | Some(Value::Bool(false)) => {}
-                    Some(Value::Bool(true)) => out.argv.push(flag.clone()),
-                    Some(value) => {
+                    None | Some((Value::Bool(false), _)) => {}
+                    Some((Value::Bool(true), _)) => out.argv.push(flag.clone()),
+                    Some((value, from_call)) => {
                         let word = scalar_word(name, &value)?;
-                        if options.path {
+                        if options.path && from_call {
                             out.paths.push(word.clone());
                         }
                         // `--flag=value` keeps a value that starts with `-` a value.
@@ -102,9 +104,9 @@ impl ArgvTemplate {
                     }
                 },
                 Element::Arg { name, flag: None, options } => {
-                    if let Some(value) = lookup(name, options) {
+                    if let Some((value, from_call)) = lookup(name, options) {
                         let word = positional(name, scalar_word(name, &value)?, options_ended)?;
-                        if options.path {
+                        if options.path && from_call {
                             out.paths.push(word.clone());
                         }
                         out.argv.push(word);
@@ -112,33 +114,37 @@ impl ArgvTemplate {
                 }
                 Element::Spread { name, options } => match lookup(name, options) {
                     None => {}
-                    Some(Value::Array(items)) => {
+                    Some((Value::Array(items), from_call)) => {
                         for (index, item) in items.iter().enumerate() {
                             let word =
                                 positional(name, scalar_word(&format!("{name}[{index}]"), item)?, options_ended)?;
-                            if options.path {
+                            if options.path && from_call {
                                 out.paths.push(word.clone());
                             }
                             out.argv.push(word);
                         }
                     }
-                    Some(other) => return Err(format!("`{name}` must be an array, not {}", kind(&other))),
+                    Some((other, _)) => return Err(format!("`{name}` must be an array, not {}", kind(&other))),
                 },
                 Element::Join { parts, options } => {
                     let mut word = String::new();
                     let mut complete = true;
+                    let mut from_call = false;
                     for part in parts {
                         match part {
                             Part::Text(text) => word.push_str(text),
                             Part::Arg(name) => match lookup(name, options) {
-                                Some(value) => word.push_str(&scalar_word(name, &value)?),
+                                Some((value, given)) => {
+                                    from_call |= given;
+                                    word.push_str(&scalar_word(name, &value)?)
+                                }
                                 None => complete = false,
                             },
                         }
                     }
                     if complete {
                         let word = positional("joined argument", word, options_ended)?;
-                        if options.path {
+                        if options.path && from_call {
                             out.paths.push(word.clone());
                         }
                         out.argv.push(word);

@@ -5,6 +5,7 @@
 
 pub mod argv;
 pub mod catalogue;
+pub mod confine;
 pub mod gateway;
 pub mod logging;
 pub mod mcp;

@@ -77,6 +77,10 @@ pub struct ServerOptions {
     /// Deadline of one tool call, in seconds
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, global = true)]
     pub call_timeout: f64,
+    /// Pass this environment variable to the engine worker (repeatable); it
+    /// otherwise gets only a small allowlist and RIGOR_* variables
+    #[arg(long, value_name = "NAME", global = true)]
+    pub pass_env: Vec<String>,
     /// Longest accepted incoming message, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES, global = true)]
     pub max_line_bytes: usize,

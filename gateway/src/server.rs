@@ -9,7 +9,7 @@ use crate::gateway::Gateway;
 use crate::mcp::connection::Connection;
 use crate::options::ServerOptions;
 use crate::session;
-use crate::supervisor::{SupervisorConfig, SupervisorHandle};
+use crate::supervisor::{SupervisorConfig, SupervisorHandle, WorkerEnvironment};
 
 const HELLO_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -39,6 +39,7 @@ pub fn start_gateway(options: &ServerOptions) -> Result<Arc<Gateway>, String> {
         root: root.clone(),
         hello_timeout: HELLO_TIMEOUT,
         call_timeout: Duration::from_secs_f64(options.call_timeout),
+        environment: WorkerEnvironment { pass: options.pass_env.clone() },
     });
     Ok(Arc::new(Gateway { supervisor, root, session_defaults, max_line_bytes: options.max_line_bytes }))
 }

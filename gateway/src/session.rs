@@ -1,13 +1,14 @@
 //! One MCP client session: the lifecycle (initialize first), dispatch of
 //! each message, and exactly one answer per request.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
 
 use crate::gateway::Gateway;
 use crate::mcp::connection::{Connection, Outbox};
@@ -27,6 +28,39 @@ const DRAIN_GRACE: Duration = Duration::from_millis(800);
 
 const INSTRUCTIONS: &str = "Rigor is a Ruby type checker. Call rigor_check with paths (files or directories relative to the project root) before proposing a refactor; it returns JSON diagnostics, and finding diagnostics is a normal result. rigor_triage summarises a whole project; rigor_explain describes a rule.";
 
+/// Requests being answered, each with the token that cancels it. An id may
+/// not be reused while in flight; a cancelled request gets no answer.
+#[derive(Clone, Default)]
+struct InFlight(Arc<Mutex<HashMap<RequestId, CancellationToken>>>);
+
+impl InFlight {
+    /// Registers a request; `None` when its id is already in flight.
+    fn begin(&self, id: &RequestId) -> Option<CancellationToken> {
+        let mut requests = self.0.lock().expect("in-flight map");
+        if requests.contains_key(id) {
+            return None;
+        }
+        let token = CancellationToken::new();
+        requests.insert(id.clone(), token.clone());
+        Some(token)
+    }
+
+    fn cancel(&self, id: &RequestId) -> bool {
+        match self.0.lock().expect("in-flight map").get(id) {
+            Some(token) => {
+                token.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends a request; true when its answer should be sent.
+    fn finish(&self, id: &RequestId) -> bool {
+        self.0.lock().expect("in-flight map").remove(id).is_some_and(|token| !token.is_cancelled())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 enum Lifecycle {
     /// Only `initialize` and `ping` are served.
@@ -40,17 +74,16 @@ struct Session {
     gateway: Arc<Gateway>,
     outbox: Outbox,
     lifecycle: Lifecycle,
-    /// Ids of requests still being answered: an id may not be reused while in flight.
-    in_flight: Arc<Mutex<HashSet<RequestId>>>,
+    in_flight: InFlight,
     tasks: JoinSet<()>,
     /// `tools/call` requests in arrival order, to the call pipeline.
-    calls: mpsc::Sender<(RequestId, Params)>,
+    calls: mpsc::Sender<QueuedCall>,
 }
 
 /// Serves one client until its input ends, then lets calls in flight finish
 /// (for a short grace) so that piped input still gets its answers.
 pub async fn serve(mut connection: Connection, gateway: Arc<Gateway>) {
-    let in_flight: Arc<Mutex<HashSet<RequestId>>> = Arc::default();
+    let in_flight = InFlight::default();
     let (calls, queue) = mpsc::channel(CALL_QUEUE);
     let pipeline = tokio::spawn(call_pipeline(gateway.clone(), connection.outgoing.clone(), in_flight.clone(), queue));
     let mut session = Session {
@@ -104,22 +137,39 @@ impl Session {
         }
     }
 
-    fn notification(&mut self, method: &str, _params: &Params) {
+    fn notification(&mut self, method: &str, params: &Params) {
         match method {
             "notifications/initialized" => tracing::debug!("client initialized"),
+            "notifications/cancelled" => self.cancel(params),
             other => tracing::debug!("ignoring notification {other}"),
         }
     }
 
+    /// `notifications/cancelled`: a queued call is dropped, a running one is
+    /// stopped (its worker replaced); either way it gets no answer.
+    fn cancel(&mut self, params: &Params) {
+        let Ok(params) = params.object() else { return };
+        let Some(id) = params.get("requestId").and_then(RequestId::from_value) else {
+            tracing::debug!("cancellation without a usable requestId ignored");
+            return;
+        };
+        let reason = params.get("reason").and_then(Value::as_str).unwrap_or("no reason given");
+        if self.in_flight.cancel(&id) {
+            tracing::info!("request {id} cancelled by the client: {reason}");
+        } else {
+            tracing::debug!("cancellation of {id}, which is not in flight, ignored");
+        }
+    }
+
     async fn request(&mut self, id: RequestId, method: &str, params: Params) {
-        if !self.in_flight.lock().expect("in-flight set").insert(id.clone()) {
+        let Some(cancel) = self.in_flight.begin(&id) else {
             let error = RpcError::new(
                 ErrorCode::InvalidRequest,
                 format!("duplicate request id {id}: a request with this id is still in progress"),
             );
             // Answered with the id, but the first request keeps it.
             return self.outbox.send(jsonrpc::error_response(Some(&id), &error)).await;
-        }
+        };
         let immediate = match (method, &self.lifecycle) {
             ("ping", _) => Ok(json!({})),
             ("initialize", Lifecycle::AwaitingInitialize) => self.initialize(&params),
@@ -136,7 +186,7 @@ impl Session {
             }
             ("tools/call", Lifecycle::Ready { .. }) => {
                 // Through the pipeline, so calls reach the worker in arrival order.
-                if self.calls.send((id.clone(), params)).await.is_err() {
+                if self.calls.send(QueuedCall { id: id.clone(), params, cancel }).await.is_err() {
                     let error = RpcError::new(ErrorCode::InternalError, "the call pipeline has stopped");
                     self.answer(&id, Err(error)).await;
                 }
@@ -157,14 +207,16 @@ impl Session {
         let in_flight = self.in_flight.clone();
         self.tasks.spawn(async move {
             let answer = work.await;
-            in_flight.lock().expect("in-flight set").remove(&id);
-            outbox.send(to_message(&id, answer)).await;
+            if in_flight.finish(&id) {
+                outbox.send(to_message(&id, answer)).await;
+            }
         });
     }
 
     async fn answer(&self, id: &RequestId, answer: Result<Value, RpcError>) {
-        self.in_flight.lock().expect("in-flight set").remove(id);
-        self.outbox.send(to_message(id, answer)).await;
+        if self.in_flight.finish(id) {
+            self.outbox.send(to_message(id, answer)).await;
+        }
     }
 
     fn initialize(&mut self, params: &Params) -> Result<Value, RpcError> {
@@ -202,23 +254,30 @@ fn client_name(params: &serde_json::Map<String, Value>) -> String {
     format!("{} {}", field("name"), field("version"))
 }
 
+struct QueuedCall {
+    id: RequestId,
+    params: Params,
+    cancel: CancellationToken,
+}
+
 /// Validates and queues calls one after another (so the worker sees them in
 /// arrival order), then awaits each outcome in its own task.
 async fn call_pipeline(
     gateway: Arc<Gateway>,
     outbox: Outbox,
-    in_flight: Arc<Mutex<HashSet<RequestId>>>,
-    mut queue: mpsc::Receiver<(RequestId, Params)>,
+    in_flight: InFlight,
+    mut queue: mpsc::Receiver<QueuedCall>,
 ) {
     let mut waiting = JoinSet::new();
-    while let Some((id, params)) = queue.recv().await {
-        let prepared = tool_call::prepare(&gateway, &params).await;
+    while let Some(QueuedCall { id, params, cancel }) = queue.recv().await {
+        let prepared = tool_call::prepare(&gateway, &params, cancel).await;
         let outbox = outbox.clone();
         let in_flight = in_flight.clone();
         waiting.spawn(async move {
             let answer = prepared.answer().await;
-            in_flight.lock().expect("in-flight set").remove(&id);
-            outbox.send(to_message(&id, answer)).await;
+            if in_flight.finish(&id) {
+                outbox.send(to_message(&id, answer)).await;
+            }
         });
         while waiting.try_join_next().is_some() {}
     }

@@ -5,8 +5,10 @@
 use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
+use tokio_util::sync::CancellationToken;
 
 use crate::catalogue::{Catalogue, Tool};
+use crate::confine;
 use crate::gateway::Gateway;
 use crate::mcp::jsonrpc::{kind_of, ErrorCode, Params, RpcError};
 use crate::supervisor::{CallFailure, CallOutcome, CatalogueState, PendingCall};
@@ -38,11 +40,11 @@ impl Prepared {
 
 /// Validates one `tools/call` and queues it. `Err` answers are JSON-RPC
 /// errors (malformed params, unknown tool); everything else is a tool result.
-pub async fn prepare(gateway: &Gateway, params: &Params) -> Prepared {
+pub async fn prepare(gateway: &Gateway, params: &Params, cancel: CancellationToken) -> Prepared {
     match validate(gateway, params).await {
         Ok((catalogue, name, argv, timeout)) => {
             tracing::debug!(tool = %name, argv = ?argv, "calling the engine");
-            let pending = gateway.supervisor.submit(argv.clone(), gateway.root.clone(), timeout).await;
+            let pending = gateway.supervisor.submit(argv.clone(), gateway.root.clone(), timeout, cancel).await;
             Prepared::Queued { catalogue, name, argv, pending }
         }
         Err(answer) => Prepared::Answered(answer),
@@ -89,6 +91,13 @@ async fn validate(gateway: &Gateway, params: &Params) -> Result<Validated, Resul
         .template
         .synthesize(&arguments, &gateway.session_defaults)
         .map_err(|problem| Ok(error_result(format!("Invalid arguments for {name}: {problem}"))))?;
+    for path in &synthesized.paths {
+        if let Err(problem) = confine::check(&gateway.root, path) {
+            return Err(Ok(error_result(format!(
+                "Refused {name}: {problem}. Paths must stay inside the project root."
+            ))));
+        }
+    }
     let timeout = tool.timeout;
     Ok((catalogue.clone(), name, synthesized.argv, timeout))
 }

@@ -54,7 +54,7 @@ pub enum RequestId {
 }
 
 impl RequestId {
-    fn from_value(value: &Value) -> Option<RequestId> {
+    pub fn from_value(value: &Value) -> Option<RequestId> {
         match value {
             Value::String(text) => Some(RequestId::Text(text.clone())),
             Value::Number(number) => number.as_i64().map(RequestId::Number),

@@ -2,6 +2,8 @@
 //! process; callers talk to it through a control queue and watch the
 //! catalogue it publishes. The worker's state is an explicit enum.
 
+mod backoff;
+mod environment;
 mod locate;
 pub mod process;
 
@@ -10,10 +12,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 use crate::catalogue::{Catalogue, EngineInfo};
+use backoff::Backoff;
 use process::{Hello, Reply, SpawnSpec, WorkerProcess};
 
+pub use environment::WorkerEnvironment;
 pub use locate::locate;
 
 #[derive(Debug, Clone)]
@@ -25,6 +31,7 @@ pub struct SupervisorConfig {
     pub hello_timeout: Duration,
     /// Deadline of one call unless its tool says otherwise.
     pub call_timeout: Duration,
+    pub environment: WorkerEnvironment,
 }
 
 /// Why a call produced no result from the engine.
@@ -32,16 +39,25 @@ pub struct SupervisorConfig {
 pub enum CallFailure {
     #[error("the Rigor engine is not available: {0}")]
     Unavailable(String),
-    #[error("the engine worker {0}")]
+    #[error("{0}")]
     WorkerDied(String),
     #[error("the engine worker broke the protocol: {0}")]
     Protocol(String),
     #[error("the engine worker rejected the request: {0}")]
     Rejected(String),
-    #[error("timed out after {0} s; the engine worker was stopped and will be restarted")]
-    TimedOut(u64),
+    #[error("timed out after {0} s; the engine worker was stopped and a fresh one started")]
+    TimedOut(String),
+    #[error("cancelled by the client")]
+    Cancelled,
     #[error("the gateway is shutting down")]
     ShuttingDown,
+}
+
+impl CallFailure {
+    /// Whether the worker that produced this failure can keep serving.
+    fn leaves_worker_usable(&self) -> bool {
+        matches!(self, CallFailure::Rejected(_) | CallFailure::Unavailable(_) | CallFailure::ShuttingDown)
+    }
 }
 
 /// A finished call and the worker that ran it.
@@ -57,7 +73,26 @@ pub struct CallOutcome {
 pub enum CatalogueState {
     Starting,
     Ready(Arc<Catalogue>),
-    Unavailable(String),
+    Unavailable(Unavailable),
+}
+
+/// Why there is no worker, and when the next attempt is.
+#[derive(Clone, Debug)]
+pub struct Unavailable {
+    pub reason: String,
+    pub failures: u32,
+    pub retry_at: Option<Instant>,
+}
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.reason)?;
+        if let Some(retry_at) = self.retry_at {
+            let wait = retry_at.saturating_duration_since(Instant::now()).as_secs_f64();
+            write!(f, " (failed {} time(s) in a row; the gateway tries again in {wait:.1} s)", self.failures)?;
+        }
+        Ok(())
+    }
 }
 
 /// A call in the worker's queue.
@@ -78,6 +113,8 @@ struct CallJob {
     argv: Vec<String>,
     cwd: PathBuf,
     timeout: Option<Duration>,
+    /// Cancelled by the client: skip it if still queued, stop it if running.
+    cancel: CancellationToken,
     reply: oneshot::Sender<Result<CallOutcome, CallFailure>>,
 }
 
@@ -85,17 +122,23 @@ enum Control {
     Call(CallJob),
 }
 
+/// What woke the supervisor up.
+enum Event {
+    Control(Control),
+    RetryStart,
+    Shutdown,
+}
+
 enum WorkerState {
-    /// No worker: never started, or the last one ended; start on demand.
+    /// No worker; the next call starts one.
     Stopped,
     Running {
         process: Box<WorkerProcess>,
         hello: Hello,
     },
-    /// The last start failed; the next call tries again.
-    Unavailable {
-        reason: String,
-    },
+    /// Starting failed; calls fail fast until the retry time, when the
+    /// supervisor tries again by itself.
+    Failing(Unavailable),
 }
 
 #[derive(Clone)]
@@ -113,7 +156,13 @@ impl SupervisorHandle {
         let (catalogue_tx, catalogue_rx) = watch::channel(CatalogueState::Starting);
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let (finished_tx, finished_rx) = watch::channel(false);
-        let supervisor = Supervisor { config, state: WorkerState::Stopped, catalogue: catalogue_tx, next_request: 0 };
+        let supervisor = Supervisor {
+            config,
+            state: WorkerState::Stopped,
+            backoff: Backoff::default(),
+            catalogue: catalogue_tx,
+            next_request: 0,
+        };
         tokio::spawn(async move {
             supervisor.run(control_rx, shutdown_rx).await;
             let _ = finished_tx.send(true);
@@ -127,7 +176,11 @@ impl SupervisorHandle {
         let settled = receiver.wait_for(|state| !matches!(state, CatalogueState::Starting)).await;
         match settled {
             Ok(state) => state.clone(),
-            Err(_) => CatalogueState::Unavailable("the supervisor has stopped".into()),
+            Err(_) => CatalogueState::Unavailable(Unavailable {
+                reason: "the supervisor has stopped".into(),
+                failures: 0,
+                retry_at: None,
+            }),
         }
     }
 
@@ -138,9 +191,15 @@ impl SupervisorHandle {
 
     /// Queues `argv` for the worker; calls are served one at a time, in the
     /// order they were submitted. Await the returned call for its outcome.
-    pub async fn submit(&self, argv: Vec<String>, cwd: PathBuf, timeout: Option<Duration>) -> PendingCall {
+    pub async fn submit(
+        &self,
+        argv: Vec<String>,
+        cwd: PathBuf,
+        timeout: Option<Duration>,
+        cancel: CancellationToken,
+    ) -> PendingCall {
         let (reply, answer) = oneshot::channel();
-        let job = CallJob { argv, cwd, timeout, reply };
+        let job = CallJob { argv, cwd, timeout, cancel, reply };
         let queued = self.control.send(Control::Call(job)).await.is_ok();
         PendingCall { answer: queued.then_some(answer) }
     }
@@ -152,7 +211,7 @@ impl SupervisorHandle {
         cwd: PathBuf,
         timeout: Option<Duration>,
     ) -> Result<CallOutcome, CallFailure> {
-        self.submit(argv, cwd, timeout).await.outcome().await
+        self.submit(argv, cwd, timeout, CancellationToken::new()).await.outcome().await
     }
 
     /// Stops the worker (a call in flight is abandoned) and waits until it is gone.
@@ -166,24 +225,46 @@ impl SupervisorHandle {
 struct Supervisor {
     config: SupervisorConfig,
     state: WorkerState,
+    backoff: Backoff,
     catalogue: watch::Sender<CatalogueState>,
     next_request: u64,
 }
 
 impl Supervisor {
     async fn run(mut self, mut control: mpsc::Receiver<Control>, mut shutdown: watch::Receiver<bool>) {
-        self.ensure_running().await;
+        self.start_worker().await;
         loop {
-            let message = tokio::select! {
-                _ = shutdown.wait_for(|stop| *stop) => break,
-                message = control.recv() => message,
+            let retry_at = match &self.state {
+                WorkerState::Failing(unavailable) => unavailable.retry_at,
+                _ => None,
             };
-            match message {
-                Some(Control::Call(job)) => {
-                    let outcome = self.serve(&job, &mut shutdown).await;
-                    let _ = job.reply.send(outcome);
+            let event = tokio::select! {
+                _ = shutdown.wait_for(|stop| *stop) => Event::Shutdown,
+                _ = sleep_until(retry_at) => Event::RetryStart,
+                message = control.recv() => message.map_or(Event::Shutdown, Event::Control),
+            };
+            let job = match event {
+                Event::Shutdown => break,
+                // A failing engine is retried in the background, so it
+                // recovers (and clients hear of its tools) without a call.
+                Event::RetryStart => {
+                    self.start_worker().await;
+                    continue;
                 }
-                None => break,
+                Event::Control(Control::Call(job)) => job,
+            };
+            if job.cancel.is_cancelled() {
+                // Cancelled while queued: removed without an answer.
+                let _ = job.reply.send(Err(CallFailure::Cancelled));
+                continue;
+            }
+            let outcome = self.serve(&job, &mut shutdown).await;
+            let broke_worker = matches!(&outcome, Err(failure) if !failure.leaves_worker_usable());
+            let _ = job.reply.send(outcome);
+            if broke_worker && !*shutdown.borrow() {
+                // Replace it now, so the next call does not wait for the start.
+                self.stop_worker().await;
+                self.start_worker().await;
             }
         }
         control.close();
@@ -193,40 +274,57 @@ impl Supervisor {
         self.stop_worker().await;
     }
 
-    /// Starts a worker unless one is running; publishes the catalogue.
-    async fn ensure_running(&mut self) {
-        if matches!(self.state, WorkerState::Running { .. }) {
-            return;
-        }
-        self.state = match self.start().await {
+    /// Starts a worker and publishes its catalogue; on failure, schedules
+    /// the next attempt with a growing delay.
+    async fn start_worker(&mut self) {
+        match self.start().await {
             Ok((process, hello)) => {
+                self.backoff.reset();
                 let (catalogue, problems) = Catalogue::build(hello.engine.clone(), &hello.tools);
                 for problem in problems {
                     tracing::error!("engine catalogue: {problem}");
                 }
                 tracing::info!(pid = process.pid(), engine = %hello.engine, tools = ?catalogue.names(), "worker ready");
                 self.catalogue.send_replace(CatalogueState::Ready(Arc::new(catalogue)));
-                WorkerState::Running { process: Box::new(process), hello }
+                self.state = WorkerState::Running { process: Box::new(process), hello };
             }
             Err(reason) => {
-                tracing::error!("engine unavailable: {reason}");
-                self.catalogue.send_replace(CatalogueState::Unavailable(reason.clone()));
-                WorkerState::Unavailable { reason }
+                let delay = self.backoff.next_delay();
+                tracing::error!(
+                    "engine failed to start ({} in a row; next attempt in {:.1} s): {reason}",
+                    self.backoff.failures(),
+                    delay.as_secs_f64()
+                );
+                let unavailable =
+                    Unavailable { reason, failures: self.backoff.failures(), retry_at: Some(Instant::now() + delay) };
+                self.catalogue.send_replace(CatalogueState::Unavailable(unavailable.clone()));
+                self.state = WorkerState::Failing(unavailable);
             }
-        };
+        }
     }
 
     async fn start(&self) -> Result<(WorkerProcess, Hello), String> {
         let program = locate(self.config.engine.as_deref())?;
-        let spec = SpawnSpec { program, root: self.config.root.clone(), hello_timeout: self.config.hello_timeout };
+        let spec = SpawnSpec {
+            program,
+            root: self.config.root.clone(),
+            hello_timeout: self.config.hello_timeout,
+            environment: self.config.environment.resolve(),
+        };
         WorkerProcess::start(&spec).await
     }
 
     async fn serve(&mut self, job: &CallJob, shutdown: &mut watch::Receiver<bool>) -> Result<CallOutcome, CallFailure> {
-        self.ensure_running().await;
+        match &self.state {
+            WorkerState::Stopped => self.start_worker().await,
+            WorkerState::Failing(Unavailable { retry_at: Some(at), .. }) if Instant::now() >= *at => {
+                self.start_worker().await
+            }
+            _ => {}
+        }
         let (process, hello) = match &mut self.state {
             WorkerState::Running { process, hello } => (process, hello),
-            WorkerState::Unavailable { reason } => return Err(CallFailure::Unavailable(reason.clone())),
+            WorkerState::Failing(unavailable) => return Err(CallFailure::Unavailable(unavailable.to_string())),
             WorkerState::Stopped => return Err(CallFailure::Unavailable("the worker is not running".into())),
         };
         self.next_request += 1;
@@ -235,15 +333,13 @@ impl Supervisor {
         let worker_pid = process.pid();
         let outcome = tokio::select! {
             result = process.call(self.next_request, &job.argv, &job.cwd) => result,
-            _ = tokio::time::sleep(deadline) => Err(CallFailure::TimedOut(deadline.as_secs())),
+            _ = tokio::time::sleep(deadline) => Err(CallFailure::TimedOut(format_seconds(deadline))),
+            _ = job.cancel.cancelled() => Err(CallFailure::Cancelled),
             _ = shutdown.wait_for(|stop| *stop) => Err(CallFailure::ShuttingDown),
         };
-        match &outcome {
-            // A clean per-request rejection leaves the worker usable.
-            Ok(_) | Err(CallFailure::Rejected(_)) => {}
-            Err(failure) => {
+        if let Err(failure) = &outcome {
+            if !failure.leaves_worker_usable() {
                 tracing::warn!(pid = worker_pid, "worker discarded: {failure}");
-                self.stop_worker().await;
             }
         }
         outcome.map(|reply| CallOutcome { reply, worker_pid, engine })
@@ -255,5 +351,22 @@ impl Supervisor {
             (*process).stop().await;
             tracing::debug!(pid, "worker stopped");
         }
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// `60`, `0.5`: seconds as people write them.
+fn format_seconds(duration: Duration) -> String {
+    let seconds = duration.as_secs_f64();
+    if seconds.fract() == 0.0 {
+        format!("{seconds:.0}")
+    } else {
+        format!("{seconds}")
     }
 }

@@ -22,7 +22,7 @@ pub const PROTOCOL_VERSION: u64 = 1;
 /// Results can be large (a whole project's diagnostics), but not unbounded.
 const MAX_WORKER_LINE: usize = 256 * 1024 * 1024;
 /// How many of the worker's last stderr lines a failure report quotes.
-const STDERR_TAIL_LINES: usize = 20;
+const STDERR_TAIL_LINES: usize = 12;
 /// How long a worker may take to exit after a shutdown request.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
 
@@ -49,22 +49,48 @@ enum WorkerLine {
     TooLong(usize),
 }
 
-/// Keeps the last lines the worker wrote to stderr, for failure reports.
+/// What the worker wrote to stderr since the current call began (or since
+/// it started), for failure reports: the first lines (where a panic message
+/// or an error is) and the last ones (where it ended), not a flood.
 #[derive(Clone, Default)]
-struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+struct StderrTail(Arc<Mutex<StderrLines>>);
+
+#[derive(Default)]
+struct StderrLines {
+    head: Vec<String>,
+    tail: VecDeque<String>,
+    omitted: usize,
+}
+
+const STDERR_HEAD_LINES: usize = 8;
 
 impl StderrTail {
     fn push(&self, line: String) {
         let mut lines = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if lines.len() == STDERR_TAIL_LINES {
-            lines.pop_front();
+        if lines.head.len() < STDERR_HEAD_LINES {
+            lines.head.push(line);
+            return;
         }
-        lines.push_back(line);
+        if lines.tail.len() == STDERR_TAIL_LINES {
+            lines.tail.pop_front();
+            lines.omitted += 1;
+        }
+        lines.tail.push_back(line);
+    }
+
+    /// Forgets earlier output: a new call begins.
+    fn clear(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = StderrLines::default();
     }
 
     fn render(&self) -> String {
         let lines = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        lines.iter().cloned().collect::<Vec<_>>().join("\n")
+        let mut out: Vec<String> = lines.head.clone();
+        if lines.omitted > 0 {
+            out.push(format!("… ({} lines omitted) …", lines.omitted));
+        }
+        out.extend(lines.tail.iter().cloned());
+        out.join("\n")
     }
 }
 
@@ -82,6 +108,8 @@ pub struct SpawnSpec {
     pub program: PathBuf,
     pub root: PathBuf,
     pub hello_timeout: Duration,
+    /// The worker's whole environment.
+    pub environment: Vec<(std::ffi::OsString, std::ffi::OsString)>,
 }
 
 impl WorkerProcess {
@@ -91,12 +119,23 @@ impl WorkerProcess {
         command
             .arg("worker")
             .current_dir(&spec.root)
+            .env_clear()
+            .envs(spec.environment.iter().cloned())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // Its own process group: stopping it can take its children too.
             .process_group(0)
             .kill_on_drop(true);
+        // SAFETY: prctl is async-signal-safe. If the gateway dies without
+        // stopping it (SIGKILL), the kernel kills the worker: no orphan.
+        // (The signal follows the spawning thread; the runtime has one.)
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
         let mut child = command.spawn().map_err(|e| format!("cannot start {} worker: {e}", spec.program.display()))?;
         let pid = child.id().unwrap_or_default();
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -115,7 +154,7 @@ impl WorkerProcess {
             Ok(Some(WorkerLine::Message(message))) => parse_hello(&message),
             Ok(Some(WorkerLine::NotJson(text))) => Err(format!("the worker's first line is not JSON: {}", clip(&text))),
             Ok(Some(WorkerLine::TooLong(bytes))) => Err(format!("the worker's first line is too long ({bytes} bytes)")),
-            Ok(None) => Err(format!("the worker {} before saying hello", worker.exit_report().await)),
+            Ok(None) => Err(worker.exit_report("before saying hello").await),
         };
         match hello {
             Ok(hello) => Ok((worker, hello)),
@@ -134,11 +173,10 @@ impl WorkerProcess {
     /// clean per-request error leaves the worker unusable.
     pub async fn call(&mut self, id: u64, argv: &[String], cwd: &Path) -> Result<Reply, CallFailure> {
         let request = json!({"type": "call", "id": id, "argv": argv, "cwd": cwd});
+        self.stderr_tail.clear();
         if let Err(error) = self.send(&request).await {
-            return Err(CallFailure::WorkerDied(format!(
-                "{} (writing the request failed: {error})",
-                self.exit_report().await
-            )));
+            let when = format!("(writing the request failed: {error})");
+            return Err(CallFailure::WorkerDied(self.exit_report(&when).await));
         }
         loop {
             match self.lines.recv().await {
@@ -168,7 +206,7 @@ impl WorkerProcess {
                         "the worker wrote a line of {bytes} bytes, over the limit"
                     )))
                 }
-                None => return Err(CallFailure::WorkerDied(self.exit_report().await)),
+                None => return Err(CallFailure::WorkerDied(self.exit_report("during the call").await)),
             }
         }
     }
@@ -202,8 +240,8 @@ impl WorkerProcess {
         let _ = self.child.kill().await;
     }
 
-    /// How the worker ended (waiting briefly for it), with its last stderr.
-    async fn exit_report(&mut self) -> String {
+    /// How the worker ended (waiting briefly for it), with its stderr.
+    async fn exit_report(&mut self, when: &str) -> String {
         let status = tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await;
         // The last stderr lines may still be in flight.
         if let Some(done) = self.stderr_done.take() {
@@ -214,11 +252,12 @@ impl WorkerProcess {
             Ok(Err(error)) => format!("ended (cannot read its status: {error})"),
             Err(_) => "closed its output but is still running".to_string(),
         };
-        let tail = self.stderr_tail.render();
-        if tail.is_empty() {
-            format!("{how} (pid {})", self.pid)
+        let stderr = self.stderr_tail.render();
+        let pid = self.pid;
+        if stderr.is_empty() {
+            format!("the worker {how} {when} (pid {pid}); it wrote nothing to stderr")
         } else {
-            format!("{how} (pid {}); its last stderr lines:\n{tail}", self.pid)
+            format!("the worker {how} {when} (pid {pid}); its stderr:\n{stderr}")
         }
     }
 }
