@@ -69,6 +69,37 @@ pub fn wait_gone(pid: u32, limit: Duration) -> bool {
     !process_alive(pid)
 }
 
+/// Pids of the children of `pid` that are zombies (exited, not reaped).
+pub fn zombie_children(pid: u32) -> Vec<u32> {
+    let mut zombies = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else { continue };
+        let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+        if fields.first() == Some(&"Z") && fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) {
+            zombies.push(child);
+        }
+    }
+    zombies
+}
+
+/// The fake engine script (docs/worker-protocol.md in Python), copied into
+/// `dir` so a test may edit it.
+pub fn fake_engine_in(dir: &Path) -> PathBuf {
+    let source = fixtures().join("fake-engine/fake-engine");
+    let copy = dir.join("fake-engine");
+    std::fs::copy(source, &copy).expect("copy the fake engine");
+    copy
+}
+
+/// Sends a signal to a process.
+pub fn signal(pid: u32, signal: i32) {
+    // SAFETY: kill(2) with a pid we spawned.
+    unsafe {
+        libc::kill(pid as libc::pid_t, signal);
+    }
+}
+
 /// A spawned server whose stdout is read line by line on a thread.
 pub struct Server {
     child: Child,
@@ -81,9 +112,15 @@ pub struct Server {
 
 impl Server {
     pub fn spawn(program: &Path, args: &[&str], cwd: &Path) -> Server {
+        Server::spawn_with_env(program, args, cwd, &[])
+    }
+
+    /// Spawns with extra environment variables.
+    pub fn spawn_with_env(program: &Path, args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(program)
             .args(args)
             .current_dir(cwd)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -157,6 +194,11 @@ impl Server {
         }
     }
 
+    /// Takes the stdin pipe (e.g. to write from another thread).
+    pub fn take_stdin(&mut self) -> ChildStdin {
+        self.stdin.take().expect("stdin open")
+    }
+
     pub fn close_stdin(&mut self) {
         self.stdin = None;
     }
@@ -211,12 +253,28 @@ impl Mcp {
 
     /// Starts `rigor-mcp --root <fixture project> ARGS` and initializes.
     pub fn start(args: &[&str]) -> Mcp {
-        let project = fixture_project();
+        Mcp::start_with_env(args, &[])
+    }
+
+    /// Like `start`, with extra environment variables for the gateway.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Mcp {
+        Mcp::start_in(&fixture_project(), args, env)
+    }
+
+    /// Starts `rigor-mcp --root <project> ARGS` and initializes.
+    pub fn start_in(project: &Path, args: &[&str], env: &[(&str, &str)]) -> Mcp {
         let mut all = vec!["--root", project.to_str().unwrap()];
         all.extend_from_slice(args);
-        let mut mcp = Mcp::start_raw(&all, &project);
+        let mut mcp = Mcp { server: Server::spawn_with_env(&bin("rigor-mcp"), &all, project, env), next_id: 0 };
         mcp.initialize("2025-06-18");
         mcp
+    }
+
+    /// Sends a request without waiting; returns its id.
+    pub fn send_request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id();
+        self.server.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
     }
 
     pub fn initialize(&mut self, version: &str) -> Value {

@@ -199,10 +199,7 @@ fn the_session_config_is_the_default_and_a_calls_config_beats_it() {
     };
     let strict_result = mcp.call_tool("rigor_check", json!({"paths": ["lib"]}));
     assert_eq!(severities(&strict_result), vec!["error"; 5]);
-    let dir = tempfile::tempdir().unwrap();
-    let lenient = dir.path().join("lenient.yml");
-    std::fs::write(&lenient, "severity_profile: lenient\n").unwrap();
-    let lenient_result = mcp.call_tool("rigor_check", json!({"paths": ["lib"], "config": lenient.to_str().unwrap()}));
+    let lenient_result = mcp.call_tool("rigor_check", json!({"paths": ["lib"], "config": "lenient.yml"}));
     assert_eq!(severities(&lenient_result), ["info", "warning", "info", "info", "info"]);
     assert_eq!(lenient_result["structuredContent"]["error_count"], json!(0));
 }
