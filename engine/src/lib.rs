@@ -1,6 +1,9 @@
 //! Rigor engine: parses Ruby with Prism, runs the rule catalogue, and
 //! serves the same CLI either to a terminal or to the gateway's worker pipe.
 
+/// Which build this is: a fingerprint of the engine's sources.
+pub const BUILD: &str = concat!("src ", env!("RIGOR_SOURCE_FINGERPRINT"));
+
 pub mod analysis;
 pub mod catalogue;
 pub mod cli;

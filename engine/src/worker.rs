@@ -96,7 +96,7 @@ pub fn hello() -> Value {
     json!({
         "type": "hello",
         "protocol": PROTOCOL_VERSION,
-        "engine": {"name": "rigor", "version": env!("CARGO_PKG_VERSION")},
+        "engine": {"name": "rigor", "version": env!("CARGO_PKG_VERSION"), "build": crate::BUILD},
         "pid": std::process::id(),
         "tools": catalogue::tools(),
     })

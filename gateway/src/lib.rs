@@ -11,6 +11,7 @@ pub mod logging;
 pub mod mcp;
 pub mod oneshot;
 pub mod options;
+pub mod reload;
 pub mod server;
 pub mod session;
 pub mod supervisor;

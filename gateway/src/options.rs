@@ -77,6 +77,23 @@ pub struct ServerOptions {
     /// Deadline of one tool call, in seconds
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, global = true)]
     pub call_timeout: f64,
+    /// Restart the worker when these files or directories change (repeatable)
+    #[arg(long, value_name = "PATH", global = true)]
+    pub watch: Vec<PathBuf>,
+    /// Run this shell command (in the root) before restarting; if it fails,
+    /// the last good worker keeps serving and answers carry its first error
+    #[arg(long, value_name = "COMMAND", global = true)]
+    pub build: Option<String>,
+    /// How long a build may take, in seconds
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0, global = true)]
+    pub build_timeout: f64,
+    /// Never restart the worker for code changes (not even a new engine executable)
+    #[arg(long, global = true, conflicts_with_all = ["watch", "build", "dev"])]
+    pub no_reload: bool,
+    /// Work on this repository: watch the engine's sources, rebuild it with
+    /// cargo, and serve from the freshly built binary
+    #[arg(long, global = true, conflicts_with = "engine")]
+    pub dev: bool,
     /// Pass this environment variable to the engine worker (repeatable); it
     /// otherwise gets only a small allowlist and RIGOR_* variables
     #[arg(long, value_name = "NAME", global = true)]

@@ -1,6 +1,6 @@
 //! Wiring: options → supervisor → session over stdio (or in memory).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -8,6 +8,7 @@ use crate::argv::SessionDefaults;
 use crate::gateway::Gateway;
 use crate::mcp::connection::Connection;
 use crate::options::ServerOptions;
+use crate::reload::{dev, BuildCommand, ReloadConfig};
 use crate::session;
 use crate::supervisor::{SupervisorConfig, SupervisorHandle, WorkerEnvironment};
 
@@ -31,17 +32,53 @@ pub fn start_gateway(options: &ServerOptions) -> Result<Arc<Gateway>, String> {
         }
         session_defaults.insert("config".into(), absolute.to_string_lossy().into_owned());
     }
-    if !(options.call_timeout.is_finite() && options.call_timeout > 0.0) {
-        return Err(format!("--call-timeout {}: must be a positive number of seconds", options.call_timeout));
+    for (flag, seconds) in [("--call-timeout", options.call_timeout), ("--build-timeout", options.build_timeout)] {
+        if !(seconds.is_finite() && seconds > 0.0) {
+            return Err(format!("{flag} {seconds}: must be a positive number of seconds"));
+        }
     }
+    let (engine, reload) = reload_setup(options, &cwd, &root)?;
     let supervisor = SupervisorHandle::spawn(SupervisorConfig {
-        engine: options.engine.clone(),
+        engine,
         root: root.clone(),
         hello_timeout: HELLO_TIMEOUT,
         call_timeout: Duration::from_secs_f64(options.call_timeout),
         environment: WorkerEnvironment { pass: options.pass_env.clone() },
+        reload,
     });
     Ok(Arc::new(Gateway { supervisor, root, session_defaults, max_line_bytes: options.max_line_bytes }))
+}
+
+/// The engine to run and what reloads it: `--dev`, `--watch`/`--build`,
+/// or by default just the engine executable; nothing with `--no-reload`.
+fn reload_setup(
+    options: &ServerOptions,
+    cwd: &Path,
+    root: &Path,
+) -> Result<(Option<PathBuf>, Option<ReloadConfig>), String> {
+    if options.no_reload {
+        return Ok((options.engine.clone(), None));
+    }
+    let build_timeout = Duration::from_secs_f64(options.build_timeout);
+    if options.dev {
+        let setup = dev::resolve(cwd, build_timeout)?;
+        tracing::info!(repository = %setup.repository.display(), engine = %setup.engine.display(), "--dev: watching the engine's sources");
+        return Ok((Some(setup.engine), Some(setup.reload)));
+    }
+    let mut watch = Vec::new();
+    for path in &options.watch {
+        let absolute = cwd.join(path);
+        if !absolute.exists() {
+            return Err(format!("--watch {}: no such file or directory", path.display()));
+        }
+        watch.push(absolute);
+    }
+    let build = options.build.as_ref().map(|shell| BuildCommand {
+        shell: shell.clone(),
+        directory: root.to_path_buf(),
+        timeout: build_timeout,
+    });
+    Ok((options.engine.clone(), Some(ReloadConfig { watch, build })))
 }
 
 /// Serves MCP on stdin/stdout until EOF or a termination signal, then stops

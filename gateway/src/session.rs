@@ -14,7 +14,7 @@ use crate::gateway::Gateway;
 use crate::mcp::connection::{Connection, Outbox};
 use crate::mcp::framing::Frame;
 use crate::mcp::jsonrpc::{self, classify, ErrorCode, Incoming, Params, RequestId, RpcError};
-use crate::supervisor::CatalogueState;
+use crate::supervisor::{Activity, CatalogueState};
 use crate::tool_call;
 
 /// Handshake-era versions we speak, newest first.
@@ -270,11 +270,16 @@ async fn call_pipeline(
 ) {
     let mut waiting = JoinSet::new();
     while let Some(QueuedCall { id, params, cancel }) = queue.recv().await {
+        let progress_token = progress_token(&params);
         let prepared = tool_call::prepare(&gateway, &params, cancel).await;
         let outbox = outbox.clone();
         let in_flight = in_flight.clone();
+        let activity = gateway.supervisor.watch_activity();
         waiting.spawn(async move {
-            let answer = prepared.answer().await;
+            let answer = match progress_token {
+                Some(token) => with_progress(prepared.answer(), activity, &outbox, token).await,
+                None => prepared.answer().await,
+            };
             if in_flight.finish(&id) {
                 outbox.send(to_message(&id, answer)).await;
             }
@@ -282,6 +287,59 @@ async fn call_pipeline(
         while waiting.try_join_next().is_some() {}
     }
     while waiting.join_next().await.is_some() {}
+}
+
+/// `params._meta.progressToken`, when the client asked for progress.
+fn progress_token(params: &Params) -> Option<Value> {
+    let Params::Object(params) = params else { return None };
+    params.get("_meta")?.get("progressToken").filter(|t| t.is_string() || t.is_number()).cloned()
+}
+
+/// How often a long call reports that it is still running.
+const PROGRESS_INTERVAL: Duration = Duration::from_secs(5);
+
+/// Awaits `work`, sending `notifications/progress` while the engine is
+/// rebuilt or restarted, and every few seconds while the call runs (some
+/// clients reset their timeout on progress).
+async fn with_progress(
+    work: impl std::future::Future<Output = Result<Value, RpcError>>,
+    mut activity: tokio::sync::watch::Receiver<Activity>,
+    outbox: &Outbox,
+    token: Value,
+) -> Result<Value, RpcError> {
+    tokio::pin!(work);
+    let started = tokio::time::Instant::now();
+    let mut progress = 0u64;
+    let mut announce = |message: String| {
+        progress += 1;
+        jsonrpc::notification(
+            "notifications/progress",
+            json!({"progressToken": token, "progress": progress, "message": message}),
+        )
+    };
+    let mut current = *activity.borrow_and_update();
+    loop {
+        let message = match current {
+            Activity::Rebuilding => Some("rebuilding engine…".to_string()),
+            Activity::Restarting => Some("restarting engine…".to_string()),
+            Activity::Idle => None,
+        };
+        if let Some(message) = message {
+            outbox.send(announce(message)).await;
+        }
+        tokio::select! {
+            answer = &mut work => return answer,
+            changed = activity.changed() => {
+                if changed.is_err() {
+                    return work.await;
+                }
+                current = *activity.borrow_and_update();
+            }
+            _ = tokio::time::sleep(PROGRESS_INTERVAL) => {
+                outbox.send(announce(format!("still running ({} s)", started.elapsed().as_secs()))).await;
+            }
+        }
+    }
 }
 
 fn to_message(id: &RequestId, answer: Result<Value, RpcError>) -> Value {
@@ -298,6 +356,11 @@ async fn list_tools(gateway: Arc<Gateway>, params: Params) -> Result<Value, RpcE
             ErrorCode::InvalidParams,
             format!("unknown cursor {cursor}: this server returns every tool in one page"),
         ));
+    }
+    // Truthful even for clients that ignore list_changed: bring the worker
+    // up to date first, unless calls are running (then do not wait on them).
+    if gateway.supervisor.is_idle() {
+        gateway.supervisor.refresh().await;
     }
     Ok(match gateway.supervisor.catalogue().await {
         CatalogueState::Ready(catalogue) => json!({"tools": catalogue.listing()}),

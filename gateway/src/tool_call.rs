@@ -116,13 +116,20 @@ fn to_result(tool: &Tool, argv: &[String], outcome: Result<CallOutcome, CallFail
         Err(failure) => return error_result(format!("{} call failed: {failure}", tool.name)),
     };
     let reply = &outcome.reply;
-    let meta = json!({"rigor/worker": {
+    let mut worker = json!({
         "pid": outcome.worker_pid,
         "engine": outcome.engine.to_string(),
         "argv": argv,
         "exit_code": reply.exit_code,
         "elapsed_ms": reply.elapsed_ms,
-    }});
+    });
+    if let Some(notice) = &outcome.notice {
+        worker["notice"] = json!(notice);
+    }
+    if let Some(reload) = &outcome.reload {
+        worker["reload"] =
+            json!({"build_ms": reload.build.as_secs_f64() * 1e3, "restart_ms": reload.restart.as_secs_f64() * 1e3});
+    }
     let mut result = match reply.exit_code {
         0 | 1 => normal_result(tool, &reply.stdout),
         EXIT_USAGE => error_result(format!(
@@ -136,7 +143,13 @@ fn to_result(tool: &Tool, argv: &[String], outcome: Result<CallOutcome, CallFail
             first_nonempty(&reply.stderr, &reply.stdout)
         )),
     };
-    result["_meta"] = meta;
+    // The notice comes first, so neither a model nor a person misses it.
+    if let Some(notice) = &outcome.notice {
+        if let Some(content) = result["content"].as_array_mut() {
+            content.insert(0, json!({"type": "text", "text": format!("NOTICE: {notice}")}));
+        }
+    }
+    result["_meta"] = json!({"rigor/worker": worker});
     result
 }
 

@@ -129,7 +129,9 @@ fn gateway_without_engine() -> Arc<Gateway> {
         hello_timeout: Duration::from_secs(1),
         call_timeout: Duration::from_secs(1),
         environment: WorkerEnvironment::default(),
+        reload: None,
     });
+
     Arc::new(Gateway {
         supervisor,
         root: std::env::temp_dir(),

@@ -46,7 +46,7 @@ pub enum Format {
 #[derive(Parser)]
 #[command(
     name = "rigor",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (src ", env!("RIGOR_SOURCE_FINGERPRINT"), ")"),
     about = "Rigor: a Ruby type checker",
     disable_help_subcommand = true,
     arg_required_else_help = true

@@ -4,10 +4,12 @@
 
 mod backoff;
 mod environment;
+mod freshness;
 mod locate;
 pub mod process;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +18,9 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::catalogue::{Catalogue, EngineInfo};
+use crate::reload::{watcher, ReloadConfig};
 use backoff::Backoff;
+use freshness::{CodeState, Freshness, Verdict};
 use process::{Hello, Reply, SpawnSpec, WorkerProcess};
 
 pub use environment::WorkerEnvironment;
@@ -32,6 +36,9 @@ pub struct SupervisorConfig {
     /// Deadline of one call unless its tool says otherwise.
     pub call_timeout: Duration,
     pub environment: WorkerEnvironment,
+    /// Watched paths and build; `None` is `--no-reload` (not even the
+    /// engine executable is tracked).
+    pub reload: Option<ReloadConfig>,
 }
 
 /// Why a call produced no result from the engine.
@@ -66,6 +73,26 @@ pub struct CallOutcome {
     pub reply: Reply,
     pub worker_pid: u32,
     pub engine: EngineInfo,
+    /// Said with every answer while the code served is not the latest.
+    pub notice: Option<String>,
+    /// Set on the first answer after a reload: how long it took.
+    pub reload: Option<ReloadTiming>,
+}
+
+/// The cost of one reload, as the first answer from the new code reports it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReloadTiming {
+    pub build: Duration,
+    /// Stopping the old worker, starting the new one, reading its hello.
+    pub restart: Duration,
+}
+
+/// What the supervisor is busy with, for progress notifications.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Activity {
+    Idle,
+    Rebuilding,
+    Restarting,
 }
 
 /// What clients may currently be told about tools.
@@ -120,6 +147,10 @@ struct CallJob {
 
 enum Control {
     Call(CallJob),
+    /// Bring the worker up to date with the code, then answer.
+    Refresh(oneshot::Sender<()>),
+    /// Watched files changed (a debounced burst).
+    FilesChanged,
 }
 
 /// What woke the supervisor up.
@@ -145,8 +176,11 @@ enum WorkerState {
 pub struct SupervisorHandle {
     control: mpsc::Sender<Control>,
     catalogue: watch::Receiver<CatalogueState>,
+    activity: watch::Receiver<Activity>,
     shutdown: watch::Sender<bool>,
     finished: watch::Receiver<bool>,
+    /// Calls submitted and not yet answered.
+    queued: Arc<AtomicUsize>,
 }
 
 impl SupervisorHandle {
@@ -154,20 +188,70 @@ impl SupervisorHandle {
     pub fn spawn(config: SupervisorConfig) -> SupervisorHandle {
         let (control_tx, control_rx) = mpsc::channel(64);
         let (catalogue_tx, catalogue_rx) = watch::channel(CatalogueState::Starting);
+        let (activity_tx, activity_rx) = watch::channel(Activity::Idle);
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let (finished_tx, finished_rx) = watch::channel(false);
+        let mut freshness = Freshness::default();
+        let mut watcher = None;
+        if let Some(reload) = &config.reload {
+            freshness.enabled = true;
+            freshness.watch = reload.watch.clone();
+            freshness.build = reload.build.clone();
+            // Directories are watched recursively; files through their
+            // parent, since saving by rename replaces the file's inode.
+            let (directories, mut files): (Vec<PathBuf>, Vec<PathBuf>) =
+                reload.watch.iter().cloned().partition(|p| p.is_dir());
+            files.extend(locate(config.engine.as_deref()).ok());
+            let (changed_tx, changed_rx) = mpsc::channel(4);
+            let started = watcher::spawn(&directories, &files, changed_tx);
+            freshness.last_event = Some(started.last_event.clone());
+            watcher = Some(started);
+            tokio::spawn(forward_file_changes(changed_rx, control_tx.clone()));
+        }
+        let queued = Arc::new(AtomicUsize::new(0));
         let supervisor = Supervisor {
+            queued: queued.clone(),
             config,
             state: WorkerState::Stopped,
             backoff: Backoff::default(),
             catalogue: catalogue_tx,
+            activity: activity_tx,
+            freshness,
+            last_reload: None,
             next_request: 0,
+            _watcher: watcher,
         };
         tokio::spawn(async move {
             supervisor.run(control_rx, shutdown_rx).await;
             let _ = finished_tx.send(true);
         });
-        SupervisorHandle { control: control_tx, catalogue: catalogue_rx, shutdown: shutdown_tx, finished: finished_rx }
+        SupervisorHandle {
+            control: control_tx,
+            catalogue: catalogue_rx,
+            activity: activity_rx,
+            shutdown: shutdown_tx,
+            finished: finished_rx,
+            queued,
+        }
+    }
+
+    /// Whether no call is queued or running.
+    pub fn is_idle(&self) -> bool {
+        self.queued.load(Ordering::SeqCst) == 0
+    }
+
+    /// Brings the worker up to date with the code (a rebuild, a restart)
+    /// before the caller reads the catalogue.
+    pub async fn refresh(&self) {
+        let (done, wait) = oneshot::channel();
+        if self.control.send(Control::Refresh(done)).await.is_ok() {
+            let _ = wait.await;
+        }
+    }
+
+    /// What the supervisor is doing (for progress notifications).
+    pub fn watch_activity(&self) -> watch::Receiver<Activity> {
+        self.activity.clone()
     }
 
     /// The catalogue once the worker has started (or failed to).
@@ -200,7 +284,11 @@ impl SupervisorHandle {
     ) -> PendingCall {
         let (reply, answer) = oneshot::channel();
         let job = CallJob { argv, cwd, timeout, cancel, reply };
+        self.queued.fetch_add(1, Ordering::SeqCst);
         let queued = self.control.send(Control::Call(job)).await.is_ok();
+        if !queued {
+            self.queued.fetch_sub(1, Ordering::SeqCst);
+        }
         PendingCall { answer: queued.then_some(answer) }
     }
 
@@ -227,12 +315,29 @@ struct Supervisor {
     state: WorkerState,
     backoff: Backoff,
     catalogue: watch::Sender<CatalogueState>,
+    activity: watch::Sender<Activity>,
+    freshness: Freshness,
+    /// The timing of a reload not yet reported to a caller.
+    last_reload: Option<ReloadTiming>,
     next_request: u64,
+    queued: Arc<AtomicUsize>,
+    _watcher: Option<watcher::Watcher>,
+}
+
+async fn forward_file_changes(mut changed: mpsc::Receiver<()>, control: mpsc::Sender<Control>) {
+    while changed.recv().await.is_some() {
+        if control.send(Control::FilesChanged).await.is_err() {
+            return;
+        }
+    }
 }
 
 impl Supervisor {
     async fn run(mut self, mut control: mpsc::Receiver<Control>, mut shutdown: watch::Receiver<bool>) {
-        self.start_worker().await;
+        self.refresh().await;
+        if matches!(self.state, WorkerState::Stopped) && self.freshness.build_failed.is_none() {
+            self.start_worker().await;
+        }
         loop {
             let retry_at = match &self.state {
                 WorkerState::Failing(unavailable) => unavailable.retry_at,
@@ -251,15 +356,29 @@ impl Supervisor {
                     self.start_worker().await;
                     continue;
                 }
+                // Rebuild at the save, not at the next call.
+                Event::Control(Control::FilesChanged) => {
+                    self.refresh().await;
+                    continue;
+                }
+                Event::Control(Control::Refresh(done)) => {
+                    self.refresh().await;
+                    let _ = done.send(());
+                    continue;
+                }
                 Event::Control(Control::Call(job)) => job,
             };
             if job.cancel.is_cancelled() {
                 // Cancelled while queued: removed without an answer.
+                self.queued.fetch_sub(1, Ordering::SeqCst);
                 let _ = job.reply.send(Err(CallFailure::Cancelled));
                 continue;
             }
+            // No stale answers: a call made after an edit runs the edit.
+            self.refresh().await;
             let outcome = self.serve(&job, &mut shutdown).await;
             let broke_worker = matches!(&outcome, Err(failure) if !failure.leaves_worker_usable());
+            self.queued.fetch_sub(1, Ordering::SeqCst);
             let _ = job.reply.send(outcome);
             if broke_worker && !*shutdown.borrow() {
                 // Replace it now, so the next call does not wait for the start.
@@ -268,8 +387,11 @@ impl Supervisor {
             }
         }
         control.close();
-        while let Ok(Control::Call(job)) = control.try_recv() {
-            let _ = job.reply.send(Err(CallFailure::ShuttingDown));
+        while let Ok(message) = control.try_recv() {
+            if let Control::Call(job) = message {
+                self.queued.fetch_sub(1, Ordering::SeqCst);
+                let _ = job.reply.send(Err(CallFailure::ShuttingDown));
+            }
         }
         self.stop_worker().await;
     }
@@ -277,33 +399,48 @@ impl Supervisor {
     /// Starts a worker and publishes its catalogue; on failure, schedules
     /// the next attempt with a growing delay.
     async fn start_worker(&mut self) {
-        match self.start().await {
-            Ok((process, hello)) => {
-                self.backoff.reset();
-                let (catalogue, problems) = Catalogue::build(hello.engine.clone(), &hello.tools);
-                for problem in problems {
-                    tracing::error!("engine catalogue: {problem}");
-                }
-                tracing::info!(pid = process.pid(), engine = %hello.engine, tools = ?catalogue.names(), "worker ready");
-                self.catalogue.send_replace(CatalogueState::Ready(Arc::new(catalogue)));
-                self.state = WorkerState::Running { process: Box::new(process), hello };
-            }
-            Err(reason) => {
-                let delay = self.backoff.next_delay();
-                tracing::error!(
-                    "engine failed to start ({} in a row; next attempt in {:.1} s): {reason}",
-                    self.backoff.failures(),
-                    delay.as_secs_f64()
-                );
-                let unavailable =
-                    Unavailable { reason, failures: self.backoff.failures(), retry_at: Some(Instant::now() + delay) };
-                self.catalogue.send_replace(CatalogueState::Unavailable(unavailable.clone()));
-                self.state = WorkerState::Failing(unavailable);
-            }
+        let now = self.current_code();
+        let code = self.freshness.target(now).unwrap_or(now);
+
+        match self.launch().await {
+            Ok((process, hello)) => self.install(process, hello, code),
+            Err(reason) => self.record_start_failure(reason, code),
         }
     }
 
-    async fn start(&self) -> Result<(WorkerProcess, Hello), String> {
+    fn current_code(&self) -> CodeState {
+        let engine = locate(self.config.engine.as_deref()).ok();
+        self.freshness.code(engine.as_ref())
+    }
+
+    fn install(&mut self, process: WorkerProcess, hello: Hello, code: CodeState) {
+        self.backoff.reset();
+        let (catalogue, problems) = Catalogue::build(hello.engine.clone(), &hello.tools);
+        for problem in problems {
+            tracing::error!("engine catalogue: {problem}");
+        }
+        tracing::info!(pid = process.pid(), engine = %hello.engine, tools = ?catalogue.names(), "worker ready");
+        self.catalogue.send_replace(CatalogueState::Ready(Arc::new(catalogue)));
+        self.state = WorkerState::Running { process: Box::new(process), hello };
+        self.freshness.serving = Some(code);
+        self.freshness.start_failed = None;
+    }
+
+    fn record_start_failure(&mut self, reason: String, code: CodeState) {
+        let delay = self.backoff.next_delay();
+        tracing::error!(
+            "engine failed to start ({} in a row; next attempt in {:.1} s): {reason}",
+            self.backoff.failures(),
+            delay.as_secs_f64()
+        );
+        self.freshness.start_failed = Some((code, reason.clone()));
+        let unavailable =
+            Unavailable { reason, failures: self.backoff.failures(), retry_at: Some(Instant::now() + delay) };
+        self.catalogue.send_replace(CatalogueState::Unavailable(unavailable.clone()));
+        self.state = WorkerState::Failing(unavailable);
+    }
+
+    async fn launch(&self) -> Result<(WorkerProcess, Hello), String> {
         let program = locate(self.config.engine.as_deref())?;
         let spec = SpawnSpec {
             program,
@@ -312,6 +449,84 @@ impl Supervisor {
             environment: self.config.environment.resolve(),
         };
         WorkerProcess::start(&spec).await
+    }
+
+    /// Rebuilds and restarts if the code changed since the worker started.
+    /// A failed build keeps the last good worker serving (with a notice);
+    /// the new worker is started before the old one stops, so a new engine
+    /// that cannot start does not leave the gateway without one.
+    async fn refresh(&mut self) {
+        let mut code = self.current_code();
+        let verdict = self.freshness.check(code);
+        tracing::trace!(?verdict, ?code, serving = ?self.freshness.serving, "freshness");
+        if verdict == Verdict::Current {
+            return;
+        }
+        self.freshness.settle().await;
+        code = self.current_code();
+        let mut build_time = Duration::ZERO;
+        if self.freshness.check(code) == Verdict::Rebuild {
+            if let Some(build) = self.freshness.build.clone() {
+                tracing::info!("engine sources changed; rebuilding with `{}`", build.shell);
+                self.activity.send_replace(Activity::Rebuilding);
+                let (outcome, took) = build.run().await;
+                self.activity.send_replace(Activity::Idle);
+                build_time = took;
+                match outcome {
+                    Ok(()) => {
+                        tracing::info!("rebuild succeeded in {:.2} s", took.as_secs_f64());
+                        self.freshness.build_failed = None;
+                        self.freshness.built = Some(code.sources);
+                        code = self.current_code();
+                    }
+                    Err(failure) => {
+                        tracing::error!("rebuild failed after {:.2} s: {failure}", took.as_secs_f64());
+                        self.freshness.build_failed = Some((code.sources, failure.clone()));
+                        if !matches!(self.state, WorkerState::Running { .. }) {
+                            let reason = format!("the engine build failed: {failure}");
+                            self.record_start_failure(reason, code);
+                        }
+                        return;
+                    }
+                }
+            }
+        }
+        if self.freshness.check(code) != Verdict::Restart {
+            return;
+        }
+        let Some(code) = self.freshness.target(code) else { return };
+
+        self.activity.send_replace(Activity::Restarting);
+        let restart_started = Instant::now();
+        let launched = self.launch().await;
+        match launched {
+            Ok((process, hello)) => {
+                let replaced = self.state_pid();
+                self.stop_worker().await;
+                self.install(process, hello, code);
+                let timing = ReloadTiming { build: build_time, restart: restart_started.elapsed() };
+                tracing::info!(
+                    old_pid = ?replaced,
+                    "reloaded: build {:.0} ms, restart {:.1} ms",
+                    timing.build.as_secs_f64() * 1e3,
+                    timing.restart.as_secs_f64() * 1e3
+                );
+                self.last_reload = Some(timing);
+            }
+            Err(reason) if matches!(self.state, WorkerState::Running { .. }) => {
+                tracing::error!("the new engine failed to start; the previous worker keeps serving: {reason}");
+                self.freshness.start_failed = Some((code, reason));
+            }
+            Err(reason) => self.record_start_failure(reason, code),
+        }
+        self.activity.send_replace(Activity::Idle);
+    }
+
+    fn state_pid(&self) -> Option<u32> {
+        match &self.state {
+            WorkerState::Running { process, .. } => Some(process.pid()),
+            _ => None,
+        }
     }
 
     async fn serve(&mut self, job: &CallJob, shutdown: &mut watch::Receiver<bool>) -> Result<CallOutcome, CallFailure> {
@@ -342,7 +557,9 @@ impl Supervisor {
                 tracing::warn!(pid = worker_pid, "worker discarded: {failure}");
             }
         }
-        outcome.map(|reply| CallOutcome { reply, worker_pid, engine })
+        let notice = self.freshness.notice();
+        let reload = if outcome.is_ok() { self.last_reload.take() } else { None };
+        outcome.map(|reply| CallOutcome { reply, worker_pid, engine, notice, reload })
     }
 
     async fn stop_worker(&mut self) {
