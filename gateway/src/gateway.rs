@@ -13,4 +13,6 @@ pub struct Gateway {
     /// Values used for arguments a call leaves out (e.g. `config`).
     pub session_defaults: SessionDefaults,
     pub max_line_bytes: usize,
+    /// Tools per `tools/list` page.
+    pub page_size: usize,
 }

@@ -4,8 +4,12 @@
 //! worker process).
 
 pub mod argv;
+pub mod attach;
 pub mod catalogue;
+pub mod client;
 pub mod confine;
+pub mod control;
+pub mod events;
 pub mod gateway;
 pub mod logging;
 pub mod mcp;
@@ -16,3 +20,5 @@ pub mod server;
 pub mod session;
 pub mod supervisor;
 pub mod tool_call;
+pub mod trace;
+pub mod trace_view;

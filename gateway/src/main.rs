@@ -1,11 +1,15 @@
+use rigor_gateway::client::Client;
 use rigor_gateway::options::{self, Command, EXIT_USAGE};
-use rigor_gateway::{logging, oneshot, server};
+use rigor_gateway::{attach, logging, oneshot, server, trace_view};
 
 fn main() {
     let cli = match options::parse(std::env::args_os()) {
         Ok(cli) => cli,
         Err(code) => std::process::exit(code),
     };
+    if let Some(Command::Trace { file, follow }) = &cli.command {
+        std::process::exit(trace_view::print(file, *follow));
+    }
     // One-shot commands print results; only problems belong in their log.
     let default_level = if matches!(cli.command, None | Some(Command::Serve)) { "info" } else { "warn" };
     if let Err(problem) = logging::init(cli.server.log_level.as_deref(), default_level) {
@@ -16,6 +20,12 @@ fn main() {
     // call's latency near the pipe round trips it cannot avoid.
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
     let code = runtime.block_on(async {
+        if let Some(Command::Attach(args)) = &cli.command {
+            return match &args.call {
+                Some(tool) => oneshot::call(Client::attach(&args.socket).await, tool, &args.arguments, args.json).await,
+                None => attach::raw(&args.socket).await,
+            };
+        }
         let gateway = match server::start_gateway(&cli.server) {
             Ok(gateway) => gateway,
             Err(problem) => {
@@ -23,11 +33,16 @@ fn main() {
                 return EXIT_USAGE;
             }
         };
-        match &cli.command {
-            None | Some(Command::Serve) => server::serve_stdio(gateway).await,
-            Some(Command::Call(args)) => oneshot::call(gateway, args).await,
-            Some(Command::Tools { json }) => oneshot::tools(gateway, *json).await,
-        }
+        let code = match &cli.command {
+            None | Some(Command::Serve) => return server::serve_stdio(gateway, cli.server.control.as_deref()).await,
+            Some(Command::Call(args)) => {
+                oneshot::call(Client::in_process(gateway.clone()).await, &args.tool, &args.arguments, args.json).await
+            }
+            Some(Command::Tools { json }) => oneshot::tools(Client::in_process(gateway.clone()).await, *json).await,
+            Some(Command::Attach(_) | Command::Trace { .. }) => unreachable!("handled above"),
+        };
+        gateway.supervisor.shutdown().await;
+        code
     });
     // Exit without waiting for the runtime: a blocked stdin read would
     // otherwise hold the process open after shutdown.

@@ -1,64 +1,20 @@
 //! One-shot use without an IDE: `rigor-mcp call` and `rigor-mcp tools`
-//! speak real MCP to an in-process session over an in-memory connection,
-//! so they exercise exactly what a client would.
-
-use std::sync::Arc;
+//! (and `attach PATH --call`) speak real MCP, through [`Client`], and print
+//! the result for a person or a script.
 
 use serde_json::{json, Map, Value};
 
-use crate::gateway::Gateway;
-use crate::mcp::connection::{Connection, MemoryClient};
-use crate::options::CallArgs;
-use crate::session;
+use crate::client::Client;
 
 /// Exit codes of `rigor-mcp call`.
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_TOOL_ERROR: i32 = 1;
 pub const EXIT_FAILURE: i32 = 2;
 
-struct Client {
-    inner: MemoryClient,
-    next_id: i64,
-}
-
-impl Client {
-    async fn connect(gateway: Arc<Gateway>) -> Result<Client, String> {
-        let (connection, inner) = Connection::memory();
-        tokio::spawn(session::serve(connection, gateway));
-        let mut client = Client { inner, next_id: 0 };
-        client
-            .request(
-                "initialize",
-                json!({"protocolVersion": session::SUPPORTED_VERSIONS[0], "capabilities": {}, "clientInfo": {"name": "rigor-mcp-oneshot", "version": env!("CARGO_PKG_VERSION")}}),
-            )
-            .await?;
-        client.inner.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
-        Ok(client)
-    }
-
-    async fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.inner.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
-        loop {
-            let message = self.inner.receive().await.ok_or("the session ended without answering")?;
-            if message.get("id") != Some(&json!(id)) {
-                continue; // a notification
-            }
-            if let Some(error) = message.get("error") {
-                return Err(format!(
-                    "{method} failed: {} (code {})",
-                    error["message"].as_str().unwrap_or("?"),
-                    error["code"]
-                ));
-            }
-            return Ok(message.get("result").cloned().unwrap_or(Value::Null));
-        }
-    }
-}
-
-pub async fn call(gateway: Arc<Gateway>, args: &CallArgs) -> i32 {
-    let mut client = match Client::connect(gateway.clone()).await {
+/// Calls `tool` with `words` (one JSON object, or key=value pairs) and
+/// prints the result's text, or the whole result with `as_json`.
+pub async fn call(client: Result<Client, String>, tool: &str, words: &[String], as_json: bool) -> i32 {
+    let mut client = match client {
         Ok(client) => client,
         Err(error) => return fail(&error),
     };
@@ -68,18 +24,17 @@ pub async fn call(gateway: Arc<Gateway>, args: &CallArgs) -> i32 {
     };
     let schema = tools["tools"]
         .as_array()
-        .and_then(|tools| tools.iter().find(|t| t["name"] == args.tool))
+        .and_then(|tools| tools.iter().find(|t| t["name"] == tool))
         .map(|t| t["inputSchema"].clone());
-    let arguments = match parse_arguments(&args.arguments, schema.as_ref()) {
+    let arguments = match parse_arguments(words, schema.as_ref()) {
         Ok(arguments) => arguments,
         Err(error) => return fail(&error),
     };
-    let result = match client.request("tools/call", json!({"name": args.tool, "arguments": arguments})).await {
+    let result = match client.request("tools/call", json!({"name": tool, "arguments": arguments})).await {
         Ok(result) => result,
         Err(error) => return fail(&error),
     };
-    gateway.supervisor.shutdown().await;
-    if args.json {
+    if as_json {
         println!("{}", serde_json::to_string_pretty(&result).unwrap_or_default());
     } else {
         for block in result["content"].as_array().into_iter().flatten() {
@@ -98,19 +53,26 @@ pub async fn call(gateway: Arc<Gateway>, args: &CallArgs) -> i32 {
     }
 }
 
-pub async fn tools(gateway: Arc<Gateway>, as_json: bool) -> i32 {
-    let mut client = match Client::connect(gateway.clone()).await {
+pub async fn tools(client: Result<Client, String>, as_json: bool) -> i32 {
+    let mut client = match client {
         Ok(client) => client,
         Err(error) => return fail(&error),
     };
-    let result = match client.request("tools/list", json!({})).await {
-        Ok(result) => result,
-        Err(error) => return fail(&error),
-    };
-    gateway.supervisor.shutdown().await;
-    let tools = result["tools"].as_array().cloned().unwrap_or_default();
+    let mut tools = Vec::new();
+    let mut cursor = Value::Null;
+    loop {
+        let page = match client.request("tools/list", json!({"cursor": cursor})).await {
+            Ok(page) => page,
+            Err(error) => return fail(&error),
+        };
+        tools.extend(page["tools"].as_array().cloned().unwrap_or_default());
+        match page.get("nextCursor") {
+            Some(next) if next.is_string() => cursor = next.clone(),
+            _ => break,
+        }
+    }
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&result).unwrap_or_default());
+        println!("{}", serde_json::to_string_pretty(&json!({"tools": tools})).unwrap_or_default());
     } else if tools.is_empty() {
         eprintln!("rigor-mcp: no tools: the engine is not available (see the log above)");
         return EXIT_FAILURE;

@@ -36,6 +36,32 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Open an MCP session on a running gateway's control socket: JSON-RPC
+    /// lines from stdin, answers on stdout (or one call with --call)
+    Attach(AttachArgs),
+    /// Print a --trace file readably
+    Trace {
+        /// The trace file
+        file: PathBuf,
+        /// Keep printing records as they are appended
+        #[arg(long, short)]
+        follow: bool,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct AttachArgs {
+    /// The socket a gateway listens on (its --control PATH)
+    pub socket: PathBuf,
+    /// Call this tool instead of relaying stdin
+    #[arg(long, value_name = "TOOL")]
+    pub call: Option<String>,
+    /// Arguments for --call: one JSON object, or key=value pairs
+    #[arg(requires = "call")]
+    pub arguments: Vec<String>,
+    /// With --call: print the whole result as JSON
+    #[arg(long, requires = "call")]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -98,7 +124,18 @@ pub struct ServerOptions {
     /// otherwise gets only a small allowlist and RIGOR_* variables
     #[arg(long, value_name = "NAME", global = true)]
     pub pass_env: Vec<String>,
+    /// Also accept MCP sessions on this Unix socket (mode 0600), e.g. from
+    /// `rigor-mcp attach PATH` in another terminal
+    #[arg(long, value_name = "PATH", global = true)]
+    pub control: Option<PathBuf>,
+    /// Append every message (client and worker) to this file as JSON lines
+    #[arg(long, value_name = "FILE", global = true)]
+    pub trace: Option<PathBuf>,
+    /// Tools per tools/list page
+    #[arg(long, value_name = "N", default_value_t = 50, global = true)]
+    pub tools_page_size: usize,
     /// Longest accepted incoming message, in bytes
+
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES, global = true)]
     pub max_line_bytes: usize,
 }

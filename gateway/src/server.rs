@@ -5,8 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::argv::SessionDefaults;
+use crate::control;
 use crate::gateway::Gateway;
 use crate::mcp::connection::Connection;
+
 use crate::options::ServerOptions;
 use crate::reload::{dev, BuildCommand, ReloadConfig};
 use crate::session;
@@ -46,7 +48,19 @@ pub fn start_gateway(options: &ServerOptions) -> Result<Arc<Gateway>, String> {
         environment: WorkerEnvironment { pass: options.pass_env.clone() },
         reload,
     });
-    Ok(Arc::new(Gateway { supervisor, root, session_defaults, max_line_bytes: options.max_line_bytes }))
+    if options.tools_page_size == 0 {
+        return Err("--tools-page-size must be at least 1".into());
+    }
+    if let Some(path) = &options.trace {
+        crate::trace::init(&cwd.join(path))?;
+    }
+    Ok(Arc::new(Gateway {
+        supervisor,
+        root,
+        session_defaults,
+        max_line_bytes: options.max_line_bytes,
+        page_size: options.tools_page_size,
+    }))
 }
 
 /// The engine to run and what reloads it: `--dev`, `--watch`/`--build`,
@@ -83,7 +97,20 @@ fn reload_setup(
 
 /// Serves MCP on stdin/stdout until EOF or a termination signal, then stops
 /// the worker. Returns the exit code.
-pub async fn serve_stdio(gateway: Arc<Gateway>) -> i32 {
+pub async fn serve_stdio(gateway: Arc<Gateway>, control: Option<&Path>) -> i32 {
+    // Bound before serving, so a refused socket is a start-up error.
+    let control = match control.map(control::bind).transpose() {
+        Ok(control) => control,
+        Err(problem) => {
+            eprintln!("rigor-mcp: {problem}");
+            return crate::options::EXIT_USAGE;
+        }
+    };
+    let _socket_file = control.map(|(listener, guard)| {
+        tracing::info!("accepting sessions on the control socket");
+        tokio::spawn(control::accept(listener, gateway.clone()));
+        guard
+    });
     let (connection, writer) = Connection::stdio(gateway.max_line_bytes);
     let session = tokio::spawn(session::serve(connection, gateway.clone()));
     tokio::select! {

@@ -137,6 +137,7 @@ fn gateway_without_engine() -> Arc<Gateway> {
         root: std::env::temp_dir(),
         session_defaults: SessionDefaults::new(),
         max_line_bytes: 1 << 20,
+        page_size: 50,
     })
 }
 
@@ -147,7 +148,7 @@ proptest! {
     fn every_request_gets_exactly_one_answer(steps in prop::collection::vec(step(), 1..30)) {
         let garbage_steps = steps.iter().filter(|s| matches!(s, Step::Garbage)).count();
         let answers = runtime().block_on(async move {
-            let (connection, mut client) = Connection::memory();
+            let (connection, mut client) = Connection::memory("property");
             let server = tokio::spawn(session::serve(connection, gateway_without_engine()));
             let mut expected: Vec<Value> = Vec::new();
             let mut cancelled: Vec<Value> = Vec::new();

@@ -26,7 +26,7 @@ import pytest
 from mcp import Client, ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp import types
 from mcp_types import INVALID_PARAMS
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -41,10 +41,7 @@ FLOW_RULES = {
     "flow.unreachable-branch",
     "flow.dead-assignment",
 }
-# The SDK waits this long for a `server/discover` answer before falling back to `initialize`
-# (mcp.client.session.DISCOVER_TIMEOUT_SECONDS); a server that answers -32601 at once must
-# make the fallback far quicker than that.
-DISCOVER_TIMEOUT_SECONDS = 10.0
+
 # After closing the server's stdin the SDK waits this long before SIGTERM
 # (mcp.client.stdio.PROCESS_TERMINATION_TIMEOUT); a server must exit on EOF well within it.
 PROCESS_TERMINATION_TIMEOUT = 2.0
@@ -155,26 +152,33 @@ async def test_initialize(gateway_stderr: TextIO) -> None:
             await session.send_ping()
 
 
-async def test_high_level_client_falls_back_from_discover(gateway_stderr: TextIO) -> None:
-    """`mcp.Client` (mode="auto") probes `server/discover` first, then falls back to `initialize`.
-
-    The gateway answers unknown methods with -32601 at once, so the fallback must not wait
-    for the SDK's discover timeout.
-    """
+async def test_high_level_client_adopts_the_stateless_protocol(gateway_stderr: TextIO) -> None:
+    """`mcp.Client` (mode="auto") probes `server/discover` first; the gateway speaks
+    2026-07-28, so the client adopts it and every request carries its own envelope."""
     with anyio.fail_after(TEST_DEADLINE_SECONDS):
-        started = time.monotonic()
         async with Client(server_params(), read_timeout_seconds=REQUEST_TIMEOUT_SECONDS) as client:
-            connected_after = time.monotonic() - started
-            assert client.session.initialize_result is not None, "connected without the initialize fallback"
-            assert client.session.discover_result is None
-            assert client.protocol_version == LATEST_HANDSHAKE_VERSION
-            assert client.server_info is not None and client.server_info.name == "rigor-mcp"
+            assert client.session.discover_result is not None, "the discover probe was not adopted"
+            assert client.session.initialize_result is None
+            assert client.protocol_version == LATEST_MODERN_VERSION
+            assert LATEST_MODERN_VERSION in client.session.discover_result.supported_versions
+            tools = await client.list_tools()
+            assert sorted(t.name for t in tools.tools) == sorted(TOOL_NAMES)
             result = await client.call_tool("rigor_check", {"paths": ["lib"]})
             assert result.is_error is False
             assert result.structured_content["error_count"] == 1
-        assert connected_after < DISCOVER_TIMEOUT_SECONDS / 2, (
-            f"connecting took {connected_after:.1f}s: the server/discover probe was not rejected promptly"
-        )
+            unknown = await client.call_tool("rigor_explain", {"rule": "no.such-rule"})
+            assert unknown.is_error is True
+
+
+async def test_high_level_client_in_legacy_mode_uses_the_handshake(gateway_stderr: TextIO) -> None:
+    """Handshake-era clients keep working unchanged beside stateless ones."""
+    with anyio.fail_after(TEST_DEADLINE_SECONDS):
+        async with Client(server_params(), mode="legacy", read_timeout_seconds=REQUEST_TIMEOUT_SECONDS) as client:
+            assert client.session.initialize_result is not None
+            assert client.protocol_version == LATEST_HANDSHAKE_VERSION
+            assert client.server_info is not None and client.server_info.name == "rigor-mcp"
+            result = await client.call_tool("rigor_check", {"paths": ["lib"]})
+            assert result.structured_content["error_count"] == 1
 
 
 # (b) -------------------------------------------------------------------------------------

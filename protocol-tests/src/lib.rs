@@ -108,6 +108,7 @@ pub struct Server {
     /// Every stdout line, for the "only JSON on stdout" check.
     stdout_log: Arc<Mutex<Vec<String>>>,
     stderr_log: Arc<Mutex<String>>,
+    logs: Vec<Value>,
 }
 
 impl Server {
@@ -150,7 +151,7 @@ impl Server {
                 log.push('\n');
             }
         });
-        Server { stdin: child.stdin.take(), child, lines, stdout_log, stderr_log }
+        Server { stdin: child.stdin.take(), child, lines, stdout_log, stderr_log, logs: Vec::new() }
     }
 
     pub fn pid(&self) -> u32 {
@@ -175,13 +176,29 @@ impl Server {
             .unwrap_or_else(|| panic!("no message within {ANSWER_TIMEOUT:?}; stderr:\n{}", self.stderr()))
     }
 
+    /// Like `receive`, with a time limit. Log notifications
+    /// (`notifications/message`) are skipped and kept in `logs()`.
     pub fn receive_within(&mut self, limit: Duration) -> Option<Value> {
-        match self.lines.recv_timeout(limit) {
-            Ok(line) => {
-                Some(serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}")))
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(left) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => return None,
+            };
+            let message: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line:?}"));
+            if message["method"] == json!("notifications/message") {
+                self.logs.push(message);
+                continue;
             }
-            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+            return Some(message);
         }
+    }
+
+    /// Log notifications received so far.
+    pub fn logs(&self) -> &[Value] {
+        &self.logs
     }
 
     /// The answer to request `id`, skipping notifications (which are kept).

@@ -59,8 +59,8 @@ fn requests_before_initialize_are_refused_but_ping_works() {
         assert!(answer["error"]["message"].as_str().unwrap().contains("initialize"), "{answer}");
     }
     // Unknown methods are -32601 at once, even before initialize, so
-    // clients probing newer protocol methods fall back without waiting.
-    let probe = mcp.request("server/discover", json!({}));
+    // clients probing methods we lack fall back without waiting.
+    let probe = mcp.request("resources/list", json!({}));
     assert_eq!(probe["error"]["code"], json!(-32601), "{probe}");
 }
 

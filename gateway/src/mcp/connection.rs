@@ -5,6 +5,7 @@
 //! would hop through its blocking pool on every read and write.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -27,11 +28,18 @@ pub struct Connection {
 #[derive(Clone)]
 pub struct Outbox {
     sender: mpsc::Sender<String>,
+    /// The session's name, for logs and traces.
+    name: Arc<str>,
 }
 
 impl Outbox {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// Queues one message; waits while the client is not reading.
     pub async fn send(&self, message: Value) {
+        crate::trace::outgoing(&self.name, &message);
         // serde_json escapes control characters, so the text has no newline.
         let text = message.to_string();
         if self.sender.send(text).await.is_err() {
@@ -50,7 +58,7 @@ impl Connection {
     pub fn stdio(max_line_bytes: usize) -> (Connection, Writer) {
         let (frame_tx, frame_rx) = mpsc::channel(INCOMING_CAPACITY);
         let (line_tx, line_rx) = mpsc::channel(OUTGOING_CAPACITY);
-        let connection = Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx } };
+        let connection = Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx, name: "stdio".into() } };
         match (pipe_end::<Receiver>(0), pipe_end::<Sender>(1)) {
             (Some(input), Some(output)) => {
                 tokio::spawn(read_frames_async(input, max_line_bytes, frame_tx));
@@ -71,13 +79,27 @@ impl Connection {
     }
 
     /// An in-memory connection and the client's ends of it.
-    pub fn memory() -> (Connection, MemoryClient) {
+    pub fn memory(name: &str) -> (Connection, MemoryClient) {
         let (frame_tx, frame_rx) = mpsc::channel(INCOMING_CAPACITY);
         let (line_tx, line_rx) = mpsc::channel(OUTGOING_CAPACITY);
         (
-            Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx } },
+            Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx, name: name.into() } },
             MemoryClient { to_server: frame_tx, from_server: line_rx },
         )
+    }
+
+    /// A connection over a stream socket (the control socket).
+    pub fn socket(stream: tokio::net::UnixStream, max_line_bytes: usize, name: &str) -> Connection {
+        let (frame_tx, frame_rx) = mpsc::channel(INCOMING_CAPACITY);
+        let (line_tx, line_rx) = mpsc::channel(OUTGOING_CAPACITY);
+        let (input, output) = stream.into_split();
+        tokio::spawn(read_frames_async(input, max_line_bytes, frame_tx));
+        tokio::spawn(write_lines_async(output, line_rx));
+        Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx, name: name.into() } }
+    }
+
+    pub fn name(&self) -> &str {
+        self.outgoing.name()
     }
 }
 
@@ -154,7 +176,7 @@ impl MemoryClient {
     }
 }
 
-async fn read_frames_async(input: Receiver, limit: usize, frames: mpsc::Sender<Frame>) {
+async fn read_frames_async(input: impl tokio::io::AsyncRead + Unpin, limit: usize, frames: mpsc::Sender<Frame>) {
     let mut reader = LineReader::new(tokio::io::BufReader::with_capacity(64 * 1024, input), limit);
     loop {
         match reader.next_frame().await {
@@ -172,7 +194,7 @@ async fn read_frames_async(input: Receiver, limit: usize, frames: mpsc::Sender<F
     }
 }
 
-async fn write_lines_async(mut output: Sender, mut lines: mpsc::Receiver<String>) {
+async fn write_lines_async(mut output: impl tokio::io::AsyncWrite + Unpin, mut lines: mpsc::Receiver<String>) {
     use tokio::io::AsyncWriteExt;
     while let Some(mut line) = lines.recv().await {
         line.push('\n');

@@ -13,11 +13,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::catalogue::{Catalogue, EngineInfo};
+use crate::events::{GatewayEvent, LogLevel};
+
 use crate::reload::{watcher, ReloadConfig};
 use backoff::Backoff;
 use freshness::{CodeState, Freshness, Verdict};
@@ -181,6 +183,7 @@ pub struct SupervisorHandle {
     finished: watch::Receiver<bool>,
     /// Calls submitted and not yet answered.
     queued: Arc<AtomicUsize>,
+    events: broadcast::Sender<GatewayEvent>,
 }
 
 impl SupervisorHandle {
@@ -209,8 +212,10 @@ impl SupervisorHandle {
             tokio::spawn(forward_file_changes(changed_rx, control_tx.clone()));
         }
         let queued = Arc::new(AtomicUsize::new(0));
+        let (events, _) = broadcast::channel(64);
         let supervisor = Supervisor {
             queued: queued.clone(),
+            events: events.clone(),
             config,
             state: WorkerState::Stopped,
             backoff: Backoff::default(),
@@ -232,7 +237,13 @@ impl SupervisorHandle {
             shutdown: shutdown_tx,
             finished: finished_rx,
             queued,
+            events,
         }
+    }
+
+    /// Reloads, restarts and build failures, as they happen.
+    pub fn subscribe_events(&self) -> broadcast::Receiver<GatewayEvent> {
+        self.events.subscribe()
     }
 
     /// Whether no call is queued or running.
@@ -321,7 +332,15 @@ struct Supervisor {
     last_reload: Option<ReloadTiming>,
     next_request: u64,
     queued: Arc<AtomicUsize>,
+    events: broadcast::Sender<GatewayEvent>,
     _watcher: Option<watcher::Watcher>,
+}
+
+impl Supervisor {
+    /// Tells every session (that wants to hear it) what just happened.
+    fn emit(&self, level: LogLevel, message: String) {
+        let _ = self.events.send(GatewayEvent { level, message });
+    }
 }
 
 async fn forward_file_changes(mut changed: mpsc::Receiver<()>, control: mpsc::Sender<Control>) {
@@ -378,9 +397,19 @@ impl Supervisor {
             self.refresh().await;
             let outcome = self.serve(&job, &mut shutdown).await;
             let broke_worker = matches!(&outcome, Err(failure) if !failure.leaves_worker_usable());
+            let failure_kind = outcome.as_ref().err().cloned();
+
             self.queued.fetch_sub(1, Ordering::SeqCst);
             let _ = job.reply.send(outcome);
             if broke_worker && !*shutdown.borrow() {
+                if failure_kind != Some(CallFailure::Cancelled) {
+                    let what = failure_kind.map(|f| f.to_string()).unwrap_or_default();
+                    let what = what.lines().next().unwrap_or_default();
+                    self.emit(
+                        LogLevel::Warning,
+                        format!("the engine worker failed during a call ({what}); starting a fresh one"),
+                    );
+                }
                 // Replace it now, so the next call does not wait for the start.
                 self.stop_worker().await;
                 self.start_worker().await;
@@ -420,6 +449,7 @@ impl Supervisor {
             tracing::error!("engine catalogue: {problem}");
         }
         tracing::info!(pid = process.pid(), engine = %hello.engine, tools = ?catalogue.names(), "worker ready");
+        self.emit(LogLevel::Info, format!("engine worker started: pid {}, {}", process.pid(), hello.engine));
         self.catalogue.send_replace(CatalogueState::Ready(Arc::new(catalogue)));
         self.state = WorkerState::Running { process: Box::new(process), hello };
         self.freshness.serving = Some(code);
@@ -433,6 +463,7 @@ impl Supervisor {
             self.backoff.failures(),
             delay.as_secs_f64()
         );
+        self.emit(LogLevel::Error, format!("the engine failed to start: {reason}"));
         self.freshness.start_failed = Some((code, reason.clone()));
         let unavailable =
             Unavailable { reason, failures: self.backoff.failures(), retry_at: Some(Instant::now() + delay) };
@@ -481,6 +512,12 @@ impl Supervisor {
                     }
                     Err(failure) => {
                         tracing::error!("rebuild failed after {:.2} s: {failure}", took.as_secs_f64());
+                        self.emit(
+                            LogLevel::Error,
+                            format!(
+                                "the engine rebuild failed; the last good build keeps serving. First error: {failure}"
+                            ),
+                        );
                         self.freshness.build_failed = Some((code.sources, failure.clone()));
                         if !matches!(self.state, WorkerState::Running { .. }) {
                             let reason = format!("the engine build failed: {failure}");
@@ -510,6 +547,14 @@ impl Supervisor {
                     "reloaded: build {:.0} ms, restart {:.1} ms",
                     timing.build.as_secs_f64() * 1e3,
                     timing.restart.as_secs_f64() * 1e3
+                );
+                self.emit(
+                    LogLevel::Notice,
+                    format!(
+                        "engine reloaded from changed code (build {:.0} ms, restart {:.0} ms)",
+                        timing.build.as_secs_f64() * 1e3,
+                        timing.restart.as_secs_f64() * 1e3
+                    ),
                 );
                 self.last_reload = Some(timing);
             }

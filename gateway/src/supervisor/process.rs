@@ -141,7 +141,7 @@ impl WorkerProcess {
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
         let (line_tx, lines) = mpsc::channel(8);
-        tokio::spawn(read_protocol_lines(stdout, line_tx));
+        tokio::spawn(read_protocol_lines(stdout, line_tx, pid));
         let stderr_tail = StderrTail::default();
         let stderr_done = Some(tokio::spawn(forward_stderr(stderr, pid, stderr_tail.clone())));
         let mut worker = WorkerProcess { stdin: child.stdin.take(), child, pid, lines, stderr_tail, stderr_done };
@@ -212,6 +212,7 @@ impl WorkerProcess {
     }
 
     async fn send(&mut self, message: &Value) -> std::io::Result<()> {
+        crate::trace::to_worker(self.pid, message);
         let stdin = self.stdin.as_mut().ok_or_else(|| std::io::Error::other("stdin already closed"))?;
         let mut line = message.to_string();
         line.push('\n');
@@ -334,16 +335,24 @@ fn parse_reply(message: &Value) -> Result<Reply, String> {
     })
 }
 
-async fn read_protocol_lines(stdout: tokio::process::ChildStdout, lines: mpsc::Sender<WorkerLine>) {
+async fn read_protocol_lines(stdout: tokio::process::ChildStdout, lines: mpsc::Sender<WorkerLine>, pid: u32) {
     let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout), MAX_WORKER_LINE);
     while let Ok(Some(frame)) = reader.next_frame().await {
         let line = match frame {
             Frame::Line(bytes) => match serde_json::from_slice::<Value>(&bytes) {
-                Ok(value) if value.is_object() => WorkerLine::Message(value),
-                _ => WorkerLine::NotJson(String::from_utf8_lossy(&bytes).into_owned()),
+                Ok(value) if value.is_object() => {
+                    crate::trace::from_worker(pid, &value);
+                    WorkerLine::Message(value)
+                }
+                _ => {
+                    let text = String::from_utf8_lossy(&bytes).into_owned();
+                    crate::trace::from_worker(pid, &Value::String(text.clone()));
+                    WorkerLine::NotJson(text)
+                }
             },
             Frame::TooLong { bytes } => WorkerLine::TooLong(bytes),
         };
+
         if lines.send(line).await.is_err() {
             return;
         }
