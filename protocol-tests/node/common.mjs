@@ -1,0 +1,10 @@
+// Where the built gateway and the fixture project are, for every test here.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repository = path.resolve(here, "..", "..");
+export const gateway = process.env.RIGOR_MCP_BIN ?? path.join(repository, "target", "debug", "rigor-mcp");
+export const project = path.join(repository, "protocol-tests", "fixtures", "project");
+export const toolNames = ["rigor_check", "rigor_explain", "rigor_triage"];
+export const fakeEngine = path.join(repository, "protocol-tests", "fixtures", "fake-engine", "fake-engine");
