@@ -148,3 +148,31 @@ fn requests_from_a_file_are_served_through_the_threaded_stdio_path() {
     assert_eq!(answers[0]["result"]["protocolVersion"], json!("2025-03-26"));
     assert_eq!(answers[1]["result"]["structuredContent"]["error_count"], json!(1));
 }
+
+#[test]
+fn a_pipe_on_stdin_with_a_file_on_stdout_is_served() {
+    // Only stdin is a pipe: the gateway must not make it non-blocking and
+    // then read it with a blocking reader.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("answers.jsonl");
+    let mut child = std::process::Command::new(bin("rigor-mcp"))
+        .current_dir(fixture_project())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+        writeln!(stdin, "{init}").unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})).unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("cannot read client input"), "{stderr}");
+    let answers = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(answers.lines().count(), 2, "{answers}\n{stderr}");
+}

@@ -59,12 +59,15 @@ impl Connection {
         let (frame_tx, frame_rx) = mpsc::channel(INCOMING_CAPACITY);
         let (line_tx, line_rx) = mpsc::channel(OUTGOING_CAPACITY);
         let connection = Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx, name: "stdio".into() } };
-        match (pipe_end::<Receiver>(0), pipe_end::<Sender>(1)) {
-            (Some(input), Some(output)) => {
+        // Opening a pipe end for async use makes the shared file
+        // description non-blocking, so open them only if both qualify.
+        let pipes = if is_fifo(0) && is_fifo(1) { pipe_end::<Receiver>(0).zip(pipe_end::<Sender>(1)) } else { None };
+        match pipes {
+            Some((input, output)) => {
                 tokio::spawn(read_frames_async(input, max_line_bytes, frame_tx));
                 (connection, Writer::Task(tokio::spawn(write_lines_async(output, line_rx))))
             }
-            _ => {
+            None => {
                 std::thread::Builder::new()
                     .name("mcp-stdin".into())
                     .spawn(move || read_frames(std::io::stdin().lock(), max_line_bytes, frame_tx))
@@ -126,13 +129,14 @@ impl Writer {
     }
 }
 
-/// Opens descriptor `fd` as an async pipe end if it is a pipe.
-fn pipe_end<T: PipeEnd>(fd: i32) -> Option<T> {
+fn is_fifo(fd: i32) -> bool {
     // SAFETY: fstat only fills the struct.
     let mut stat = unsafe { std::mem::zeroed::<libc::stat>() };
-    if unsafe { libc::fstat(fd, &mut stat) } != 0 || stat.st_mode & libc::S_IFMT != libc::S_IFIFO {
-        return None;
-    }
+    unsafe { libc::fstat(fd, &mut stat) == 0 && stat.st_mode & libc::S_IFMT == libc::S_IFIFO }
+}
+
+/// Opens descriptor `fd` (a pipe) as an async pipe end.
+fn pipe_end<T: PipeEnd>(fd: i32) -> Option<T> {
     // SAFETY: a duplicate, so the File owns its own descriptor; stdio's stays.
     let duplicate = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3) };
     if duplicate < 0 {

@@ -76,12 +76,12 @@ fn log_call(session: &str, tool: &str, took: Duration, answer: &Result<Value, Rp
             let pid = worker["pid"].as_u64().map_or("-".to_string(), |p| p.to_string());
             if result["isError"] == json!(true) {
                 let why = result["content"][0]["text"].as_str().unwrap_or("").lines().next().unwrap_or("");
-                tracing::warn!(session, tool, "{tool} failed in {ms:.1} ms (exit {exit}, worker {pid}): {why}");
+                tracing::warn!(session, "{tool} failed in {ms:.1} ms (exit {exit}, worker {pid}): {why}");
             } else {
-                tracing::info!(session, tool, "{tool} {ms:.1} ms, exit {exit}, worker {pid}");
+                tracing::info!(session, "{tool} {ms:.1} ms, exit {exit}, worker {pid}");
             }
         }
-        Err(error) => tracing::warn!(session, tool, "{tool} refused in {ms:.1} ms: {}", error.message),
+        Err(error) => tracing::warn!(session, "{tool} refused in {ms:.1} ms: {}", error.message),
     }
 }
 

@@ -542,6 +542,12 @@ impl Supervisor {
                 self.stop_worker().await;
                 self.install(process, hello, code);
                 let timing = ReloadTiming { build: build_time, restart: restart_started.elapsed() };
+                if replaced.is_none() && build_time.is_zero() {
+                    // The first start, not a reload.
+                    self.activity.send_replace(Activity::Idle);
+                    return;
+                }
+
                 tracing::info!(
                     old_pid = ?replaced,
                     "reloaded: build {:.0} ms, restart {:.1} ms",
