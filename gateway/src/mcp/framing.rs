@@ -72,8 +72,32 @@ impl LineAssembler {
     }
 }
 
-fn is_blank(frame: &Frame) -> bool {
-    matches!(frame, Frame::Line(line) if line.iter().all(u8::is_ascii_whitespace))
+/// What one step over buffered input produced.
+enum Step {
+    End,
+    /// A blank line, or bytes of a line not finished yet.
+    Nothing,
+    Frame(Frame),
+}
+
+impl LineAssembler {
+    /// One step over what a reader has buffered (empty at end of input):
+    /// how many bytes were used, and what came of them.
+    fn step(&mut self, available: &[u8]) -> (usize, Step) {
+        let (used, frame) = if available.is_empty() {
+            match self.finish() {
+                None => return (0, Step::End),
+                frame => (0, frame),
+            }
+        } else {
+            self.feed(available)
+        };
+        let blank = |frame: &Frame| matches!(frame, Frame::Line(line) if line.iter().all(u8::is_ascii_whitespace));
+        match frame {
+            Some(frame) if !blank(&frame) => (used, Step::Frame(frame)),
+            _ => (used, Step::Nothing),
+        }
+    }
 }
 
 /// Frames from an async byte stream.
@@ -90,20 +114,12 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
     /// The next non-blank frame, or `None` at end of input.
     pub async fn next_frame(&mut self) -> std::io::Result<Option<Frame>> {
         loop {
-            let available = self.inner.fill_buf().await?;
-            let frame = if available.is_empty() {
-                match self.assembler.finish() {
-                    None => return Ok(None),
-                    frame => frame,
-                }
-            } else {
-                let (used, frame) = self.assembler.feed(available);
-                self.inner.consume(used);
-                frame
-            };
-            match frame {
-                Some(frame) if !is_blank(&frame) => return Ok(Some(frame)),
-                _ => continue,
+            let (used, step) = self.assembler.step(self.inner.fill_buf().await?);
+            self.inner.consume(used);
+            match step {
+                Step::End => return Ok(None),
+                Step::Frame(frame) => return Ok(Some(frame)),
+                Step::Nothing => {}
             }
         }
     }
@@ -128,19 +144,12 @@ impl<R: std::io::BufRead> BlockingLineReader<R> {
                 Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(error) => return Err(error),
             };
-            let frame = if available.is_empty() {
-                match self.assembler.finish() {
-                    None => return Ok(None),
-                    frame => frame,
-                }
-            } else {
-                let (used, frame) = self.assembler.feed(available);
-                self.inner.consume(used);
-                frame
-            };
-            match frame {
-                Some(frame) if !is_blank(&frame) => return Ok(Some(frame)),
-                _ => continue,
+            let (used, step) = self.assembler.step(available);
+            self.inner.consume(used);
+            match step {
+                Step::End => return Ok(None),
+                Step::Frame(frame) => return Ok(Some(frame)),
+                Step::Nothing => {}
             }
         }
     }
