@@ -32,7 +32,13 @@ pub fn resolve(start: &Path, build_timeout: Duration) -> Result<DevSetup, String
     Ok(DevSetup {
         engine: target.join(profile).join("rigor"),
         reload: ReloadConfig {
-            watch: vec![repository.join("engine"), repository.join("Cargo.toml"), repository.join("Cargo.lock")],
+            // What the engine binary is built from (its tests are not).
+            watch: ["engine/src", "engine/build.rs", "engine/Cargo.toml", "Cargo.toml", "Cargo.lock"]
+                .iter()
+                .map(|relative| repository.join(relative))
+                .filter(|path| path.exists())
+                .collect(),
+
             build: Some(BuildCommand { shell: build, directory: repository.clone(), timeout: build_timeout }),
         },
         repository,
