@@ -1,0 +1,981 @@
+//! The expression walk: one arm per Prism node kind. Control flow lives in
+//! `control`, calls in `calls`, definitions in `methods`.
+
+use ruby_prism::Node;
+
+use super::flow::{Flow, State};
+use super::{Frame, Inferrer, JumpKind};
+use crate::stack_guard::ensure_room;
+use crate::syntax::name;
+use crate::types::{join, union, Literal, Shape, ShapeField, Type};
+
+/// The value of an integer literal, when it fits.
+pub fn integer_value(node: &ruby_prism::IntegerNode<'_>) -> Option<i64> {
+    let value = node.value();
+    let (negative, digits) = value.to_u32_digits();
+    let mut value: i128 = 0;
+    for digit in digits.iter().rev() {
+        value = value.checked_mul(1 << 32)?.checked_add(i128::from(*digit))?;
+        if value > i128::from(i64::MAX) + 1 {
+            return None;
+        }
+    }
+    let value = if negative { -value } else { value };
+    i64::try_from(value).ok()
+}
+
+/// A string literal's type: its value when it is valid UTF-8.
+pub fn string_type(bytes: &[u8], binary: bool) -> Type {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !binary => Type::string(text),
+        _ => Type::nominal("String"),
+    }
+}
+
+pub fn symbol_type(bytes: &[u8]) -> Type {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Type::symbol(text),
+        Err(_) => Type::nominal("Symbol"),
+    }
+}
+
+impl<'pr> Inferrer<'pr, '_> {
+    /// Evaluates one expression in `state`, records its type and returns it.
+    pub fn expr(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        ensure_room();
+        if state.is_none() {
+            return self.dead(node, frame);
+        }
+        let ty = self.expr_inner(node, state, frame);
+        self.record(node, &ty);
+        ty
+    }
+
+    /// Walks code no path reaches. Its nodes get types computed with
+    /// nothing known about locals; nothing found there flows anywhere.
+    pub fn dead(&mut self, node: &Node<'pr>, frame: &Frame) -> Type {
+        let mut scratch: State = Some(Flow::default());
+        self.dead += 1;
+        let ty = self.expr_inner(node, &mut scratch, frame);
+        self.dead -= 1;
+        self.record(node, &ty);
+        ty
+    }
+
+    /// A statement list: the last statement's value, `nil` when empty.
+    pub fn statements(
+        &mut self,
+        statements: Option<ruby_prism::StatementsNode<'pr>>,
+        state: &mut State,
+        frame: &Frame,
+    ) -> Type {
+        let Some(statements) = statements else { return Type::nil() };
+        let mut last = Type::nil();
+        for statement in statements.body().iter() {
+            last = self.expr(&statement, state, frame);
+        }
+        let ty = if state.is_none() { Type::Bot } else { last };
+        self.record(&statements.as_node(), &ty);
+        ty
+    }
+
+    /// A body that may be a statement list or a single node.
+    pub fn body(&mut self, body: Option<Node<'pr>>, state: &mut State, frame: &Frame) -> Type {
+        match body {
+            None => Type::nil(),
+            Some(node) => match node.as_statements_node() {
+                Some(statements) => self.statements(Some(statements), state, frame),
+                None => self.expr(&node, state, frame),
+            },
+        }
+    }
+
+    fn expr_inner(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        match node {
+            // Literals.
+            Node::IntegerNode { .. } => {
+                node.as_integer_node().and_then(|n| integer_value(&n)).map_or(Type::nominal("Integer"), Type::int)
+            }
+            Node::FloatNode { .. } => node.as_float_node().map_or(Type::nominal("Float"), |f| Type::float(f.value())),
+            Node::RationalNode { .. } => Type::nominal("Rational"),
+            Node::ImaginaryNode { .. } => Type::nominal("Complex"),
+            Node::StringNode { .. } => match node.as_string_node() {
+                Some(s) => string_type(s.unescaped(), s.is_forced_binary_encoding()),
+                None => Type::nominal("String"),
+            },
+            Node::SymbolNode { .. } => match node.as_symbol_node() {
+                Some(s) => symbol_type(s.unescaped()),
+                None => Type::nominal("Symbol"),
+            },
+            Node::XStringNode { .. } => Type::nominal("String"),
+            Node::NilNode { .. } => Type::nil(),
+            Node::TrueNode { .. } => Type::Constant(Literal::True),
+            Node::FalseNode { .. } => Type::Constant(Literal::False),
+            Node::SelfNode { .. } => frame.self_type.clone(),
+            Node::SourceFileNode { .. } => Type::nominal("String"),
+            Node::SourceLineNode { .. } => Type::nominal("Integer"),
+            Node::SourceEncodingNode { .. } => Type::nominal("Encoding"),
+            Node::RegularExpressionNode { .. } => Type::nominal("Regexp"),
+            Node::MatchLastLineNode { .. } => union([Type::nominal("Integer"), Type::nil()]),
+            Node::InterpolatedStringNode { .. } => {
+                let Some(string) = node.as_interpolated_string_node() else { return Type::nominal("String") };
+                self.interpolated(string.parts(), state, frame, true)
+            }
+            Node::InterpolatedXStringNode { .. } => {
+                let Some(string) = node.as_interpolated_x_string_node() else { return Type::nominal("String") };
+                self.interpolated(string.parts(), state, frame, false);
+                Type::nominal("String")
+            }
+            Node::InterpolatedSymbolNode { .. } => {
+                let Some(symbol) = node.as_interpolated_symbol_node() else { return Type::nominal("Symbol") };
+                self.interpolated(symbol.parts(), state, frame, false);
+                Type::nominal("Symbol")
+            }
+            Node::InterpolatedRegularExpressionNode { .. } => {
+                if let Some(regexp) = node.as_interpolated_regular_expression_node() {
+                    self.interpolated(regexp.parts(), state, frame, false);
+                }
+                Type::nominal("Regexp")
+            }
+            Node::InterpolatedMatchLastLineNode { .. } => {
+                if let Some(regexp) = node.as_interpolated_match_last_line_node() {
+                    self.interpolated(regexp.parts(), state, frame, false);
+                }
+                union([Type::nominal("Integer"), Type::nil()])
+            }
+            Node::EmbeddedStatementsNode { .. } => {
+                let Some(embedded) = node.as_embedded_statements_node() else { return Type::untyped() };
+                self.statements(embedded.statements(), state, frame)
+            }
+            Node::EmbeddedVariableNode { .. } => {
+                let Some(embedded) = node.as_embedded_variable_node() else { return Type::untyped() };
+                self.expr(&embedded.variable(), state, frame)
+            }
+            Node::ArrayNode { .. } => self.array(node, state, frame),
+            Node::HashNode { .. } => {
+                let Some(hash) = node.as_hash_node() else { return Type::untyped() };
+                self.hash(hash.elements(), state, frame)
+            }
+            Node::KeywordHashNode { .. } => {
+                let Some(hash) = node.as_keyword_hash_node() else { return Type::untyped() };
+                self.hash(hash.elements(), state, frame)
+            }
+            Node::RangeNode { .. } => {
+                let Some(range) = node.as_range_node() else { return Type::untyped() };
+                let left = range.left().map(|l| self.expr(&l, state, frame));
+                let right = range.right().map(|r| self.expr(&r, state, frame));
+                range_type(left, right)
+            }
+            Node::ParenthesesNode { .. } => {
+                let Some(parens) = node.as_parentheses_node() else { return Type::untyped() };
+                self.body(parens.body(), state, frame)
+            }
+            Node::StatementsNode { .. } => self.statements(node.as_statements_node(), state, frame),
+            Node::ImplicitNode { .. } => {
+                let Some(implicit) = node.as_implicit_node() else { return Type::untyped() };
+                self.expr(&implicit.value(), state, frame)
+            }
+
+            // Variables.
+            Node::LocalVariableReadNode { .. } => {
+                let Some(read) = node.as_local_variable_read_node() else { return Type::untyped() };
+                self.read_local(&name(read.name()), node, state)
+            }
+            Node::ItLocalVariableReadNode { .. } => self.read_local("it", node, state),
+            Node::LocalVariableWriteNode { .. } => {
+                let Some(write) = node.as_local_variable_write_node() else { return Type::untyped() };
+                let value = self.expr(&write.value(), state, frame);
+                self.assign_local(&name(write.name()), &value, state);
+                value
+            }
+            Node::LocalVariableTargetNode { .. } => {
+                // Reached only outside an assignment we model: unknown.
+                let Some(target) = node.as_local_variable_target_node() else { return Type::untyped() };
+                self.assign_local(&name(target.name()), &Type::untyped(), state);
+                Type::untyped()
+            }
+            Node::LocalVariableOperatorWriteNode { .. } => {
+                let Some(write) = node.as_local_variable_operator_write_node() else { return Type::untyped() };
+                let local = name(write.name());
+                let current = state.as_ref().map_or(Type::untyped(), |f| f.local(&local));
+                let value = self.expr(&write.value(), state, frame);
+                let result = self.invoke(&current, &name(write.binary_operator()), vec![value], state, frame);
+                self.assign_local(&local, &result, state);
+                result
+            }
+            Node::LocalVariableOrWriteNode { .. } => {
+                let Some(write) = node.as_local_variable_or_write_node() else { return Type::untyped() };
+                let local = name(write.name());
+                let current = state.as_ref().map_or(Type::untyped(), |f| {
+                    if f.locals.contains_key(&local) || f.volatile.contains(&local) {
+                        f.local(&local)
+                    } else {
+                        Type::nil()
+                    }
+                });
+                let result = self.or_write(&current, &write.value(), state, frame);
+                self.assign_local(&local, &result, state);
+                result
+            }
+            Node::LocalVariableAndWriteNode { .. } => {
+                let Some(write) = node.as_local_variable_and_write_node() else { return Type::untyped() };
+                let local = name(write.name());
+                let current = state.as_ref().map_or(Type::untyped(), |f| f.local(&local));
+                let result = self.and_write(&current, &write.value(), state, frame);
+                self.assign_local(&local, &result, state);
+                result
+            }
+            Node::InstanceVariableReadNode { .. } => {
+                let Some(read) = node.as_instance_variable_read_node() else { return Type::untyped() };
+                let ivar = name(read.name());
+                self.read_ivar(&ivar, node, state, frame)
+            }
+            Node::InstanceVariableWriteNode { .. } => {
+                let Some(write) = node.as_instance_variable_write_node() else { return Type::untyped() };
+                let value = self.expr(&write.value(), state, frame);
+                self.assign_ivar(&name(write.name()), &value, state, frame);
+                value
+            }
+            Node::InstanceVariableTargetNode { .. } => {
+                let Some(target) = node.as_instance_variable_target_node() else { return Type::untyped() };
+                self.assign_ivar(&name(target.name()), &Type::untyped(), state, frame);
+                Type::untyped()
+            }
+            Node::InstanceVariableOperatorWriteNode { .. } => {
+                let Some(write) = node.as_instance_variable_operator_write_node() else { return Type::untyped() };
+                let ivar = name(write.name());
+                let current = self.ivar_type(&ivar, state, frame);
+                let value = self.expr(&write.value(), state, frame);
+                let result = self.invoke(&current, &name(write.binary_operator()), vec![value], state, frame);
+                self.assign_ivar(&ivar, &result, state, frame);
+                result
+            }
+            Node::InstanceVariableOrWriteNode { .. } => {
+                let Some(write) = node.as_instance_variable_or_write_node() else { return Type::untyped() };
+                let ivar = name(write.name());
+                let current = self.ivar_type(&ivar, state, frame);
+                let result = self.or_write(&current, &write.value(), state, frame);
+                self.assign_ivar(&ivar, &result, state, frame);
+                result
+            }
+            Node::InstanceVariableAndWriteNode { .. } => {
+                let Some(write) = node.as_instance_variable_and_write_node() else { return Type::untyped() };
+                let ivar = name(write.name());
+                let current = self.ivar_type(&ivar, state, frame);
+                let result = self.and_write(&current, &write.value(), state, frame);
+                self.assign_ivar(&ivar, &result, state, frame);
+                result
+            }
+            Node::ClassVariableReadNode { .. } => Type::untyped(),
+            Node::ClassVariableTargetNode { .. } => Type::untyped(),
+            Node::ClassVariableWriteNode { .. } => {
+                let Some(write) = node.as_class_variable_write_node() else { return Type::untyped() };
+                self.expr(&write.value(), state, frame)
+            }
+            Node::ClassVariableOperatorWriteNode { .. } => {
+                let Some(write) = node.as_class_variable_operator_write_node() else { return Type::untyped() };
+                let value = self.expr(&write.value(), state, frame);
+                self.invoke(&Type::untyped(), &name(write.binary_operator()), vec![value], state, frame)
+            }
+            Node::ClassVariableOrWriteNode { .. } => {
+                let Some(write) = node.as_class_variable_or_write_node() else { return Type::untyped() };
+                let value = self.expr(&write.value(), state, frame);
+                join(&Type::untyped(), &value)
+            }
+            Node::ClassVariableAndWriteNode { .. } => {
+                let Some(write) = node.as_class_variable_and_write_node() else { return Type::untyped() };
+                self.expr(&write.value(), state, frame);
+                Type::untyped()
+            }
+            Node::GlobalVariableReadNode { .. } => {
+                let Some(read) = node.as_global_variable_read_node() else { return Type::untyped() };
+                self.global_type(&name(read.name()))
+            }
+            Node::GlobalVariableTargetNode { .. } => Type::untyped(),
+            Node::GlobalVariableWriteNode { .. } => {
+                let Some(write) = node.as_global_variable_write_node() else { return Type::untyped() };
+                self.expr(&write.value(), state, frame)
+            }
+            Node::GlobalVariableOperatorWriteNode { .. } => {
+                let Some(write) = node.as_global_variable_operator_write_node() else { return Type::untyped() };
+                let current = self.global_type(&name(write.name()));
+                let value = self.expr(&write.value(), state, frame);
+                self.invoke(&current, &name(write.binary_operator()), vec![value], state, frame)
+            }
+            Node::GlobalVariableOrWriteNode { .. } => {
+                let Some(write) = node.as_global_variable_or_write_node() else { return Type::untyped() };
+                let current = self.global_type(&name(write.name()));
+                self.or_write(&current, &write.value(), state, frame)
+            }
+            Node::GlobalVariableAndWriteNode { .. } => {
+                let Some(write) = node.as_global_variable_and_write_node() else { return Type::untyped() };
+                let current = self.global_type(&name(write.name()));
+                self.and_write(&current, &write.value(), state, frame)
+            }
+            Node::BackReferenceReadNode { .. } | Node::NumberedReferenceReadNode { .. } => {
+                union([Type::nominal("String"), Type::nil()])
+            }
+
+            // Constants.
+            Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. } => self.constant_read(node, state, frame),
+            Node::ConstantWriteNode { .. } => {
+                let Some(write) = node.as_constant_write_node() else { return Type::untyped() };
+                self.expr(&write.value(), state, frame)
+            }
+            Node::ConstantPathWriteNode { .. } => {
+                let Some(write) = node.as_constant_path_write_node() else { return Type::untyped() };
+                self.constant_path_parent(&write.target(), state, frame);
+                self.expr(&write.value(), state, frame)
+            }
+            Node::ConstantOrWriteNode { .. } => {
+                let Some(write) = node.as_constant_or_write_node() else { return Type::untyped() };
+                let value = self.expr(&write.value(), state, frame);
+                join(&Type::untyped(), &value)
+            }
+            Node::ConstantAndWriteNode { .. } => {
+                let Some(write) = node.as_constant_and_write_node() else { return Type::untyped() };
+                self.expr(&write.value(), state, frame);
+                Type::untyped()
+            }
+            Node::ConstantOperatorWriteNode { .. } => {
+                let Some(write) = node.as_constant_operator_write_node() else { return Type::untyped() };
+                self.expr(&write.value(), state, frame);
+                Type::untyped()
+            }
+            Node::ConstantPathOrWriteNode { .. } => {
+                let Some(write) = node.as_constant_path_or_write_node() else { return Type::untyped() };
+                self.constant_path_parent(&write.target(), state, frame);
+                let value = self.expr(&write.value(), state, frame);
+                join(&Type::untyped(), &value)
+            }
+            Node::ConstantPathAndWriteNode { .. } => {
+                let Some(write) = node.as_constant_path_and_write_node() else { return Type::untyped() };
+                self.constant_path_parent(&write.target(), state, frame);
+                self.expr(&write.value(), state, frame);
+                Type::untyped()
+            }
+            Node::ConstantPathOperatorWriteNode { .. } => {
+                let Some(write) = node.as_constant_path_operator_write_node() else { return Type::untyped() };
+                self.constant_path_parent(&write.target(), state, frame);
+                self.expr(&write.value(), state, frame);
+                Type::untyped()
+            }
+            Node::ConstantTargetNode { .. } | Node::ConstantPathTargetNode { .. } => Type::untyped(),
+            Node::ShareableConstantNode { .. } => {
+                let Some(shareable) = node.as_shareable_constant_node() else { return Type::untyped() };
+                self.expr(&shareable.write(), state, frame)
+            }
+
+            // Calls.
+            Node::CallNode { .. } => match node.as_call_node() {
+                Some(call) => self.call(&call, state, frame),
+                None => Type::untyped(),
+            },
+            Node::CallOperatorWriteNode { .. }
+            | Node::CallOrWriteNode { .. }
+            | Node::CallAndWriteNode { .. }
+            | Node::IndexOperatorWriteNode { .. }
+            | Node::IndexOrWriteNode { .. }
+            | Node::IndexAndWriteNode { .. } => self.call_write(node, state, frame),
+            Node::CallTargetNode { .. } | Node::IndexTargetNode { .. } => Type::untyped(),
+            Node::SuperNode { .. } | Node::ForwardingSuperNode { .. } => self.super_call(node, state, frame),
+            Node::YieldNode { .. } => {
+                if let Some(arguments) = node.as_yield_node().and_then(|y| y.arguments()) {
+                    self.escape_arguments(&arguments, state, frame);
+                }
+                if let Some(flow) = state.as_mut() {
+                    flow.ivars.clear();
+                }
+                Type::untyped()
+            }
+            Node::SplatNode { .. } => {
+                let Some(splat) = node.as_splat_node() else { return Type::untyped() };
+                match splat.expression() {
+                    Some(expression) => {
+                        let ty = self.expr(&expression, state, frame);
+                        self.escape(&expression, state);
+                        splat_type(&ty)
+                    }
+                    None => Type::untyped(),
+                }
+            }
+            Node::BlockArgumentNode { .. } => {
+                let Some(argument) = node.as_block_argument_node() else { return Type::untyped() };
+                match argument.expression() {
+                    Some(expression) => self.expr(&expression, state, frame),
+                    None => Type::untyped(),
+                }
+            }
+            Node::AssocNode { .. } => {
+                let Some(assoc) = node.as_assoc_node() else { return Type::untyped() };
+                self.expr(&assoc.key(), state, frame);
+                self.expr(&assoc.value(), state, frame)
+            }
+            Node::AssocSplatNode { .. } => {
+                let Some(splat) = node.as_assoc_splat_node() else { return Type::untyped() };
+                match splat.value() {
+                    Some(value) => self.expr(&value, state, frame),
+                    None => Type::untyped(),
+                }
+            }
+            Node::ArgumentsNode { .. } => {
+                if let Some(arguments) = node.as_arguments_node() {
+                    for argument in arguments.arguments().iter() {
+                        self.expr(&argument, state, frame);
+                    }
+                }
+                Type::untyped()
+            }
+            Node::ForwardingArgumentsNode { .. } => Type::untyped(),
+
+            // Jumps.
+            Node::ReturnNode { .. } => {
+                let Some(ret) = node.as_return_node() else { return Type::Bot };
+                let value = self.jump_value(ret.arguments(), state, frame);
+                if self.dead == 0 && state.is_some() {
+                    if let Some(returns) = self.returns.last_mut() {
+                        returns.push(value);
+                    }
+                }
+                *state = None;
+                Type::Bot
+            }
+            Node::BreakNode { .. } => {
+                let Some(jump) = node.as_break_node() else { return Type::Bot };
+                let value = self.jump_value(jump.arguments(), state, frame);
+                self.jump(true, value, state);
+                Type::Bot
+            }
+            Node::NextNode { .. } => {
+                let Some(jump) = node.as_next_node() else { return Type::Bot };
+                let value = self.jump_value(jump.arguments(), state, frame);
+                self.jump(false, value, state);
+                Type::Bot
+            }
+            Node::RedoNode { .. } => {
+                *state = None;
+                Type::Bot
+            }
+            Node::RetryNode { .. } => {
+                if let (Some(flow), Some(retries), 0) = (state.as_ref(), self.retries.last_mut(), self.dead) {
+                    retries.push(flow.clone());
+                }
+                *state = None;
+                Type::Bot
+            }
+
+            // Control flow.
+            Node::IfNode { .. } => self.if_node(node, state, frame),
+            Node::UnlessNode { .. } => self.unless_node(node, state, frame),
+            Node::AndNode { .. } | Node::OrNode { .. } => self.logical(node, state, frame),
+            Node::CaseNode { .. } => self.case_node(node, state, frame),
+            Node::CaseMatchNode { .. } => self.case_match_node(node, state, frame),
+            Node::WhileNode { .. } | Node::UntilNode { .. } => self.while_node(node, state, frame),
+            Node::ForNode { .. } => self.for_node(node, state, frame),
+            Node::BeginNode { .. } => self.begin_node(node, state, frame),
+            Node::RescueModifierNode { .. } => self.rescue_modifier(node, state, frame),
+            Node::FlipFlopNode { .. } => {
+                if let Some(flip) = node.as_flip_flop_node() {
+                    for side in [flip.left(), flip.right()].into_iter().flatten() {
+                        self.expr(&side, state, frame);
+                    }
+                }
+                Type::bool()
+            }
+            Node::DefinedNode { .. } => {
+                let Some(defined) = node.as_defined_node() else { return Type::untyped() };
+                // `defined?` does not evaluate its operand; walk a copy for types.
+                let mut copy = state.clone();
+                self.expr(&defined.value(), &mut copy, frame);
+                union([Type::nominal("String"), Type::nil()])
+            }
+            Node::MatchPredicateNode { .. } => {
+                let Some(matching) = node.as_match_predicate_node() else { return Type::untyped() };
+                let value = self.expr(&matching.value(), state, frame);
+                self.pattern(&matching.pattern(), &value, state, frame);
+                Type::bool()
+            }
+            Node::MatchRequiredNode { .. } => {
+                let Some(matching) = node.as_match_required_node() else { return Type::untyped() };
+                let value = self.expr(&matching.value(), state, frame);
+                self.pattern(&matching.pattern(), &value, state, frame);
+                Type::nil()
+            }
+            Node::MatchWriteNode { .. } => {
+                let Some(matching) = node.as_match_write_node() else { return Type::untyped() };
+                let ty = self.call(&matching.call(), state, frame);
+                self.record(&matching.call().as_node(), &ty);
+                for target in matching.targets().iter() {
+                    let captured = union([Type::nominal("String"), Type::nil()]);
+                    self.assign_target(&target, &captured, state, frame);
+                }
+                ty
+            }
+            Node::MultiWriteNode { .. } => {
+                let Some(write) = node.as_multi_write_node() else { return Type::untyped() };
+                let value = self.expr(&write.value(), state, frame);
+                self.escape(&write.value(), state);
+                let lefts: Vec<Node<'pr>> = write.lefts().iter().collect();
+                let rights: Vec<Node<'pr>> = write.rights().iter().collect();
+                self.destructure_into(&value, &lefts, write.rest(), &rights, state, frame);
+                value
+            }
+            Node::MultiTargetNode { .. } => Type::untyped(),
+
+            // Definitions.
+            Node::DefNode { .. } => self.def_node(node, frame),
+            Node::ClassNode { .. } | Node::ModuleNode { .. } => self.class_node(node, state, frame),
+            Node::SingletonClassNode { .. } => self.singleton_class_node(node, state, frame),
+            Node::LambdaNode { .. } => self.lambda(node, state, frame),
+            Node::AliasMethodNode { .. } | Node::AliasGlobalVariableNode { .. } | Node::UndefNode { .. } => Type::nil(),
+            Node::PreExecutionNode { .. } => {
+                if let Some(pre) = node.as_pre_execution_node() {
+                    self.statements(pre.statements(), state, frame);
+                }
+                Type::nil()
+            }
+            Node::PostExecutionNode { .. } => {
+                if let Some(post) = node.as_post_execution_node() {
+                    let mut later = state.clone();
+                    self.statements(post.statements(), &mut later, frame);
+                }
+                Type::nil()
+            }
+            Node::ProgramNode { .. } => Type::untyped(),
+
+            // Parameters and patterns are typed where they are bound.
+            _ => {
+                let mut visitor = ChildTypes { inferrer: self, state, frame };
+                ruby_prism::Visit::visit(&mut visitor, node);
+                Type::untyped()
+            }
+        }
+    }
+
+    fn interpolated(&mut self, parts: ruby_prism::NodeList<'pr>, state: &mut State, frame: &Frame, fold: bool) -> Type {
+        let mut text = Some(String::new());
+        for part in parts.iter() {
+            let ty = self.expr(&part, state, frame);
+            match (&mut text, ty, matches!(part, Node::StringNode { .. })) {
+                (Some(buffer), Type::Constant(Literal::Str(piece)), true) => buffer.push_str(&piece),
+                _ => text = None,
+            }
+        }
+        match text {
+            // Adjacent literals: `"a" "b"` is one string.
+            Some(text) if fold => Type::string(text),
+            _ => Type::nominal("String"),
+        }
+    }
+
+    fn array(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let Some(array) = node.as_array_node() else { return Type::untyped() };
+        let mut elements = Vec::new();
+        let mut exact = true;
+        let mut loose = Vec::new();
+        for element in array.elements().iter() {
+            let ty = self.expr(&element, state, frame);
+            self.escape(&element, state);
+            match (&element, &ty) {
+                (Node::SplatNode { .. }, Type::Tuple(inner)) => elements.extend(inner.iter().cloned()),
+                (Node::SplatNode { .. }, other) => {
+                    exact = false;
+                    loose.push(match other {
+                        Type::Nominal { class, args } if &**class == "Array" && args.len() == 1 => args[0].clone(),
+                        _ => Type::untyped(),
+                    });
+                }
+                _ => elements.push(ty),
+            }
+        }
+        if exact {
+            Type::Tuple(elements)
+        } else {
+            let element = union(elements.into_iter().map(|t| t.forget_mutable()).chain(loose));
+            Type::generic("Array", vec![element])
+        }
+    }
+
+    fn hash(&mut self, elements: ruby_prism::NodeList<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let mut fields: Vec<ShapeField> = Vec::new();
+        let mut keys = Vec::new();
+        let mut values = Vec::new();
+        let mut shaped = true;
+        let mut open = false;
+        for element in elements.iter() {
+            match &element {
+                Node::AssocNode { .. } => {
+                    let Some(assoc) = element.as_assoc_node() else { continue };
+                    let key = self.expr(&assoc.key(), state, frame);
+                    let value = self.expr(&assoc.value(), state, frame);
+                    self.escape(&assoc.value(), state);
+                    self.record(&element, &value);
+                    match &key {
+                        Type::Constant(Literal::Sym(symbol)) => {
+                            fields.retain(|f| f.key != *symbol);
+                            fields.push(ShapeField {
+                                key: symbol.clone(),
+                                ty: value.clone(),
+                                optional: false,
+                                readonly: false,
+                            });
+                        }
+                        _ => shaped = false,
+                    }
+                    keys.push(key);
+                    values.push(value);
+                }
+                Node::AssocSplatNode { .. } => {
+                    let ty = self.expr(&element, state, frame);
+                    if let Some(value) = element.as_assoc_splat_node().and_then(|s| s.value()) {
+                        self.escape(&value, state);
+                    }
+                    match ty {
+                        Type::Shape(shape) if !shape.open => {
+                            for field in shape.fields {
+                                fields.retain(|f| f.key != field.key);
+                                keys.push(Type::symbol(field.key.clone()));
+                                values.push(field.ty.clone());
+                                fields.push(field);
+                            }
+                        }
+                        Type::Nominal { class, args } if &*class == "Hash" && args.len() == 2 => {
+                            open = true;
+                            keys.push(args[0].clone());
+                            values.push(args[1].clone());
+                        }
+                        _ => {
+                            open = true;
+                            keys.push(Type::untyped());
+                            values.push(Type::untyped());
+                        }
+                    }
+                }
+                _ => {
+                    self.expr(&element, state, frame);
+                    shaped = false;
+                }
+            }
+        }
+        if shaped && !open {
+            return Type::Shape(Shape { fields, open: false });
+        }
+        let key = union(keys.into_iter().map(crate::types::widen_literals));
+        let value = union(values.into_iter().map(|v| v.forget_mutable()));
+        let (key, value) = if key == Type::Bot { (Type::untyped(), Type::untyped()) } else { (key, value) };
+        Type::generic("Hash", vec![key, value])
+    }
+
+    /// A read of a local. A mutable literal read anywhere it may be
+    /// mutated or kept (see `escape`) loses its exact contents.
+    fn read_local(&mut self, local: &str, _node: &Node<'pr>, state: &mut State) -> Type {
+        state.as_ref().map_or(Type::untyped(), |flow| flow.local(local))
+    }
+
+    /// The value of `node` may now be mutated or kept by someone else: a
+    /// local or instance variable it reads forgets exact mutable contents.
+    pub fn escape(&mut self, node: &Node<'pr>, state: &mut State) {
+        let Some(flow) = state.as_mut() else { return };
+        match node {
+            Node::LocalVariableReadNode { .. } => {
+                if let Some(read) = node.as_local_variable_read_node() {
+                    let local = name(read.name());
+                    if let Some(ty) = flow.locals.get_mut(&local) {
+                        if ty.is_mutable_literal() {
+                            *ty = ty.forget_mutable();
+                        }
+                    }
+                }
+            }
+            Node::InstanceVariableReadNode { .. } => {
+                if let Some(read) = node.as_instance_variable_read_node() {
+                    flow.ivars.remove(&name(read.name()));
+                }
+            }
+            Node::ParenthesesNode { .. } => {
+                if let Some(inner) = node.as_parentheses_node().and_then(|p| p.body()) {
+                    if let Some(statements) = inner.as_statements_node() {
+                        if let Some(last) = statements.body().iter().last() {
+                            self.escape(&last, state);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn escape_arguments(&mut self, arguments: &ruby_prism::ArgumentsNode<'pr>, state: &mut State, frame: &Frame) {
+        for argument in arguments.arguments().iter() {
+            self.expr(&argument, state, frame);
+            self.escape(&argument, state);
+        }
+    }
+
+    pub fn assign_local(&mut self, local: &str, ty: &Type, state: &mut State) {
+        if self.dead == 0 {
+            if let Some(log) = self.assignment_logs.last_mut() {
+                log.push((local.to_string(), ty.clone()));
+            }
+        }
+        if let Some(flow) = state.as_mut() {
+            flow.bind(local, ty.settle_elements());
+        }
+    }
+
+    /// `x ||= v`: `v` runs only when `x` is falsy.
+    fn or_write(&mut self, current: &Type, value: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        if !current.may_be_falsy() {
+            self.dead(value, frame);
+            return current.clone();
+        }
+        let skipped = state.clone();
+        let assigned = self.expr(value, state, frame);
+        *state = super::flow::join_states(&skipped, state);
+        join(&current.truthy_part(), &assigned)
+    }
+
+    /// `x &&= v`: `v` runs only when `x` is truthy.
+    fn and_write(&mut self, current: &Type, value: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        if !current.may_be_truthy() {
+            self.dead(value, frame);
+            return current.clone();
+        }
+        let skipped = state.clone();
+        let assigned = self.expr(value, state, frame);
+        *state = super::flow::join_states(&skipped, state);
+        join(&current.falsy_part(), &assigned)
+    }
+
+    fn jump_value(
+        &mut self,
+        arguments: Option<ruby_prism::ArgumentsNode<'pr>>,
+        state: &mut State,
+        frame: &Frame,
+    ) -> Type {
+        let Some(arguments) = arguments else { return Type::nil() };
+        let nodes: Vec<Node<'pr>> = arguments.arguments().iter().collect();
+        let mut types = Vec::new();
+        for node in &nodes {
+            types.push(self.expr(node, state, frame));
+        }
+        match (nodes.as_slice(), types.as_slice()) {
+            ([Node::SplatNode { .. }], [ty]) => ty.clone(),
+            ([_], [ty]) => ty.clone(),
+            _ => Type::Tuple(types),
+        }
+    }
+
+    /// `break` (out of the loop or the block's call) or `next` (to the
+    /// loop's next round or out of the block with a value).
+    fn jump(&mut self, is_break: bool, value: Type, state: &mut State) {
+        let Some(flow) = state.take() else { return };
+        if self.dead > 0 {
+            return;
+        }
+        let Some(target) = self.jumps.last_mut() else { return };
+        if is_break && target.kind == JumpKind::Lambda {
+            // `break` in a lambda returns from it.
+            target.nexts.push((value, flow));
+        } else if is_break {
+            target.breaks.push((value, flow));
+        } else {
+            target.nexts.push((value, flow));
+        }
+    }
+
+    fn global_type(&self, global: &str) -> Type {
+        match self.env.global(global) {
+            Some(rtype) => self.rbs_type_plain(rtype),
+            None => Type::untyped(),
+        }
+    }
+
+    /// Binds each target of `a, (b, *c), d = value`.
+    pub fn destructure_into(
+        &mut self,
+        value: &Type,
+        lefts: &[Node<'pr>],
+        rest: Option<Node<'pr>>,
+        rights: &[Node<'pr>],
+        state: &mut State,
+        frame: &Frame,
+    ) {
+        let (left_types, rest_type, right_types) = destructure(value, lefts.len(), rights.len());
+        for (target, ty) in lefts.iter().zip(left_types) {
+            self.assign_target(target, &ty, state, frame);
+        }
+        if let Some(rest) = rest {
+            if let Some(splat) = rest.as_splat_node() {
+                if let Some(expression) = splat.expression() {
+                    self.assign_target(&expression, &rest_type, state, frame);
+                }
+            }
+            self.record(&rest, &rest_type);
+        }
+        for (target, ty) in rights.iter().zip(right_types) {
+            self.assign_target(target, &ty, state, frame);
+        }
+    }
+
+    /// Assigns `ty` to an assignment target and records it.
+    pub fn assign_target(&mut self, target: &Node<'pr>, ty: &Type, state: &mut State, frame: &Frame) {
+        match target {
+            Node::LocalVariableTargetNode { .. } => {
+                if let Some(t) = target.as_local_variable_target_node() {
+                    self.assign_local(&name(t.name()), ty, state);
+                }
+            }
+            Node::LocalVariableReadNode { .. } => {
+                if let Some(t) = target.as_local_variable_read_node() {
+                    self.assign_local(&name(t.name()), ty, state);
+                }
+            }
+            Node::RequiredParameterNode { .. } => {
+                if let Some(t) = target.as_required_parameter_node() {
+                    self.assign_local(&name(t.name()), ty, state);
+                }
+            }
+            Node::InstanceVariableTargetNode { .. } => {
+                if let Some(t) = target.as_instance_variable_target_node() {
+                    self.assign_ivar(&name(t.name()), ty, state, frame);
+                }
+            }
+            Node::MultiTargetNode { .. } => {
+                if let Some(t) = target.as_multi_target_node() {
+                    let lefts: Vec<Node<'pr>> = t.lefts().iter().collect();
+                    let rights: Vec<Node<'pr>> = t.rights().iter().collect();
+                    self.destructure_into(ty, &lefts, t.rest(), &rights, state, frame);
+                }
+            }
+            Node::SplatNode { .. } => {
+                if let Some(expression) = target.as_splat_node().and_then(|s| s.expression()) {
+                    self.assign_target(&expression, ty, state, frame);
+                }
+            }
+            Node::CallTargetNode { .. } => {
+                if let Some(t) = target.as_call_target_node() {
+                    let receiver = self.expr(&t.receiver(), state, frame);
+                    self.invoke(&receiver, &name(t.name()), vec![ty.clone()], state, frame);
+                }
+            }
+            Node::IndexTargetNode { .. } => {
+                if let Some(t) = target.as_index_target_node() {
+                    let receiver_node = t.receiver();
+                    let receiver = self.expr(&receiver_node, state, frame);
+                    let mut args = Vec::new();
+                    if let Some(arguments) = t.arguments() {
+                        for argument in arguments.arguments().iter() {
+                            args.push(self.expr(&argument, state, frame));
+                        }
+                    }
+                    args.push(ty.clone());
+                    self.invoke(&receiver, "[]=", args, state, frame);
+                    self.escape(&receiver_node, state);
+                }
+            }
+            Node::ConstantPathTargetNode { .. } => {
+                if let Some(parent) = target.as_constant_path_target_node().and_then(|t| t.parent()) {
+                    self.expr(&parent, state, frame);
+                }
+            }
+            _ => {}
+        }
+        self.record(target, ty);
+    }
+}
+
+/// Splits a value the way `a, *b, c = value` does.
+pub fn destructure(value: &Type, lefts: usize, rights: usize) -> (Vec<Type>, Type, Vec<Type>) {
+    match value {
+        Type::Tuple(elements) => {
+            let element = |i: usize| elements.get(i).cloned().unwrap_or_else(Type::nil).forget_mutable();
+            let left: Vec<Type> = (0..lefts).map(element).collect();
+            let rest_end = elements.len().saturating_sub(rights).max(lefts);
+            let rest: Vec<Type> =
+                elements.get(lefts..rest_end).unwrap_or(&[]).iter().map(Type::forget_mutable).collect();
+            let right: Vec<Type> = (0..rights).map(|i| element(rest_end + i)).collect();
+            (left, Type::Tuple(rest), right)
+        }
+        Type::Nominal { class, args } if &**class == "Array" => {
+            let element = args.first().cloned().unwrap_or_else(Type::untyped);
+            let maybe = union([element.clone(), Type::nil()]);
+            (vec![maybe.clone(); lefts], value.clone(), vec![maybe; rights])
+        }
+        Type::Constant(Literal::Nil) => (vec![Type::nil(); lefts], Type::Tuple(vec![]), vec![Type::nil(); rights]),
+        Type::Constant(_) | Type::Singleton(_) | Type::Shape(_) | Type::IntRange { .. } => {
+            let mut left = vec![Type::nil(); lefts];
+            if let Some(first) = left.first_mut() {
+                *first = value.clone();
+            }
+            let rest = if lefts == 0 { Type::Tuple(vec![value.clone()]) } else { Type::Tuple(vec![]) };
+            (left, rest, vec![Type::nil(); rights])
+        }
+        _ => (vec![Type::untyped(); lefts], Type::untyped(), vec![Type::untyped(); rights]),
+    }
+}
+
+/// `*x`: the array it spreads.
+pub fn splat_type(ty: &Type) -> Type {
+    match ty {
+        Type::Tuple(_) => ty.clone(),
+        Type::Nominal { class, .. } if &**class == "Array" => ty.clone(),
+        Type::Constant(Literal::Nil) => Type::Tuple(vec![]),
+        _ => Type::untyped(),
+    }
+}
+
+fn range_type(left: Option<Type>, right: Option<Type>) -> Type {
+    let ends: Vec<Type> =
+        [left, right].into_iter().flatten().filter(|t| *t != Type::nil()).map(crate::types::widen_literals).collect();
+    let element = union(ends);
+    let element = match element {
+        Type::Bot => Type::untyped(),
+        Type::Nominal { ref class, .. } if matches!(&**class, "Integer" | "String" | "Float") => element,
+        _ => Type::untyped(),
+    };
+    Type::generic("Range", vec![element])
+}
+
+/// Walks the children of nodes with no value of their own (parameters,
+/// patterns), so every expression inside still gets a type.
+struct ChildTypes<'i, 'pr, 'a, 's> {
+    inferrer: &'i mut Inferrer<'pr, 'a>,
+    state: &'s mut State,
+    frame: &'s Frame,
+}
+
+impl<'pr> ruby_prism::Visit<'pr> for ChildTypes<'_, 'pr, '_, '_> {
+    fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+        ensure_room();
+        let _ = node;
+    }
+
+    fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+        let _ = node;
+    }
+
+    fn visit_optional_parameter_node(&mut self, node: &ruby_prism::OptionalParameterNode<'pr>) {
+        self.inferrer.expr(&node.value(), self.state, self.frame);
+    }
+
+    fn visit_optional_keyword_parameter_node(&mut self, node: &ruby_prism::OptionalKeywordParameterNode<'pr>) {
+        self.inferrer.expr(&node.value(), self.state, self.frame);
+    }
+
+    fn visit_pinned_expression_node(&mut self, node: &ruby_prism::PinnedExpressionNode<'pr>) {
+        self.inferrer.expr(&node.expression(), self.state, self.frame);
+    }
+
+    fn visit_pinned_variable_node(&mut self, node: &ruby_prism::PinnedVariableNode<'pr>) {
+        self.inferrer.expr(&node.variable(), self.state, self.frame);
+    }
+
+    fn visit_constant_read_node(&mut self, node: &ruby_prism::ConstantReadNode<'pr>) {
+        self.inferrer.expr(&node.as_node(), self.state, self.frame);
+    }
+
+    fn visit_constant_path_node(&mut self, node: &ruby_prism::ConstantPathNode<'pr>) {
+        self.inferrer.expr(&node.as_node(), self.state, self.frame);
+    }
+}
