@@ -2,6 +2,7 @@
 //! never to the process's stdout, so the worker can run exactly this code
 //! path with output captured in memory.
 
+mod annotate;
 mod check;
 mod coverage;
 mod explain;
@@ -68,6 +69,8 @@ enum Command {
     Triage(triage::Args),
     /// Show the inferred type of the expression at FILE:LINE:COL
     TypeOf(type_of::Args),
+    /// Reprint a file with the inferred type of each line as `#=> type`
+    Annotate(annotate::Args),
     /// Measure how precisely expressions are typed, by tier
     Coverage(coverage::Args),
     /// Serve the private worker protocol on stdin/stdout (used by rigor-mcp)
@@ -92,6 +95,7 @@ pub fn run<T: Into<OsString> + Clone>(args: impl IntoIterator<Item = T>, io: &mu
         Command::Explain(args) => explain::run(args, io),
         Command::Triage(args) => triage::run(args, io),
         Command::TypeOf(args) => type_of::run(args, io),
+        Command::Annotate(args) => annotate::run(args, io),
         Command::Coverage(args) => coverage::run(args, io),
         Command::Worker | Command::Mcp { .. } if mode == Mode::InWorker => {
             usage_error(io, "this command cannot run inside a worker call")

@@ -500,6 +500,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         match receiver {
             Type::Bot => return Plan::Fixed(Type::Bot),
             Type::Dynamic(_) | Type::Top => {
+                // Whoever `self` is, a top-level def is one of its methods,
+                // unless a class here defines the name too.
+                if let (true, Some(id)) = (implicit, self.index.top_methods.get(method)) {
+                    let redefined = self.index.classes.values().any(|c| c.instance_methods.contains_key(method));
+                    if !redefined {
+                        return Plan::Defs(vec![*id]);
+                    }
+                }
                 if implicit && GLOBAL_FUNCTIONS.contains(&method) {
                     return self.rbs_plan(
                         self.env.instance_method("Object", method),

@@ -445,7 +445,7 @@ impl<'pr> Inferrer<'pr, '_> {
 /// What iterating over a collection yields (`for x in coll`).
 pub fn element_type(collection: &Type) -> Type {
     match collection {
-        Type::Tuple(elements) if !elements.is_empty() => union(elements.iter().map(Type::forget_mutable)),
+        Type::Tuple(elements) if !elements.is_empty() => union(elements.iter().cloned().map(widen_literals)),
         Type::Nominal { class, args } if matches!(&**class, "Array" | "Range" | "Set") && args.len() == 1 => {
             args[0].clone()
         }

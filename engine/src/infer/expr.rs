@@ -47,6 +47,10 @@ impl<'pr> Inferrer<'pr, '_> {
             return self.dead(node, frame);
         }
         let ty = self.expr_inner(node, state, frame);
+        if ty == Type::Bot {
+            // Nothing after an expression that never completes runs.
+            *state = None;
+        }
         self.record(node, &ty);
         ty
     }
@@ -591,7 +595,7 @@ impl<'pr> Inferrer<'pr, '_> {
         if exact {
             Type::Tuple(elements)
         } else {
-            let element = union(elements.into_iter().map(|t| t.forget_mutable()).chain(loose));
+            let element = union(elements.into_iter().map(crate::types::widen_literals).chain(loose));
             Type::generic("Array", vec![element])
         }
     }
@@ -661,7 +665,7 @@ impl<'pr> Inferrer<'pr, '_> {
             return Type::Shape(Shape { fields, open: false });
         }
         let key = union(keys.into_iter().map(crate::types::widen_literals));
-        let value = union(values.into_iter().map(|v| v.forget_mutable()));
+        let value = union(values.into_iter().map(crate::types::widen_literals));
         let (key, value) = if key == Type::Bot { (Type::untyped(), Type::untyped()) } else { (key, value) };
         Type::generic("Hash", vec![key, value])
     }
