@@ -67,6 +67,11 @@ const CASES: &[(&str, &str)] = &[
     ("y = 5\nf = -> { y }\ny = :z\nf.call", "untyped"),
     ("for i in [1, 2]; end\ni", "Integer?"),
     ("x = 0\nx += 1 while x < 5\nx", "Integer"),
+    ("words = []\nline.scan(/x/) { words << 1 }\nwords", "Array[untyped]"),
+    ("[] << 1", "Array[untyped]"),
+    ("[1].push(2)", "Array[Integer]"),
+    ("words = []\n[1].each { |x| words << x }\nwords", "Array[untyped]"),
+    ("words = []\nf = -> { words }\nwords << 1\nf.call", "untyped"),
     // Core calls through RBS, with folding of pure methods on literals
     ("1 + 2", "3"),
     ("1 + 2.0", "3.0"),

@@ -67,6 +67,11 @@ impl<'pr> Inferrer<'pr, '_> {
                     entry.locals.insert(local.clone(), Type::untyped());
                 }
             }
+            // Either side may mutate what both can reach, at any time.
+            forget_captured_contents(&mut entry);
+            if let Some(flow) = state.as_mut() {
+                forget_captured_contents(flow);
+            }
         }
         let parameters = block.parameters();
         let body = block.body();
@@ -142,6 +147,10 @@ impl<'pr> Inferrer<'pr, '_> {
         let lambda_locals: Vec<String> = lambda.locals().iter().map(name).collect();
         let mut entry = outer;
         entry.ivars.clear();
+        forget_captured_contents(&mut entry);
+        if let Some(flow) = state.as_mut() {
+            forget_captured_contents(flow);
+        }
         for local in &lambda_locals {
             entry.locals.remove(local);
         }
@@ -357,6 +366,16 @@ fn spread(yielded: Option<&[Type]>, _positional: usize, spreads: bool) -> Spread
             other => Spread::Known(vec![other.clone()]),
         },
         _ => Spread::Known(yielded.to_vec()),
+    }
+}
+
+/// Locals holding exact mutable contents (a literal array, a string)
+/// keep only their classes.
+fn forget_captured_contents(flow: &mut super::Flow) {
+    for ty in flow.locals.values_mut() {
+        if ty.is_mutable_literal() {
+            *ty = ty.forget_mutable();
+        }
     }
 }
 

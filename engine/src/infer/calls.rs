@@ -511,6 +511,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 if implicit && GLOBAL_FUNCTIONS.contains(&method) {
                     return self.rbs_plan(
                         self.env.instance_method("Object", method),
+                        method,
                         Type::nominal("Object"),
                         args,
                         block,
@@ -544,7 +545,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             other => other,
         };
         match found {
-            Callee::Rbs(found) => self.rbs_plan(Some(found), receiver.clone(), args, block),
+            Callee::Rbs(found) => self.rbs_plan(Some(found), method, receiver.clone(), args, block),
             Callee::Def(id) => {
                 let mut defs = vec![id];
                 if side == Side::Instance {
@@ -595,11 +596,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     fn rbs_plan(
         &self,
         found: Option<FoundMethod<'a>>,
+        method: &str,
         receiver: Type,
         args: &[Arg],
         block: &BlockArg<'pr>,
     ) -> Plan<'a> {
         let Some(found) = found else { return Plan::Fixed(Type::untyped()) };
+        // A method that mutates its receiver returns it changed: `self` is
+        // then only its class (`[] << 1` is not `[]`).
+        let receiver = if mutates_receiver(method) { receiver.forget_mutable() } else { receiver };
         let receiver = self.receiver_context(&receiver);
         let overloads = self.select(found.overloads, &found.owner_args, &receiver, args, block);
         if overloads.is_empty() {
@@ -959,7 +964,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         };
         let callee = self.super_lookup(class, *side, method);
         let plan = match callee {
-            Callee::Rbs(found) => self.rbs_plan(Some(found), frame.self_type.clone(), &args, &block),
+            Callee::Rbs(found) => self.rbs_plan(Some(found), method, frame.self_type.clone(), &args, &block),
             Callee::Def(id) => Plan::Defs(vec![id]),
             _ => Plan::Fixed(Type::untyped()),
         };

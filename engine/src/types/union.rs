@@ -38,6 +38,15 @@ pub fn union(types: impl IntoIterator<Item = Type>) -> Type {
             _ => true,
         });
     }
+    // An exact array or hash is redundant next to a nominal one holding it.
+    let containers: Vec<Type> = members
+        .iter()
+        .filter(|m| matches!(m, Type::Nominal { class, .. } if matches!(&**class, "Array" | "Hash")))
+        .cloned()
+        .collect();
+    if !containers.is_empty() {
+        members.retain(|m| !containers.iter().any(|c| holds(c, m)));
+    }
     let mut keyed: Vec<(String, Type)> = members.into_iter().map(|m| (display(&m), m)).collect();
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
     keyed.dedup_by(|a, b| a.0 == b.0);
@@ -45,6 +54,28 @@ pub fn union(types: impl IntoIterator<Item = Type>) -> Type {
         0 => Type::Bot,
         1 => keyed.pop().map(|(_, ty)| ty).unwrap_or(Type::Bot),
         _ => Type::Union(keyed.into_iter().map(|(_, ty)| ty).collect()),
+    }
+}
+
+/// Does the nominal container type `outer` include every value of `inner`
+/// (a tuple or shape whose elements it already covers)?
+fn holds(outer: &Type, inner: &Type) -> bool {
+    let Type::Nominal { class, args } = outer else { return false };
+    let covers = |arg: Option<&Type>, element: &Type| match arg {
+        None | Some(Type::Dynamic(_)) | Some(Type::Top) => true,
+        Some(arg) => {
+            let widened = widen_literals(element.clone());
+            widened.members().iter().all(|w| arg.members().contains(w) || arg.members().contains(element))
+        }
+    };
+    match (&**class, inner) {
+        ("Array", Type::Tuple(elements)) => elements.iter().all(|e| covers(args.first(), e)),
+        ("Hash", Type::Shape(shape)) => {
+            covers(args.first(), &Type::nominal("Symbol"))
+                && shape.fields.iter().all(|f| covers(args.get(1), &f.ty))
+                && !shape.open
+        }
+        _ => false,
     }
 }
 
@@ -129,6 +160,15 @@ mod tests {
         assert_eq!(union([Type::int(1), Type::Top]), Type::Top);
         assert_eq!(union(Vec::<Type>::new()), Type::Bot);
         assert_eq!(union([Type::int(2), Type::int(2)]), Type::int(2));
+    }
+
+    #[test]
+    fn exact_containers_fold_into_nominal_ones_that_hold_them() {
+        let array = Type::generic("Array", vec![Type::nominal("Integer")]);
+        assert_eq!(union([Type::Tuple(vec![Type::int(1)]), array.clone()]), array);
+        assert_eq!(union([Type::Tuple(vec![]), Type::generic("Array", vec![Type::untyped()])]).members().len(), 1);
+        let strings = Type::generic("Array", vec![Type::nominal("String")]);
+        assert_eq!(union([Type::Tuple(vec![Type::int(1)]), strings]).members().len(), 2);
     }
 
     #[test]
