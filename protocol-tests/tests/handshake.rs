@@ -72,7 +72,10 @@ fn a_second_initialize_is_an_error_and_the_session_continues() {
         json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}),
     );
     assert_eq!(again["error"]["code"], json!(-32600), "{again}");
-    assert_eq!(mcp.tool_names(), ["rigor_check", "rigor_triage", "rigor_explain"]);
+    assert_eq!(
+        mcp.tool_names(),
+        ["rigor_check", "rigor_triage", "rigor_explain", "rigor_type_of", "rigor_annotate", "rigor_coverage"]
+    );
 }
 
 #[test]

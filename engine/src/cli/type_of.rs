@@ -100,8 +100,8 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     let source = match std::fs::read(io.cwd.join(&file)) {
         Ok(source) => source,
         Err(error) => {
-            writeln!(io.err, "rigor: cannot read {file}: {}", crate::files::describe_io_error(&error))?;
-            return Ok(EXIT_FINDINGS);
+            let problem = format!("cannot read {file}: {}", crate::files::describe_io_error(&error));
+            return fail(io, args.format, (&file, line, column), &problem);
         }
     };
     let lines = LineIndex::new(&source);
@@ -135,13 +135,10 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     let (node, ty, erased) = match found {
         Ok(Some(found)) => found,
         Ok(None) => {
-            writeln!(io.err, "rigor: no expression at {file}:{line}:{column}")?;
-            return Ok(EXIT_FINDINGS);
+            let problem = format!("no expression at {file}:{line}:{column}");
+            return fail(io, args.format, (&file, line, column), &problem);
         }
-        Err(unavailable) => {
-            writeln!(io.err, "rigor: {}", unavailable.describe(&file))?;
-            return Ok(EXIT_FINDINGS);
-        }
+        Err(unavailable) => return fail(io, args.format, (&file, line, column), &unavailable.describe(&file)),
     };
     let answer = Answer { file, line, column, node: format!("Prism::{node}"), ty, erased };
     match args.format {
@@ -154,6 +151,21 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         }
     }
     Ok(EXIT_OK)
+}
+
+/// A position that names no expression (exit 1). JSON output says why
+/// on stdout too, so a caller reading only stdout (an MCP client) learns it.
+fn fail(
+    io: &mut Io<'_>,
+    format: Format,
+    (file, line, column): (&str, usize, usize),
+    problem: &str,
+) -> std::io::Result<i32> {
+    writeln!(io.err, "rigor: {problem}")?;
+    if format == Format::Json {
+        write_json(io.out, &serde_json::json!({"file": file, "line": line, "column": column, "error": problem}))?;
+    }
+    Ok(EXIT_FINDINGS)
 }
 
 /// The smallest node containing `offset`, skipping lists and clauses; of

@@ -768,6 +768,22 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             MethodEntry::Opaque => Callee::Opaque,
         };
         let reopened = env.has_class(class);
+        // A signature for the method itself beats its body: RBS is the
+        // source of truth (a project's sig/ describes its own classes).
+        if let Some(declared) = env.class(class) {
+            let own = match side {
+                Side::Instance => declared.instance_methods.contains_key(method),
+                Side::Singleton => declared.singleton_methods.contains_key(method),
+            };
+            let found = match (own, side) {
+                (false, _) => None,
+                (true, Side::Instance) => env.instance_method(class, method),
+                (true, Side::Singleton) => env.singleton_method(class, method),
+            };
+            if let Some(found) = found {
+                return Callee::Rbs(found);
+            }
+        }
         match side {
             Side::Instance => {
                 for prepend in &user.prepends {
