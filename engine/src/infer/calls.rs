@@ -505,7 +505,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 if let (true, Some(id)) = (implicit, self.index.top_methods.get(method)) {
                     let redefined = self.index.classes.values().any(|c| c.instance_methods.contains_key(method));
                     if !redefined {
-                        return Plan::Defs(vec![*id]);
+                        return Plan::Defs(self.all_definitions(*id, method));
                     }
                 }
                 if implicit && GLOBAL_FUNCTIONS.contains(&method) {
@@ -547,7 +547,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         match found {
             Callee::Rbs(found) => self.rbs_plan(Some(found), method, receiver.clone(), args, block),
             Callee::Def(id) => {
-                let mut defs = vec![id];
+                let mut defs = self.all_definitions(id, method);
                 if side == Side::Instance {
                     defs.extend(self.overrides(&class, method));
                 }
@@ -559,6 +559,20 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // A method nil lacks raises NoMethodError: that path yields nothing.
             Callee::Missing { complete: true } if *receiver == Type::nil() => Plan::Fixed(Type::Bot),
             Callee::Missing { .. } => Plan::Fixed(Type::untyped()),
+        }
+    }
+
+    /// Every `def` of the method `id` defines: a class or the top level
+    /// may define a name more than once (under `if`, or redefined).
+    fn all_definitions(&self, id: usize, method: &str) -> Vec<usize> {
+        let info = self.index.def(id);
+        let all = match &info.owner {
+            Some((class, side)) => self.index.class(class).and_then(|c| c.redefined.get(&(*side, method.to_string()))),
+            None => self.index.top_redefined.get(method),
+        };
+        match all {
+            Some(all) if all.contains(&id) => all.clone(),
+            _ => vec![id],
         }
     }
 

@@ -348,6 +348,10 @@ impl<'pr> Inferrer<'pr, '_> {
             let mut rescue_entry = start.clone();
             if let Some(flow) = rescue_entry.as_mut() {
                 flow.ivars.clear();
+                // The body may have mutated what a local holds before raising.
+                for ty in flow.locals.values_mut() {
+                    *ty = ty.forget_mutable();
+                }
                 for (local, ty) in &log {
                     let before = flow.locals.get(local).cloned().unwrap_or_else(Type::nil);
                     flow.locals.insert(local.clone(), join(&before, &ty.settle_elements()));
@@ -428,6 +432,9 @@ impl<'pr> Inferrer<'pr, '_> {
         let mut rescued = entry;
         if let Some(flow) = rescued.as_mut() {
             flow.ivars.clear();
+            for ty in flow.locals.values_mut() {
+                *ty = ty.forget_mutable();
+            }
             for (local, ty) in &log {
                 let before = flow.locals.get(local).cloned().unwrap_or_else(Type::nil);
                 flow.locals.insert(local.clone(), join(&before, ty));

@@ -57,6 +57,9 @@ pub struct UserClass {
     /// Instance variables `initialize` assigns in its straight-line body.
     pub initialized_ivars: HashSet<String>,
     pub has_method_missing: bool,
+    /// Methods defined more than once (conditionally, or redefined): every
+    /// `def` of the name, since any of them may be the one that runs.
+    pub redefined: HashMap<(Side, String), Vec<usize>>,
     /// Written superclass and mixin paths, resolved once every class is known.
     pending: Vec<(PendingKind, String)>,
     lexical: Vec<Name>,
@@ -90,6 +93,8 @@ pub struct ProgramIndex<'pr> {
     pub def_at: HashMap<usize, usize>,
     /// Top-level `def`s: private methods of Object.
     pub top_methods: HashMap<String, usize>,
+    /// Top-level methods defined more than once: all their `def`s.
+    pub top_redefined: HashMap<String, Vec<usize>>,
     pub constants: HashMap<Name, Vec<ConstantWrite<'pr>>>,
     pub ivar_names: Vec<String>,
     /// The class a `class`/`module` node's constant path names, by offset.
@@ -105,13 +110,20 @@ impl<'pr> ProgramIndex<'pr> {
             defs: Vec::new(),
             def_at: HashMap::new(),
             top_methods: HashMap::new(),
+            top_redefined: HashMap::new(),
             constants: HashMap::new(),
             ivar_names: Vec::new(),
             class_at: HashMap::new(),
             ivars_unknowable: false,
         };
-        let mut walker =
-            Walker { index: &mut index, env, lexical: Vec::new(), side: Side::Instance, module_function: false };
+        let mut walker = Walker {
+            index: &mut index,
+            env,
+            lexical: Vec::new(),
+            side: Side::Instance,
+            module_function: false,
+            in_block: 0,
+        };
         walker.visit(root);
         index.resolve_pending(env);
         index
@@ -259,6 +271,9 @@ struct Walker<'i, 'pr, 'e> {
     side: Side,
     /// After a bare `module_function`: defs are also singleton methods.
     module_function: bool,
+    /// Inside a block or lambda: a `def` there belongs to whatever object
+    /// runs the block (`Class.new do ... end`), not to the enclosing class.
+    in_block: usize,
 }
 
 /// `A::B` as written, or `None` when the path is computed (`foo::B`).
@@ -312,6 +327,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             ivars_opaque: false,
             initialized_ivars: HashSet::new(),
             has_method_missing: false,
+            redefined: HashMap::new(),
             pending: Vec::new(),
             lexical,
         });
@@ -349,14 +365,19 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 }
                 let table =
                     if side == Side::Singleton { &mut class.singleton_methods } else { &mut class.instance_methods };
-                table.insert(method.clone(), entry);
+                let previous = table.insert(method.clone(), entry);
+                note_redefinition(&mut class.redefined, side, &method, previous, entry);
                 if module_function {
-                    class.singleton_methods.insert(method, entry);
+                    let previous = class.singleton_methods.insert(method.clone(), entry);
+                    note_redefinition(&mut class.redefined, Side::Singleton, &method, previous, entry);
                 }
             }
             None if side == Side::Instance && top_level => {
                 if let MethodEntry::Def(id) = entry {
-                    self.index.top_methods.insert(method, id);
+                    if let Some(previous) = self.index.top_methods.insert(method.clone(), id) {
+                        let all = self.index.top_redefined.entry(method).or_insert_with(|| vec![previous]);
+                        all.push(id);
+                    }
                 }
             }
             None => {}
@@ -372,15 +393,16 @@ impl<'pr> Walker<'_, 'pr, '_> {
     }
 
     fn body(&mut self, full: Name, body: Option<Node<'pr>>) {
-        let saved = (self.side, self.module_function);
+        let saved = (self.side, self.module_function, self.in_block);
         self.side = Side::Instance;
         self.module_function = false;
+        self.in_block = 0;
         self.lexical.push(full);
         if let Some(body) = body {
             self.visit(&body);
         }
         self.lexical.pop();
-        (self.side, self.module_function) = saved;
+        (self.side, self.module_function, self.in_block) = saved;
     }
 
     fn constant_write(&mut self, written: Option<String>, value: Node<'pr>) {
@@ -412,7 +434,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
 
     fn call(&mut self, call: &CallNode<'pr>) {
         let method = name(call.name());
-        let on_self = matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
+        let on_self = self.in_block == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
         match method.as_str() {
             "instance_variable_set" | "instance_variables" | "remove_instance_variable" => {
                 self.index.ivars_unknowable = true;
@@ -552,7 +574,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             Some(Node::SelfNode { .. }) => Some(Side::Singleton),
             Some(_) => None,
         };
-        let in_other = self.lexical.last().is_some_and(|c| &**c == SINGLETON_OF_OTHER);
+        let in_other = self.in_block > 0 || self.lexical.last().is_some_and(|c| &**c == SINGLETON_OF_OTHER);
         let owner = match (self.lexical.last(), side) {
             (Some(class), Some(side)) if !in_other => Some((class.clone(), side)),
             _ => None,
@@ -563,7 +585,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         if let (Some(side), false) = (side, in_other) {
             self.add_method(method.clone(), MethodEntry::Def(id), side);
         }
-        if method == "initialize" && side == Some(Side::Instance) {
+        if method == "initialize" && side == Some(Side::Instance) && !in_other {
             let assigned = straight_line_ivar_writes(def.body());
             if let Some(class) = self.current() {
                 class.initialized_ivars.extend(assigned);
@@ -578,6 +600,18 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
     fn visit_call_node(&mut self, call: &CallNode<'pr>) {
         self.call(call);
         ruby_prism::visit_call_node(self, call);
+    }
+
+    fn visit_block_node(&mut self, block: &ruby_prism::BlockNode<'pr>) {
+        self.in_block += 1;
+        ruby_prism::visit_block_node(self, block);
+        self.in_block -= 1;
+    }
+
+    fn visit_lambda_node(&mut self, lambda: &ruby_prism::LambdaNode<'pr>) {
+        self.in_block += 1;
+        ruby_prism::visit_lambda_node(self, lambda);
+        self.in_block -= 1;
     }
 
     fn visit_constant_write_node(&mut self, write: &ruby_prism::ConstantWriteNode<'pr>) {
@@ -598,11 +632,28 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
     }
 }
 
+fn note_redefinition(
+    redefined: &mut HashMap<(Side, String), Vec<usize>>,
+    side: Side,
+    method: &str,
+    previous: Option<MethodEntry>,
+    entry: MethodEntry,
+) {
+    if let (Some(MethodEntry::Def(old)), MethodEntry::Def(new)) = (previous, entry) {
+        let all = redefined.entry((side, method.to_string())).or_insert_with(|| vec![old]);
+        if !all.contains(&new) {
+            all.push(new);
+        }
+    }
+}
+
 /// The lexical marker for `class << obj` bodies: nothing there is indexed.
 const SINGLETON_OF_OTHER: &str = "<singleton>";
 
-/// Instance variables assigned by the top-level statements of a body
-/// (not inside a branch, loop or block).
+/// Instance variables `initialize` surely assigns before anything can
+/// read them: its leading statements, as long as each is an assignment
+/// whose value cannot call back into the object (no call on `self`, no
+/// `self`, `super`, `yield`, block or instance variable read).
 fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
     let Some(body) = body else { return Vec::new() };
     let statements: Vec<Node<'_>> = match body.as_statements_node() {
@@ -611,9 +662,51 @@ fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
     };
     let mut out = Vec::new();
     for statement in statements {
-        if let Some(write) = statement.as_instance_variable_write_node() {
-            out.push(name(write.name()));
+        match statement.as_instance_variable_write_node() {
+            Some(write) if !may_call_back(&write.value()) => out.push(name(write.name())),
+            _ => break,
         }
     }
     out
+}
+
+/// Could evaluating this expression run code of the object being built?
+fn may_call_back(node: &Node<'_>) -> bool {
+    struct Finder {
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            ensure_room();
+            self.note(&node);
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.note(&node);
+        }
+        fn visit_call_node(&mut self, call: &CallNode<'pr>) {
+            if call.receiver().is_none() || call.block().is_some() {
+                self.found = true;
+            }
+            ruby_prism::visit_call_node(self, call);
+        }
+    }
+    impl Finder {
+        fn note(&mut self, node: &Node<'_>) {
+            if matches!(
+                node,
+                Node::SelfNode { .. }
+                    | Node::SuperNode { .. }
+                    | Node::ForwardingSuperNode { .. }
+                    | Node::YieldNode { .. }
+                    | Node::BlockNode { .. }
+                    | Node::LambdaNode { .. }
+                    | Node::InstanceVariableReadNode { .. }
+            ) {
+                self.found = true;
+            }
+        }
+    }
+    let mut finder = Finder { found: false };
+    finder.visit(node);
+    finder.found
 }
