@@ -231,6 +231,8 @@ const CASES: &[(&str, &str)] = &[
     ("class C\n  define_method(:d) { 1 }\nend\nC.new.d", "untyped"),
     ("class C < Unknown\nend\nC.new.anything", "untyped"),
     ("class C < Unknown\nend\nC.new", "C"),
+    ("class C < Unknown\n  attr_reader :a\nend", "nil"),
+    ("class C < Unknown\n  probe(name)\nend", "String?"),
     ("class P < Struct.new(:a)\nend\nP.new(1)", "P"),
     ("class C\n  def initialize(v)\n    @v = v\n  end\nend\nC.new(1)", "C"),
     ("class C\n  def m = helper\n  private\n  def helper = 2\nend\nC.new.m", "2"),

@@ -152,6 +152,40 @@ const GLOBAL_FUNCTIONS: &[&str] = &[
     "test",
 ];
 
+/// Module methods every class and module answers to: what class bodies
+/// call to define themselves.
+const MODULE_FUNCTIONS: &[&str] = &[
+    "attr_reader",
+    "attr_writer",
+    "attr_accessor",
+    "attr",
+    "include",
+    "extend",
+    "prepend",
+    "private",
+    "public",
+    "protected",
+    "module_function",
+    "private_constant",
+    "public_constant",
+    "private_class_method",
+    "public_class_method",
+    "alias_method",
+    "remove_method",
+    "undef_method",
+    "name",
+    "to_s",
+    "instance_method",
+    "method_defined?",
+    "public_method_defined?",
+    "private_method_defined?",
+    "const_get",
+    "const_defined?",
+    "include?",
+    "ancestors",
+    "instance_methods",
+];
+
 /// Core methods that keep their block to call later (or never).
 const STORES_BLOCK: &[&str] = &[
     "define_method",
@@ -541,6 +575,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         let found = self.lookup(&class, side, method);
         let found = match found {
+            Callee::Missing { complete: false } if side == Side::Singleton && MODULE_FUNCTIONS.contains(&method) => {
+                // A class or module whose ancestry this file cannot see
+                // still answers to Module's own definition methods.
+                let meta = if self.is_module(&class) { "Module" } else { "Class" };
+                match self.env.instance_method(meta, method) {
+                    Some(found) => Callee::Rbs(found),
+                    None => Callee::Missing { complete: false },
+                }
+            }
             Callee::Missing { .. } if implicit => self.implicit_fallback(method),
             other => other,
         };

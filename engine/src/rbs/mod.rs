@@ -33,16 +33,21 @@ pub struct Signatures {
 /// Files and their (mtime, size): when this changes, signatures reload.
 type Fingerprint = (Vec<(PathBuf, Option<(SystemTime, u64)>)>, Vec<String>);
 
+/// Signature sets kept: a worker may serve a few projects (or configs).
+const CACHED_SETS: usize = 4;
+
 /// The signatures for `request`, from the cache when nothing changed.
 pub fn load(request: &Request) -> Arc<Signatures> {
-    static CACHE: Mutex<Option<(Fingerprint, Arc<Signatures>)>> = Mutex::new(None);
+    static CACHE: Mutex<Vec<(Fingerprint, Arc<Signatures>)>> = Mutex::new(Vec::new());
     let (files, mut warnings) = collect_files(request);
     let fingerprint: Fingerprint = (files.iter().map(|f| (f.clone(), stat(f))).collect(), warnings.clone());
     let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((cached, signatures)) = cache.as_ref() {
-        if *cached == fingerprint {
-            return signatures.clone();
-        }
+    if let Some(at) = cache.iter().position(|(cached, _)| *cached == fingerprint) {
+        // Most recently used last.
+        let entry = cache.remove(at);
+        let signatures = entry.1.clone();
+        cache.push(entry);
+        return signatures;
     }
     let mut declarations = Vec::with_capacity(files.len());
     for file in &files {
@@ -56,7 +61,10 @@ pub fn load(request: &Request) -> Arc<Signatures> {
         Environment::default()
     });
     let signatures = Arc::new(Signatures { env, warnings, files_loaded: files.len() });
-    *cache = Some((fingerprint, signatures.clone()));
+    if cache.len() >= CACHED_SETS {
+        cache.remove(0);
+    }
+    cache.push((fingerprint, signatures.clone()));
     signatures
 }
 
@@ -127,5 +135,27 @@ fn read_file(path: &Path) -> Result<convert::FileDecls, String> {
         Ok(Ok(decls)) => Ok(decls),
         Ok(Err(message)) => Err(format!("RBS syntax error: {message}")),
         Err(failure) => Err(format!("the RBS parser failed on this file ({failure:?})")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_are_reused_until_a_file_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.rbs");
+        std::fs::write(&file, "class A\n  def a: () -> Integer\nend\n").unwrap();
+        let request = Request { directories: vec![dir.path().to_path_buf()], libraries: Vec::new() };
+        let first = load(&request);
+        assert!(first.env.has_class("A"));
+        assert!(Arc::ptr_eq(&first, &load(&request)), "unchanged files: the same signatures");
+        std::fs::write(&file, "class A\n  def a: () -> String\nend\nclass B\nend\n").unwrap();
+        let second = load(&request);
+        assert!(!Arc::ptr_eq(&first, &second), "an edited file: loaded again");
+        assert!(second.env.has_class("B"));
+        std::fs::write(dir.path().join("c.rbs"), "class C\nend\n").unwrap();
+        assert!(load(&request).env.has_class("C"), "a new file: loaded again");
     }
 }
