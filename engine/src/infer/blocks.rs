@@ -369,13 +369,17 @@ fn spread(yielded: Option<&[Type]>, _positional: usize, spreads: bool) -> Spread
     }
 }
 
-/// Locals holding exact mutable contents (a literal array, a string)
-/// keep only their classes.
+/// Locals holding containers (an array, a hash, a string) that a block
+/// running at some later time may fill: their contents become unknown.
 fn forget_captured_contents(flow: &mut super::Flow) {
     for ty in flow.locals.values_mut() {
-        if ty.is_mutable_literal() {
-            *ty = ty.forget_mutable();
-        }
+        *ty = crate::types::union(ty.members().iter().map(|member| match member.forget_mutable() {
+            Type::Nominal { class, .. } if &*class == "Array" => Type::generic("Array", vec![Type::untyped()]),
+            Type::Nominal { class, .. } if &*class == "Hash" => {
+                Type::generic("Hash", vec![Type::untyped(), Type::untyped()])
+            }
+            other => other,
+        }));
     }
 }
 

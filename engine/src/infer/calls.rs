@@ -327,7 +327,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
 
         if let Some(node) = &receiver_node {
             if mutates_receiver(&method) {
-                self.escape(node, state);
+                let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
+                self.mutate_variable(node, &method, &values, state, frame);
+            } else if let (Some(receiver), true) = (&receiver, super::expr::is_variable_read(node)) {
+                // `t = s.itself`, `x = a.freeze`: the result is the receiver
+                // itself, so the two names share one mutable object.
+                let shares = result.members().iter().any(|m| m.is_mutable_literal() && receiver.members().contains(m));
+                if shares {
+                    self.escape(node, state);
+                    result = result.forget_mutable();
+                }
             }
         }
         if let Some(flow) = state.as_mut() {
@@ -661,7 +670,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let Some(found) = found else { return Plan::Fixed(Type::untyped()) };
         // A method that mutates its receiver returns it changed: `self` is
         // then only its class (`[] << 1` is not `[]`).
-        let receiver = if mutates_receiver(method) { receiver.forget_mutable() } else { receiver };
+        let receiver = if mutates_receiver(method) {
+            let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
+            super::expr::mutated_container(&receiver, method, &values)
+        } else {
+            receiver
+        };
         let receiver = self.receiver_context(&receiver);
         let overloads = self.select(found.overloads, &found.owner_args, &receiver, args, block);
         if overloads.is_empty() {

@@ -189,7 +189,8 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::LocalVariableWriteNode { .. } => {
                 let Some(write) = node.as_local_variable_write_node() else { return Type::untyped() };
                 let value = self.expr(&write.value(), state, frame);
-                self.assign_local(&name(write.name()), &value, state);
+                let shared = self.alias_of(&write.value(), &value, state);
+                self.assign_local(&name(write.name()), &shared, state);
                 value
             }
             Node::LocalVariableTargetNode { .. } => {
@@ -237,7 +238,8 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::InstanceVariableWriteNode { .. } => {
                 let Some(write) = node.as_instance_variable_write_node() else { return Type::untyped() };
                 let value = self.expr(&write.value(), state, frame);
-                self.assign_ivar(&name(write.name()), &value, state, frame);
+                let shared = self.alias_of(&write.value(), &value, state);
+                self.assign_ivar(&name(write.name()), &shared, state, frame);
                 value
             }
             Node::InstanceVariableTargetNode { .. } => {
@@ -709,6 +711,45 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
+    /// `b = a`: both names now reach one object, and a mutation through
+    /// either is invisible to the other, so neither keeps exact contents.
+    pub fn alias_of(&mut self, value: &Node<'pr>, ty: &Type, state: &mut State) -> Type {
+        if is_variable_read(value) && ty.is_mutable_literal() {
+            self.escape(value, state);
+            ty.forget_mutable()
+        } else {
+            ty.clone()
+        }
+    }
+
+    /// `a << x`, `h[k] = v`: what a variable holding a container may hold
+    /// after a mutating call (element types grow; unknown mutators forget).
+    pub fn mutate_variable(&mut self, node: &Node<'pr>, method: &str, args: &[Type], state: &mut State, frame: &Frame) {
+        let Some(current) = self.recorded(node).cloned() else { return };
+        let after = mutated_container(&current, method, args);
+        match node {
+            Node::LocalVariableReadNode { .. } => {
+                if let (Some(read), Some(flow)) = (node.as_local_variable_read_node(), state.as_mut()) {
+                    let local = name(read.name());
+                    if flow.locals.contains_key(&local) {
+                        flow.bind(&local, after);
+                    }
+                }
+            }
+            Node::InstanceVariableReadNode { .. } => {
+                if let Some(read) = node.as_instance_variable_read_node() {
+                    let ivar = name(read.name());
+                    // Other methods see what this one put in.
+                    self.note_ivar_mutation(frame, &ivar, method, args);
+                    if let Some(flow) = state.as_mut() {
+                        flow.ivars.remove(&ivar);
+                    }
+                }
+            }
+            _ => self.escape(node, state),
+        }
+    }
+
     pub fn escape_arguments(&mut self, arguments: &ruby_prism::ArgumentsNode<'pr>, state: &mut State, frame: &Frame) {
         for argument in arguments.arguments().iter() {
             self.expr(&argument, state, frame);
@@ -887,6 +928,87 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         self.record(target, ty);
     }
+}
+
+pub fn is_variable_read(node: &Node<'_>) -> bool {
+    match node {
+        Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => true,
+        Node::ParenthesesNode { .. } => node
+            .as_parentheses_node()
+            .and_then(|p| p.body())
+            .and_then(|b| b.as_statements_node())
+            .and_then(|s| s.body().iter().last())
+            .is_some_and(|last| is_variable_read(&last)),
+        _ => false,
+    }
+}
+
+/// Methods that add elements to an Array or entries to a Hash, taking
+/// the new elements as arguments (the last, for `[]=` and `insert`).
+const ADDS_ARGUMENTS: &[&str] = &["<<", "push", "append", "unshift", "prepend"];
+
+/// A container's type after `method(args)` mutated it.
+pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
+    let widened = |t: &Type| crate::types::widen_literals(t.clone());
+    union(ty.members().iter().map(|member| {
+        // An exact array's elements are all known: what is added joins them.
+        let settled = match member {
+            Type::Tuple(elements) => Type::generic("Array", vec![union(elements.iter().map(widened))]),
+            other => other.forget_mutable(),
+        };
+        match (&settled, method) {
+            (Type::Nominal { class, args: elements }, _) if &**class == "Array" && elements.len() == 1 => {
+                let element = &elements[0];
+                let added: Option<Vec<Type>> = match method {
+                    m if ADDS_ARGUMENTS.contains(&m) => Some(args.iter().map(widened).collect()),
+                    "insert" | "[]=" | "fill" => Some(args.last().map(widened).into_iter().collect()),
+                    "concat" | "replace" => Some(
+                        args.iter()
+                            .map(|a| match widened(a) {
+                                Type::Nominal { class, args } if &*class == "Array" && args.len() == 1 => {
+                                    args[0].clone()
+                                }
+                                _ => Type::untyped(),
+                            })
+                            .collect(),
+                    ),
+                    "pop" | "shift" | "delete" | "delete_at" | "delete_if" | "keep_if" | "clear" | "compact!"
+                    | "uniq!" | "sort!" | "sort_by!" | "reverse!" | "rotate!" | "shuffle!" | "select!" | "reject!"
+                    | "filter!" | "slice!" | "freeze" => Some(Vec::new()),
+                    _ => None,
+                };
+                match added {
+                    Some(added) => Type::generic("Array", vec![union(std::iter::once(element.clone()).chain(added))]),
+                    None => Type::generic("Array", vec![Type::untyped()]),
+                }
+            }
+            (Type::Nominal { class, args: kv }, _) if &**class == "Hash" && kv.len() == 2 => match (method, args) {
+                ("[]=" | "store", [key, value]) => Type::generic(
+                    "Hash",
+                    vec![union([kv[0].clone(), widened(key)]), union([kv[1].clone(), widened(value)])],
+                ),
+                (
+                    "delete"
+                    | "delete_if"
+                    | "keep_if"
+                    | "clear"
+                    | "select!"
+                    | "reject!"
+                    | "filter!"
+                    | "compact!"
+                    | "shift"
+                    | "compare_by_identity"
+                    | "rehash"
+                    | "freeze"
+                    | "default=",
+                    _,
+                ) => settled.clone(),
+                _ => Type::generic("Hash", vec![Type::untyped(), Type::untyped()]),
+            },
+            (Type::Nominal { class, .. }, _) if &**class == "String" => settled.clone(),
+            _ => settled.clone(),
+        }
+    }))
 }
 
 /// Splits a value the way `a, *b, c = value` does.

@@ -78,7 +78,19 @@ pub fn infer_file(parsed: &ParsedFile<'_>, env: &Environment) -> FileTypes {
     if first.ivar_writes.is_empty() {
         return first.finish();
     }
-    let table = std::mem::take(&mut first.ivar_writes);
+    let mut table = std::mem::take(&mut first.ivar_writes);
+    // Mutations pass one saw on instance variables it could not type yet
+    // (`@items << x`) grow what the assignments put there.
+    for _ in 0..2 {
+        for (key, mutations) in &first.ivar_mutations {
+            if let Some(assigned) = table.get(key).cloned() {
+                let grown = mutations.iter().fold(assigned.clone(), |ty, (method, args)| {
+                    join(&ty, &expr::mutated_container(&ty, method, args))
+                });
+                table.insert(key.clone(), grown);
+            }
+        }
+    }
     drop(first);
     let mut second = Inferrer::new(env, &index, families, Some(table));
     second.program(&root);
@@ -134,6 +146,8 @@ pub(crate) struct Inferrer<'pr, 'a> {
     pub ivar_table: Option<HashMap<IvarKey, Type>>,
     /// Instance-variable assignments seen in this pass.
     pub ivar_writes: HashMap<IvarKey, Type>,
+    /// Mutating calls on instance variables: (method, argument types).
+    pub ivar_mutations: HashMap<IvarKey, Vec<(String, Vec<Type>)>>,
     constants: HashMap<Name, Option<Type>>,
     pub jumps: Vec<JumpTarget>,
     /// Return types of the methods (and lambdas) being walked.
@@ -162,6 +176,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             methods: HashMap::new(),
             ivar_table,
             ivar_writes: HashMap::new(),
+            ivar_mutations: HashMap::new(),
             constants: HashMap::new(),
             jumps: Vec::new(),
             returns: Vec::new(),
@@ -207,6 +222,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         self.returns.pop();
         self.record(&program.statements().as_node(), &ty);
         self.record(root, &ty);
+    }
+
+    /// Notes a mutating call on an instance variable of the frame's class.
+    pub fn note_ivar_mutation(&mut self, frame: &Frame, name: &str, method: &str, args: &[Type]) {
+        let Some((class, side)) = &frame.class else { return };
+        let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
+        let entry = self.ivar_mutations.entry((family, *side, name.to_string())).or_default();
+        if entry.len() < 64 {
+            entry.push((method.to_string(), args.to_vec()));
+        }
     }
 
     /// Notes an assignment to an instance variable of the frame's class.

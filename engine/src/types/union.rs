@@ -69,6 +69,15 @@ fn holds(outer: &Type, inner: &Type) -> bool {
         }
     };
     match (&**class, inner) {
+        // `Array[A] | Array[A | B]`: the wider one holds every value.
+        (_, Type::Nominal { class: inner_class, args: inner_args })
+            if inner_class == class && inner_args.len() == args.len() && inner != outer =>
+        {
+            args.iter().zip(inner_args).all(|(arg, inner_arg)| match arg {
+                Type::Dynamic(_) | Type::Top => true,
+                _ => inner_arg.members().iter().all(|m| arg.members().contains(m)),
+            })
+        }
         ("Array", Type::Tuple(elements)) => elements.iter().all(|e| covers(args.first(), e)),
         ("Hash", Type::Shape(shape)) => {
             covers(args.first(), &Type::nominal("Symbol"))
