@@ -29,11 +29,14 @@ pub struct BlockRun {
     pub value: Type,
     /// Values of `break`, which end the call itself.
     pub breaks: Vec<Type>,
+    /// The flow where a `break` ends the call (the caller joins it with
+    /// the flow of a normal return, when the method can return).
+    pub break_state: State,
 }
 
 impl BlockRun {
     pub fn none() -> BlockRun {
-        BlockRun { value: Type::untyped(), breaks: Vec::new() }
+        BlockRun { value: Type::untyped(), breaks: Vec::new(), break_state: None }
     }
 }
 
@@ -52,7 +55,7 @@ impl<'pr> Inferrer<'pr, '_> {
         };
         let Some(outer) = state.clone() else {
             self.dead(&node, frame);
-            return BlockRun { value: Type::Bot, breaks: Vec::new() };
+            return BlockRun { value: Type::Bot, breaks: Vec::new(), break_state: None };
         };
         let start = node.location().start() as usize;
         let end = node.location().end() as usize;
@@ -112,31 +115,29 @@ impl<'pr> Inferrer<'pr, '_> {
         } else {
             let entry = Some(entry);
             let head = self.fixpoint(&entry, |this, head| walk(this, head, &mut value, &mut breaks));
-            let break_flows = breaks.iter().map(|(_, f)| {
-                let mut f = f.clone();
-                for local in &block_locals {
-                    f.locals.remove(local);
-                }
-                Some(f)
-            });
-            let mut after =
-                join_all(std::iter::once(Some(outer.clone())).chain(std::iter::once(head)).chain(break_flows));
-            if let Some(flow) = after.as_mut() {
-                for local in &block_locals {
-                    match outer.locals.get(local) {
-                        Some(ty) => {
-                            flow.locals.insert(local.clone(), ty.clone());
-                        }
-                        None => {
-                            flow.locals.remove(local);
+            // Outer locals a block parameter shadowed are the outer ones again.
+            let restore = |mut flow: State| {
+                if let Some(flow) = flow.as_mut() {
+                    for local in &block_locals {
+                        match outer.locals.get(local) {
+                            Some(ty) => {
+                                flow.locals.insert(local.clone(), ty.clone());
+                            }
+                            None => {
+                                flow.locals.remove(local);
+                            }
                         }
                     }
                 }
-            }
-            *state = after;
+                flow
+            };
+            let broken = restore(join_all(breaks.iter().map(|(_, f)| Some(f.clone()))));
+            *state = restore(join_all([Some(outer.clone()), head]));
+            self.record(&node, &Type::nominal("Proc"));
+            return BlockRun { value, breaks: breaks.into_iter().map(|(t, _)| t).collect(), break_state: broken };
         }
         self.record(&node, &Type::nominal("Proc"));
-        BlockRun { value, breaks: breaks.into_iter().map(|(t, _)| t).collect() }
+        BlockRun { value, breaks: breaks.into_iter().map(|(t, _)| t).collect(), break_state: None }
     }
 
     pub fn lambda(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {

@@ -380,10 +380,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let plans: Vec<Plan<'a>> =
             members.iter().map(|m| self.plan(m, site.method, site.args, &block, site.implicit)).collect();
         let outcome = self.run_block(&plans, site, receiver, block, state, frame);
-        let mut results: Vec<Type> =
-            plans.iter().map(|plan| self.finish_plan(plan, site.args, &outcome.value)).collect();
-        results.extend(outcome.breaks);
-        union(results)
+        let results: Vec<Type> = plans.iter().map(|plan| self.finish_plan(plan, site.args, &outcome.value)).collect();
+        self.after_breaks(union(results), outcome, state)
+    }
+
+    /// A call's value and flow given what its block's `break`s did: a
+    /// method that never returns (`loop`) ends only through them.
+    fn after_breaks(&mut self, returned: Type, outcome: BlockRun, state: &mut State) -> Type {
+        *state = if returned == Type::Bot { outcome.break_state } else { join_states(state, &outcome.break_state) };
+        union(std::iter::once(returned).chain(outcome.breaks))
     }
 
     fn run_block(
@@ -398,7 +403,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let (method, args) = (site.method, site.args);
         match block {
             BlockArg::None => BlockRun::none(),
-            BlockArg::Other => BlockRun { value: Type::untyped(), breaks: Vec::new() },
+            BlockArg::Other => BlockRun::none(),
             BlockArg::Symbol(symbol) => {
                 // `map(&:to_s)`: the block calls `to_s` on what it is given.
                 let yielded = self.yielded_types(plans, args);
@@ -406,7 +411,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     Some(first) => self.invoke(&first.clone(), &symbol, Vec::new(), state, frame),
                     None => Type::untyped(),
                 };
-                BlockRun { value, breaks: Vec::new() }
+                BlockRun { value, ..BlockRun::none() }
             }
             BlockArg::Literal(node) => {
                 let synchronous = plans.iter().all(|p| matches!(p, Plan::Rbs { .. } | Plan::Fixed(Type::Bot)))
@@ -1058,9 +1063,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let plans = vec![plan];
         let site = CallSite { method, args: &args, implicit: true, self_unknown: false };
         let outcome = self.run_block(&plans, &site, &frame.self_type, block, state, frame);
-        let mut results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value)).collect();
-        results.extend(outcome.breaks);
-        union(results)
+        let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value)).collect();
+        self.after_breaks(union(results), outcome, state)
     }
 
     fn super_lookup(&self, class: &str, side: Side, method: &str) -> Callee<'a> {

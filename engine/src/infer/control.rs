@@ -335,14 +335,13 @@ impl<'pr> Inferrer<'pr, '_> {
         let mut value = Type::Bot;
         let mut exits: Vec<State> = Vec::new();
         let mut exceptional: State = None;
-        let mut retried: State = None;
-        for round in 0..3 {
-            let start = join_states(&entry, &retried);
+        // `retry` runs the body again with the rescue's flow: a loop.
+        self.fixpoint(&entry, |this, start| {
             let mut current = start.clone();
-            self.assignment_logs.push(Vec::new());
-            self.retries.push(Vec::new());
-            let body_type = self.statements(begin.statements(), &mut current, frame);
-            let log = self.assignment_logs.pop().unwrap_or_default();
+            this.assignment_logs.push(Vec::new());
+            this.retries.push(Vec::new());
+            let body_type = this.statements(begin.statements(), &mut current, frame);
+            let log = this.assignment_logs.pop().unwrap_or_default();
             // An exception can come from anywhere in the body: the rescue
             // sees each local as it was at the start or after any assignment.
             let mut rescue_entry = start.clone();
@@ -357,12 +356,12 @@ impl<'pr> Inferrer<'pr, '_> {
                     flow.locals.insert(local.clone(), join(&before, &ty.settle_elements()));
                 }
             }
-            if let Some(outer) = self.assignment_logs.last_mut() {
+            if let Some(outer) = this.assignment_logs.last_mut() {
                 outer.extend(log);
             }
             let (normal_type, normal_state) = match &else_clause {
                 Some(clause) => {
-                    let ty = self.else_like(&clause.as_node(), &mut current, frame);
+                    let ty = this.else_like(&clause.as_node(), &mut current, frame);
                     (ty, current)
                 }
                 None => (body_type, current),
@@ -372,28 +371,20 @@ impl<'pr> Inferrer<'pr, '_> {
             let mut clause = rescue.as_ref().and_then(|r| r.as_node().as_rescue_node());
             while let Some(rescue_node) = clause {
                 let mut rescued = rescue_entry.clone();
-                let exception = self.rescued_exception(&rescue_node, &mut rescued, frame);
+                let exception = this.rescued_exception(&rescue_node, &mut rescued, frame);
                 if let Some(reference) = rescue_node.reference() {
-                    self.assign_target(&reference, &exception, &mut rescued, frame);
+                    this.assign_target(&reference, &exception, &mut rescued, frame);
                 }
-                let ty = self.statements(rescue_node.statements(), &mut rescued, frame);
-                self.record(&rescue_node.as_node(), &ty);
-                value = union([value, ty]);
+                let ty = this.statements(rescue_node.statements(), &mut rescued, frame);
+                this.record(&rescue_node.as_node(), &ty);
+                value = union([value.clone(), ty]);
                 exits.push(rescued);
                 clause = rescue_node.subsequent();
             }
             exceptional = rescue_entry;
-            let retry_flows = self.retries.pop().unwrap_or_default();
-            if retry_flows.is_empty() || round == 2 {
-                break;
-            }
-            let again = join_all(retry_flows.into_iter().map(Some));
-            let next = join_states(&retried, &again);
-            if next == retried {
-                break;
-            }
-            retried = next;
-        }
+            let retry_flows = this.retries.pop().unwrap_or_default();
+            join_all(retry_flows.into_iter().map(Some))
+        });
         let mut after = join_all(exits);
         if let Some(ensure) = ensure {
             // `ensure` also runs while an exception passes through.
