@@ -218,6 +218,7 @@ const CASES: &[(&str, &str)] = &[
     ("def f(v)\n  if v\n    1\n  else\n    probe(v)\n  end\nend", "false?"),
     ("x = [\"a\", nil].sample\nif (y = x) then probe(y) end", "String"),
     // Narrowing that must not happen
+    ("class Even\n  def self.===(n) = n.to_i.even?\nend\nx = [\"2\", nil].sample\ncase x\nwhen Even then probe(x)\nend", "String?"),
     ("x = [\"a\", nil].sample\nif x then bar end\nprobe(x)", "String?"),
     ("x = [\"a\", nil].sample\nif (y = x) then 1 end\nprobe(x)", "String?"),
     ("x = [\"a\", nil].sample\nfoo(x)\nprobe(x)", "String?"),
@@ -249,6 +250,7 @@ const CASES: &[(&str, &str)] = &[
     ("class A\n  def x = 1\n  def y = x\nend\nclass B < A\n  def x = \"s\"\nend\nA.new.y", "\"s\" | 1"),
     ("class A\n  def x = 1\nend\nclass B < A\nend\nB.new.x", "1"),
     ("module M\n  def hi = :hi\nend\nclass C\n  include M\nend\nC.new.hi", ":hi"),
+    ("module M\n  def set = @v = 1\n  def get = @v\nend\nclass C\n  include M\nend\nC.new.get", "untyped"),
     ("module M\n  def self.hi = :hi\nend\nM.hi", ":hi"),
     ("module M\n  module_function\n  def hi = :hi\nend\nM.hi", ":hi"),
     ("class C\n  def to_s = \"c\"\nend\nC.new.to_s", "\"c\""),

@@ -133,8 +133,11 @@ impl<'pr> Inferrer<'pr, '_> {
         if !is_variable || matches!(condition, Node::SplatNode { .. }) {
             return (hit, miss);
         }
+        // A class with its own `self.===` decides matches its own way.
+        let own_case_equality =
+            |class: &str| self.index.class(class).is_some_and(|c| c.singleton_methods.contains_key("==="));
         match tested {
-            Type::Singleton(class) => {
+            Type::Singleton(class) if !own_case_equality(class) => {
                 self.narrow_node(subject, &mut hit, |t| self.narrow_to_class(t, class));
                 self.narrow_node(subject, &mut miss, |t| self.remove_class(t, class));
             }

@@ -255,6 +255,11 @@ impl<'pr> Inferrer<'pr, '_> {
         if set_from_outside {
             return Type::untyped();
         }
+        // A module's instance variables live in the objects of whatever
+        // classes include it, which may assign them anywhere.
+        if side == Side::Instance && self.index.class(class).is_some_and(|c| c.is_module) {
+            return Type::untyped();
+        }
         let Some(table) = &self.ivar_table else { return Type::untyped() };
         let Some(assigned) = table.get(&(family, side, ivar.to_string())) else { return Type::untyped() };
         let initialized = side == Side::Instance
