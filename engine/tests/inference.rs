@@ -318,3 +318,23 @@ fn erasure_follows_the_reference() {
         assert_eq!(rigor_engine::types::erase(&ty), expected, "{source}");
     }
 }
+
+#[test]
+fn deeply_nested_loops_stay_sound_and_finish() {
+    let depth = 40;
+    let mut source = String::from("x = 0\n");
+    for i in 0..depth {
+        source.push_str(&format!("[1, 2].each do |v{i}|\n"));
+    }
+    source.push_str("x = x + 1\n");
+    for _ in 0..depth {
+        source.push_str("end\n");
+    }
+    source.push_str("x\n");
+    let ty = probe_type_with(&source, &core());
+    assert!(
+        ty.has_unknown() || rigor_engine::types::display(&ty) == "Integer",
+        "{}",
+        rigor_engine::types::display(&ty)
+    );
+}

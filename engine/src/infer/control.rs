@@ -14,6 +14,12 @@ use crate::types::{join, union, widen_literals, Type};
 const WIDEN_AFTER: usize = 2;
 const GIVE_UP_AFTER: usize = 5;
 
+/// Loops (and blocks, and retried bodies) nested deeper than this are
+/// walked once with every local unknown, so nesting cannot multiply the
+/// rounds without bound; likewise once a file has spent its budget.
+const MAX_NESTED_LOOPS: usize = 6;
+const LOOP_ROUND_BUDGET: usize = 200_000;
+
 impl<'pr> Inferrer<'pr, '_> {
     pub fn if_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
         let Some(branch) = node.as_if_node() else { return Type::untyped() };
@@ -305,8 +311,34 @@ impl<'pr> Inferrer<'pr, '_> {
     /// their classes after a few rounds; locals still changing after that
     /// become `untyped`. The last round walked is the one recorded.
     pub fn fixpoint(&mut self, entry: &State, mut body: impl FnMut(&mut Self, State) -> State) -> State {
+        if self.loop_depth >= MAX_NESTED_LOOPS || self.loop_rounds >= LOOP_ROUND_BUDGET {
+            // Deep nesting or a spent budget: one walk where every local is
+            // unknown holds for any number of rounds, and costs one walk.
+            let mut head = entry.clone();
+            if let Some(flow) = head.as_mut() {
+                for ty in flow.locals.values_mut() {
+                    *ty = Type::untyped();
+                }
+                flow.ivars.clear();
+            }
+            self.loop_rounds += 1;
+            self.loop_depth += 1;
+            let end = body(self, head.clone());
+            self.loop_depth -= 1;
+            let mut exit = join_states(&head, &end);
+            widen_changed(&head, &mut exit, |_| Type::untyped());
+            return exit;
+        }
+        self.loop_depth += 1;
+        let head = self.fixpoint_rounds(entry, &mut body);
+        self.loop_depth -= 1;
+        head
+    }
+
+    fn fixpoint_rounds(&mut self, entry: &State, body: &mut impl FnMut(&mut Self, State) -> State) -> State {
         let mut head = entry.clone();
         for round in 0..GIVE_UP_AFTER {
+            self.loop_rounds += 1;
             let end = body(self, head.clone());
             let mut next = join_states(entry, &end);
             if round >= WIDEN_AFTER {

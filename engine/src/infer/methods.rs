@@ -103,6 +103,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let saved_logs = std::mem::take(&mut self.assignment_logs);
         let saved_retries = std::mem::take(&mut self.retries);
         let saved_dead = std::mem::replace(&mut self.dead, 0);
+        let saved_depth = std::mem::replace(&mut self.loop_depth, 0);
         let mut state: State = Some(Flow::default());
         if let Some(receiver) = def.receiver() {
             self.expr(&receiver, &mut state, &frame);
@@ -117,6 +118,7 @@ impl<'pr> Inferrer<'pr, '_> {
         self.assignment_logs = saved_logs;
         self.retries = saved_retries;
         self.dead = saved_dead;
+        self.loop_depth = saved_depth;
         let reached = if state.is_some() { body_type } else { Type::Bot };
         union(std::iter::once(reached).chain(returns))
     }

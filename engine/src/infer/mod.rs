@@ -159,6 +159,9 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// Above zero while walking code no path reaches: nothing found there
     /// flows anywhere.
     pub dead: u32,
+    /// Fixpoints (loops, blocks) being iterated, and rounds spent so far.
+    pub loop_depth: usize,
+    pub loop_rounds: usize,
 }
 
 impl<'pr, 'a> Inferrer<'pr, 'a> {
@@ -183,6 +186,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             assignment_logs: Vec::new(),
             retries: Vec::new(),
             dead: 0,
+            loop_depth: 0,
+            loop_rounds: 0,
         }
     }
 
