@@ -54,7 +54,11 @@ impl<'pr> Inferrer<'pr, '_> {
             ..frame.clone()
         };
         let Some(outer) = state.clone() else {
-            self.dead(&node, frame);
+            // Unreachable: still give its expressions types, knowing nothing.
+            self.dead += 1;
+            let mut scratch = Some(super::Flow::default());
+            self.block(block, plan, &mut scratch, frame);
+            self.dead -= 1;
             return BlockRun { value: Type::Bot, breaks: Vec::new(), break_state: None };
         };
         let start = node.location().start() as usize;

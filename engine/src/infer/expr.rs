@@ -3,6 +3,7 @@
 
 use ruby_prism::Node;
 
+use super::blocks::BlockPlan;
 use super::flow::{Flow, State};
 use super::{Frame, Inferrer, JumpKind};
 use crate::stack_guard::ensure_room;
@@ -533,7 +534,36 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::ClassNode { .. } | Node::ModuleNode { .. } => self.class_node(node, state, frame),
             Node::SingletonClassNode { .. } => self.singleton_class_node(node, state, frame),
             Node::LambdaNode { .. } => self.lambda(node, state, frame),
-            Node::AliasMethodNode { .. } | Node::AliasGlobalVariableNode { .. } | Node::UndefNode { .. } => Type::nil(),
+            Node::BlockNode { .. } => {
+                // A block reached on its own (not through its call).
+                if let Some(block) = node.as_block_node() {
+                    let plan = BlockPlan { yielded: None, self_type: None, self_unknown: true, stored: true };
+                    self.block(&block, plan, state, frame);
+                }
+                Type::nominal("Proc")
+            }
+            Node::AliasMethodNode { .. } => {
+                if let Some(alias) = node.as_alias_method_node() {
+                    self.expr(&alias.new_name(), state, frame);
+                    self.expr(&alias.old_name(), state, frame);
+                }
+                Type::nil()
+            }
+            Node::AliasGlobalVariableNode { .. } => {
+                if let Some(alias) = node.as_alias_global_variable_node() {
+                    self.expr(&alias.new_name(), state, frame);
+                    self.expr(&alias.old_name(), state, frame);
+                }
+                Type::nil()
+            }
+            Node::UndefNode { .. } => {
+                if let Some(undef) = node.as_undef_node() {
+                    for method in undef.names().iter() {
+                        self.expr(&method, state, frame);
+                    }
+                }
+                Type::nil()
+            }
             Node::PreExecutionNode { .. } => {
                 if let Some(pre) = node.as_pre_execution_node() {
                     self.statements(pre.statements(), state, frame);

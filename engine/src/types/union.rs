@@ -38,14 +38,27 @@ pub fn union(types: impl IntoIterator<Item = Type>) -> Type {
             _ => true,
         });
     }
-    // An exact array or hash is redundant next to a nominal one holding it.
-    let containers: Vec<Type> = members
-        .iter()
-        .filter(|m| matches!(m, Type::Nominal { class, .. } if matches!(&**class, "Array" | "Hash")))
-        .cloned()
-        .collect();
-    if !containers.is_empty() {
-        members.retain(|m| !containers.iter().any(|c| holds(c, m)));
+    // An exact array or hash is redundant next to a nominal one holding
+    // it; of two that hold each other, the first stays.
+    let is_container = |m: &Type| matches!(m, Type::Nominal { class, .. } if matches!(&**class, "Array" | "Hash"));
+    if members.iter().any(is_container) {
+        let mut dropped = vec![false; members.len()];
+        for i in 0..members.len() {
+            for j in 0..members.len() {
+                if i == j || dropped[j] || !is_container(&members[j]) || !holds(&members[j], &members[i]) {
+                    continue;
+                }
+                if !holds(&members[i], &members[j]) || j < i {
+                    dropped[i] = true;
+                    break;
+                }
+            }
+        }
+        let mut index = 0;
+        members.retain(|_| {
+            index += 1;
+            !dropped[index - 1]
+        });
     }
     let mut keyed: Vec<(String, Type)> = members.into_iter().map(|m| (display(&m), m)).collect();
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
@@ -178,6 +191,13 @@ mod tests {
         assert_eq!(union([Type::Tuple(vec![]), Type::generic("Array", vec![Type::untyped()])]).members().len(), 1);
         let strings = Type::generic("Array", vec![Type::nominal("String")]);
         assert_eq!(union([Type::Tuple(vec![Type::int(1)]), strings]).members().len(), 2);
+        // Two that hold each other: one stays, never neither.
+        let loose = Type::generic("Array", vec![Type::untyped()]);
+        let mixed = Type::generic("Array", vec![union([Type::nominal("String"), Type::untyped()])]);
+        let joined = union([mixed.clone(), loose.clone(), Type::nil()]);
+        assert_eq!(joined.members().len(), 2, "{}", display(&joined));
+        assert_eq!(union([loose.clone(), mixed]).members().len(), 1);
+        assert_eq!(union([loose.clone(), loose.clone()]), loose);
     }
 
     #[test]
