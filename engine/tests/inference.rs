@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{core, probe_type_with};
+use support::{core, probe_type_with, untyped_by_omission};
 
 /// (snippet, expected display)
 const CASES: &[(&str, &str)] = &[
@@ -337,4 +337,18 @@ fn deeply_nested_loops_stay_sound_and_finish() {
         "{}",
         rigor_engine::types::display(&ty)
     );
+}
+
+#[test]
+fn every_expression_of_every_snippet_gets_a_type() {
+    let signatures = core();
+    let unreachable = "def m\n  return\n  [1].map { |x| x.to_s }\n  alias a b\n  undef c\nend\n";
+    let patterns = "case [1, {a: 2}]\nin [Integer => n, {a: ^n}] if n > 0 then n\nin {x:} then x\nend\n";
+    let mut missing = Vec::new();
+    for source in CASES.iter().map(|(source, _)| *source).chain([unreachable, patterns]) {
+        for node in untyped_by_omission(source, &signatures) {
+            missing.push(format!("{source:?}: {node}"));
+        }
+    }
+    assert!(missing.is_empty(), "expressions without a type:\n{}", missing.join("\n"));
 }

@@ -223,6 +223,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     }
                 }
                 self.expr(&guard, state, frame);
+                self.record(pattern, &Type::untyped());
             }
             _ => {
                 self.bind_pattern_locals(pattern, state);
@@ -544,6 +545,10 @@ impl<'pr> ruby_prism::Visit<'pr> for PatternValues<'_, 'pr, '_, '_> {
     }
     fn visit_pinned_expression_node(&mut self, node: &ruby_prism::PinnedExpressionNode<'pr>) {
         self.inferrer.expr(&node.expression(), self.state, self.frame);
+        self.inferrer.record(&node.as_node(), &Type::untyped());
+    }
+    fn visit_local_variable_target_node(&mut self, node: &ruby_prism::LocalVariableTargetNode<'pr>) {
+        // Bound by `bind_pattern_locals`; what it captures is unknown here.
         self.inferrer.record(&node.as_node(), &Type::untyped());
     }
     fn visit_pinned_variable_node(&mut self, node: &ruby_prism::PinnedVariableNode<'pr>) {

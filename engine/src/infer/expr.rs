@@ -103,7 +103,12 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             Node::FloatNode { .. } => node.as_float_node().map_or(Type::nominal("Float"), |f| Type::float(f.value())),
             Node::RationalNode { .. } => Type::nominal("Rational"),
-            Node::ImaginaryNode { .. } => Type::nominal("Complex"),
+            Node::ImaginaryNode { .. } => {
+                if let Some(imaginary) = node.as_imaginary_node() {
+                    self.expr(&imaginary.numeric(), state, frame);
+                }
+                Type::nominal("Complex")
+            }
             Node::StringNode { .. } => match node.as_string_node() {
                 Some(s) => string_type(s.unescaped(), s.is_forced_binary_encoding()),
                 None => Type::nominal("String"),

@@ -39,6 +39,21 @@ pub fn probe(source: &str) -> (String, String) {
     (display(&ty), erase(&ty))
 }
 
+/// Expression nodes the walk left without a type (each counts as
+/// untyped in coverage, so there should be none).
+pub fn untyped_by_omission(source: &str, signatures: &Signatures) -> Vec<String> {
+    let parsed = ParsedFile::parse(source.as_bytes());
+    let types = infer_file(&parsed, &signatures.env);
+    all_nodes(&parsed.root())
+        .into_iter()
+        .filter(|node| rigor_engine::syntax::node_kind::is_expression(node) && types.of(node).is_none())
+        .map(|node| {
+            let kind = rigor_engine::syntax::node_kind::class_name(&node);
+            format!("{kind} `{}`", String::from_utf8_lossy(node.location().as_slice()))
+        })
+        .collect()
+}
+
 fn probe_argument<'pr>(root: &Node<'pr>) -> Option<Node<'pr>> {
     all_nodes(root)
         .into_iter()
