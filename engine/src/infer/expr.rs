@@ -25,19 +25,41 @@ pub fn integer_value(node: &ruby_prism::IntegerNode<'_>) -> Option<i64> {
     i64::try_from(value).ok()
 }
 
-/// A string literal's type: its value when it is valid UTF-8.
-pub fn string_type(bytes: &[u8], binary: bool) -> Type {
+/// A string literal's type: its value when it is UTF-8 text. In a file
+/// whose magic comment names another encoding, only ASCII is the same
+/// text (`"é".length` counts bytes there).
+pub fn string_type(bytes: &[u8], binary: bool, utf8_source: bool) -> Type {
     match std::str::from_utf8(bytes) {
-        Ok(text) if !binary => Type::string(text),
+        Ok(text) if !binary && (utf8_source || text.is_ascii()) => Type::string(text),
         _ => Type::nominal("String"),
     }
 }
 
-pub fn symbol_type(bytes: &[u8]) -> Type {
+pub fn symbol_type(bytes: &[u8], utf8_source: bool) -> Type {
     match std::str::from_utf8(bytes) {
-        Ok(text) => Type::symbol(text),
-        Err(_) => Type::nominal("Symbol"),
+        Ok(text) if utf8_source || text.is_ascii() => Type::symbol(text),
+        _ => Type::nominal("Symbol"),
     }
+}
+
+/// Is the source UTF-8 (no magic comment naming another encoding in its
+/// first two lines)?
+pub fn utf8_source(source: &[u8]) -> bool {
+    for line in source.split(|&b| b == b'\n').take(2) {
+        let line = String::from_utf8_lossy(line).to_ascii_lowercase();
+        if !line.trim_start().starts_with('#') {
+            continue;
+        }
+        if let Some(at) = line.find("coding") {
+            let rest = line[at + "coding".len()..].trim_start_matches([':', '=', ' ', '\t']);
+            let name: String =
+                rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
+            if !name.is_empty() {
+                return matches!(name.as_str(), "utf-8" | "utf8" | "us-ascii" | "ascii");
+            }
+        }
+    }
+    true
 }
 
 impl<'pr> Inferrer<'pr, '_> {
@@ -110,11 +132,11 @@ impl<'pr> Inferrer<'pr, '_> {
                 Type::nominal("Complex")
             }
             Node::StringNode { .. } => match node.as_string_node() {
-                Some(s) => string_type(s.unescaped(), s.is_forced_binary_encoding()),
+                Some(s) => string_type(s.unescaped(), s.is_forced_binary_encoding(), self.utf8_source),
                 None => Type::nominal("String"),
             },
             Node::SymbolNode { .. } => match node.as_symbol_node() {
-                Some(s) => symbol_type(s.unescaped()),
+                Some(s) => symbol_type(s.unescaped(), self.utf8_source),
                 None => Type::nominal("Symbol"),
             },
             Node::XStringNode { .. } => Type::nominal("String"),

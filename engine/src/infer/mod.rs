@@ -73,7 +73,9 @@ pub fn infer_file(parsed: &ParsedFile<'_>, env: &Environment) -> FileTypes {
     let families = Rc::new(methods::ivar_families(&index));
     // Pass one learns what each instance variable is assigned; pass two
     // reads instance variables through that table.
+    let utf8 = expr::utf8_source(parsed.source);
     let mut first = Inferrer::new(env, &index, families.clone(), None);
+    first.utf8_source = utf8;
     first.program(&root);
     if first.ivar_writes.is_empty() {
         return first.finish();
@@ -93,6 +95,7 @@ pub fn infer_file(parsed: &ParsedFile<'_>, env: &Environment) -> FileTypes {
     }
     drop(first);
     let mut second = Inferrer::new(env, &index, families, Some(table));
+    second.utf8_source = utf8;
     second.program(&root);
     second.finish()
 }
@@ -162,6 +165,8 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// Fixpoints (loops, blocks) being iterated, and rounds spent so far.
     pub loop_depth: usize,
     pub loop_rounds: usize,
+    /// String literals are UTF-8 text (see `expr::utf8_source`).
+    pub utf8_source: bool,
 }
 
 impl<'pr, 'a> Inferrer<'pr, 'a> {
@@ -188,6 +193,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             dead: 0,
             loop_depth: 0,
             loop_rounds: 0,
+            utf8_source: true,
         }
     }
 
