@@ -10,6 +10,10 @@ use crate::stack_guard::ensure_room;
 use crate::syntax::name;
 use crate::types::{join, union, Literal, Shape, ShapeField, Type};
 
+/// Array and hash literals larger than this are typed by their element
+/// classes (a table of a thousand numbers is `Array[Integer]`).
+const MAX_EXACT_ELEMENTS: usize = 64;
+
 /// The value of an integer literal, when it fits.
 pub fn integer_value(node: &ruby_prism::IntegerNode<'_>) -> Option<i64> {
     let value = node.value();
@@ -651,7 +655,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 _ => elements.push(ty),
             }
         }
-        if exact {
+        if exact && elements.len() <= MAX_EXACT_ELEMENTS {
             Type::Tuple(elements)
         } else {
             let element = union(elements.into_iter().map(crate::types::widen_literals).chain(loose));
@@ -720,7 +724,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
             }
         }
-        if shaped && !open {
+        if shaped && !open && fields.len() <= MAX_EXACT_ELEMENTS {
             return Type::Shape(Shape { fields, open: false });
         }
         let key = union(keys.into_iter().map(crate::types::widen_literals));
