@@ -10,28 +10,15 @@ use ruby_prism::{CallNode, Node};
 
 use super::blocks::{BlockPlan, BlockRun};
 use super::flow::{join_states, State};
-use super::index::{MethodEntry, Side, Superclass};
-use super::signature::{Fit, TypeContext};
+use super::index::Side;
+use super::lookup::{Callee, GLOBAL_FUNCTIONS, MODULE_FUNCTIONS};
+use super::overloads::{own_params_removed, Receiver};
+use super::signature::TypeContext;
 use super::{fold, Frame, Inferrer};
 use crate::rbs::ast::{MethodType, RType};
 use crate::rbs::FoundMethod;
 use crate::syntax::name;
-use crate::types::{join, union, widen_literals, Literal, Name, Type};
-
-/// Where a method name leads for a receiver class.
-pub enum Callee<'e> {
-    Rbs(FoundMethod<'e>),
-    Def(usize),
-    Reader(String),
-    Writer,
-    /// Exists, but returns something this engine cannot know.
-    Opaque,
-    /// Not found; `complete` when every ancestor was known, so the call
-    /// would raise NoMethodError.
-    Missing {
-        complete: bool,
-    },
-}
+use crate::types::{join, union, Literal, Name, Type};
 
 /// One evaluated argument.
 #[derive(Debug, Clone)]
@@ -44,7 +31,7 @@ pub enum Arg {
 }
 
 impl Arg {
-    fn positional(&self) -> Option<&Type> {
+    pub(super) fn positional(&self) -> Option<&Type> {
         match self {
             Arg::Value(ty) => Some(ty),
             _ => None,
@@ -73,121 +60,21 @@ pub enum BlockArg<'pr> {
 }
 
 impl BlockArg<'_> {
-    fn given(&self) -> bool {
+    pub(super) fn given(&self) -> bool {
         !matches!(self, BlockArg::None)
     }
 }
 
 /// How a call resolves for one receiver type.
-enum Plan<'e> {
+pub(super) enum Plan<'e> {
     Fixed(Type),
     Rbs { overloads: Vec<&'e MethodType>, receiver: Receiver, owner_args: HashMap<Arc<str>, RType> },
     Defs(Vec<usize>),
     Reader { ivar: String, class: Name },
 }
 
-/// A receiver's meaning for signature instantiation.
-#[derive(Clone)]
-struct Receiver {
-    self_type: Type,
-    instance: Type,
-    class: Type,
-    vars: HashMap<Arc<str>, Type>,
-}
-
-/// Kernel functions every object answers to, even one whose class this
-/// engine cannot see completely.
-const GLOBAL_FUNCTIONS: &[&str] = &[
-    "raise",
-    "fail",
-    "require",
-    "require_relative",
-    "load",
-    "autoload",
-    "puts",
-    "print",
-    "p",
-    "pp",
-    "printf",
-    "sprintf",
-    "format",
-    "putc",
-    "gets",
-    "warn",
-    "abort",
-    "exit",
-    "exit!",
-    "sleep",
-    "rand",
-    "srand",
-    "loop",
-    "lambda",
-    "proc",
-    "catch",
-    "throw",
-    "block_given?",
-    "binding",
-    "caller",
-    "caller_locations",
-    "at_exit",
-    "Integer",
-    "Float",
-    "String",
-    "Array",
-    "Hash",
-    "Rational",
-    "Complex",
-    "system",
-    "spawn",
-    "__method__",
-    "__dir__",
-    "trap",
-    "fork",
-    "exec",
-    "select",
-    "readlines",
-    "readline",
-    "local_variables",
-    "global_variables",
-    "test",
-];
-
-/// Module methods every class and module answers to: what class bodies
-/// call to define themselves.
-const MODULE_FUNCTIONS: &[&str] = &[
-    "attr_reader",
-    "attr_writer",
-    "attr_accessor",
-    "attr",
-    "include",
-    "extend",
-    "prepend",
-    "private",
-    "public",
-    "protected",
-    "module_function",
-    "private_constant",
-    "public_constant",
-    "private_class_method",
-    "public_class_method",
-    "alias_method",
-    "remove_method",
-    "undef_method",
-    "name",
-    "to_s",
-    "instance_method",
-    "method_defined?",
-    "public_method_defined?",
-    "private_method_defined?",
-    "const_get",
-    "const_defined?",
-    "include?",
-    "ancestors",
-    "instance_methods",
-];
-
 /// Core methods that keep their block to call later (or never).
-const STORES_BLOCK: &[&str] = &[
+pub(super) const STORES_BLOCK: &[&str] = &[
     "define_method",
     "define_singleton_method",
     "lambda",
@@ -210,7 +97,7 @@ const STORES_BLOCK: &[&str] = &[
 ];
 
 /// Core methods whose block runs with another `self`.
-const CHANGES_SELF: &[&str] =
+pub(super) const CHANGES_SELF: &[&str] =
     &["instance_eval", "instance_exec", "class_eval", "class_exec", "module_eval", "module_exec"];
 
 /// Methods that never mutate their receiver nor hand it to anyone.
@@ -329,7 +216,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             if mutates_receiver(&method) {
                 let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
                 self.mutate_variable(node, &method, &values, state, frame);
-            } else if let (Some(receiver), true) = (&receiver, super::expr::is_variable_read(node)) {
+            } else if let (Some(receiver), true) = (&receiver, super::assign::is_variable_read(node)) {
                 // `t = s.itself`, `x = a.freeze`: the result is the receiver
                 // itself, so the two names share one mutable object.
                 let shares = result.members().iter().any(|m| m.is_mutable_literal() && receiver.members().contains(m));
@@ -360,7 +247,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         self.dispatch(receiver, &site, BlockArg::None, state, frame)
     }
 
-    fn dispatch(
+    pub(super) fn dispatch(
         &mut self,
         receiver: &Type,
         site: &CallSite<'_>,
@@ -386,12 +273,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
 
     /// A call's value and flow given what its block's `break`s did: a
     /// method that never returns (`loop`) ends only through them.
-    fn after_breaks(&mut self, returned: Type, outcome: BlockRun, state: &mut State) -> Type {
+    pub(super) fn after_breaks(&mut self, returned: Type, outcome: BlockRun, state: &mut State) -> Type {
         *state = if returned == Type::Bot { outcome.break_state } else { join_states(state, &outcome.break_state) };
         union(std::iter::once(returned).chain(outcome.breaks))
     }
 
-    fn run_block(
+    pub(super) fn run_block(
         &mut self,
         plans: &[Plan<'a>],
         site: &CallSite<'_>,
@@ -441,7 +328,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     }
 
     /// What the block is given, position by position, when every plan knows.
-    fn yielded_types(&self, plans: &[Plan<'a>], args: &[Arg]) -> Option<Vec<Type>> {
+    pub(super) fn yielded_types(&self, plans: &[Plan<'a>], args: &[Arg]) -> Option<Vec<Type>> {
         let mut combined: Option<Vec<Type>> = None;
         for plan in plans {
             let yielded = match plan {
@@ -485,7 +372,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         combined
     }
 
-    fn finish_plan(&mut self, plan: &Plan<'a>, args: &[Arg], block_value: &Type) -> Type {
+    pub(super) fn finish_plan(&mut self, plan: &Plan<'a>, args: &[Arg], block_value: &Type) -> Type {
         match plan {
             Plan::Fixed(ty) => ty.clone(),
             Plan::Defs(defs) => union(defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>()),
@@ -510,41 +397,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
     }
 
-    /// The receiver's class variables and the method's own variables bound
-    /// from arguments (and the block's value, for `map`'s `U`).
-    fn method_vars(
-        &self,
-        overload: &MethodType,
-        receiver: &Receiver,
-        owner_args: &HashMap<Arc<str>, RType>,
-        args: &[Arg],
-        block_value: Option<&Type>,
-    ) -> HashMap<Arc<str>, Type> {
-        let mut vars = receiver.vars.clone();
-        if overload.type_params.is_empty() {
-            return vars;
-        }
-        for param in &overload.type_params {
-            vars.remove(param);
-        }
-        let function = overload.function.substitute(&own_params_removed(owner_args, overload));
-        let mut own = HashMap::new();
-        let positional: Vec<&Type> = args.iter().filter_map(Arg::positional).collect();
-        if let Some(params) = function.positional_types(positional.len()) {
-            for (param, arg) in params.iter().zip(&positional) {
-                self.bind_vars(param, arg, &mut own, &overload.type_params);
-            }
-        }
-        if let (Some(block), Some(value)) = (&overload.block, block_value) {
-            let returns = block.function.returns.substitute(&own_params_removed(owner_args, overload));
-            self.bind_vars(&returns, value, &mut own, &overload.type_params);
-        }
-        vars.extend(own);
-        vars
-    }
-
     /// Resolves a call for one receiver type.
-    fn plan(&mut self, receiver: &Type, method: &str, args: &[Arg], block: &BlockArg<'pr>, implicit: bool) -> Plan<'a> {
+    pub(super) fn plan(
+        &mut self,
+        receiver: &Type,
+        method: &str,
+        args: &[Arg],
+        block: &BlockArg<'pr>,
+        implicit: bool,
+    ) -> Plan<'a> {
         match receiver {
             Type::Bot => return Plan::Fixed(Type::Bot),
             Type::Dynamic(_) | Type::Top => {
@@ -619,52 +480,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
     }
 
-    /// Every `def` of the method `id` defines: a class or the top level
-    /// may define a name more than once (under `if`, or redefined).
-    fn all_definitions(&self, id: usize, method: &str) -> Vec<usize> {
-        let info = self.index.def(id);
-        let all = match &info.owner {
-            Some((class, side)) => self.index.class(class).and_then(|c| c.redefined.get(&(*side, method.to_string()))),
-            None => self.index.top_redefined.get(method),
-        };
-        match all {
-            Some(all) if all.contains(&id) => all.clone(),
-            _ => vec![id],
-        }
-    }
-
-    /// A call that found nothing on `self`: a top-level `def` (a private
-    /// method of Object), else a Kernel function.
-    fn implicit_fallback(&self, method: &str) -> Callee<'a> {
-        if let Some(id) = self.index.top_methods.get(method) {
-            return Callee::Def(*id);
-        }
-        if GLOBAL_FUNCTIONS.contains(&method) {
-            if let Some(found) = self.env.instance_method("Object", method) {
-                return Callee::Rbs(found);
-            }
-        }
-        Callee::Missing { complete: false }
-    }
-
-    /// `C.new`: an instance of C unless C makes `new` mean something else.
-    fn constructed(&mut self, class: &str) -> Option<Type> {
-        match class {
-            "Class" | "Struct" | "Data" => return Some(Type::nominal("Class")),
-            "Module" => return Some(Type::nominal("Module")),
-            _ => {}
-        }
-        if self.is_module(class) {
-            return None;
-        }
-        match self.lookup(class, Side::Singleton, "new") {
-            Callee::Rbs(found) if &*found.owner == "Class" => Some(self.instance_of(class)),
-            Callee::Missing { .. } if self.index.class(class).is_some() => Some(self.instance_of(class)),
-            _ => None,
-        }
-    }
-
-    fn rbs_plan(
+    pub(super) fn rbs_plan(
         &self,
         found: Option<FoundMethod<'a>>,
         method: &str,
@@ -677,7 +493,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         // then only its class (`[] << 1` is not `[]`).
         let receiver = if mutates_receiver(method) {
             let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
-            super::expr::mutated_container(&receiver, method, &values)
+            super::assign::mutated_container(&receiver, method, &values)
         } else {
             receiver
         };
@@ -689,262 +505,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         Plan::Rbs { overloads, receiver, owner_args: found.owner_args }
     }
 
-    fn receiver_context(&self, receiver: &Type) -> Receiver {
-        let (class, instance, class_type, args) = match receiver {
-            Type::Singleton(class) => {
-                let instance = self.instance_of(class);
-                (Name::from("Class"), instance, Type::nominal("Class"), Vec::new())
-            }
-            Type::Nominal { class, args } => {
-                (class.clone(), receiver.clone(), Type::Singleton(class.clone()), args.clone())
-            }
-            Type::Tuple(elements) => {
-                let element = union(elements.iter().cloned().map(widen_literals));
-                let element = if element == Type::Bot { Type::untyped() } else { element };
-                let array = Type::generic("Array", vec![element.clone()]);
-                (Name::from("Array"), array, Type::singleton("Array"), vec![element])
-            }
-            Type::Shape(shape) => {
-                let (key, value) = if shape.fields.is_empty() || shape.open {
-                    (Type::untyped(), Type::untyped())
-                } else {
-                    (Type::nominal("Symbol"), union(shape.fields.iter().map(|f| widen_literals(f.ty.clone()))))
-                };
-                let hash = Type::generic("Hash", vec![key.clone(), value.clone()]);
-                (Name::from("Hash"), hash, Type::singleton("Hash"), vec![key, value])
-            }
-            other => {
-                let class = Inferrer::class_of(other).unwrap_or_else(|| Name::from("Object"));
-                (class.clone(), Type::Nominal { class: class.clone(), args: vec![] }, Type::Singleton(class), vec![])
-            }
-        };
-        let vars = match self.env.class(&class) {
-            Some(decl) => decl
-                .type_params
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.clone(), args.get(i).cloned().unwrap_or_else(Type::untyped)))
-                .collect(),
-            None => HashMap::new(),
-        };
-        Receiver { self_type: receiver.clone(), instance, class: class_type, vars }
-    }
-
-    /// The overloads a call can take: the first that surely fits, else all
-    /// that might.
-    fn select(
-        &self,
-        overloads: &'a [MethodType],
-        owner_args: &HashMap<Arc<str>, RType>,
-        receiver: &Receiver,
+    /// Methods whose result the literal shape of the receiver decides.
+    pub(super) fn special(
+        &mut self,
+        receiver: &Type,
+        method: &str,
         args: &[Arg],
         block: &BlockArg<'pr>,
-    ) -> Vec<&'a MethodType> {
-        let any_takes_block = overloads.iter().any(|o| o.block.is_some());
-        let unknown_shape = args.iter().any(|a| matches!(a, Arg::Splat | Arg::Forward));
-        let keywords = args.iter().find_map(|a| match a {
-            Arg::Keywords(ty) => Some(ty),
-            _ => None,
-        });
-        let positional: Vec<&Type> = args.iter().filter_map(Arg::positional).collect();
-        let mut maybe = Vec::new();
-        for overload in overloads {
-            match (&overload.block, block.given()) {
-                (None, true) if any_takes_block => continue,
-                (Some(b), false) if b.required => continue,
-                _ => {}
-            }
-            let function = &overload.function;
-            if function.untyped_params || unknown_shape {
-                maybe.push(overload);
-                continue;
-            }
-            let takes_keywords = !function.required_keywords.is_empty()
-                || !function.optional_keywords.is_empty()
-                || function.rest_keywords.is_some();
-            let mut positional = positional.clone();
-            let keyword_hash;
-            match keywords {
-                Some(hash) if !takes_keywords => {
-                    keyword_hash = hash.clone();
-                    positional.push(&keyword_hash);
-                }
-                Some(hash) if !self.keywords_fit(function, hash) => continue,
-                None if !function.required_keywords.is_empty() => continue,
-                _ => {}
-            }
-            let Some(params) = function.positional_types(positional.len()) else { continue };
-            let substituted: Vec<RType> =
-                params.iter().map(|p| p.substitute(&own_params_removed(owner_args, overload))).collect();
-            let fit = substituted.iter().zip(&positional).fold(Fit::Yes, |acc, (param, arg)| {
-                let param = self.resolve_class_vars(param, receiver, overload);
-                match (acc, self.fits(&param, arg, 0)) {
-                    (Fit::No, _) | (_, Fit::No) => Fit::No,
-                    (Fit::Maybe, _) | (_, Fit::Maybe) => Fit::Maybe,
-                    _ => Fit::Yes,
-                }
-            });
-            match fit {
-                Fit::Yes if maybe.is_empty() => return vec![overload],
-                Fit::Yes | Fit::Maybe => maybe.push(overload),
-                Fit::No => {}
-            }
-        }
-        maybe
-    }
-
-    /// A receiver's class variable in a parameter, when its argument is a
-    /// plain class (so `Array[Integer]#push` wants an Integer).
-    fn resolve_class_vars(&self, param: &RType, receiver: &Receiver, overload: &MethodType) -> RType {
-        match param {
-            RType::Var(var) if overload.type_params.contains(var) => RType::Untyped,
-            RType::Var(var) => match receiver.vars.get(var) {
-                Some(Type::Nominal { class, args }) if args.is_empty() => {
-                    RType::Class { name: class.clone(), args: vec![] }
-                }
-                _ => RType::Untyped,
-            },
-            other => other.clone(),
-        }
-    }
-
-    fn keywords_fit(&self, function: &crate::rbs::ast::Function, hash: &Type) -> bool {
-        let Type::Shape(shape) = hash else { return true };
-        let known =
-            |key: &str| function.required_keywords.iter().chain(&function.optional_keywords).any(|(k, _)| k == key);
-        let all_known = function.rest_keywords.is_some() || shape.fields.iter().all(|f| known(&f.key));
-        let required_given = function.required_keywords.iter().all(|(k, _)| shape.fields.iter().any(|f| f.key == *k));
-        all_known && (required_given || shape.open)
-    }
-
-    /// Finds a method by name for instances (or the class object) of `class`.
-    pub fn lookup(&self, class: &str, side: Side, method: &str) -> Callee<'a> {
-        self.lookup_in(class, side, method, 0)
-    }
-
-    fn lookup_in(&self, class: &str, side: Side, method: &str, depth: usize) -> Callee<'a> {
-        if depth > 32 {
-            return Callee::Missing { complete: false };
-        }
-        let env: &'a crate::rbs::Environment = self.env;
-        let Some(user) = self.index.class(class) else {
-            let found = match side {
-                Side::Instance => env.instance_method(class, method),
-                Side::Singleton => env.singleton_method(class, method),
-            };
-            return match found {
-                Some(found) => Callee::Rbs(found),
-                None => Callee::Missing { complete: env.has_class(class) },
-            };
-        };
-        let entry = |entry: &MethodEntry| match entry {
-            MethodEntry::Def(id) => Callee::Def(*id),
-            MethodEntry::Reader(ivar) => Callee::Reader(self.index.ivar_names[*ivar].clone()),
-            MethodEntry::Writer => Callee::Writer,
-            MethodEntry::Opaque => Callee::Opaque,
-        };
-        let reopened = env.has_class(class);
-        // A signature for the method itself beats its body: RBS is the
-        // source of truth (a project's sig/ describes its own classes).
-        if let Some(declared) = env.class(class) {
-            let own = match side {
-                Side::Instance => declared.instance_methods.contains_key(method),
-                Side::Singleton => declared.singleton_methods.contains_key(method),
-            };
-            let found = match (own, side) {
-                (false, _) => None,
-                (true, Side::Instance) => env.instance_method(class, method),
-                (true, Side::Singleton) => env.singleton_method(class, method),
-            };
-            if let Some(found) = found {
-                return Callee::Rbs(found);
-            }
-        }
-        match side {
-            Side::Instance => {
-                for prepend in &user.prepends {
-                    match self.lookup_in(prepend, Side::Instance, method, depth + 1) {
-                        Callee::Missing { .. } => {}
-                        found => return found,
-                    }
-                }
-                if let Some(found) = user.instance_methods.get(method) {
-                    return entry(found);
-                }
-                for include in user.includes.iter().rev() {
-                    match self.lookup_in(include, Side::Instance, method, depth + 1) {
-                        Callee::Missing { .. } => {}
-                        found => return found,
-                    }
-                }
-                if reopened {
-                    return match env.instance_method(class, method) {
-                        Some(found) => Callee::Rbs(found),
-                        None => Callee::Missing { complete: !user.unknown_mixins && !user.has_method_missing },
-                    };
-                }
-                if user.unknown_mixins || user.has_method_missing {
-                    return Callee::Missing { complete: false };
-                }
-                match &user.superclass {
-                    Superclass::Known(parent) => self.lookup_in(parent, Side::Instance, method, depth + 1),
-                    Superclass::Implicit if !user.is_module => match env.instance_method("Object", method) {
-                        Some(found) => Callee::Rbs(found),
-                        None => Callee::Missing { complete: false },
-                    },
-                    _ => Callee::Missing { complete: false },
-                }
-            }
-            Side::Singleton => {
-                if let Some(found) = user.singleton_methods.get(method) {
-                    return entry(found);
-                }
-                for extend in user.extends.iter().rev() {
-                    match self.lookup_in(extend, Side::Instance, method, depth + 1) {
-                        Callee::Missing { .. } => {}
-                        found => return found,
-                    }
-                }
-                if reopened {
-                    return match env.singleton_method(class, method) {
-                        Some(found) => Callee::Rbs(found),
-                        None => Callee::Missing { complete: false },
-                    };
-                }
-                if user.unknown_mixins {
-                    return Callee::Missing { complete: false };
-                }
-                let meta = if user.is_module { "Module" } else { "Class" };
-                match &user.superclass {
-                    Superclass::Known(parent) => self.lookup_in(parent, Side::Singleton, method, depth + 1),
-                    Superclass::Implicit => match env.instance_method(meta, method) {
-                        Some(found) => Callee::Rbs(found),
-                        None => Callee::Missing { complete: false },
-                    },
-                    Superclass::Unknown => Callee::Missing { complete: false },
-                }
-            }
-        }
-    }
-
-    /// `def`s of the same name in this file's subclasses of `class`: a
-    /// call on a `class` instance may run any of them.
-    fn overrides(&self, class: &str, method: &str) -> Vec<usize> {
-        self.index
-            .classes
-            .values()
-            .filter(|c| &*c.name != class)
-            .filter_map(|c| match c.instance_methods.get(method) {
-                Some(MethodEntry::Def(id)) if self.relation(&c.name, class) == super::signature::Relation::Is => {
-                    Some(*id)
-                }
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Methods whose result the literal shape of the receiver decides.
-    fn special(&mut self, receiver: &Type, method: &str, args: &[Arg], block: &BlockArg<'pr>) -> Option<Type> {
+    ) -> Option<Type> {
         if block.given() {
             return None;
         }
@@ -1067,21 +635,6 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         self.after_breaks(union(results), outcome, state)
     }
 
-    fn super_lookup(&self, class: &str, side: Side, method: &str) -> Callee<'a> {
-        let Some(user) = self.index.class(class) else { return Callee::Missing { complete: false } };
-        if user.is_module || !user.includes.is_empty() || !user.prepends.is_empty() || user.unknown_mixins {
-            return Callee::Missing { complete: false };
-        }
-        if self.env.has_class(class) {
-            return Callee::Missing { complete: false };
-        }
-        match &user.superclass {
-            Superclass::Known(parent) => self.lookup(parent, side, method),
-            Superclass::Implicit => self.lookup("Object", side, method),
-            Superclass::Unknown => Callee::Missing { complete: false },
-        }
-    }
-
     /// `a.b op= v`, `a[i] ||= v` and friends.
     pub fn call_write(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
         enum Kind {
@@ -1160,17 +713,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     }
 }
 
-/// Owner arguments without the method's own type parameters (which
-/// shadow the class's).
-fn own_params_removed(owner_args: &HashMap<Arc<str>, RType>, overload: &MethodType) -> HashMap<Arc<str>, RType> {
-    if overload.type_params.is_empty() {
-        return owner_args.clone();
-    }
-    owner_args.iter().filter(|(k, _)| !overload.type_params.contains(k)).map(|(k, v)| (k.clone(), v.clone())).collect()
-}
-
 /// Position-wise union of what different overloads or receivers yield.
-fn merge_positions(current: Option<Vec<Type>>, next: Vec<Type>) -> Vec<Type> {
+pub(super) fn merge_positions(current: Option<Vec<Type>>, next: Vec<Type>) -> Vec<Type> {
     let Some(current) = current else { return next };
     let len = current.len().max(next.len());
     (0..len)

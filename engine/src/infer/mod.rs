@@ -7,6 +7,7 @@
 //! core library and through this file's own `def`s, whose return types are
 //! inferred on demand. When unsure, a type is `untyped`.
 
+mod assign;
 mod blocks;
 mod calls;
 mod constants;
@@ -15,8 +16,11 @@ mod expr;
 mod flow;
 mod fold;
 mod index;
+mod literals;
+mod lookup;
 mod methods;
 mod narrow;
+mod overloads;
 mod scope_writes;
 mod signature;
 
@@ -73,7 +77,7 @@ pub fn infer_file(parsed: &ParsedFile<'_>, env: &Environment) -> FileTypes {
     let families = Rc::new(methods::ivar_families(&index));
     // Pass one learns what each instance variable is assigned; pass two
     // reads instance variables through that table.
-    let utf8 = expr::utf8_source(parsed.source);
+    let utf8 = literals::utf8_source(parsed.source);
     let mut first = Inferrer::new(env, &index, families.clone(), None);
     first.utf8_source = utf8;
     first.program(&root);
@@ -87,7 +91,7 @@ pub fn infer_file(parsed: &ParsedFile<'_>, env: &Environment) -> FileTypes {
         for (key, mutations) in &first.ivar_mutations {
             if let Some(assigned) = table.get(key).cloned() {
                 let grown = mutations.iter().fold(assigned.clone(), |ty, (method, args)| {
-                    join(&ty, &expr::mutated_container(&ty, method, args))
+                    join(&ty, &assign::mutated_container(&ty, method, args))
                 });
                 table.insert(key.clone(), grown);
             }
@@ -165,7 +169,7 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// Fixpoints (loops, blocks) being iterated, and rounds spent so far.
     pub loop_depth: usize,
     pub loop_rounds: usize,
-    /// String literals are UTF-8 text (see `expr::utf8_source`).
+    /// String literals are UTF-8 text (see `literals::utf8_source`).
     pub utf8_source: bool,
 }
 

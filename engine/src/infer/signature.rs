@@ -334,7 +334,7 @@ impl Inferrer<'_, '_> {
         let all_found = interface
             .instance_methods
             .keys()
-            .all(|method| !matches!(self.lookup(&lookup_class, side, method), super::calls::Callee::Missing { .. }));
+            .all(|method| !matches!(self.lookup(&lookup_class, side, method), super::lookup::Callee::Missing { .. }));
         if all_found {
             Fit::Yes
         } else {
