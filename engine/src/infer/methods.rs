@@ -262,6 +262,16 @@ impl<'pr> Inferrer<'pr, '_> {
         if side == Side::Instance && self.index.class(class).is_some_and(|c| c.is_module) {
             return Type::untyped();
         }
+        // A superclass or mixin defined elsewhere may assign them too.
+        let family_open = self
+            .index
+            .classes
+            .values()
+            .filter(|c| self.families.get(&c.name) == Some(&family))
+            .any(|c| self.ancestry_open(&c.name));
+        if family_open {
+            return Type::untyped();
+        }
         let Some(table) = &self.ivar_table else { return Type::untyped() };
         let Some(assigned) = table.get(&(family, side, ivar.to_string())) else { return Type::untyped() };
         let initialized = side == Side::Instance
