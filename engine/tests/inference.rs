@@ -164,6 +164,8 @@ const CASES: &[(&str, &str)] = &[
     ("[1].map { _1 + 1 }", "Array[Integer]"),
     ("[1].each_with_index.map { |x, i| i }", "Array[Integer]"),
     ("def m; yield; end\nm { 1 }", "untyped"),
+    ("class C\n  def helper = 1\n  def m(items)\n    items.each { probe(helper) }\n  end\nend", "1"),
+    ("class C\n  def helper = 1\n  def m(items)\n    items.configure { probe(helper) }\n  end\nend", "untyped"),
     ("def m(&blk) = blk\nm", "Proc?"),
     // Control flow
     ("x = if false then 1 else 2 end", "2"),

@@ -96,6 +96,80 @@ pub(super) const STORES_BLOCK: &[&str] = &[
     "autoload",
 ];
 
+/// Iteration methods (Enumerable, Array, Hash, String, IO, Integer):
+/// their blocks run with the caller's `self` even when the receiver's
+/// type is unknown.
+const ITERATES: &[&str] = &[
+    "each",
+    "each_with_index",
+    "each_with_object",
+    "each_pair",
+    "each_key",
+    "each_value",
+    "each_slice",
+    "each_cons",
+    "each_char",
+    "each_line",
+    "each_byte",
+    "each_entry",
+    "each_index",
+    "map",
+    "flat_map",
+    "collect",
+    "collect_concat",
+    "select",
+    "filter",
+    "filter_map",
+    "reject",
+    "find",
+    "detect",
+    "find_index",
+    "find_all",
+    "any?",
+    "all?",
+    "none?",
+    "one?",
+    "count",
+    "sum",
+    "min_by",
+    "max_by",
+    "sort_by",
+    "group_by",
+    "partition",
+    "inject",
+    "reduce",
+    "times",
+    "upto",
+    "downto",
+    "step",
+    "zip",
+    "take_while",
+    "drop_while",
+    "chunk_while",
+    "slice_when",
+    "uniq",
+    "delete_if",
+    "keep_if",
+    "map!",
+    "collect!",
+    "select!",
+    "reject!",
+    "sort",
+    "sort!",
+    "min",
+    "max",
+    "transform_values",
+    "transform_keys",
+    "fetch",
+    "scan",
+    "gsub",
+    "sub",
+    "tap",
+    "then",
+    "open",
+    "synchronize",
+];
+
 /// Core methods whose block runs with another `self`.
 pub(super) const CHANGES_SELF: &[&str] =
     &["instance_eval", "instance_exec", "class_eval", "class_exec", "module_eval", "module_exec"];
@@ -319,7 +393,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 let plan = BlockPlan {
                     yielded: if synchronous { self.yielded_types(plans, args) } else { None },
                     self_type: self_type.clone(),
-                    self_unknown: self_type.is_none() && (changes_self || !synchronous),
+                    // Iteration never evaluates its block against another
+                    // object, whoever the receiver is.
+                    self_unknown: self_type.is_none()
+                        && (changes_self || (!synchronous && !ITERATES.contains(&method))),
                     stored: !synchronous,
                 };
                 self.block(&node, plan, state, frame)
