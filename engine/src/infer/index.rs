@@ -532,6 +532,8 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             let entry = self.index.classes.get_mut(&full).expect("opened");
             match constant_path_text(&superclass) {
                 Some(written) => entry.pending.push((PendingKind::Superclass, written)),
+                // `class Point < Struct.new(:x, :y)`: a Struct subclass.
+                None if is_struct_new(&superclass) => entry.pending.push((PendingKind::Superclass, "::Struct".into())),
                 None => entry.superclass = Superclass::Unknown,
             }
         }
@@ -645,6 +647,13 @@ fn note_redefinition(
             all.push(new);
         }
     }
+}
+
+fn is_struct_new(node: &Node<'_>) -> bool {
+    let Some(call) = node.as_call_node() else { return false };
+    name(call.name()) == "new"
+        && call.block().is_none()
+        && call.receiver().as_ref().and_then(constant_path_text).is_some_and(|r| r == "Struct" || r == "::Struct")
 }
 
 /// The lexical marker for `class << obj` bodies: nothing there is indexed.
