@@ -719,3 +719,49 @@ fn may_call_back(node: &Node<'_>) -> bool {
     finder.visit(node);
     finder.found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ParsedFile;
+
+    fn index_of(source: &str, check: impl FnOnce(&ProgramIndex<'_>, &Environment)) {
+        let parsed = ParsedFile::parse(source.as_bytes());
+        let env = Environment::default();
+        let index = ProgramIndex::build(&parsed.root(), &env);
+        check(&index, &env);
+    }
+
+    #[test]
+    fn classes_resolve_in_their_lexical_scope() {
+        let source = "module A\n  class B < C\n    include M\n    def x; end\n    def self.y; end\n    attr_accessor :z\n  end\n  class C; end\n  module M; end\nend\nclass A::D; end\n";
+        index_of(source, |index, env| {
+            let b = index.class("A::B").expect("A::B");
+            assert_eq!(b.superclass, Superclass::Known(Name::from("A::C")));
+            assert_eq!(b.includes, vec![Name::from("A::M")]);
+            assert!(matches!(b.instance_methods.get("x"), Some(MethodEntry::Def(_))));
+            assert!(matches!(b.singleton_methods.get("y"), Some(MethodEntry::Def(_))));
+            assert!(matches!(b.instance_methods.get("z"), Some(MethodEntry::Reader(_))));
+            assert!(matches!(b.instance_methods.get("z="), Some(MethodEntry::Writer)));
+            assert!(b.ivars_set_from_outside.contains("@z"));
+            assert!(index.class("A::D").is_some());
+            let scope = [Name::from("A"), Name::from("A::B")];
+            assert_eq!(index.resolve_constant(env, &scope, "C").as_deref(), Some("A::C"));
+            assert_eq!(index.resolve_constant(env, &scope, "Nope"), None);
+            assert_eq!(index.ancestor_names(env, "A::B"), vec![Name::from("A::M"), Name::from("A::C")]);
+        });
+    }
+
+    #[test]
+    fn defs_in_blocks_and_other_objects_belong_to_no_class() {
+        let source = "class K\n  included do\n    def in_block; end\n  end\n  class << self\n    def on_singleton; end\n  end\n  class << other\n    def elsewhere; end\n  end\nend\ndef top; end\n";
+        index_of(source, |index, _| {
+            let k = index.class("K").expect("K");
+            assert!(!k.instance_methods.contains_key("in_block"));
+            assert!(k.singleton_methods.contains_key("on_singleton"));
+            assert!(!k.singleton_methods.contains_key("elsewhere") && !k.instance_methods.contains_key("elsewhere"));
+            assert!(index.top_methods.contains_key("top"));
+            assert!(!index.top_methods.contains_key("in_block"));
+        });
+    }
+}
