@@ -65,6 +65,7 @@ const CASES: &[(&str, &str)] = &[
     ("x = 0\n3.times { x += 1 }\nx", "Integer"),
     ("x = 1\n[5].each { |x| x }\nx", "1"),
     ("y = 5\nf = -> { y = \"s\" }\ny", "untyped"),
+    ("x = 1\ne = [1].lazy.map { x = :s }\nx = 2\ne.to_a\nx", "untyped"),
     ("y = 5\nf = -> { y }\ny = :z\nf.call", "untyped"),
     ("for i in [1, 2]; end\ni", "Integer?"),
     ("x = 0\nx += 1 while x < 5\nx", "Integer"),

@@ -375,8 +375,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 BlockRun { value, ..BlockRun::none() }
             }
             BlockArg::Literal(node) => {
+                // A lazy enumerator runs its blocks when it is forced, later.
+                let lazy =
+                    receiver.members().iter().any(|m| Inferrer::class_of(m).is_some_and(|c| &*c == "Enumerator::Lazy"));
                 let synchronous = plans.iter().all(|p| matches!(p, Plan::Rbs { .. } | Plan::Fixed(Type::Bot)))
-                    && !STORES_BLOCK.contains(&method);
+                    && !STORES_BLOCK.contains(&method)
+                    && !lazy;
                 let changes_self = CHANGES_SELF.contains(&method)
                     || (method == "new"
                         && matches!(receiver, Type::Singleton(c) if matches!(&**c, "Class" | "Module" | "Struct" | "Data")));
