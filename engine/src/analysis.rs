@@ -76,7 +76,7 @@ pub fn on_analysis_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
 }
 
 /// Threads with stacks deep enough for real code; see `stack_guard`.
-pub fn analysis_pool() -> &'static rayon::ThreadPool {
+fn analysis_pool() -> &'static rayon::ThreadPool {
     static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
     POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()
