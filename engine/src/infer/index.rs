@@ -57,6 +57,8 @@ pub struct UserClass {
     /// Instance variables `initialize` assigns in its straight-line body.
     pub initialized_ivars: HashSet<String>,
     pub has_method_missing: bool,
+    /// `extend self`: instance methods answer on the module too.
+    pub extends_self: bool,
     /// Methods defined more than once (conditionally, or redefined): every
     /// `def` of the name, since any of them may be the one that runs.
     pub redefined: HashMap<(Side, String), Vec<usize>>,
@@ -79,6 +81,9 @@ pub struct DefInfo<'pr> {
     /// The class or module it belongs to; `None` at the top level.
     pub owner: Option<(Name, Side)>,
     pub lexical: Vec<Name>,
+    /// Also a module method (`module_function`, `extend self`): `self` is
+    /// the module or an object that includes it.
+    pub dual: bool,
 }
 
 /// A constant assignment: `NAME = value` inside `lexical`.
@@ -126,6 +131,7 @@ impl<'pr> ProgramIndex<'pr> {
         };
         walker.visit(root);
         index.resolve_pending(env);
+        index.mark_extended_self();
         index
     }
 
@@ -240,6 +246,23 @@ impl<'pr> ProgramIndex<'pr> {
         out
     }
 
+    /// Instance methods of `extend self` modules run with either self.
+    fn mark_extended_self(&mut self) {
+        let ids: Vec<usize> = self
+            .classes
+            .values()
+            .filter(|c| c.extends_self)
+            .flat_map(|c| c.instance_methods.values())
+            .filter_map(|entry| match entry {
+                MethodEntry::Def(id) => Some(*id),
+                _ => None,
+            })
+            .collect();
+        for id in ids {
+            self.defs[id].dual = true;
+        }
+    }
+
     fn resolve_pending(&mut self, env: &Environment) {
         let names: Vec<Name> = self.classes.keys().cloned().collect();
         for class in names {
@@ -327,6 +350,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             ivars_opaque: false,
             initialized_ivars: HashSet::new(),
             has_method_missing: false,
+            extends_self: false,
             redefined: HashMap::new(),
             pending: Vec::new(),
             lexical,
@@ -482,10 +506,17 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 if call.arguments().is_none() {
                     self.module_function = true;
                 } else if let Some(class) = self.current() {
+                    let mut dual = Vec::new();
                     for defined in names {
                         if let Some(entry) = class.instance_methods.get(&defined).copied() {
                             class.singleton_methods.insert(defined, entry);
+                            if let MethodEntry::Def(id) = entry {
+                                dual.push(id);
+                            }
                         }
+                    }
+                    for id in dual {
+                        self.index.defs[id].dual = true;
                     }
                 }
             }
@@ -502,11 +533,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 for argument in arguments {
                     match (&argument, constant_path_text(&argument)) {
                         // `extend self`: instance methods are module methods too.
-                        (Node::SelfNode { .. }, _) if matches!(kind, PendingKind::Extend) => {
-                            let entries: Vec<(String, MethodEntry)> =
-                                class.instance_methods.iter().map(|(k, v)| (k.clone(), *v)).collect();
-                            class.singleton_methods.extend(entries);
-                        }
+                        // `extend self`: every instance method, also those
+                        // defined later, is a module method too.
+                        (Node::SelfNode { .. }, _) if matches!(kind, PendingKind::Extend) => class.extends_self = true,
                         (_, Some(written)) if side == Side::Instance => class.pending.push((kind, written)),
                         _ => class.unknown_mixins = true,
                     }
@@ -582,7 +611,8 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             _ => None,
         };
         let id = self.index.defs.len();
-        self.index.defs.push(DefInfo { node: node_clone(&node), owner, lexical: self.lexical.clone() });
+        let dual = self.module_function && side == Some(Side::Instance) && !in_other;
+        self.index.defs.push(DefInfo { node: node_clone(&node), owner, lexical: self.lexical.clone(), dual });
         self.index.def_at.insert(node.location().start() as usize, id);
         if let (Some(side), false) = (side, in_other) {
             self.add_method(method.clone(), MethodEntry::Def(id), side);

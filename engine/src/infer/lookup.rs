@@ -196,6 +196,9 @@ impl<'a> Inferrer<'_, 'a> {
                 if let Some(found) = user.singleton_methods.get(method) {
                     return entry(found);
                 }
+                if let Some(found) = user.instance_methods.get(method).filter(|_| user.extends_self) {
+                    return entry(found);
+                }
                 for extend in user.extends.iter().rev() {
                     match self.lookup_in(extend, Side::Instance, method, depth + 1) {
                         Callee::Missing { .. } => {}

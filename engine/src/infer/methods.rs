@@ -82,6 +82,10 @@ impl<'pr> Inferrer<'pr, '_> {
             Some((class, Side::Singleton)) => {
                 (Type::Singleton(class.clone()), true, Some((class.clone(), Side::Singleton)))
             }
+            Some((class, Side::Instance)) if info.dual => {
+                let either = crate::types::union([self.instance_of(class), Type::Singleton(class.clone())]);
+                (either, true, Some((class.clone(), Side::Instance)))
+            }
             Some((class, Side::Instance)) => (self.instance_of(class), true, Some((class.clone(), Side::Instance))),
             // Top-level methods are private methods of every object.
             None => (Type::untyped(), false, None),
