@@ -69,6 +69,12 @@ fn unreadable(display: &str, reason: &str) -> FileReport {
     }
 }
 
+/// Runs `work` on an analysis thread, whose stack is deep enough for
+/// real code (see `stack_guard`).
+pub fn on_analysis_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    analysis_pool().install(work)
+}
+
 /// Threads with stacks deep enough for real code; see `stack_guard`.
 fn analysis_pool() -> &'static rayon::ThreadPool {
     static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();

@@ -137,7 +137,119 @@ fn triage() -> Value {
     })
 }
 
+fn type_of() -> Value {
+    json!({
+        "name": "rigor_type_of",
+        "title": "Type of an expression",
+        "description": "Infer the type of the innermost Ruby expression at a position (1-based line and byte column) and return JSON: {file, line, column, node (its Prism class, e.g. Prism::CallNode), type (Rigor's display, e.g. Array[String], \"hi\", Integer?), erased (the nearest RBS type)}. `untyped` means Rigor cannot tell. When the file is missing, does not parse or has no expression there, the JSON carries `error` instead of a type.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "file": {"type": "string", "description": "Ruby file, relative to the project root."},
+                "line": {"type": "integer", "minimum": 1, "description": "1-based line."},
+                "col": {"type": "integer", "minimum": 1, "description": "1-based column, counted in bytes."},
+                "config": config_property()
+            },
+            "required": ["file", "line", "col"],
+            "additionalProperties": false
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {
+                "file": {"type": "string"},
+                "line": {"type": "integer"},
+                "column": {"type": "integer"},
+                "node": {"type": "string"},
+                "type": {"type": "string"},
+                "erased": {"type": "string"},
+                "error": {"type": "string"}
+            },
+            "required": ["file", "line", "column"]
+        },
+        "annotations": READ_ONLY(),
+        "argv": ["type-of", "--format=json", config_flag(), "--", {"join": "{file}:{line}:{col}", "path": true}]
+    })
+}
+
+fn annotate() -> Value {
+    json!({
+        "name": "rigor_annotate",
+        "title": "Annotate a Ruby file with types",
+        "description": "Return a Ruby file reprinted with the inferred type of each line appended as an aligned `#=> type` comment: the value of the statement ending on the line, a method's return type on its `def` line. Plain text. Useful to see at a glance what Rigor knows about a file; `untyped` means it cannot tell.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "file": {"type": "string", "description": "Ruby file, relative to the project root."},
+                "config": config_property()
+            },
+            "required": ["file"],
+            "additionalProperties": false
+        },
+        "annotations": READ_ONLY(),
+        "argv": ["annotate", "--no-color", config_flag(), "--", {"arg": "file", "path": true}]
+    })
+}
+
+fn coverage() -> Value {
+    let tiers: serde_json::Map<String, Value> = crate::types::Tier::ALL
+        .iter()
+        .map(|tier| {
+            let counted = json!({
+                "type": "object",
+                "properties": {"count": {"type": "integer"}, "ratio": {"type": "number"}},
+                "required": ["count", "ratio"]
+            });
+            (tier.key().to_string(), counted)
+        })
+        .collect();
+    json!({
+        "name": "rigor_coverage",
+        "title": "Type coverage",
+        "description": "Measure how precisely Rigor types the expressions of Ruby files: JSON with summary {files_processed, parse_errors, expressions_typed, precise_count, precise_ratio, dynamic_opaque_count, ...}, by_tier (constant, nominal, shaped, refined, bot, dynamic_specific, dynamic_top, top), by_file and parse_errors. Precise = constant + nominal + shaped + refined + bot. Directories expand to their .rb files.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "paths": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Files or directories, relative to the project root. An empty list measures the configured paths (default: lib)."
+                },
+                "config": config_property()
+            },
+            "required": ["paths"],
+            "additionalProperties": false
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {
+                "summary": {
+                    "type": "object",
+                    "properties": {
+                        "files_processed": {"type": "integer"},
+                        "parse_errors": {"type": "integer"},
+                        "expressions_typed": {"type": "integer"},
+                        "precise_count": {"type": "integer"},
+                        "precise_ratio": {"type": "number"},
+                        "dynamic_opaque_count": {"type": "integer"},
+                        "dynamic_opaque_ratio": {"type": "number"},
+                        "dynamic_specific_count": {"type": "integer"},
+                        "dynamic_specific_ratio": {"type": "number"}
+                    },
+                    "required": ["files_processed", "parse_errors", "expressions_typed", "precise_count", "precise_ratio"]
+                },
+                "by_tier": {"type": "object", "properties": tiers},
+                "by_file": {"type": "array"},
+                "parse_errors": {"type": "array"},
+                "config_warnings": {"type": "array"}
+            },
+            "required": ["summary", "by_tier", "by_file", "parse_errors"]
+        },
+        "annotations": READ_ONLY(),
+        "argv": ["coverage", "--format=json", config_flag(), "--", {"spread": "paths", "path": true}]
+    })
+}
+
 /// The tools, in the order `tools/list` shows them.
 pub fn tools() -> Vec<Value> {
-    vec![check(), triage(), explain()]
+    vec![check(), triage(), explain(), type_of(), annotate(), coverage()]
 }

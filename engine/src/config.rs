@@ -16,8 +16,6 @@ pub const DISCOVERED_NAMES: &[&str] = &[".rigor.yml", ".rigor.dist.yml"];
 const KNOWN_UNUSED_KEYS: &[&str] = &[
     "target_ruby",
     "includes",
-    "libraries",
-    "signature_paths",
     "pre_eval",
     "plugins",
     "baseline",
@@ -46,6 +44,11 @@ pub struct Config {
     pub exclude: GlobSet,
     pub settings: Settings,
     pub warnings: Vec<ConfigWarning>,
+    /// Directories of RBS signatures, resolved against the config file's
+    /// directory.
+    pub signature_paths: Vec<PathBuf>,
+    /// Standard-library signature sets of the rbs gem to load (`json`, `set`).
+    pub libraries: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -63,6 +66,8 @@ struct RawConfig {
     disable: Vec<String>,
     severity_profile: Option<String>,
     severity_overrides: std::collections::BTreeMap<String, String>,
+    signature_paths: Vec<String>,
+    libraries: Vec<String>,
 }
 
 /// Loads the explicit file, else the first discovered one in `cwd`, else defaults.
@@ -78,6 +83,8 @@ pub fn load(cwd: &Path, explicit: Option<&str>) -> Result<Config, ConfigError> {
     let fail = |problem: String| ConfigError { file: shown.clone(), problem };
     let text = std::fs::read(&file).map_err(|e| fail(crate::files::describe_io_error(&e)))?;
     parse(&text).map_err(fail).map(|mut config| {
+        let base = file.parent().map(Path::to_path_buf).unwrap_or_else(|| cwd.to_path_buf());
+        config.signature_paths = config.signature_paths.iter().map(|p| base.join(p)).collect();
         config.file = Some(file);
         config
     })
@@ -100,7 +107,17 @@ fn parse(text: &[u8]) -> Result<Config, String> {
                         kind: "unsupported_key",
                         message: format!("`{key}` is not used by this engine yet; it has no effect"),
                     });
-                } else if !["paths", "exclude", "disable", "severity_profile", "severity_overrides"].contains(&key) {
+                } else if ![
+                    "paths",
+                    "exclude",
+                    "disable",
+                    "severity_profile",
+                    "severity_overrides",
+                    "signature_paths",
+                    "libraries",
+                ]
+                .contains(&key)
+                {
                     warnings
                         .push(ConfigWarning { kind: "unknown_key", message: format!("unknown key `{key}` ignored") });
                 }
@@ -150,6 +167,8 @@ fn parse(text: &[u8]) -> Result<Config, String> {
         exclude: exclude.build().map_err(|e| format!("exclude: {e}"))?,
         settings: Settings { profile, disabled: raw.disable, overrides },
         warnings,
+        signature_paths: raw.signature_paths.into_iter().map(PathBuf::from).collect(),
+        libraries: raw.libraries,
     })
 }
 
@@ -167,10 +186,11 @@ mod tests {
 
     #[test]
     fn unknown_and_unused_keys_warn() {
-        let config = parse(b"paths: [app]\nfrobnicate: 1\nsignature_paths: [sig]\n").unwrap();
+        let config = parse(b"paths: [app]\nfrobnicate: 1\nplugins: []\nsignature_paths: [sig]\n").unwrap();
         assert_eq!(config.paths, Some(vec!["app".to_string()]));
         let kinds: Vec<_> = config.warnings.iter().map(|w| w.kind).collect();
         assert_eq!(kinds, ["unknown_key", "unsupported_key"]);
+        assert_eq!(config.signature_paths, vec![PathBuf::from("sig")]);
     }
 
     #[test]

@@ -18,6 +18,11 @@ impl LineIndex {
         (line, offset - self.starts[line - 1] + 1)
     }
 
+    /// Byte offset where a 1-based line starts.
+    pub fn line_start(&self, line: usize) -> usize {
+        self.starts[line.clamp(1, self.starts.len()) - 1]
+    }
+
     pub fn line_count(&self) -> usize {
         self.starts.len()
     }

@@ -131,7 +131,7 @@ fn to_result(tool: &Tool, argv: &[String], outcome: Result<CallOutcome, CallFail
             json!({"build_ms": reload.build.as_secs_f64() * 1e3, "restart_ms": reload.restart.as_secs_f64() * 1e3});
     }
     let mut result = match reply.exit_code {
-        0 | 1 => normal_result(tool, &reply.stdout),
+        0 | 1 => normal_result(tool, &reply.stdout, &reply.stderr),
         EXIT_USAGE => error_result(format!(
             "{} was called with arguments the engine rejects (exit 64): {}",
             tool.name,
@@ -156,7 +156,16 @@ fn to_result(tool: &Tool, argv: &[String], outcome: Result<CallOutcome, CallFail
 /// A result for exit 0 or 1: the output as text, plus structured content
 /// when the tool declares an output schema (which it must then satisfy:
 /// official clients reject a mismatch).
-fn normal_result(tool: &Tool, stdout: &str) -> Value {
+fn normal_result(tool: &Tool, stdout: &str, stderr: &str) -> Value {
+    // A command that failed with exit 1 (a missing file, a parse error) may
+    // say why only on stderr; an empty answer would hide it.
+    if stdout.trim().is_empty() && !stderr.trim().is_empty() {
+        let text = stderr.trim();
+        if tool.has_output_schema() {
+            return error_result(format!("{} produced no result: {text}", tool.name));
+        }
+        return json!({"content": [{"type": "text", "text": text}], "isError": false});
+    }
     let mut result = json!({"content": [{"type": "text", "text": stdout}], "isError": false});
     if tool.has_output_schema() {
         let structured = match serde_json::from_str::<Value>(stdout) {

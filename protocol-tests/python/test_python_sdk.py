@@ -33,7 +33,7 @@ REPO = HERE.parent.parent
 FIXTURE_PROJECT = HERE.parent / "fixtures" / "project"
 RIGOR_MCP_BIN = Path(os.environ.get("RIGOR_MCP_BIN") or REPO / "target" / "debug" / "rigor-mcp")
 
-TOOL_NAMES = {"rigor_check", "rigor_triage", "rigor_explain"}
+TOOL_NAMES = {"rigor_check", "rigor_triage", "rigor_explain", "rigor_type_of", "rigor_annotate", "rigor_coverage"}
 FLOW_RULES = {
     "flow.duplicate-hash-key",
     "flow.always-raises",
@@ -200,8 +200,11 @@ async def test_list_tools(gateway_stderr: TextIO) -> None:
     assert tools["rigor_check"].input_schema.get("required") == ["paths"]
     assert tools["rigor_check"].input_schema["properties"]["paths"]["type"] == "array"
     assert "rule" in tools["rigor_explain"].input_schema.get("properties", {})
-    # Both declare an output schema, so the SDK validates their structuredContent.
-    for name in ("rigor_check", "rigor_triage"):
+    assert tools["rigor_type_of"].input_schema.get("required") == ["file", "line", "col"]
+    assert tools["rigor_coverage"].input_schema.get("required") == ["paths"]
+    assert tools["rigor_annotate"].output_schema is None
+    # These declare an output schema, so the SDK validates their structuredContent.
+    for name in ("rigor_check", "rigor_triage", "rigor_type_of", "rigor_coverage"):
         schema = tools[name].output_schema
         assert schema is not None and schema.get("type") == "object", (name, schema)
 

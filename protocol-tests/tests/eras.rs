@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use protocol_tests::{fake_engine_in, fixture_project, result_text, Mcp};
+use protocol_tests::{fake_engine_in, fixture_project, result_text, Mcp, TOOL_NAMES};
 use serde_json::{json, Value};
 
 const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
@@ -30,7 +30,7 @@ fn discover_then_stateless_requests_without_initialize() {
     assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], json!("rigor-mcp"));
 
     let list = mcp.request_ok("tools/list", envelope(json!({})));
-    assert_eq!(list["tools"].as_array().unwrap().len(), 3);
+    assert_eq!(list["tools"].as_array().unwrap().len(), TOOL_NAMES.len());
     assert_eq!(
         (list["resultType"].clone(), list["ttlMs"].clone(), list["cacheScope"].clone()),
         (json!("complete"), json!(0), json!("private"))
@@ -73,7 +73,7 @@ fn an_unsupported_first_envelope_is_refused_and_decides_nothing() {
     let answer = mcp.request("server/discover", params);
     assert_eq!(answer["error"]["code"], json!(-32022));
     mcp.initialize("2025-11-25");
-    assert_eq!(mcp.tool_names().len(), 3);
+    assert_eq!(mcp.tool_names(), TOOL_NAMES);
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn a_handshake_connection_refuses_envelopes_and_discover_without_one_is_harmless
     mcp.initialize("2025-06-18");
     let enveloped = mcp.request("tools/list", envelope(json!({})));
     assert_eq!(enveloped["error"]["code"], json!(-32600), "{enveloped}");
-    assert_eq!(mcp.tool_names().len(), 3, "handshake requests still work");
+    assert_eq!(mcp.tool_names(), TOOL_NAMES, "handshake requests still work");
 }
 
 #[test]

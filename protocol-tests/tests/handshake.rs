@@ -1,7 +1,7 @@
 //! The MCP lifecycle as a client sees it: initialize, version negotiation,
 //! ids, and requests that come too early or twice.
 
-use protocol_tests::{fixture_project, Mcp};
+use protocol_tests::{fixture_project, Mcp, TOOL_NAMES};
 use serde_json::json;
 
 #[test]
@@ -72,7 +72,7 @@ fn a_second_initialize_is_an_error_and_the_session_continues() {
         json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}),
     );
     assert_eq!(again["error"]["code"], json!(-32600), "{again}");
-    assert_eq!(mcp.tool_names(), ["rigor_check", "rigor_triage", "rigor_explain"]);
+    assert_eq!(mcp.tool_names(), TOOL_NAMES);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use protocol_tests::{bin, fake_engine_in, fixture_project, result_text, worker_pid, Mcp, Server};
+use protocol_tests::{bin, fake_engine_in, fixture_project, result_text, worker_pid, Mcp, Server, TOOL_NAMES};
 use serde_json::{json, Value};
 
 fn wait_for(path: &std::path::Path) {
@@ -124,7 +124,7 @@ fn a_live_control_socket_is_not_taken_over_and_a_stale_one_is_replaced() {
     std::thread::sleep(Duration::from_millis(200));
     let (code, stdout, _) = run(&["attach", socket.to_str().unwrap(), "--call", "rigor_explain", "rule=flow"], "");
     assert_eq!(code, Some(0), "the stale socket was replaced: {stdout}");
-    assert_eq!(second.tool_names().len(), 3);
+    assert_eq!(second.tool_names(), TOOL_NAMES);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! tools/list and tools/call through the real gateway and the real engine.
 
-use protocol_tests::{diagnostics, fixtures, result_text, worker_pid, Mcp};
+use protocol_tests::{diagnostics, fixtures, result_text, worker_pid, Mcp, TOOL_NAMES};
 use serde_json::{json, Value};
 
 #[test]
@@ -9,7 +9,7 @@ fn tools_list_is_the_worker_catalogue_without_private_fields() {
     let result = mcp.request_ok("tools/list", json!({}));
     let tools = result["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["rigor_check", "rigor_triage", "rigor_explain"]);
+    assert_eq!(names, TOOL_NAMES);
     for tool in tools {
         assert_eq!(tool["inputSchema"]["type"], json!("object"), "{tool}");
         assert!(tool["description"].as_str().unwrap().len() > 40, "{tool}");

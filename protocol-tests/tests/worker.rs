@@ -20,7 +20,10 @@ fn the_hello_announces_protocol_engine_pid_and_tools() {
     assert_eq!(hello["engine"]["name"], json!("rigor"));
     assert_eq!(hello["pid"], json!(server.pid()));
     let names: Vec<&str> = hello["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["rigor_check", "rigor_triage", "rigor_explain"]);
+    assert_eq!(
+        names,
+        ["rigor_check", "rigor_triage", "rigor_explain", "rigor_type_of", "rigor_annotate", "rigor_coverage"]
+    );
     for tool in hello["tools"].as_array().unwrap() {
         assert!(tool["argv"].is_array(), "{tool}");
     }
@@ -108,4 +111,29 @@ fn calls_leave_nothing_behind_for_the_next_call() {
     assert_eq!(check(&mut server, 3), 0, "a new config is seen on the next call");
     std::fs::remove_file(dir.path().join(".rigor.yml")).unwrap();
     assert_eq!(check(&mut server, 4), 1, "and its removal too");
+}
+
+#[test]
+fn an_edited_signature_is_seen_on_the_next_call() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+    std::fs::create_dir_all(dir.path().join("sig")).unwrap();
+    std::fs::write(dir.path().join("lib/greeter.rb"), "class Greeter\n  def hi = :hi\nend\nGreeter.new.hi\n").unwrap();
+    let signature = dir.path().join("sig/greeter.rbs");
+    std::fs::write(&signature, "class Greeter\n  def hi: () -> String\nend\n").unwrap();
+    let (mut server, _) = worker();
+    let type_at_line_4 = |server: &mut Server, id: i64| {
+        let argv = ["type-of", "--format=json", "--", "lib/greeter.rb:4:13"];
+        server.send(&json!({"type": "call", "id": id, "argv": argv, "cwd": dir.path()}));
+        let result = server.receive();
+        assert_eq!(result["exit_code"], json!(0), "{result}");
+        let answer: Value = serde_json::from_str(result["stdout"].as_str().unwrap()).unwrap();
+        answer["type"].as_str().unwrap().to_string()
+    };
+    assert_eq!(type_at_line_4(&mut server, 1), "String", "the project's sig/ is the source of truth");
+    assert_eq!(type_at_line_4(&mut server, 2), "String", "and stays so on the next call");
+    std::fs::write(&signature, "class Greeter\n  def hi: () -> Integer\nend\n").unwrap();
+    assert_eq!(type_at_line_4(&mut server, 3), "Integer", "an edited signature is read again");
+    std::fs::remove_file(&signature).unwrap();
+    assert_eq!(type_at_line_4(&mut server, 4), ":hi", "without a signature the body decides");
 }

@@ -2,10 +2,13 @@
 //! never to the process's stdout, so the worker can run exactly this code
 //! path with output captured in memory.
 
+mod annotate;
 mod check;
+mod coverage;
 mod explain;
 mod mcp;
 mod triage;
+mod type_of;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -64,6 +67,12 @@ enum Command {
     Explain(explain::Args),
     /// Summarise diagnostics: distribution, hotspots, selectors, hints
     Triage(triage::Args),
+    /// Show the inferred type of the expression at FILE:LINE:COL
+    TypeOf(type_of::Args),
+    /// Reprint a file with the inferred type of each line as `#=> type`
+    Annotate(annotate::Args),
+    /// Measure how precisely expressions are typed, by tier
+    Coverage(coverage::Args),
     /// Serve the private worker protocol on stdin/stdout (used by rigor-mcp)
     Worker,
     /// Run the MCP gateway (executes `rigor-mcp` with the remaining arguments)
@@ -90,6 +99,9 @@ pub fn run<T: Into<OsString> + Clone>(args: impl IntoIterator<Item = T>, io: &mu
         Command::Check(args) => check::run(args, io),
         Command::Explain(args) => explain::run(args, io),
         Command::Triage(args) => triage::run(args, io),
+        Command::TypeOf(args) => type_of::run(args, io),
+        Command::Annotate(args) => annotate::run(args, io),
+        Command::Coverage(args) => coverage::run(args, io),
         Command::Worker | Command::Mcp { .. } if mode == Mode::InWorker => {
             usage_error(io, "this command cannot run inside a worker call")
         }

@@ -34,7 +34,7 @@ const CALL_QUEUE: usize = 256;
 /// After the client's input ends, calls in flight get this long to finish.
 const DRAIN_GRACE: Duration = Duration::from_millis(800);
 
-const INSTRUCTIONS: &str = "Rigor is a Ruby type checker. Its tools analyse the Ruby files of the project root (paths are relative to it). Call rigor_check before proposing a refactor: it returns JSON diagnostics, and finding diagnostics is a normal result, not an error. rigor_triage summarises a whole project; rigor_explain describes a rule.";
+const INSTRUCTIONS: &str = "Rigor is a Ruby type checker. Its tools analyse the Ruby files of the project root (paths are relative to it). Call rigor_check before proposing a refactor: it returns JSON diagnostics, and finding diagnostics is a normal result, not an error. rigor_type_of gives the inferred type of the expression at a file position, rigor_annotate shows a file with the type of each line, and rigor_coverage measures how precisely code is typed. rigor_triage summarises a whole project; rigor_explain describes a rule.";
 
 /// How the answer to a request is shaped for its era.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

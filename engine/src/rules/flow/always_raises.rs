@@ -4,17 +4,18 @@ use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleInfo};
 use crate::stack_guard::ensure_room;
 use crate::syntax::{is_integer_zero, name, node_clone, start, unparenthesize, ParsedFile};
+use crate::types::{Literal, Type};
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "flow.always-raises",
     aliases: &["always-raises"],
     summary: "Integer division or modulo by a constant 0 always raises ZeroDivisionError.",
     fires_when: &[
-        "the receiver is an Integer (an integer literal, or integer arithmetic on integer literals)",
+        "the receiver is an Integer: an integer literal, integer arithmetic on integer literals, or an expression whose inferred type is exactly Integer (a local assigned an integer literal)",
         "the method is `/`, `%`, `div`, `modulo` or `divmod` and its only argument is the integer literal 0",
     ],
     does_not_fire_when: &[
-        "the receiver is a Float or might be one (`1.0 / 0` is Infinity), or its type is not known to be Integer",
+        "the receiver is a Float or might be one (`1.0 / 0` is Infinity), its type is a union, or it is not known to be Integer",
         "the divisor is `0.0` or computed",
     ],
     example: "10 % 0",
@@ -32,12 +33,38 @@ const DIVISIONS: &[&str] = &["/", "%", "div", "modulo", "divmod"];
 const INTEGER_CLOSED: &[&str] = &["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "div", "modulo"];
 
 fn check(file: &ParsedFile<'_>, out: &mut Vec<Finding>) {
-    let mut finder = AlwaysRaises { out };
+    let mut finder = AlwaysRaises { out, typed_later: Vec::new() };
     finder.visit(&file.root());
+    if finder.typed_later.is_empty() {
+        return;
+    }
+    // Receivers whose syntax does not say Integer: ask inference, once per
+    // file and only when needed. Without signatures, so check's results do
+    // not depend on the machine's rbs gem; fewer types mean fewer findings.
+    let types = crate::infer::infer_file(file, &crate::rbs::Environment::default());
+    for (receiver, anchor, method) in std::mem::take(&mut finder.typed_later) {
+        if types.of(&receiver).is_some_and(is_exactly_integer) {
+            finder.out.push(finding(anchor, &method));
+        }
+    }
 }
 
-struct AlwaysRaises<'f> {
+struct AlwaysRaises<'f, 'pr> {
     out: &'f mut Vec<Finding>,
+    /// Divisions by a literal 0 whose receiver only inference can type:
+    /// (receiver, anchor offset, method).
+    typed_later: Vec<(Node<'pr>, usize, String)>,
+}
+
+/// One Integer, not a union with anything else (a Float would not raise).
+fn is_exactly_integer(ty: &Type) -> bool {
+    matches!(ty, Type::Constant(Literal::Int(_)) | Type::IntRange { .. })
+        || matches!(ty, Type::Nominal { class, .. } if &**class == "Integer")
+}
+
+fn finding(anchor: usize, method: &str) -> Finding {
+    Finding::new(&RULE, anchor, format!("Integer#{method} with a constant 0 divisor always raises ZeroDivisionError"))
+        .on_call("Integer", method)
 }
 
 /// Is this expression certainly an Integer, by its syntax alone?
@@ -67,7 +94,7 @@ fn is_integer_expression(node: &Node<'_>) -> bool {
     }
 }
 
-impl<'pr> Visit<'pr> for AlwaysRaises<'_> {
+impl<'pr> Visit<'pr> for AlwaysRaises<'_, 'pr> {
     fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
         ensure_room();
     }
@@ -77,20 +104,41 @@ impl<'pr> Visit<'pr> for AlwaysRaises<'_> {
         if DIVISIONS.contains(&method.as_str()) {
             let arguments: Vec<Node<'pr>> =
                 node.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
-            let receiver_is_integer = node.receiver().is_some_and(|r| is_integer_expression(&r));
-            if let ([divisor], true, Some(anchor)) = (arguments.as_slice(), receiver_is_integer, node.message_loc()) {
+            if let ([divisor], Some(receiver), Some(anchor)) =
+                (arguments.as_slice(), node.receiver(), node.message_loc())
+            {
                 if is_integer_zero(divisor) {
-                    self.out.push(
-                        Finding::new(
-                            &RULE,
-                            start(&anchor),
-                            format!("Integer#{method} with a constant 0 divisor always raises ZeroDivisionError"),
-                        )
-                        .on_call("Integer", &method),
-                    );
+                    if is_integer_expression(&receiver) {
+                        self.out.push(finding(start(&anchor), &method));
+                    } else {
+                        self.typed_later.push((receiver, start(&anchor), method.clone()));
+                    }
                 }
             }
         }
         visit_call_node(self, node);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(source: &str) -> Vec<usize> {
+        let parsed = ParsedFile::parse(source.as_bytes());
+        let mut out = Vec::new();
+        check(&parsed, &mut out);
+        out.iter().map(|f| parsed.lines.position(f.offset).0).collect()
+    }
+
+    #[test]
+    fn literal_receivers_fire_as_before() {
+        assert_eq!(lines("10 % 0\n(2 + 3).div(0)\n1.0 / 0\n10 / 0.0\n"), [1, 2]);
+    }
+
+    #[test]
+    fn inferred_integer_receivers_fire_and_everything_else_does_not() {
+        let source = "def a\n  x = 10\n  x / 0\nend\ndef b\n  y = 10 * 2\n  y.modulo(0)\nend\ndef m(p) = p / 0\nf = 1.5\nf / 0\nu = [1, 2.0].sample\nu / 0\nx = 1\nx / 1\n";
+        assert_eq!(lines(source), [3, 7]);
     }
 }

@@ -1,5 +1,8 @@
 //! Parsing with Prism, and the small syntactic questions rules ask about nodes.
 
+pub mod node_kind;
+pub mod walk;
+
 use ruby_prism::{Location, Node, ParseResult};
 
 use crate::source::LineIndex;
@@ -172,6 +175,13 @@ pub fn is_integer_zero(node: &Node<'_>) -> bool {
         Some(integer) => integer.value().to_u32_digits().1.iter().all(|&d| d == 0),
         None => false,
     }
+}
+
+/// A second handle to an optional statement list (see `node_clone`).
+pub fn copy_statements<'pr>(
+    statements: &Option<ruby_prism::StatementsNode<'pr>>,
+) -> Option<ruby_prism::StatementsNode<'pr>> {
+    statements.as_ref().and_then(|s| s.as_node().as_statements_node())
 }
 
 /// A second handle to the same node. Prism's `Node` is not `Clone`, but it

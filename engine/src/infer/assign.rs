@@ -1,0 +1,337 @@
+//! Assignments and what they share: locals and instance variables bound
+//! from values, `||=`/`&&=`, multiple assignment targets, and how a mutable
+//! value's exact contents are forgotten once someone else may reach it
+//! (aliasing, arguments) or grow when it is mutated (`a << x`).
+
+use ruby_prism::Node;
+
+use super::flow::State;
+use super::{Frame, Inferrer};
+use crate::syntax::name;
+use crate::types::{join, union, Literal, Type};
+
+pub fn is_variable_read(node: &Node<'_>) -> bool {
+    match node {
+        Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => true,
+        Node::ParenthesesNode { .. } => node
+            .as_parentheses_node()
+            .and_then(|p| p.body())
+            .and_then(|b| b.as_statements_node())
+            .and_then(|s| s.body().iter().last())
+            .is_some_and(|last| is_variable_read(&last)),
+        _ => false,
+    }
+}
+
+/// Methods that add elements to an Array or entries to a Hash, taking
+/// the new elements as arguments (the last, for `[]=` and `insert`).
+pub(super) const ADDS_ARGUMENTS: &[&str] = &["<<", "push", "append", "unshift", "prepend"];
+
+/// A container's type after `method(args)` mutated it.
+pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
+    let widened = |t: &Type| crate::types::widen_literals(t.clone());
+    union(ty.members().iter().map(|member| {
+        // An exact array's elements are all known: what is added joins them.
+        let settled = match member {
+            Type::Tuple(elements) => Type::generic("Array", vec![union(elements.iter().map(widened))]),
+            other => other.forget_mutable(),
+        };
+        match (&settled, method) {
+            (Type::Nominal { class, args: elements }, _) if &**class == "Array" && elements.len() == 1 => {
+                let element = &elements[0];
+                let added: Option<Vec<Type>> = match method {
+                    m if ADDS_ARGUMENTS.contains(&m) => Some(args.iter().map(widened).collect()),
+                    "insert" | "[]=" | "fill" => Some(args.last().map(widened).into_iter().collect()),
+                    "concat" | "replace" => Some(
+                        args.iter()
+                            .map(|a| match widened(a) {
+                                Type::Nominal { class, args } if &*class == "Array" && args.len() == 1 => {
+                                    args[0].clone()
+                                }
+                                _ => Type::untyped(),
+                            })
+                            .collect(),
+                    ),
+                    "pop" | "shift" | "delete" | "delete_at" | "delete_if" | "keep_if" | "clear" | "compact!"
+                    | "uniq!" | "sort!" | "sort_by!" | "reverse!" | "rotate!" | "shuffle!" | "select!" | "reject!"
+                    | "filter!" | "slice!" | "freeze" => Some(Vec::new()),
+                    _ => None,
+                };
+                match added {
+                    Some(added) => Type::generic("Array", vec![union(std::iter::once(element.clone()).chain(added))]),
+                    None => Type::generic("Array", vec![Type::untyped()]),
+                }
+            }
+            (Type::Nominal { class, args: kv }, _) if &**class == "Hash" && kv.len() == 2 => match (method, args) {
+                ("[]=" | "store", [key, value]) => Type::generic(
+                    "Hash",
+                    vec![union([kv[0].clone(), widened(key)]), union([kv[1].clone(), widened(value)])],
+                ),
+                (
+                    "delete"
+                    | "delete_if"
+                    | "keep_if"
+                    | "clear"
+                    | "select!"
+                    | "reject!"
+                    | "filter!"
+                    | "compact!"
+                    | "shift"
+                    | "compare_by_identity"
+                    | "rehash"
+                    | "freeze"
+                    | "default=",
+                    _,
+                ) => settled.clone(),
+                _ => Type::generic("Hash", vec![Type::untyped(), Type::untyped()]),
+            },
+            (Type::Nominal { class, .. }, _) if &**class == "String" => settled.clone(),
+            _ => settled.clone(),
+        }
+    }))
+}
+
+/// Splits a value the way `a, *b, c = value` does.
+pub fn destructure(value: &Type, lefts: usize, rights: usize) -> (Vec<Type>, Type, Vec<Type>) {
+    match value {
+        Type::Tuple(elements) => {
+            let element = |i: usize| elements.get(i).cloned().unwrap_or_else(Type::nil).forget_mutable();
+            let left: Vec<Type> = (0..lefts).map(element).collect();
+            let rest_end = elements.len().saturating_sub(rights).max(lefts);
+            let rest: Vec<Type> =
+                elements.get(lefts..rest_end).unwrap_or(&[]).iter().map(Type::forget_mutable).collect();
+            let right: Vec<Type> = (0..rights).map(|i| element(rest_end + i)).collect();
+            (left, Type::Tuple(rest), right)
+        }
+        Type::Nominal { class, args } if &**class == "Array" => {
+            let element = args.first().cloned().unwrap_or_else(Type::untyped);
+            let maybe = union([element.clone(), Type::nil()]);
+            (vec![maybe.clone(); lefts], value.clone(), vec![maybe; rights])
+        }
+        Type::Constant(Literal::Nil) => (vec![Type::nil(); lefts], Type::Tuple(vec![]), vec![Type::nil(); rights]),
+        Type::Constant(_) | Type::Singleton(_) | Type::Shape(_) | Type::IntRange { .. } => {
+            let mut left = vec![Type::nil(); lefts];
+            if let Some(first) = left.first_mut() {
+                *first = value.clone();
+            }
+            let rest = if lefts == 0 { Type::Tuple(vec![value.clone()]) } else { Type::Tuple(vec![]) };
+            (left, rest, vec![Type::nil(); rights])
+        }
+        _ => (vec![Type::untyped(); lefts], Type::untyped(), vec![Type::untyped(); rights]),
+    }
+}
+
+impl<'pr> Inferrer<'pr, '_> {
+    /// A read of a local. A mutable literal read anywhere it may be
+    /// mutated or kept (see `escape`) loses its exact contents.
+    pub(super) fn read_local(&mut self, local: &str, _node: &Node<'pr>, state: &mut State) -> Type {
+        state.as_ref().map_or(Type::untyped(), |flow| flow.local(local))
+    }
+
+    /// The value of `node` may now be mutated or kept by someone else: a
+    /// local or instance variable it reads forgets exact mutable contents.
+    pub fn escape(&mut self, node: &Node<'pr>, state: &mut State) {
+        let Some(flow) = state.as_mut() else { return };
+        match node {
+            Node::LocalVariableReadNode { .. } => {
+                if let Some(read) = node.as_local_variable_read_node() {
+                    let local = name(read.name());
+                    if let Some(ty) = flow.locals.get_mut(&local) {
+                        if ty.is_mutable_literal() {
+                            *ty = ty.forget_mutable();
+                        }
+                    }
+                }
+            }
+            Node::InstanceVariableReadNode { .. } => {
+                if let Some(read) = node.as_instance_variable_read_node() {
+                    flow.ivars.remove(&name(read.name()));
+                }
+            }
+            Node::ParenthesesNode { .. } => {
+                if let Some(inner) = node.as_parentheses_node().and_then(|p| p.body()) {
+                    if let Some(statements) = inner.as_statements_node() {
+                        if let Some(last) = statements.body().iter().last() {
+                            self.escape(&last, state);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `b = a`: both names now reach one object, and a mutation through
+    /// either is invisible to the other, so neither keeps exact contents.
+    pub fn alias_of(&mut self, value: &Node<'pr>, ty: &Type, state: &mut State) -> Type {
+        if is_variable_read(value) && ty.is_mutable_literal() {
+            self.escape(value, state);
+            ty.forget_mutable()
+        } else {
+            ty.clone()
+        }
+    }
+
+    /// `a << x`, `h[k] = v`: what a variable holding a container may hold
+    /// after a mutating call (element types grow; unknown mutators forget).
+    pub fn mutate_variable(&mut self, node: &Node<'pr>, method: &str, args: &[Type], state: &mut State, frame: &Frame) {
+        let Some(current) = self.recorded(node).cloned() else { return };
+        let after = mutated_container(&current, method, args);
+        match node {
+            Node::LocalVariableReadNode { .. } => {
+                if let (Some(read), Some(flow)) = (node.as_local_variable_read_node(), state.as_mut()) {
+                    let local = name(read.name());
+                    if flow.locals.contains_key(&local) {
+                        flow.bind(&local, after);
+                    }
+                }
+            }
+            Node::InstanceVariableReadNode { .. } => {
+                if let Some(read) = node.as_instance_variable_read_node() {
+                    let ivar = name(read.name());
+                    // Other methods see what this one put in.
+                    self.note_ivar_mutation(frame, &ivar, method, args);
+                    if let Some(flow) = state.as_mut() {
+                        flow.ivars.remove(&ivar);
+                    }
+                }
+            }
+            _ => self.escape(node, state),
+        }
+    }
+
+    pub fn escape_arguments(&mut self, arguments: &ruby_prism::ArgumentsNode<'pr>, state: &mut State, frame: &Frame) {
+        for argument in arguments.arguments().iter() {
+            self.expr(&argument, state, frame);
+            self.escape(&argument, state);
+        }
+    }
+
+    pub fn assign_local(&mut self, local: &str, ty: &Type, state: &mut State) {
+        if self.dead == 0 {
+            if let Some(log) = self.assignment_logs.last_mut() {
+                log.push((local.to_string(), ty.clone()));
+            }
+        }
+        if let Some(flow) = state.as_mut() {
+            flow.bind(local, ty.settle_elements());
+        }
+    }
+
+    /// `x ||= v`: `v` runs only when `x` is falsy.
+    pub(super) fn or_write(&mut self, current: &Type, value: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        if !current.may_be_falsy() {
+            self.dead(value, frame);
+            return current.clone();
+        }
+        let skipped = state.clone();
+        let assigned = self.expr(value, state, frame);
+        *state = super::flow::join_states(&skipped, state);
+        join(&current.truthy_part(), &assigned)
+    }
+
+    /// `x &&= v`: `v` runs only when `x` is truthy.
+    pub(super) fn and_write(&mut self, current: &Type, value: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        if !current.may_be_truthy() {
+            self.dead(value, frame);
+            return current.clone();
+        }
+        let skipped = state.clone();
+        let assigned = self.expr(value, state, frame);
+        *state = super::flow::join_states(&skipped, state);
+        join(&current.falsy_part(), &assigned)
+    }
+
+    /// Binds each target of `a, (b, *c), d = value`.
+    pub fn destructure_into(
+        &mut self,
+        value: &Type,
+        lefts: &[Node<'pr>],
+        rest: Option<Node<'pr>>,
+        rights: &[Node<'pr>],
+        state: &mut State,
+        frame: &Frame,
+    ) {
+        let (left_types, rest_type, right_types) = destructure(value, lefts.len(), rights.len());
+        for (target, ty) in lefts.iter().zip(left_types) {
+            self.assign_target(target, &ty, state, frame);
+        }
+        if let Some(rest) = rest {
+            if let Some(splat) = rest.as_splat_node() {
+                if let Some(expression) = splat.expression() {
+                    self.assign_target(&expression, &rest_type, state, frame);
+                }
+            }
+            self.record(&rest, &rest_type);
+        }
+        for (target, ty) in rights.iter().zip(right_types) {
+            self.assign_target(target, &ty, state, frame);
+        }
+    }
+
+    /// Assigns `ty` to an assignment target and records it.
+    pub fn assign_target(&mut self, target: &Node<'pr>, ty: &Type, state: &mut State, frame: &Frame) {
+        match target {
+            Node::LocalVariableTargetNode { .. } => {
+                if let Some(t) = target.as_local_variable_target_node() {
+                    self.assign_local(&name(t.name()), ty, state);
+                }
+            }
+            Node::LocalVariableReadNode { .. } => {
+                if let Some(t) = target.as_local_variable_read_node() {
+                    self.assign_local(&name(t.name()), ty, state);
+                }
+            }
+            Node::RequiredParameterNode { .. } => {
+                if let Some(t) = target.as_required_parameter_node() {
+                    self.assign_local(&name(t.name()), ty, state);
+                }
+            }
+            Node::InstanceVariableTargetNode { .. } => {
+                if let Some(t) = target.as_instance_variable_target_node() {
+                    self.assign_ivar(&name(t.name()), ty, state, frame);
+                }
+            }
+            Node::MultiTargetNode { .. } => {
+                if let Some(t) = target.as_multi_target_node() {
+                    let lefts: Vec<Node<'pr>> = t.lefts().iter().collect();
+                    let rights: Vec<Node<'pr>> = t.rights().iter().collect();
+                    self.destructure_into(ty, &lefts, t.rest(), &rights, state, frame);
+                }
+            }
+            Node::SplatNode { .. } => {
+                if let Some(expression) = target.as_splat_node().and_then(|s| s.expression()) {
+                    self.assign_target(&expression, ty, state, frame);
+                }
+            }
+            Node::CallTargetNode { .. } => {
+                if let Some(t) = target.as_call_target_node() {
+                    let receiver = self.expr(&t.receiver(), state, frame);
+                    self.invoke(&receiver, &name(t.name()), vec![ty.clone()], state, frame);
+                }
+            }
+            Node::IndexTargetNode { .. } => {
+                if let Some(t) = target.as_index_target_node() {
+                    let receiver_node = t.receiver();
+                    let receiver = self.expr(&receiver_node, state, frame);
+                    let mut args = Vec::new();
+                    if let Some(arguments) = t.arguments() {
+                        for argument in arguments.arguments().iter() {
+                            args.push(self.expr(&argument, state, frame));
+                        }
+                    }
+                    args.push(ty.clone());
+                    self.invoke(&receiver, "[]=", args, state, frame);
+                    self.escape(&receiver_node, state);
+                }
+            }
+            Node::ConstantPathTargetNode { .. } => {
+                if let Some(parent) = target.as_constant_path_target_node().and_then(|t| t.parent()) {
+                    self.expr(&parent, state, frame);
+                }
+            }
+            _ => {}
+        }
+        self.record(target, ty);
+    }
+}

@@ -1,0 +1,808 @@
+//! Method calls: finding the method (this file's `def`s, attribute
+//! readers, the signatures), picking overloads by argument types,
+//! instantiating generics, running the block, and folding pure core
+//! methods on literals.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ruby_prism::{CallNode, Node};
+
+use super::blocks::{BlockPlan, BlockRun};
+use super::flow::{join_states, State};
+use super::index::Side;
+use super::lookup::{Callee, GLOBAL_FUNCTIONS, MODULE_FUNCTIONS};
+use super::overloads::{own_params_removed, Receiver};
+use super::signature::TypeContext;
+use super::{fold, Frame, Inferrer};
+use crate::rbs::ast::{MethodType, RType};
+use crate::rbs::FoundMethod;
+use crate::syntax::name;
+use crate::types::{join, union, Literal, Name, Type};
+
+/// One evaluated argument.
+#[derive(Debug, Clone)]
+pub enum Arg {
+    Value(Type),
+    /// `*rest` of unknown length.
+    Splat,
+    Keywords(Type),
+    Forward,
+}
+
+impl Arg {
+    pub(super) fn positional(&self) -> Option<&Type> {
+        match self {
+            Arg::Value(ty) => Some(ty),
+            _ => None,
+        }
+    }
+}
+
+/// What a call asks for: the method, its arguments, how it was written.
+pub struct CallSite<'c> {
+    pub method: &'c str,
+    pub args: &'c [Arg],
+    /// No receiver written: a call on `self`.
+    pub implicit: bool,
+    /// `self` is unknown here (inside a block another object may run).
+    pub self_unknown: bool,
+}
+
+/// The block a call passes.
+pub enum BlockArg<'pr> {
+    None,
+    Literal(ruby_prism::BlockNode<'pr>),
+    /// `&:name`
+    Symbol(String),
+    /// `&proc`
+    Other,
+}
+
+impl BlockArg<'_> {
+    pub(super) fn given(&self) -> bool {
+        !matches!(self, BlockArg::None)
+    }
+}
+
+/// How a call resolves for one receiver type.
+pub(super) enum Plan<'e> {
+    Fixed(Type),
+    Rbs { overloads: Vec<&'e MethodType>, receiver: Receiver, owner_args: HashMap<Arc<str>, RType> },
+    Defs(Vec<usize>),
+    Reader { ivar: String, class: Name },
+}
+
+/// Core methods that keep their block to call later (or never).
+pub(super) const STORES_BLOCK: &[&str] = &[
+    "define_method",
+    "define_singleton_method",
+    "lambda",
+    "proc",
+    "at_exit",
+    "trap",
+    "set_trace_func",
+    "define_finalizer",
+    "default_proc=",
+    "lazy",
+    "to_enum",
+    "enum_for",
+    "fork",
+    "start",
+    "new",
+    "instance_method",
+    "method_missing",
+    "trace_var",
+    "autoload",
+];
+
+/// Iteration methods (Enumerable, Array, Hash, String, IO, Integer):
+/// their blocks run with the caller's `self` even when the receiver's
+/// type is unknown.
+const ITERATES: &[&str] = &[
+    "each",
+    "each_with_index",
+    "each_with_object",
+    "each_pair",
+    "each_key",
+    "each_value",
+    "each_slice",
+    "each_cons",
+    "each_char",
+    "each_line",
+    "each_byte",
+    "each_entry",
+    "each_index",
+    "map",
+    "flat_map",
+    "collect",
+    "collect_concat",
+    "select",
+    "filter",
+    "filter_map",
+    "reject",
+    "find",
+    "detect",
+    "find_index",
+    "find_all",
+    "any?",
+    "all?",
+    "none?",
+    "one?",
+    "count",
+    "sum",
+    "min_by",
+    "max_by",
+    "sort_by",
+    "group_by",
+    "partition",
+    "inject",
+    "reduce",
+    "times",
+    "upto",
+    "downto",
+    "step",
+    "zip",
+    "take_while",
+    "drop_while",
+    "chunk_while",
+    "slice_when",
+    "uniq",
+    "delete_if",
+    "keep_if",
+    "map!",
+    "collect!",
+    "select!",
+    "reject!",
+    "sort",
+    "sort!",
+    "min",
+    "max",
+    "transform_values",
+    "transform_keys",
+    "fetch",
+    "scan",
+    "gsub",
+    "sub",
+    "tap",
+    "then",
+    "open",
+    "synchronize",
+];
+
+/// Core methods whose block runs with another `self`.
+pub(super) const CHANGES_SELF: &[&str] =
+    &["instance_eval", "instance_exec", "class_eval", "class_exec", "module_eval", "module_exec"];
+
+/// Methods that never mutate their receiver nor hand it to anyone.
+pub fn mutates_receiver(method: &str) -> bool {
+    const MUTATORS: &[&str] = &[
+        "<<",
+        "push",
+        "append",
+        "pop",
+        "shift",
+        "unshift",
+        "prepend",
+        "insert",
+        "concat",
+        "[]=",
+        "delete",
+        "delete_at",
+        "delete_if",
+        "keep_if",
+        "clear",
+        "replace",
+        "fill",
+        "store",
+        "update",
+        "force_encoding",
+        "setbyte",
+        "tap",
+        "then",
+        "yield_self",
+        "instance_eval",
+        "instance_exec",
+        "send",
+        "public_send",
+        "__send__",
+        "extend",
+        "instance_variable_set",
+        "default=",
+        "compare_by_identity",
+        "rehash",
+        "initialize_copy",
+    ];
+    method.ends_with('!')
+        || (method.ends_with('=') && !matches!(method, "==" | "!=" | "<=" | ">=" | "==="))
+        || MUTATORS.contains(&method)
+}
+
+impl<'pr, 'a> Inferrer<'pr, 'a> {
+    pub fn call(&mut self, call: &CallNode<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let method = name(call.name());
+        let receiver_node = call.receiver();
+        let receiver = receiver_node.as_ref().map(|r| self.expr(r, state, frame));
+
+        // `x&.m`: nothing after the `&.` runs when x is nil.
+        let safe = call.is_safe_navigation();
+        let skipped = if safe && receiver.as_ref().is_some_and(Type::may_be_nil) { state.clone() } else { None };
+        if let (true, Some(node)) = (safe, &receiver_node) {
+            self.narrow_node(node, state, Type::without_nil);
+        }
+
+        let mut args = Vec::new();
+        if let Some(arguments) = call.arguments() {
+            for argument in arguments.arguments().iter() {
+                let ty = self.expr(&argument, state, frame);
+                self.escape(&argument, state);
+                args.push(match (argument, ty) {
+                    // `*[a, b]` passes exactly a and b.
+                    (Node::SplatNode { .. }, Type::Tuple(elements)) => {
+                        args.extend(elements.into_iter().map(Arg::Value));
+                        continue;
+                    }
+                    (Node::SplatNode { .. }, _) => Arg::Splat,
+                    (Node::KeywordHashNode { .. }, ty) => Arg::Keywords(ty),
+                    (Node::ForwardingArgumentsNode { .. } | Node::BlockArgumentNode { .. }, _) => Arg::Forward,
+                    (_, ty) => Arg::Value(ty),
+                });
+            }
+        }
+        let block = match call.block() {
+            Some(Node::BlockNode { .. }) => {
+                call.block().and_then(|b| b.as_block_node()).map_or(BlockArg::Other, BlockArg::Literal)
+            }
+            Some(Node::BlockArgumentNode { .. }) => {
+                let argument = call.block().and_then(|b| b.as_block_argument_node());
+                let expression = argument.as_ref().and_then(|a| a.expression());
+                if let Some(block_node) = call.block() {
+                    self.expr(&block_node, state, frame);
+                }
+                match expression.as_ref().and_then(|e| e.as_symbol_node()) {
+                    Some(symbol) => BlockArg::Symbol(String::from_utf8_lossy(symbol.unescaped()).into_owned()),
+                    None => BlockArg::Other,
+                }
+            }
+            _ => BlockArg::None,
+        };
+
+        let implicit = receiver_node.is_none();
+        let on_self = implicit || matches!(receiver_node, Some(Node::SelfNode { .. }));
+        let receiver_type = match (&receiver, implicit) {
+            (Some(ty), _) => ty.clone(),
+            (None, _) if frame.self_known => frame.self_type.clone(),
+            (None, _) => Type::untyped(),
+        };
+        let receiver_type = if safe { receiver_type.without_nil() } else { receiver_type };
+
+        let self_unknown = implicit && !frame.self_known;
+        let site = CallSite { method: &method, args: &args, implicit, self_unknown };
+        let dispatched = self.dispatch(&receiver_type, &site, block, state, frame);
+        // `a.b = v` and `a[i] = v` evaluate to `v`, whatever the method returns.
+        let mut result = if call.is_attribute_write() {
+            args.last().and_then(Arg::positional).cloned().unwrap_or_else(Type::untyped)
+        } else {
+            dispatched
+        };
+
+        if let Some(node) = &receiver_node {
+            if mutates_receiver(&method) {
+                let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
+                self.mutate_variable(node, &method, &values, state, frame);
+            } else if let (Some(receiver), true) = (&receiver, super::assign::is_variable_read(node)) {
+                // `t = s.itself`, `x = a.freeze`: the result is the receiver
+                // itself, so the two names share one mutable object.
+                let shares = result.members().iter().any(|m| m.is_mutable_literal() && receiver.members().contains(m));
+                if shares {
+                    self.escape(node, state);
+                    result = result.forget_mutable();
+                }
+            }
+        }
+        if let Some(flow) = state.as_mut() {
+            let keeps_ivars =
+                !on_self && !matches!(receiver_type, Type::Dynamic(_) | Type::Top) && call.block().is_none();
+            if !keeps_ivars {
+                flow.ivars.clear();
+            }
+        }
+        if safe && receiver.as_ref().is_some_and(Type::may_be_nil) {
+            *state = join_states(&skipped, state);
+            result = union([result, Type::nil()]);
+        }
+        result
+    }
+
+    /// A call with no node of its own (`x += 1`, `a, b.c = ...`).
+    pub fn invoke(&mut self, receiver: &Type, method: &str, args: Vec<Type>, state: &mut State, frame: &Frame) -> Type {
+        let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
+        let site = CallSite { method, args: &args, implicit: false, self_unknown: false };
+        self.dispatch(receiver, &site, BlockArg::None, state, frame)
+    }
+
+    pub(super) fn dispatch(
+        &mut self,
+        receiver: &Type,
+        site: &CallSite<'_>,
+        block: BlockArg<'pr>,
+        state: &mut State,
+        frame: &Frame,
+    ) -> Type {
+        // `send(:name, ...)` with a literal name is a call of `name`.
+        if matches!(site.method, "send" | "public_send" | "__send__") {
+            if let Some(Arg::Value(Type::Constant(Literal::Sym(target)))) = site.args.first() {
+                let target = target.clone();
+                let forwarded = CallSite { method: &target, args: &site.args[1..], ..*site };
+                return self.dispatch(receiver, &forwarded, block, state, frame);
+            }
+        }
+        let members: Vec<Type> = if site.self_unknown { vec![Type::untyped()] } else { receiver.members().to_vec() };
+        let plans: Vec<Plan<'a>> =
+            members.iter().map(|m| self.plan(m, site.method, site.args, &block, site.implicit)).collect();
+        let outcome = self.run_block(&plans, site, receiver, block, state, frame);
+        let results: Vec<Type> = plans.iter().map(|plan| self.finish_plan(plan, site.args, &outcome.value)).collect();
+        self.after_breaks(union(results), outcome, state)
+    }
+
+    /// A call's value and flow given what its block's `break`s did: a
+    /// method that never returns (`loop`) ends only through them.
+    pub(super) fn after_breaks(&mut self, returned: Type, outcome: BlockRun, state: &mut State) -> Type {
+        *state = if returned == Type::Bot { outcome.break_state } else { join_states(state, &outcome.break_state) };
+        union(std::iter::once(returned).chain(outcome.breaks))
+    }
+
+    pub(super) fn run_block(
+        &mut self,
+        plans: &[Plan<'a>],
+        site: &CallSite<'_>,
+        receiver: &Type,
+        block: BlockArg<'pr>,
+        state: &mut State,
+        frame: &Frame,
+    ) -> BlockRun {
+        let (method, args) = (site.method, site.args);
+        match block {
+            BlockArg::None => BlockRun::none(),
+            BlockArg::Other => BlockRun::none(),
+            BlockArg::Symbol(symbol) => {
+                // `map(&:to_s)`: the block calls `to_s` on what it is given.
+                let yielded = self.yielded_types(plans, args);
+                let value = match yielded.as_ref().and_then(|y| y.first()) {
+                    Some(first) => self.invoke(&first.clone(), &symbol, Vec::new(), state, frame),
+                    None => Type::untyped(),
+                };
+                BlockRun { value, ..BlockRun::none() }
+            }
+            BlockArg::Literal(node) => {
+                // A lazy enumerator runs its blocks when it is forced, later.
+                let lazy =
+                    receiver.members().iter().any(|m| Inferrer::class_of(m).is_some_and(|c| &*c == "Enumerator::Lazy"));
+                let synchronous = plans.iter().all(|p| matches!(p, Plan::Rbs { .. } | Plan::Fixed(Type::Bot)))
+                    && !STORES_BLOCK.contains(&method)
+                    && !lazy;
+                let changes_self = CHANGES_SELF.contains(&method)
+                    || (method == "new"
+                        && matches!(receiver, Type::Singleton(c) if matches!(&**c, "Class" | "Module" | "Struct" | "Data")));
+                let self_type = if CHANGES_SELF.contains(&method) && !receiver.has_unknown() {
+                    Some(receiver.clone())
+                } else if method == "define_method" && frame.self_known {
+                    match &frame.self_type {
+                        Type::Singleton(class) => Some(self.instance_of(class)),
+                        _ => None,
+                    }
+                } else {
+                    None
+                };
+                let plan = BlockPlan {
+                    yielded: if synchronous { self.yielded_types(plans, args) } else { None },
+                    self_type: self_type.clone(),
+                    // Iteration never evaluates its block against another
+                    // object, whoever the receiver is.
+                    self_unknown: self_type.is_none()
+                        && (changes_self || (!synchronous && !ITERATES.contains(&method))),
+                    stored: !synchronous,
+                };
+                self.block(&node, plan, state, frame)
+            }
+        }
+    }
+
+    /// What the block is given, position by position, when every plan knows.
+    pub(super) fn yielded_types(&self, plans: &[Plan<'a>], args: &[Arg]) -> Option<Vec<Type>> {
+        let mut combined: Option<Vec<Type>> = None;
+        for plan in plans {
+            let yielded = match plan {
+                Plan::Fixed(Type::Bot) => continue,
+                Plan::Rbs { overloads, receiver, owner_args } => {
+                    let mut per_overload: Option<Vec<Type>> = None;
+                    for overload in overloads {
+                        let block = overload.block.as_ref()?;
+                        if block.function.untyped_params {
+                            return None;
+                        }
+                        let vars = self.method_vars(overload, receiver, owner_args, args, None);
+                        let context = TypeContext {
+                            self_type: &receiver.self_type,
+                            instance: &receiver.instance,
+                            class: &receiver.class,
+                            vars: &vars,
+                        };
+                        let function = block.function.substitute(&own_params_removed(owner_args, overload));
+                        let mut types: Vec<Type> = function
+                            .required
+                            .iter()
+                            .chain(&function.optional)
+                            .chain(&function.trailing)
+                            .map(|t| self.rbs_type(t, &context))
+                            .collect();
+                        if function.rest.is_some() {
+                            return None;
+                        }
+                        if types.is_empty() && function.required_keywords.is_empty() {
+                            types = Vec::new();
+                        }
+                        per_overload = Some(merge_positions(per_overload, types));
+                    }
+                    per_overload?
+                }
+                _ => return None,
+            };
+            combined = Some(merge_positions(combined, yielded));
+        }
+        combined
+    }
+
+    pub(super) fn finish_plan(&mut self, plan: &Plan<'a>, args: &[Arg], block_value: &Type) -> Type {
+        match plan {
+            Plan::Fixed(ty) => ty.clone(),
+            Plan::Defs(defs) => union(defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>()),
+            Plan::Reader { ivar, class } => self.class_ivar_type(class, Side::Instance, ivar, false),
+            Plan::Rbs { overloads, receiver, owner_args } => union(
+                overloads
+                    .iter()
+                    .map(|overload| {
+                        let block = if overload.block.is_some() { Some(block_value) } else { None };
+                        let vars = self.method_vars(overload, receiver, owner_args, args, block);
+                        let context = TypeContext {
+                            self_type: &receiver.self_type,
+                            instance: &receiver.instance,
+                            class: &receiver.class,
+                            vars: &vars,
+                        };
+                        let returns = overload.function.returns.substitute(&own_params_removed(owner_args, overload));
+                        self.rbs_type(&returns, &context)
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
+
+    /// Resolves a call for one receiver type.
+    pub(super) fn plan(
+        &mut self,
+        receiver: &Type,
+        method: &str,
+        args: &[Arg],
+        block: &BlockArg<'pr>,
+        implicit: bool,
+    ) -> Plan<'a> {
+        match receiver {
+            Type::Bot => return Plan::Fixed(Type::Bot),
+            Type::Dynamic(_) | Type::Top => {
+                // Whoever `self` is, a top-level def is one of its methods,
+                // unless a class here defines the name too.
+                if let (true, Some(id)) = (implicit, self.index.top_methods.get(method)) {
+                    let redefined = self.index.classes.values().any(|c| c.instance_methods.contains_key(method));
+                    if !redefined {
+                        return Plan::Defs(self.all_definitions(*id, method));
+                    }
+                }
+                if implicit && GLOBAL_FUNCTIONS.contains(&method) {
+                    return self.rbs_plan(
+                        self.env.instance_method("Object", method),
+                        method,
+                        Type::nominal("Object"),
+                        args,
+                        block,
+                    );
+                }
+                return Plan::Fixed(Type::untyped());
+            }
+            _ => {}
+        }
+        if let Some(folded) = fold::fold(receiver, method, args) {
+            return Plan::Fixed(folded);
+        }
+        if let Some(special) = self.special(receiver, method, args, block) {
+            return Plan::Fixed(special);
+        }
+        let (class, side) = match receiver {
+            Type::Singleton(class) => (class.clone(), Side::Singleton),
+            other => match Inferrer::class_of(other) {
+                Some(class) => (class, Side::Instance),
+                None => return Plan::Fixed(Type::untyped()),
+            },
+        };
+        if side == Side::Singleton && method == "new" {
+            if let Some(instance) = self.constructed(&class) {
+                return Plan::Fixed(instance);
+            }
+        }
+        let found = self.lookup(&class, side, method);
+        let found = match found {
+            Callee::Missing { complete: false } if side == Side::Singleton && MODULE_FUNCTIONS.contains(&method) => {
+                // A class or module whose ancestry this file cannot see
+                // still answers to Module's own definition methods.
+                let meta = if self.is_module(&class) { "Module" } else { "Class" };
+                match self.env.instance_method(meta, method) {
+                    Some(found) => Callee::Rbs(found),
+                    None => Callee::Missing { complete: false },
+                }
+            }
+            Callee::Missing { .. } if implicit => self.implicit_fallback(method),
+            other => other,
+        };
+        match found {
+            Callee::Rbs(found) => self.rbs_plan(Some(found), method, receiver.clone(), args, block),
+            Callee::Def(id) => {
+                let mut defs = self.all_definitions(id, method);
+                if side == Side::Instance {
+                    defs.extend(self.overrides(&class, method));
+                }
+                Plan::Defs(defs)
+            }
+            Callee::Reader(ivar) => Plan::Reader { ivar, class },
+            Callee::Writer => Plan::Fixed(args.last().and_then(Arg::positional).cloned().unwrap_or_else(Type::untyped)),
+            Callee::Opaque => Plan::Fixed(Type::untyped()),
+            // A method nil lacks raises NoMethodError: that path yields nothing.
+            Callee::Missing { complete: true } if *receiver == Type::nil() => Plan::Fixed(Type::Bot),
+            Callee::Missing { .. } => Plan::Fixed(Type::untyped()),
+        }
+    }
+
+    pub(super) fn rbs_plan(
+        &self,
+        found: Option<FoundMethod<'a>>,
+        method: &str,
+        receiver: Type,
+        args: &[Arg],
+        block: &BlockArg<'pr>,
+    ) -> Plan<'a> {
+        let Some(found) = found else { return Plan::Fixed(Type::untyped()) };
+        // A method that mutates its receiver returns it changed: `self` is
+        // then only its class (`[] << 1` is not `[]`).
+        let receiver = if mutates_receiver(method) {
+            let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
+            super::assign::mutated_container(&receiver, method, &values)
+        } else {
+            receiver
+        };
+        let receiver = self.receiver_context(&receiver);
+        let overloads = self.select(found.overloads, &found.owner_args, &receiver, args, block);
+        if overloads.is_empty() {
+            return Plan::Fixed(Type::untyped());
+        }
+        Plan::Rbs { overloads, receiver, owner_args: found.owner_args }
+    }
+
+    /// Methods whose result the literal shape of the receiver decides.
+    pub(super) fn special(
+        &mut self,
+        receiver: &Type,
+        method: &str,
+        args: &[Arg],
+        block: &BlockArg<'pr>,
+    ) -> Option<Type> {
+        if block.given() {
+            return None;
+        }
+        let positional: Vec<&Type> = args.iter().filter_map(Arg::positional).collect();
+        if positional.len() != args.len() {
+            return None;
+        }
+        match (receiver, method, positional.as_slice()) {
+            (Type::Tuple(elements), "size" | "length" | "count", []) => Some(Type::int(elements.len() as i64)),
+            (Type::Tuple(elements), "empty?", []) => {
+                Some(Type::Constant(if elements.is_empty() { Literal::True } else { Literal::False }))
+            }
+            (Type::Tuple(elements), "first", []) => Some(elements.first().map_or(Type::nil(), Type::forget_mutable)),
+            (Type::Tuple(elements), "last", []) => Some(elements.last().map_or(Type::nil(), Type::forget_mutable)),
+            (Type::Tuple(elements), "[]" | "at" | "fetch", [Type::Constant(Literal::Int(index))]) => {
+                let len = elements.len() as i64;
+                let index = if *index < 0 { len + index } else { *index };
+                match elements.get(usize::try_from(index).ok()?) {
+                    Some(element) => Some(element.forget_mutable()),
+                    None if method == "fetch" => Some(Type::Bot),
+                    None => Some(Type::nil()),
+                }
+            }
+            (Type::Tuple(_), "to_a" | "entries", []) => Some(receiver.clone()),
+            (Type::Shape(shape), "[]" | "fetch" | "dig", [Type::Constant(Literal::Sym(key))]) if !shape.open => {
+                match shape.fields.iter().find(|f| f.key == *key) {
+                    Some(field) if field.optional => Some(union([field.ty.forget_mutable(), Type::nil()])),
+                    Some(field) => Some(field.ty.forget_mutable()),
+                    None if method == "fetch" => None,
+                    None => Some(Type::nil()),
+                }
+            }
+            (Type::Shape(shape), "size" | "length" | "count", [])
+                if !shape.open && shape.fields.iter().all(|f| !f.optional) =>
+            {
+                Some(Type::int(shape.fields.len() as i64))
+            }
+            (Type::Shape(shape), "empty?", []) if !shape.open && shape.fields.iter().all(|f| !f.optional) => {
+                Some(Type::Constant(if shape.fields.is_empty() { Literal::True } else { Literal::False }))
+            }
+            (Type::Shape(shape), "key?" | "has_key?" | "include?" | "member?", [Type::Constant(Literal::Sym(key))])
+                if !shape.open =>
+            {
+                match shape.fields.iter().find(|f| f.key == *key) {
+                    Some(field) if !field.optional => Some(Type::Constant(Literal::True)),
+                    Some(_) => Some(Type::bool()),
+                    None => Some(Type::Constant(Literal::False)),
+                }
+            }
+            (Type::Nominal { class, .. }, "size" | "length" | "bytesize", [])
+                if matches!(&**class, "String" | "Array" | "Hash" | "Symbol") =>
+            {
+                Some(Type::non_negative_int())
+            }
+            (Type::Constant(Literal::Str(_)) | Type::Tuple(_) | Type::Shape(_), "size" | "length" | "bytesize", []) => {
+                Some(Type::non_negative_int())
+            }
+            (Type::Singleton(class), "class", []) => {
+                Some(if self.is_module(class) { Type::singleton("Module") } else { Type::singleton("Class") })
+            }
+            _ => None,
+        }
+    }
+
+    /// Where a `super` call leads: the same method in the ancestors.
+    pub fn super_call(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let mut args = Vec::new();
+        let mut block_node = None;
+        let mut explicit = false;
+        if let Some(sup) = node.as_super_node() {
+            explicit = true;
+            if let Some(arguments) = sup.arguments() {
+                for argument in arguments.arguments().iter() {
+                    let ty = self.expr(&argument, state, frame);
+                    self.escape(&argument, state);
+                    args.push(match argument {
+                        Node::SplatNode { .. } => Arg::Splat,
+                        Node::KeywordHashNode { .. } => Arg::Keywords(ty),
+                        _ => Arg::Value(ty),
+                    });
+                }
+            }
+            block_node = sup.block();
+        } else if let Some(sup) = node.as_forwarding_super_node() {
+            block_node = sup.block().map(|b| b.as_node());
+        }
+        if !explicit {
+            args.push(Arg::Forward);
+        }
+        let block = match block_node {
+            Some(Node::BlockNode { .. }) => {
+                block_node.as_ref().and_then(|b| b.as_block_node()).map_or(BlockArg::Other, BlockArg::Literal)
+            }
+            Some(other) => {
+                self.expr(&other, state, frame);
+                BlockArg::Other
+            }
+            None => BlockArg::None,
+        };
+        if let Some(flow) = state.as_mut() {
+            flow.ivars.clear();
+        }
+        let (Some(method), Some((class, side)), true) = (&frame.method, &frame.class, frame.self_known) else {
+            let plan = BlockPlan { yielded: None, self_type: None, self_unknown: false, stored: true };
+            if let BlockArg::Literal(block) = block {
+                self.block(&block, plan, state, frame);
+            }
+            return Type::untyped();
+        };
+        let callee = self.super_lookup(class, *side, method);
+        let plan = match callee {
+            Callee::Rbs(found) => self.rbs_plan(Some(found), method, frame.self_type.clone(), &args, &block),
+            Callee::Def(id) => Plan::Defs(vec![id]),
+            _ => Plan::Fixed(Type::untyped()),
+        };
+        let plans = vec![plan];
+        let site = CallSite { method, args: &args, implicit: true, self_unknown: false };
+        let outcome = self.run_block(&plans, &site, &frame.self_type, block, state, frame);
+        let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value)).collect();
+        self.after_breaks(union(results), outcome, state)
+    }
+
+    /// `a.b op= v`, `a[i] ||= v` and friends.
+    pub fn call_write(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        enum Kind {
+            Operator(String),
+            Or,
+            And,
+        }
+        let (receiver_node, read, arguments, value, kind, safe) = if let Some(w) = node.as_call_operator_write_node() {
+            (
+                w.receiver(),
+                name(w.read_name()),
+                None,
+                w.value(),
+                Kind::Operator(name(w.binary_operator())),
+                w.is_safe_navigation(),
+            )
+        } else if let Some(w) = node.as_call_or_write_node() {
+            (w.receiver(), name(w.read_name()), None, w.value(), Kind::Or, w.is_safe_navigation())
+        } else if let Some(w) = node.as_call_and_write_node() {
+            (w.receiver(), name(w.read_name()), None, w.value(), Kind::And, w.is_safe_navigation())
+        } else if let Some(w) = node.as_index_operator_write_node() {
+            (w.receiver(), "[]".to_string(), w.arguments(), w.value(), Kind::Operator(name(w.binary_operator())), false)
+        } else if let Some(w) = node.as_index_or_write_node() {
+            (w.receiver(), "[]".to_string(), w.arguments(), w.value(), Kind::Or, false)
+        } else if let Some(w) = node.as_index_and_write_node() {
+            (w.receiver(), "[]".to_string(), w.arguments(), w.value(), Kind::And, false)
+        } else {
+            return Type::untyped();
+        };
+        let receiver = match &receiver_node {
+            Some(r) => self.expr(r, state, frame),
+            None if frame.self_known => frame.self_type.clone(),
+            None => Type::untyped(),
+        };
+        let receiver = if safe { receiver.without_nil() } else { receiver };
+        let mut index_args = Vec::new();
+        if let Some(arguments) = arguments {
+            for argument in arguments.arguments().iter() {
+                index_args.push(self.expr(&argument, state, frame));
+            }
+        }
+        let current = self.invoke(&receiver, &read, index_args.clone(), state, frame);
+        let result = match kind {
+            Kind::Operator(operator) => {
+                let value = self.expr(&value, state, frame);
+                self.invoke(&current, &operator, vec![value], state, frame)
+            }
+            Kind::Or if !current.may_be_falsy() => {
+                self.dead(&value, frame);
+                current
+            }
+            Kind::Or => {
+                let skipped = state.clone();
+                let assigned = self.expr(&value, state, frame);
+                *state = join_states(&skipped, state);
+                join(&current.truthy_part(), &assigned)
+            }
+            Kind::And if !current.may_be_truthy() => {
+                self.dead(&value, frame);
+                current
+            }
+            Kind::And => {
+                let skipped = state.clone();
+                let assigned = self.expr(&value, state, frame);
+                *state = join_states(&skipped, state);
+                join(&current.falsy_part(), &assigned)
+            }
+        };
+        if let Some(receiver_node) = &receiver_node {
+            self.escape(receiver_node, state);
+        }
+        if let Some(flow) = state.as_mut() {
+            flow.ivars.clear();
+        }
+        result
+    }
+}
+
+/// Position-wise union of what different overloads or receivers yield.
+pub(super) fn merge_positions(current: Option<Vec<Type>>, next: Vec<Type>) -> Vec<Type> {
+    let Some(current) = current else { return next };
+    let len = current.len().max(next.len());
+    (0..len)
+        .map(|i| {
+            let a = current.get(i).cloned().unwrap_or_else(Type::nil);
+            let b = next.get(i).cloned().unwrap_or_else(Type::nil);
+            join(&a, &b)
+        })
+        .collect()
+}

@@ -1,0 +1,151 @@
+//! Constants: classes and modules are `singleton(C)`; constants assigned
+//! in this file have the type of their value (inferred on demand, mutable
+//! contents forgotten unless the value is frozen); the signatures' constants
+//! have their declared type.
+
+use std::rc::Rc;
+
+use ruby_prism::Node;
+
+use super::flow::{Flow, State};
+use super::index::Side;
+use super::{scope_writes, Frame, Inferrer};
+use crate::syntax::name;
+use crate::types::{union, Name, Type};
+
+impl<'pr> Inferrer<'pr, '_> {
+    pub fn constant_read(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        if let Some(read) = node.as_constant_read_node() {
+            let written = name(read.name());
+            return match self.index.resolve_constant(self.env, &frame.lexical, &written) {
+                Some(full) => self.constant_type(&full),
+                None => Type::untyped(),
+            };
+        }
+        let Some(path) = node.as_constant_path_node() else { return Type::untyped() };
+        let Some(last) = path.name().map(name) else { return Type::untyped() };
+        match path.parent() {
+            None => match self.index.resolve_constant(self.env, &[], &format!("::{last}")) {
+                Some(full) => self.constant_type(&full),
+                None => Type::untyped(),
+            },
+            Some(parent) => match self.expr(&parent, state, frame) {
+                Type::Singleton(namespace) => match self.index.resolve_member(self.env, &namespace, &last) {
+                    Some(full) => self.constant_type(&full),
+                    None => Type::untyped(),
+                },
+                _ => Type::untyped(),
+            },
+        }
+    }
+
+    /// Walks the namespace part of an assignment target (`A::B = ...`).
+    pub fn constant_path_parent(
+        &mut self,
+        target: &ruby_prism::ConstantPathNode<'pr>,
+        state: &mut State,
+        frame: &Frame,
+    ) {
+        if let Some(parent) = target.parent() {
+            self.expr(&parent, state, frame);
+        }
+        self.record(&target.as_node(), &Type::untyped());
+    }
+
+    fn constant_type(&mut self, full: &Name) -> Type {
+        let is_class = self.index.class(full).is_some() || self.env.has_class(full);
+        if is_class && !self.index.constants.contains_key(full) {
+            return Type::Singleton(full.clone());
+        }
+        if let Some(writes) = self.index.constants.get(full) {
+            if let Some(known) = self.constants.get(full) {
+                return known.clone().unwrap_or_else(Type::untyped);
+            }
+            self.constants.insert(full.clone(), None);
+            let writes: Vec<(Node<'pr>, Vec<Name>)> =
+                writes.iter().map(|w| (crate::syntax::node_clone(&w.value), w.lexical.clone())).collect();
+            let mut types = Vec::new();
+            for (value, lexical) in writes {
+                types.push(self.constant_value(&value, lexical));
+            }
+            let ty = union(types);
+            self.constants.insert(full.clone(), Some(ty.clone()));
+            return ty;
+        }
+        if let Some(rtype) = self.env.constant(full) {
+            return self.rbs_type_plain(rtype);
+        }
+        Type::untyped()
+    }
+
+    /// A constant's value, evaluated where it is assigned, apart from any
+    /// method's locals (which a constant's value may not depend on anyway,
+    /// except at the top level: those read as unknown).
+    fn constant_value(&mut self, value: &Node<'pr>, lexical: Vec<Name>) -> Type {
+        let frozen = is_frozen_literal(value);
+        let self_type = match lexical.last() {
+            Some(class) => Type::Singleton(class.clone()),
+            None => Type::nominal("Object"),
+        };
+        let class = lexical.last().map(|c| (c.clone(), Side::Singleton));
+        let frame = Frame {
+            self_type,
+            lexical: Rc::new(lexical),
+            class,
+            self_known: true,
+            method: None,
+            writes: Rc::new(scope_writes::collect(value)),
+        };
+        let saved_jumps = std::mem::take(&mut self.jumps);
+        let saved_logs = std::mem::take(&mut self.assignment_logs);
+        let saved_dead = std::mem::replace(&mut self.dead, 0);
+        let mut state: State = Some(Flow::default());
+        self.returns.push(Vec::new());
+        let ty = self.expr(value, &mut state, &frame);
+        self.returns.pop();
+        self.jumps = saved_jumps;
+        self.assignment_logs = saved_logs;
+        self.dead = saved_dead;
+        if frozen {
+            ty
+        } else {
+            // Anyone may mutate what a constant holds.
+            ty.forget_mutable()
+        }
+    }
+}
+
+/// Is this value deeply frozen, so a constant holding it keeps its
+/// exact contents? (`"a"` under `frozen_string_literal`, `[1, :b].freeze`.)
+fn is_frozen_literal(node: &Node<'_>) -> bool {
+    match node {
+        Node::IntegerNode { .. }
+        | Node::FloatNode { .. }
+        | Node::SymbolNode { .. }
+        | Node::NilNode { .. }
+        | Node::TrueNode { .. }
+        | Node::FalseNode { .. } => true,
+        Node::StringNode { .. } => node.as_string_node().is_some_and(|s| s.is_frozen()),
+        Node::ParenthesesNode { .. } => node
+            .as_parentheses_node()
+            .and_then(|p| p.body())
+            .and_then(|b| b.as_statements_node())
+            .is_some_and(|s| s.body().len() == 1 && s.body().iter().all(|n| is_frozen_literal(&n))),
+        Node::CallNode { .. } => {
+            let Some(call) = node.as_call_node() else { return false };
+            if name(call.name()) != "freeze" || call.arguments().is_some() || call.block().is_some() {
+                return false;
+            }
+            match call.receiver() {
+                Some(Node::StringNode { .. }) => true,
+                Some(Node::ArrayNode { .. }) => call
+                    .receiver()
+                    .and_then(|r| r.as_array_node())
+                    .is_some_and(|a| a.elements().iter().all(|e| is_frozen_literal(&e))),
+                Some(receiver) => is_frozen_literal(&receiver),
+                None => false,
+            }
+        }
+        _ => false,
+    }
+}

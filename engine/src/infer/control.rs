@@ -1,0 +1,567 @@
+//! Branches and loops: `if`/`unless`/`case`, `while`/`until`/`for`,
+//! `begin`/`rescue`/`ensure`, and the bounded fixpoint loops and blocks
+//! share.
+
+use ruby_prism::Node;
+
+use super::flow::{join_all, join_states, Flow, State};
+use super::{Frame, Inferrer, JumpKind, JumpTarget};
+use crate::syntax::{copy_statements, name};
+use crate::types::{join, union, widen_literals, Type};
+
+/// Rounds of a loop body before literals are widened to their classes,
+/// and before whatever still changes becomes `untyped`.
+const WIDEN_AFTER: usize = 2;
+const GIVE_UP_AFTER: usize = 5;
+
+/// Loops (and blocks, and retried bodies) nested deeper than this are
+/// walked once with every local unknown, so nesting cannot multiply the
+/// rounds without bound; likewise once a file has spent its budget.
+const MAX_NESTED_LOOPS: usize = 6;
+const LOOP_ROUND_BUDGET: usize = 200_000;
+
+impl<'pr> Inferrer<'pr, '_> {
+    pub fn if_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let Some(branch) = node.as_if_node() else { return Type::untyped() };
+        let condition = self.condition(&branch.predicate(), state, frame);
+        let mut then_state = condition.truthy;
+        let then_type = self.statements(branch.statements(), &mut then_state, frame);
+        let mut else_state = condition.falsy;
+        let else_type = match branch.subsequent() {
+            Some(subsequent) => self.else_like(&subsequent, &mut else_state, frame),
+            None => {
+                if else_state.is_some() {
+                    Type::nil()
+                } else {
+                    Type::Bot
+                }
+            }
+        };
+        *state = join_states(&then_state, &else_state);
+        union([then_type, else_type])
+    }
+
+    pub fn unless_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let Some(branch) = node.as_unless_node() else { return Type::untyped() };
+        let condition = self.condition(&branch.predicate(), state, frame);
+        let mut then_state = condition.falsy;
+        let then_type = self.statements(branch.statements(), &mut then_state, frame);
+        let mut else_state = condition.truthy;
+        let else_type = match branch.else_clause() {
+            Some(clause) => self.else_like(&clause.as_node(), &mut else_state, frame),
+            None => {
+                if else_state.is_some() {
+                    Type::nil()
+                } else {
+                    Type::Bot
+                }
+            }
+        };
+        *state = join_states(&then_state, &else_state);
+        union([then_type, else_type])
+    }
+
+    /// An `else` clause or an `elsif` (an IfNode).
+    fn else_like(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        match node.as_else_node() {
+            Some(clause) => {
+                let ty = self.statements(clause.statements(), state, frame);
+                self.record(node, &ty);
+                ty
+            }
+            None => self.expr(node, state, frame),
+        }
+    }
+
+    pub fn logical(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let branches = self.condition(node, state, frame);
+        *state = join_states(&branches.truthy, &branches.falsy);
+        branches.ty
+    }
+
+    pub fn case_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let Some(case) = node.as_case_node() else { return Type::untyped() };
+        let subject = case.predicate();
+        if let Some(subject) = &subject {
+            self.expr(subject, state, frame);
+        }
+        let mut remaining = state.clone();
+        let mut exits: Vec<State> = Vec::new();
+        let mut values = Vec::new();
+        for clause in case.conditions().iter() {
+            let Some(when) = clause.as_when_node() else { continue };
+            let mut matched: State = None;
+            for condition in when.conditions().iter() {
+                match &subject {
+                    Some(subject) => {
+                        let tested = self.expr(&condition, &mut remaining, frame);
+                        let (hit, miss) = self.when_narrowing(subject, &condition, &tested, &remaining);
+                        matched = join_states(&matched, &hit);
+                        remaining = miss;
+                    }
+                    None => {
+                        let branches = self.condition(&condition, &mut remaining, frame);
+                        matched = join_states(&matched, &branches.truthy);
+                        remaining = branches.falsy;
+                    }
+                }
+            }
+            let ty = self.statements(when.statements(), &mut matched, frame);
+            self.record(&clause, &ty);
+            values.push(ty);
+            exits.push(matched);
+        }
+        match case.else_clause() {
+            Some(clause) => {
+                let ty = self.else_like(&clause.as_node(), &mut remaining, frame);
+                values.push(ty);
+            }
+            None if remaining.is_some() => values.push(Type::nil()),
+            None => {}
+        }
+        exits.push(remaining);
+        *state = join_all(exits);
+        union(values)
+    }
+
+    /// `when C` against a variable subject: the flows where `C === subject`
+    /// held and where it did not.
+    fn when_narrowing(
+        &self,
+        subject: &Node<'pr>,
+        condition: &Node<'pr>,
+        tested: &Type,
+        state: &State,
+    ) -> (State, State) {
+        let is_variable = matches!(subject, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. });
+        let mut hit = state.clone();
+        let mut miss = state.clone();
+        if !is_variable || matches!(condition, Node::SplatNode { .. }) {
+            return (hit, miss);
+        }
+        // A class with its own `self.===` decides matches its own way.
+        let own_case_equality =
+            |class: &str| self.index.class(class).is_some_and(|c| c.singleton_methods.contains_key("==="));
+        match tested {
+            Type::Singleton(class) if !own_case_equality(class) => {
+                self.narrow_node(subject, &mut hit, |t| self.narrow_to_class(t, class));
+                self.narrow_node(subject, &mut miss, |t| self.remove_class(t, class));
+            }
+            Type::Constant(crate::types::Literal::Nil) => {
+                self.narrow_node(subject, &mut hit, Type::nil_part);
+                self.narrow_node(subject, &mut miss, Type::without_nil);
+            }
+            _ => {}
+        }
+        (hit, miss)
+    }
+
+    pub fn case_match_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let Some(case) = node.as_case_match_node() else { return Type::untyped() };
+        let subject = match case.predicate() {
+            Some(subject) => self.expr(&subject, state, frame),
+            None => Type::untyped(),
+        };
+        let mut exits = Vec::new();
+        let mut values = Vec::new();
+        for clause in case.conditions().iter() {
+            let Some(arm) = clause.as_in_node() else { continue };
+            let mut matched = state.clone();
+            self.pattern(&arm.pattern(), &subject, &mut matched, frame);
+            let ty = self.statements(arm.statements(), &mut matched, frame);
+            self.record(&clause, &ty);
+            values.push(ty);
+            exits.push(matched);
+            // A pattern may bind before failing: later arms see its locals.
+            let mut tried = state.clone();
+            self.bind_pattern_locals(&arm.pattern(), &mut tried);
+            *state = join_states(state, &tried);
+        }
+        if let Some(clause) = case.else_clause() {
+            let mut rest = state.clone();
+            let ty = self.else_like(&clause.as_node(), &mut rest, frame);
+            values.push(ty);
+            exits.push(rest);
+        }
+        // Without `else`, no match raises NoMatchingPatternError.
+        *state = join_all(exits);
+        union(values)
+    }
+
+    /// Walks a pattern: its expressions get types, its captures bind.
+    pub fn pattern(&mut self, pattern: &Node<'pr>, subject: &Type, state: &mut State, frame: &Frame) {
+        match pattern {
+            Node::LocalVariableTargetNode { .. } => {
+                if let Some(target) = pattern.as_local_variable_target_node() {
+                    self.assign_local(&name(target.name()), subject, state);
+                }
+                self.record(pattern, subject);
+            }
+            Node::CapturePatternNode { .. } => {
+                if let Some(capture) = pattern.as_capture_pattern_node() {
+                    self.pattern(&capture.value(), subject, state, frame);
+                    let narrowed = match self.recorded(&capture.value()) {
+                        Some(Type::Singleton(class)) => self.narrow_to_class(subject, &class.clone()),
+                        _ => Type::untyped(),
+                    };
+                    let target = capture.target();
+                    self.assign_local(&name(target.name()), &narrowed, state);
+                    self.record(&target.as_node(), &narrowed);
+                }
+                self.record(pattern, &Type::untyped());
+            }
+            Node::IfNode { .. } | Node::UnlessNode { .. } => {
+                // `in pattern if guard`
+                let (inner, guard) = match (pattern.as_if_node(), pattern.as_unless_node()) {
+                    (Some(guarded), _) => (guarded.statements(), guarded.predicate()),
+                    (_, Some(guarded)) => (guarded.statements(), guarded.predicate()),
+                    _ => return,
+                };
+                if let Some(statements) = inner {
+                    for inner in statements.body().iter() {
+                        self.pattern(&inner, subject, state, frame);
+                    }
+                }
+                self.expr(&guard, state, frame);
+                self.record(pattern, &Type::untyped());
+            }
+            _ => {
+                self.bind_pattern_locals(pattern, state);
+                let mut visitor = PatternValues { inferrer: self, state, frame };
+                ruby_prism::Visit::visit(&mut visitor, pattern);
+                if self.recorded(pattern).is_none() {
+                    self.record(pattern, &Type::untyped());
+                }
+            }
+        }
+    }
+
+    /// Every local a pattern can bind, as unknown.
+    fn bind_pattern_locals(&mut self, pattern: &Node<'pr>, state: &mut State) {
+        let mut names = Vec::new();
+        collect_pattern_locals(pattern, &mut names);
+        for local in names {
+            self.assign_local(&local, &Type::untyped(), state);
+        }
+    }
+
+    pub fn while_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let (predicate, statements, until, body_first) = if let Some(w) = node.as_while_node() {
+            (w.predicate(), w.statements(), false, w.is_begin_modifier())
+        } else if let Some(u) = node.as_until_node() {
+            (u.predicate(), u.statements(), true, u.is_begin_modifier())
+        } else {
+            return Type::untyped();
+        };
+        let entry = state.clone();
+        let mut exit: State = None;
+        let mut break_values = Vec::new();
+        let mut condition_fails = false;
+        self.fixpoint(&entry, |this, head| {
+            this.jumps.push(JumpTarget { kind: JumpKind::Loop, breaks: Vec::new(), nexts: Vec::new() });
+            let mut current = head;
+            if body_first {
+                this.statements(copy_statements(&statements), &mut current, frame);
+            }
+            let branches = this.condition(&predicate, &mut current, frame);
+            let (mut run, stop) =
+                if until { (branches.falsy, branches.truthy) } else { (branches.truthy, branches.falsy) };
+            if !body_first {
+                this.statements(copy_statements(&statements), &mut run, frame);
+            }
+            let target = this.jumps.pop().expect("pushed above");
+            let nexts = target.nexts.into_iter().map(|(_, f)| Some(f));
+            let end = join_all(std::iter::once(run).chain(nexts));
+            condition_fails = stop.is_some();
+            exit = join_all(std::iter::once(stop).chain(target.breaks.iter().map(|(_, f)| Some(f.clone()))));
+            break_values = target.breaks.into_iter().map(|(t, _)| t).collect::<Vec<_>>();
+            end
+        });
+        *state = exit;
+        // A loop whose condition fails ends with nil; a `break` with its value.
+        let normal = if condition_fails { Type::nil() } else { Type::Bot };
+        union(std::iter::once(normal).chain(break_values))
+    }
+
+    pub fn for_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let Some(for_loop) = node.as_for_node() else { return Type::untyped() };
+        let collection = self.expr(&for_loop.collection(), state, frame);
+        let element = element_type(&collection);
+        let index = for_loop.index();
+        let statements = for_loop.statements();
+        let entry = state.clone();
+        let mut break_flows: Vec<State> = Vec::new();
+        let mut break_values = Vec::new();
+        let head = self.fixpoint(&entry, |this, head| {
+            this.jumps.push(JumpTarget { kind: JumpKind::Loop, breaks: Vec::new(), nexts: Vec::new() });
+            let mut current = head;
+            this.assign_target(&index, &element, &mut current, frame);
+            this.statements(copy_statements(&statements), &mut current, frame);
+            let target = this.jumps.pop().expect("pushed above");
+            let nexts = target.nexts.into_iter().map(|(_, f)| Some(f));
+            break_flows = target.breaks.iter().map(|(_, f)| Some(f.clone())).collect();
+            break_values = target.breaks.into_iter().map(|(t, _)| t).collect();
+            join_all(std::iter::once(current).chain(nexts))
+        });
+        *state = join_all(std::iter::once(head).chain(break_flows));
+        union(std::iter::once(collection).chain(break_values))
+    }
+
+    /// Runs `body` from the loop head until the head stops changing:
+    /// head = entry joined with wherever the body ends. Literals widen to
+    /// their classes after a few rounds; locals still changing after that
+    /// become `untyped`. The last round walked is the one recorded.
+    pub fn fixpoint(&mut self, entry: &State, mut body: impl FnMut(&mut Self, State) -> State) -> State {
+        if self.loop_depth >= MAX_NESTED_LOOPS || self.loop_rounds >= LOOP_ROUND_BUDGET {
+            // Deep nesting or a spent budget: one walk where every local is
+            // unknown holds for any number of rounds, and costs one walk.
+            let mut head = entry.clone();
+            if let Some(flow) = head.as_mut() {
+                for ty in flow.locals.values_mut() {
+                    *ty = Type::untyped();
+                }
+                flow.ivars.clear();
+            }
+            self.loop_rounds += 1;
+            self.loop_depth += 1;
+            let end = body(self, head.clone());
+            self.loop_depth -= 1;
+            let mut exit = join_states(&head, &end);
+            widen_changed(&head, &mut exit, |_| Type::untyped());
+            return exit;
+        }
+        self.loop_depth += 1;
+        let head = self.fixpoint_rounds(entry, &mut body);
+        self.loop_depth -= 1;
+        head
+    }
+
+    fn fixpoint_rounds(&mut self, entry: &State, body: &mut impl FnMut(&mut Self, State) -> State) -> State {
+        let mut head = entry.clone();
+        for round in 0..GIVE_UP_AFTER {
+            self.loop_rounds += 1;
+            let end = body(self, head.clone());
+            let mut next = join_states(entry, &end);
+            if round >= WIDEN_AFTER {
+                widen_changed(&head, &mut next, widen_literals);
+            }
+            if next == head {
+                return head;
+            }
+            head = next;
+        }
+        let end = body(self, head.clone());
+        let mut next = join_states(entry, &end);
+        widen_changed(&head, &mut next, |_| Type::untyped());
+        if next != head {
+            body(self, next.clone());
+        }
+        next
+    }
+
+    pub fn begin_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let Some(begin) = node.as_begin_node() else { return Type::untyped() };
+        let rescue = begin.rescue_clause();
+        let else_clause = begin.else_clause();
+        let ensure = begin.ensure_clause();
+        if rescue.is_none() && ensure.is_none() && else_clause.is_none() {
+            return self.statements(begin.statements(), state, frame);
+        }
+        let entry = state.clone();
+        let mut value = Type::Bot;
+        let mut exits: Vec<State> = Vec::new();
+        let mut exceptional: State = None;
+        // `retry` runs the body again with the rescue's flow: a loop.
+        self.fixpoint(&entry, |this, start| {
+            let mut current = start.clone();
+            this.assignment_logs.push(Vec::new());
+            this.retries.push(Vec::new());
+            let body_type = this.statements(begin.statements(), &mut current, frame);
+            let log = this.assignment_logs.pop().unwrap_or_default();
+            // An exception can come from anywhere in the body: the rescue
+            // sees each local as it was at the start or after any assignment.
+            let mut rescue_entry = start.clone();
+            if let Some(flow) = rescue_entry.as_mut() {
+                flow.ivars.clear();
+                // The body may have mutated what a local holds before raising.
+                for ty in flow.locals.values_mut() {
+                    *ty = ty.forget_mutable();
+                }
+                for (local, ty) in &log {
+                    let before = flow.locals.get(local).cloned().unwrap_or_else(Type::nil);
+                    flow.locals.insert(local.clone(), join(&before, &ty.settle_elements()));
+                }
+            }
+            if let Some(outer) = this.assignment_logs.last_mut() {
+                outer.extend(log);
+            }
+            let (normal_type, normal_state) = match &else_clause {
+                Some(clause) => {
+                    let ty = this.else_like(&clause.as_node(), &mut current, frame);
+                    (ty, current)
+                }
+                None => (body_type, current),
+            };
+            value = if normal_state.is_some() { normal_type } else { Type::Bot };
+            exits = vec![normal_state];
+            let mut clause = rescue.as_ref().and_then(|r| r.as_node().as_rescue_node());
+            while let Some(rescue_node) = clause {
+                let mut rescued = rescue_entry.clone();
+                let exception = this.rescued_exception(&rescue_node, &mut rescued, frame);
+                if let Some(reference) = rescue_node.reference() {
+                    this.assign_target(&reference, &exception, &mut rescued, frame);
+                }
+                let ty = this.statements(rescue_node.statements(), &mut rescued, frame);
+                this.record(&rescue_node.as_node(), &ty);
+                value = union([value.clone(), ty]);
+                exits.push(rescued);
+                clause = rescue_node.subsequent();
+            }
+            exceptional = rescue_entry;
+            let retry_flows = this.retries.pop().unwrap_or_default();
+            join_all(retry_flows.into_iter().map(Some))
+        });
+        let mut after = join_all(exits);
+        if let Some(ensure) = ensure {
+            // `ensure` also runs while an exception passes through.
+            let mut ensured = join_states(&after, &exceptional);
+            let ty = self.statements(ensure.statements(), &mut ensured, frame);
+            self.record(&ensure.as_node(), &ty);
+            after = if after.is_some() { ensured } else { None };
+        }
+        *state = after;
+        value
+    }
+
+    /// The exception a `rescue` clause binds.
+    fn rescued_exception(&mut self, rescue: &ruby_prism::RescueNode<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let exceptions: Vec<Node<'pr>> = rescue.exceptions().iter().collect();
+        if exceptions.is_empty() {
+            return Type::nominal("StandardError");
+        }
+        let mut types = Vec::new();
+        for exception in &exceptions {
+            let ty = self.expr(exception, state, frame);
+            types.push(match ty {
+                Type::Singleton(class) => self.instance_of(&class),
+                _ => Type::untyped(),
+            });
+        }
+        union(types)
+    }
+
+    pub fn rescue_modifier(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let Some(modifier) = node.as_rescue_modifier_node() else { return Type::untyped() };
+        let entry = state.clone();
+        self.assignment_logs.push(Vec::new());
+        let value = self.expr(&modifier.expression(), state, frame);
+        let log = self.assignment_logs.pop().unwrap_or_default();
+        let mut rescued = entry;
+        if let Some(flow) = rescued.as_mut() {
+            flow.ivars.clear();
+            for ty in flow.locals.values_mut() {
+                *ty = ty.forget_mutable();
+            }
+            for (local, ty) in &log {
+                let before = flow.locals.get(local).cloned().unwrap_or_else(Type::nil);
+                flow.locals.insert(local.clone(), join(&before, ty));
+            }
+        }
+        if let Some(outer) = self.assignment_logs.last_mut() {
+            outer.extend(log);
+        }
+        let fallback = self.expr(&modifier.rescue_expression(), &mut rescued, frame);
+        *state = join_states(state, &rescued);
+        union([value, fallback])
+    }
+}
+
+/// What iterating over a collection yields (`for x in coll`).
+pub fn element_type(collection: &Type) -> Type {
+    match collection {
+        Type::Tuple(elements) if !elements.is_empty() => union(elements.iter().cloned().map(widen_literals)),
+        Type::Nominal { class, args } if matches!(&**class, "Array" | "Range" | "Set") && args.len() == 1 => {
+            args[0].clone()
+        }
+        Type::Nominal { class, args } if &**class == "Hash" && args.len() == 2 => Type::Tuple(args.clone()),
+        _ => Type::untyped(),
+    }
+}
+
+/// Locals whose type still changed between rounds get `widen`ed.
+fn widen_changed(previous: &State, next: &mut State, widen: impl Fn(Type) -> Type) {
+    let (Some(previous), Some(next)) = (previous, next.as_mut()) else { return };
+    let next_flow: &mut Flow = next;
+    for (local, ty) in next_flow.locals.iter_mut() {
+        if previous.locals.get(local) != Some(ty) {
+            *ty = widen(ty.clone());
+        }
+    }
+    let changed: Vec<String> =
+        next_flow.ivars.iter().filter(|(k, v)| previous.ivars.get(*k) != Some(*v)).map(|(k, _)| k.clone()).collect();
+    for ivar in changed {
+        next_flow.ivars.remove(&ivar);
+    }
+}
+
+fn collect_pattern_locals(node: &Node<'_>, out: &mut Vec<String>) {
+    struct Collector<'o> {
+        out: &'o mut Vec<String>,
+    }
+    impl<'pr> ruby_prism::Visit<'pr> for Collector<'_> {
+        fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
+            crate::stack_guard::ensure_room();
+        }
+        fn visit_local_variable_target_node(&mut self, node: &ruby_prism::LocalVariableTargetNode<'pr>) {
+            self.out.push(name(node.name()));
+        }
+    }
+    ruby_prism::Visit::visit(&mut Collector { out }, node);
+}
+
+/// Gives types to the expressions inside a pattern (pinned values,
+/// constants, literals) and to the pattern nodes themselves.
+struct PatternValues<'i, 'pr, 'a, 's> {
+    inferrer: &'i mut Inferrer<'pr, 'a>,
+    state: &'s mut State,
+    frame: &'s Frame,
+}
+
+impl<'pr> ruby_prism::Visit<'pr> for PatternValues<'_, 'pr, '_, '_> {
+    fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+        crate::stack_guard::ensure_room();
+        if self.inferrer.recorded(&node).is_none() {
+            self.inferrer.record(&node, &Type::untyped());
+        }
+    }
+    fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+        match node {
+            Node::LocalVariableTargetNode { .. } | Node::ImplicitRestNode { .. } => {}
+            _ => {
+                let mut copy = self.state.clone();
+                self.inferrer.expr(&node, &mut copy, self.frame);
+            }
+        }
+    }
+    fn visit_pinned_expression_node(&mut self, node: &ruby_prism::PinnedExpressionNode<'pr>) {
+        self.inferrer.expr(&node.expression(), self.state, self.frame);
+        self.inferrer.record(&node.as_node(), &Type::untyped());
+    }
+    fn visit_local_variable_target_node(&mut self, node: &ruby_prism::LocalVariableTargetNode<'pr>) {
+        // Bound by `bind_pattern_locals`; what it captures is unknown here.
+        self.inferrer.record(&node.as_node(), &Type::untyped());
+    }
+    fn visit_pinned_variable_node(&mut self, node: &ruby_prism::PinnedVariableNode<'pr>) {
+        self.inferrer.expr(&node.variable(), self.state, self.frame);
+        self.inferrer.record(&node.as_node(), &Type::untyped());
+    }
+    fn visit_constant_path_node(&mut self, node: &ruby_prism::ConstantPathNode<'pr>) {
+        self.inferrer.expr(&node.as_node(), self.state, self.frame);
+    }
+    fn visit_range_node(&mut self, node: &ruby_prism::RangeNode<'pr>) {
+        self.inferrer.expr(&node.as_node(), self.state, self.frame);
+    }
+    fn visit_array_node(&mut self, node: &ruby_prism::ArrayNode<'pr>) {
+        self.inferrer.expr(&node.as_node(), self.state, self.frame);
+    }
+}

@@ -1,0 +1,85 @@
+//! Flow state: what is known about locals and instance variables at one
+//! point of a method body. `None` (see [`State`]) means the point is
+//! unreachable.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::types::{join, Type};
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Flow {
+    pub locals: HashMap<String, Type>,
+    /// Instance variables assigned in this method and not since disturbed.
+    pub ivars: HashMap<String, Type>,
+    /// Locals a block that may run later can reassign: reads are unknown.
+    pub volatile: HashSet<String>,
+}
+
+/// The flow at a program point; `None` when no path reaches it.
+pub type State = Option<Flow>;
+
+impl Flow {
+    pub fn local(&self, name: &str) -> Type {
+        if self.volatile.contains(name) {
+            return Type::untyped();
+        }
+        // A local the walk never saw bound is one it does not understand.
+        self.locals.get(name).cloned().unwrap_or_else(Type::untyped)
+    }
+
+    pub fn bind(&mut self, name: &str, ty: Type) {
+        self.locals.insert(name.to_string(), ty);
+    }
+}
+
+/// Where two paths meet. A local bound on one path only is `nil` on the
+/// other (Ruby hoists locals); instance-variable knowledge must hold on both.
+pub fn join_flows(a: &Flow, b: &Flow) -> Flow {
+    let mut locals = HashMap::with_capacity(a.locals.len().max(b.locals.len()));
+    for (name, ty) in &a.locals {
+        let other = b.locals.get(name).cloned().unwrap_or_else(Type::nil);
+        locals.insert(name.clone(), join(ty, &other));
+    }
+    for (name, ty) in &b.locals {
+        if !a.locals.contains_key(name) {
+            locals.insert(name.clone(), join(ty, &Type::nil()));
+        }
+    }
+    let ivars = a
+        .ivars
+        .iter()
+        .filter_map(|(name, ty)| b.ivars.get(name).map(|other| (name.clone(), join(ty, other))))
+        .collect();
+    let volatile = a.volatile.union(&b.volatile).cloned().collect();
+    Flow { locals, ivars, volatile }
+}
+
+pub fn join_states(a: &State, b: &State) -> State {
+    match (a, b) {
+        (None, None) => None,
+        (Some(a), None) => Some(a.clone()),
+        (None, Some(b)) => Some(b.clone()),
+        (Some(a), Some(b)) => Some(join_flows(a, b)),
+    }
+}
+
+pub fn join_all(states: impl IntoIterator<Item = State>) -> State {
+    states.into_iter().fold(None, |acc, s| join_states(&acc, &s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_local_bound_on_one_path_is_nil_on_the_other() {
+        let mut a = Flow::default();
+        a.bind("x", Type::int(1));
+        a.ivars.insert("@a".into(), Type::int(1));
+        let b = Flow::default();
+        let joined = join_flows(&a, &b);
+        assert_eq!(crate::types::display(&joined.local("x")), "1?");
+        assert!(joined.ivars.is_empty());
+        assert_eq!(joined.local("y"), Type::untyped());
+    }
+}

@@ -1,0 +1,392 @@
+//! Folding pure core methods on literal receivers and arguments: `1 + 2`
+//! is `3`, `"a".upcase` is `"A"`. Only methods whose result is fixed by
+//! their inputs, and only where Ruby's result is certain (ASCII-only case
+//! mapping, checked integer arithmetic); anything else is left to RBS.
+
+use super::calls::Arg;
+use crate::types::{float_to_s, inspect_string, inspect_symbol, Literal, Type};
+
+/// Largest string a fold may build (`"a" * n`).
+const MAX_FOLDED_STRING: usize = 4096;
+
+/// Classes whose instances are never `nil`/`false` and whose `nil?` and
+/// `!` are the core ones.
+const CORE_VALUE_CLASSES: &[&str] = &[
+    "Integer",
+    "Float",
+    "String",
+    "Symbol",
+    "Array",
+    "Hash",
+    "Range",
+    "Regexp",
+    "Proc",
+    "Rational",
+    "Complex",
+    "Time",
+    "Encoding",
+    "MatchData",
+    "Method",
+    "Class",
+    "Module",
+    "IO",
+    "File",
+    "Struct",
+    "Exception",
+    "Thread",
+];
+
+pub fn fold(receiver: &Type, method: &str, args: &[Arg]) -> Option<Type> {
+    let values: Option<Vec<&Literal>> = args
+        .iter()
+        .map(|a| match a {
+            Arg::Value(Type::Constant(literal)) => Some(literal),
+            _ => None,
+        })
+        .collect();
+    if let Some(answer) = identity(receiver, method, args) {
+        return Some(answer);
+    }
+    let Type::Constant(literal) = receiver else { return None };
+    let values = values?;
+    match (literal, values.as_slice()) {
+        (Literal::Int(a), []) => integer_unary(*a, method),
+        (Literal::Int(a), [Literal::Int(b)]) => integer_binary(*a, method, *b),
+        (Literal::Int(a), [Literal::Float(b)]) => float_binary(*a as f64, method, f64::from_bits(*b)),
+        (Literal::Float(a), []) => float_unary(f64::from_bits(*a), method),
+        (Literal::Float(a), [Literal::Float(b)]) => float_binary(f64::from_bits(*a), method, f64::from_bits(*b)),
+        (Literal::Float(a), [Literal::Int(b)]) => float_binary(f64::from_bits(*a), method, *b as f64),
+        (Literal::Str(s), []) => string_unary(s, method),
+        (Literal::Str(s), [argument]) => string_binary(s, method, argument),
+        (Literal::Sym(s), []) => symbol_unary(s, method),
+        (Literal::Sym(a), [Literal::Sym(b)]) => compare_like(a, method, b),
+        (Literal::Nil, []) => nil_unary(method),
+        (Literal::True | Literal::False | Literal::Nil, [other]) => boolean_binary(literal.is_truthy(), method, other),
+        (Literal::True | Literal::False, []) => match method {
+            "to_s" | "inspect" => Some(Type::string(literal.inspect())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn boolean(value: bool) -> Type {
+    Type::Constant(if value { Literal::True } else { Literal::False })
+}
+
+/// `nil?`, `!`, `==` and friends, decided by what the receiver can be.
+fn identity(receiver: &Type, method: &str, args: &[Arg]) -> Option<Type> {
+    let core = |ty: &Type| match ty {
+        Type::Constant(_) | Type::Tuple(_) | Type::Shape(_) | Type::IntRange { .. } => true,
+        Type::Nominal { class, .. } => CORE_VALUE_CLASSES.contains(&&**class),
+        _ => false,
+    };
+    match (method, args) {
+        ("nil?", []) if receiver.members().iter().all(core) => {
+            let may_nil = receiver.may_be_nil();
+            let only_nil = receiver.members().iter().all(|m| *m == Type::nil());
+            Some(if only_nil {
+                boolean(true)
+            } else if may_nil {
+                Type::bool()
+            } else {
+                boolean(false)
+            })
+        }
+        ("!", []) if receiver.members().iter().all(core) => {
+            Some(match (receiver.may_be_truthy(), receiver.may_be_falsy()) {
+                (true, false) => boolean(false),
+                (false, true) => boolean(true),
+                _ => Type::bool(),
+            })
+        }
+        ("==" | "!=" | "equal?" | "eql?", [Arg::Value(Type::Constant(other))]) => {
+            let Type::Constant(literal) = receiver else { return None };
+            let equal = literal_equality(literal, other)?;
+            Some(boolean(if method == "!=" { !equal } else { equal }))
+        }
+        _ => None,
+    }
+}
+
+/// `a == b` for literals, when Ruby's answer is certain.
+fn literal_equality(a: &Literal, b: &Literal) -> Option<bool> {
+    match (a, b) {
+        (Literal::Int(x), Literal::Float(y)) | (Literal::Float(y), Literal::Int(x)) => {
+            Some((*x as f64) == f64::from_bits(*y))
+        }
+        (Literal::Float(x), Literal::Float(y)) => Some(f64::from_bits(*x) == f64::from_bits(*y)),
+        // nil, booleans and symbols compare by identity with anything.
+        (Literal::Nil | Literal::True | Literal::False | Literal::Sym(_), _)
+        | (_, Literal::Nil | Literal::True | Literal::False | Literal::Sym(_)) => Some(a == b),
+        (Literal::Int(_), Literal::Int(_)) | (Literal::Str(_), Literal::Str(_)) => Some(a == b),
+        (Literal::Int(_), Literal::Str(_)) | (Literal::Str(_), Literal::Int(_)) => Some(false),
+        _ => None,
+    }
+}
+
+fn floor_div(a: i64, b: i64) -> Option<i64> {
+    let q = a.checked_div(b)?;
+    Some(if a % b != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q })
+}
+
+fn floor_mod(a: i64, b: i64) -> Option<i64> {
+    let r = a.checked_rem(b)?;
+    Some(if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r })
+}
+
+fn integer_binary(a: i64, method: &str, b: i64) -> Option<Type> {
+    let int = |v: Option<i64>| v.map(Type::int);
+    match method {
+        "+" => int(a.checked_add(b)),
+        "-" => int(a.checked_sub(b)),
+        "*" => int(a.checked_mul(b)),
+        // Dividing by zero raises ZeroDivisionError: the call never returns.
+        "/" | "div" | "%" | "modulo" | "divmod" if b == 0 => Some(Type::Bot),
+        "/" | "div" => int(floor_div(a, b)),
+        "%" | "modulo" => int(floor_mod(a, b)),
+        "divmod" => Some(Type::Tuple(vec![Type::int(floor_div(a, b)?), Type::int(floor_mod(a, b)?)])),
+        "remainder" if b != 0 => int(a.checked_rem(b)),
+        "**" | "pow" if (0..64).contains(&b) => int(a.checked_pow(b as u32)),
+        "&" => Some(Type::int(a & b)),
+        "|" => Some(Type::int(a | b)),
+        "^" => Some(Type::int(a ^ b)),
+        "<<" if (0..63).contains(&b) => int(a.checked_mul(1i64.checked_shl(b as u32)?)),
+        ">>" if (0..64).contains(&b) => Some(Type::int(a >> b)),
+        "fdiv" => Some(Type::float(a as f64 / b as f64)),
+        "gcd" => Some(Type::int(gcd(a, b)?)),
+        _ => compare_like(&a, method, &b),
+    }
+}
+
+fn gcd(a: i64, b: i64) -> Option<i64> {
+    let (mut a, mut b) = (a.checked_abs()?, b.checked_abs()?);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    Some(a)
+}
+
+fn integer_unary(a: i64, method: &str) -> Option<Type> {
+    match method {
+        "to_s" | "inspect" => Some(Type::string(a.to_string())),
+        "to_i" | "to_int" | "floor" | "ceil" | "round" | "truncate" | "ord" | "+@" | "itself" | "freeze" | "dup" => {
+            Some(Type::int(a))
+        }
+        "to_f" => Some(Type::float(a as f64)),
+        "-@" => a.checked_neg().map(Type::int),
+        "~" => Some(Type::int(!a)),
+        "abs" | "magnitude" => a.checked_abs().map(Type::int),
+        "succ" | "next" => a.checked_add(1).map(Type::int),
+        "pred" => a.checked_sub(1).map(Type::int),
+        "zero?" => Some(boolean(a == 0)),
+        "positive?" => Some(boolean(a > 0)),
+        "negative?" => Some(boolean(a < 0)),
+        "even?" => Some(boolean(a % 2 == 0)),
+        "odd?" => Some(boolean(a % 2 != 0)),
+        "integer?" | "finite?" => Some(boolean(true)),
+        "nonzero?" => Some(if a == 0 { Type::nil() } else { Type::int(a) }),
+        "bit_length" => Some(Type::int(i64::from(64 - if a < 0 { (!a).leading_zeros() } else { a.leading_zeros() }))),
+        "chr" if (0..128).contains(&a) => Some(Type::string(char::from(a as u8).to_string())),
+        "size" => Some(Type::int(8)),
+        _ => None,
+    }
+}
+
+fn float_unary(a: f64, method: &str) -> Option<Type> {
+    let to_int = |v: f64| {
+        if v.is_finite() && v.abs() < 9.0e15 {
+            Some(Type::int(v as i64))
+        } else {
+            None
+        }
+    };
+    match method {
+        "to_s" | "inspect" => Some(Type::string(float_to_s(a))),
+        "to_f" | "+@" | "itself" | "freeze" | "dup" => Some(Type::float(a)),
+        "-@" => Some(Type::float(-a)),
+        "abs" | "magnitude" => Some(Type::float(a.abs())),
+        "to_i" | "to_int" | "truncate" => to_int(a.trunc()),
+        "floor" => to_int(a.floor()),
+        "ceil" => to_int(a.ceil()),
+        // Ruby rounds half away from zero, as f64::round does.
+        "round" => to_int(a.round()),
+        "zero?" => Some(boolean(a == 0.0)),
+        "nan?" => Some(boolean(a.is_nan())),
+        "finite?" => Some(boolean(a.is_finite())),
+        "infinite?" => Some(if a.is_infinite() { Type::int(if a > 0.0 { 1 } else { -1 }) } else { Type::nil() }),
+        "positive?" => Some(boolean(a > 0.0)),
+        "negative?" => Some(boolean(a < 0.0)),
+        _ => None,
+    }
+}
+
+fn float_binary(a: f64, method: &str, b: f64) -> Option<Type> {
+    match method {
+        "+" => Some(Type::float(a + b)),
+        "-" => Some(Type::float(a - b)),
+        "*" => Some(Type::float(a * b)),
+        "/" | "fdiv" | "quo" => Some(Type::float(a / b)),
+        "%" | "modulo" if b != 0.0 => Some(Type::float(a - b * (a / b).floor())),
+        "**" => Some(Type::float(a.powf(b))),
+        "<" => Some(boolean(a < b)),
+        "<=" => Some(boolean(a <= b)),
+        ">" => Some(boolean(a > b)),
+        ">=" => Some(boolean(a >= b)),
+        "==" | "===" => Some(boolean(a == b)),
+        "!=" => Some(boolean(a != b)),
+        "<=>" => Some(match a.partial_cmp(&b) {
+            Some(order) => Type::int(order as i64),
+            None => Type::nil(),
+        }),
+        _ => None,
+    }
+}
+
+fn compare_like<T: PartialOrd + PartialEq>(a: &T, method: &str, b: &T) -> Option<Type> {
+    match method {
+        "<" => Some(boolean(a < b)),
+        "<=" => Some(boolean(a <= b)),
+        ">" => Some(boolean(a > b)),
+        ">=" => Some(boolean(a >= b)),
+        "==" | "===" | "eql?" | "equal?" => Some(boolean(a == b)),
+        "!=" => Some(boolean(a != b)),
+        "<=>" => a.partial_cmp(b).map(|order| Type::int(order as i64)),
+        _ => None,
+    }
+}
+
+const RUBY_WHITESPACE: &[char] = &[' ', '\t', '\n', '\u{b}', '\u{c}', '\r'];
+
+fn string_unary(s: &str, method: &str) -> Option<Type> {
+    let ascii = s.is_ascii();
+    match method {
+        "to_s" | "to_str" | "itself" | "dup" | "+@" | "-@" | "freeze" | "clone" => Some(Type::string(s)),
+        "length" | "size" => Some(Type::int(s.chars().count() as i64)),
+        "bytesize" => Some(Type::int(s.len() as i64)),
+        "empty?" => Some(boolean(s.is_empty())),
+        "to_sym" | "intern" => Some(Type::symbol(s)),
+        "inspect" | "dump" if ascii => Some(Type::string(inspect_string(s))),
+        "upcase" if ascii => Some(Type::string(s.to_ascii_uppercase())),
+        "downcase" if ascii => Some(Type::string(s.to_ascii_lowercase())),
+        "capitalize" if ascii => {
+            let mut chars = s.chars();
+            Some(Type::string(match chars.next() {
+                Some(first) => first.to_ascii_uppercase().to_string() + &chars.as_str().to_ascii_lowercase(),
+                None => String::new(),
+            }))
+        }
+        "swapcase" if ascii => Some(Type::string(
+            s.chars()
+                .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+                .collect::<String>(),
+        )),
+        "reverse" => Some(Type::string(s.chars().rev().collect::<String>())),
+        "strip" if !s.contains('\0') => Some(Type::string(s.trim_matches(RUBY_WHITESPACE))),
+        "lstrip" if !s.contains('\0') => Some(Type::string(s.trim_start_matches(RUBY_WHITESPACE))),
+        "rstrip" if !s.contains('\0') => Some(Type::string(s.trim_end_matches(RUBY_WHITESPACE))),
+        "chomp" => Some(Type::string(
+            s.strip_suffix("\r\n").or_else(|| s.strip_suffix('\n')).or_else(|| s.strip_suffix('\r')).unwrap_or(s),
+        )),
+        "ord" => s.chars().next().map(|c| Type::int(i64::from(u32::from(c)))),
+        "chars" => Some(Type::Tuple(s.chars().map(|c| Type::string(c.to_string())).take(64).collect()))
+            .filter(|_| s.chars().count() <= 64),
+        _ => None,
+    }
+}
+
+fn string_binary(s: &str, method: &str, argument: &Literal) -> Option<Type> {
+    match (method, argument) {
+        ("+", Literal::Str(other)) if s.len() + other.len() <= MAX_FOLDED_STRING => {
+            Some(Type::string(format!("{s}{other}")))
+        }
+        ("*", Literal::Int(n)) if *n >= 0 && s.len().saturating_mul(*n as usize) <= MAX_FOLDED_STRING => {
+            Some(Type::string(s.repeat(*n as usize)))
+        }
+        ("start_with?", Literal::Str(other)) => Some(boolean(s.starts_with(other.as_str()))),
+        ("end_with?", Literal::Str(other)) => Some(boolean(s.ends_with(other.as_str()))),
+        ("include?", Literal::Str(other)) => Some(boolean(s.contains(other.as_str()))),
+        (_, Literal::Str(other)) => compare_like(&s, method, &other.as_str()),
+        _ => None,
+    }
+}
+
+fn symbol_unary(s: &str, method: &str) -> Option<Type> {
+    let ascii = s.is_ascii();
+    match method {
+        "to_s" | "id2name" | "name" => Some(Type::string(s)),
+        "to_sym" | "itself" | "freeze" | "dup" => Some(Type::symbol(s)),
+        "length" | "size" => Some(Type::int(s.chars().count() as i64)),
+        "empty?" => Some(boolean(s.is_empty())),
+        "inspect" => Some(Type::string(inspect_symbol(s))),
+        "upcase" if ascii => Some(Type::symbol(s.to_ascii_uppercase())),
+        "downcase" if ascii => Some(Type::symbol(s.to_ascii_lowercase())),
+        _ => None,
+    }
+}
+
+fn nil_unary(method: &str) -> Option<Type> {
+    match method {
+        "to_s" => Some(Type::string("")),
+        "to_a" => Some(Type::Tuple(Vec::new())),
+        "to_i" => Some(Type::int(0)),
+        "to_f" => Some(Type::float(0.0)),
+        "inspect" => Some(Type::string("nil")),
+        "to_h" => Some(Type::Shape(crate::types::Shape { fields: Vec::new(), open: false })),
+        _ => None,
+    }
+}
+
+fn boolean_binary(receiver: bool, method: &str, other: &Literal) -> Option<Type> {
+    match method {
+        "&" => Some(boolean(receiver && other.is_truthy())),
+        "|" => Some(boolean(receiver || other.is_truthy())),
+        "^" => Some(boolean(receiver != other.is_truthy())),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{display, union};
+
+    fn f(receiver: Type, method: &str, args: Vec<Type>) -> Option<String> {
+        let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
+        fold(&receiver, method, &args).map(|t| display(&t))
+    }
+
+    #[test]
+    fn integer_arithmetic_is_rubys() {
+        assert_eq!(f(Type::int(1), "+", vec![Type::int(2)]).as_deref(), Some("3"));
+        assert_eq!(f(Type::int(-7), "/", vec![Type::int(2)]).as_deref(), Some("-4"));
+        assert_eq!(f(Type::int(-7), "%", vec![Type::int(2)]).as_deref(), Some("1"));
+        assert_eq!(f(Type::int(7), "/", vec![Type::int(0)]).as_deref(), Some("bot"));
+        assert_eq!(f(Type::int(i64::MAX), "+", vec![Type::int(1)]), None);
+        assert_eq!(f(Type::int(2), "**", vec![Type::int(10)]).as_deref(), Some("1024"));
+        assert_eq!(f(Type::int(1), "+", vec![Type::float(0.5)]).as_deref(), Some("1.5"));
+        assert_eq!(f(Type::int(3), "<", vec![Type::int(4)]).as_deref(), Some("true"));
+        assert_eq!(f(Type::int(3), "to_s", vec![]).as_deref(), Some("\"3\""));
+    }
+
+    #[test]
+    fn strings_fold_only_where_certain() {
+        assert_eq!(f(Type::string("ab"), "upcase", vec![]).as_deref(), Some("\"AB\""));
+        assert_eq!(f(Type::string("é"), "upcase", vec![]), None);
+        assert_eq!(f(Type::string("a"), "+", vec![Type::string("b")]).as_deref(), Some("\"ab\""));
+        assert_eq!(f(Type::string("héllo"), "length", vec![]).as_deref(), Some("5"));
+        assert_eq!(f(Type::string(" x \n"), "strip", vec![]).as_deref(), Some("\"x\""));
+        assert_eq!(f(Type::symbol("a"), "to_s", vec![]).as_deref(), Some("\"a\""));
+    }
+
+    #[test]
+    fn identity_methods_follow_what_the_receiver_can_be() {
+        assert_eq!(f(Type::nil(), "nil?", vec![]).as_deref(), Some("true"));
+        assert_eq!(f(Type::nominal("String"), "nil?", vec![]).as_deref(), Some("false"));
+        assert_eq!(f(union([Type::nominal("String"), Type::nil()]), "nil?", vec![]).as_deref(), Some("bool"));
+        assert_eq!(f(Type::nominal("Foo"), "nil?", vec![]), None);
+        assert_eq!(f(Type::int(1), "==", vec![Type::float(1.0)]).as_deref(), Some("true"));
+        assert_eq!(f(Type::symbol("a"), "==", vec![Type::string("a")]).as_deref(), Some("false"));
+        assert_eq!(f(Type::Constant(Literal::False), "!", vec![]).as_deref(), Some("true"));
+    }
+}

@@ -1,0 +1,305 @@
+//! Finding a method: this file's `def`s, attribute readers and writers,
+//! mixins and superclasses, then the signatures; what `self` answers to
+//! when its class cannot be seen completely.
+
+use super::index::{MethodEntry, Side, Superclass};
+use super::Inferrer;
+use crate::rbs::FoundMethod;
+use crate::types::Type;
+
+/// Where a method name leads for a receiver class.
+pub enum Callee<'e> {
+    Rbs(FoundMethod<'e>),
+    Def(usize),
+    Reader(String),
+    Writer,
+    /// Exists, but returns something this engine cannot know.
+    Opaque,
+    /// Not found; `complete` when every ancestor was known, so the call
+    /// would raise NoMethodError.
+    Missing {
+        complete: bool,
+    },
+}
+
+/// Kernel functions every object answers to, even one whose class this
+/// engine cannot see completely.
+pub(super) const GLOBAL_FUNCTIONS: &[&str] = &[
+    "raise",
+    "fail",
+    "require",
+    "require_relative",
+    "load",
+    "autoload",
+    "puts",
+    "print",
+    "p",
+    "pp",
+    "printf",
+    "sprintf",
+    "format",
+    "putc",
+    "gets",
+    "warn",
+    "abort",
+    "exit",
+    "exit!",
+    "sleep",
+    "rand",
+    "srand",
+    "loop",
+    "lambda",
+    "proc",
+    "catch",
+    "throw",
+    "block_given?",
+    "binding",
+    "caller",
+    "caller_locations",
+    "at_exit",
+    "Integer",
+    "Float",
+    "String",
+    "Array",
+    "Hash",
+    "Rational",
+    "Complex",
+    "system",
+    "spawn",
+    "__method__",
+    "__dir__",
+    "trap",
+    "fork",
+    "exec",
+    "select",
+    "readlines",
+    "readline",
+    "local_variables",
+    "global_variables",
+    "test",
+];
+
+/// Module methods every class and module answers to: what class bodies
+/// call to define themselves.
+pub(super) const MODULE_FUNCTIONS: &[&str] = &[
+    "attr_reader",
+    "attr_writer",
+    "attr_accessor",
+    "attr",
+    "include",
+    "extend",
+    "prepend",
+    "private",
+    "public",
+    "protected",
+    "module_function",
+    "private_constant",
+    "public_constant",
+    "private_class_method",
+    "public_class_method",
+    "alias_method",
+    "remove_method",
+    "undef_method",
+    "name",
+    "to_s",
+    "instance_method",
+    "method_defined?",
+    "public_method_defined?",
+    "private_method_defined?",
+    "const_get",
+    "const_defined?",
+    "include?",
+    "ancestors",
+    "instance_methods",
+];
+
+impl<'a> Inferrer<'_, 'a> {
+    /// Finds a method by name for instances (or the class object) of `class`.
+    pub fn lookup(&self, class: &str, side: Side, method: &str) -> Callee<'a> {
+        self.lookup_in(class, side, method, 0)
+    }
+
+    pub(super) fn lookup_in(&self, class: &str, side: Side, method: &str, depth: usize) -> Callee<'a> {
+        if depth > 32 {
+            return Callee::Missing { complete: false };
+        }
+        let env: &'a crate::rbs::Environment = self.env;
+        let Some(user) = self.index.class(class) else {
+            let found = match side {
+                Side::Instance => env.instance_method(class, method),
+                Side::Singleton => env.singleton_method(class, method),
+            };
+            return match found {
+                Some(found) => Callee::Rbs(found),
+                None => Callee::Missing { complete: env.has_class(class) },
+            };
+        };
+        let entry = |entry: &MethodEntry| match entry {
+            MethodEntry::Def(id) => Callee::Def(*id),
+            MethodEntry::Reader(ivar) => Callee::Reader(self.index.ivar_names[*ivar].clone()),
+            MethodEntry::Writer => Callee::Writer,
+            MethodEntry::Opaque => Callee::Opaque,
+        };
+        let reopened = env.has_class(class);
+        // A signature for the method itself beats its body: RBS is the
+        // source of truth (a project's sig/ describes its own classes).
+        if let Some(declared) = env.class(class) {
+            let own = match side {
+                Side::Instance => declared.instance_methods.contains_key(method),
+                Side::Singleton => declared.singleton_methods.contains_key(method),
+            };
+            let found = match (own, side) {
+                (false, _) => None,
+                (true, Side::Instance) => env.instance_method(class, method),
+                (true, Side::Singleton) => env.singleton_method(class, method),
+            };
+            if let Some(found) = found {
+                return Callee::Rbs(found);
+            }
+        }
+        match side {
+            Side::Instance => {
+                for prepend in &user.prepends {
+                    match self.lookup_in(prepend, Side::Instance, method, depth + 1) {
+                        Callee::Missing { .. } => {}
+                        found => return found,
+                    }
+                }
+                if let Some(found) = user.instance_methods.get(method) {
+                    return entry(found);
+                }
+                for include in user.includes.iter().rev() {
+                    match self.lookup_in(include, Side::Instance, method, depth + 1) {
+                        Callee::Missing { .. } => {}
+                        found => return found,
+                    }
+                }
+                if reopened {
+                    return match env.instance_method(class, method) {
+                        Some(found) => Callee::Rbs(found),
+                        None => Callee::Missing { complete: !user.unknown_mixins && !user.has_method_missing },
+                    };
+                }
+                if user.unknown_mixins || user.has_method_missing {
+                    return Callee::Missing { complete: false };
+                }
+                match &user.superclass {
+                    Superclass::Known(parent) => self.lookup_in(parent, Side::Instance, method, depth + 1),
+                    Superclass::Implicit if !user.is_module => match env.instance_method("Object", method) {
+                        Some(found) => Callee::Rbs(found),
+                        None => Callee::Missing { complete: false },
+                    },
+                    _ => Callee::Missing { complete: false },
+                }
+            }
+            Side::Singleton => {
+                if let Some(found) = user.singleton_methods.get(method) {
+                    return entry(found);
+                }
+                if let Some(found) = user.instance_methods.get(method).filter(|_| user.extends_self) {
+                    return entry(found);
+                }
+                for extend in user.extends.iter().rev() {
+                    match self.lookup_in(extend, Side::Instance, method, depth + 1) {
+                        Callee::Missing { .. } => {}
+                        found => return found,
+                    }
+                }
+                if reopened {
+                    return match env.singleton_method(class, method) {
+                        Some(found) => Callee::Rbs(found),
+                        None => Callee::Missing { complete: false },
+                    };
+                }
+                if user.unknown_mixins {
+                    return Callee::Missing { complete: false };
+                }
+                let meta = if user.is_module { "Module" } else { "Class" };
+                match &user.superclass {
+                    Superclass::Known(parent) => self.lookup_in(parent, Side::Singleton, method, depth + 1),
+                    Superclass::Implicit => match env.instance_method(meta, method) {
+                        Some(found) => Callee::Rbs(found),
+                        None => Callee::Missing { complete: false },
+                    },
+                    Superclass::Unknown => Callee::Missing { complete: false },
+                }
+            }
+        }
+    }
+
+    /// `def`s of the same name in this file's subclasses of `class`: a
+    /// call on a `class` instance may run any of them.
+    pub(super) fn overrides(&self, class: &str, method: &str) -> Vec<usize> {
+        self.index
+            .classes
+            .values()
+            .filter(|c| &*c.name != class)
+            .filter_map(|c| match c.instance_methods.get(method) {
+                Some(MethodEntry::Def(id)) if self.relation(&c.name, class) == super::signature::Relation::Is => {
+                    Some(*id)
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every `def` of the method `id` defines: a class or the top level
+    /// may define a name more than once (under `if`, or redefined).
+    pub(super) fn all_definitions(&self, id: usize, method: &str) -> Vec<usize> {
+        let info = self.index.def(id);
+        let all = match &info.owner {
+            Some((class, side)) => self.index.class(class).and_then(|c| c.redefined.get(&(*side, method.to_string()))),
+            None => self.index.top_redefined.get(method),
+        };
+        match all {
+            Some(all) if all.contains(&id) => all.clone(),
+            _ => vec![id],
+        }
+    }
+
+    /// A call that found nothing on `self`: a top-level `def` (a private
+    /// method of Object), else a Kernel function.
+    pub(super) fn implicit_fallback(&self, method: &str) -> Callee<'a> {
+        if let Some(id) = self.index.top_methods.get(method) {
+            return Callee::Def(*id);
+        }
+        if GLOBAL_FUNCTIONS.contains(&method) {
+            if let Some(found) = self.env.instance_method("Object", method) {
+                return Callee::Rbs(found);
+            }
+        }
+        Callee::Missing { complete: false }
+    }
+
+    /// `C.new`: an instance of C unless C makes `new` mean something else.
+    pub(super) fn constructed(&mut self, class: &str) -> Option<Type> {
+        match class {
+            "Class" | "Struct" | "Data" => return Some(Type::nominal("Class")),
+            "Module" => return Some(Type::nominal("Module")),
+            _ => {}
+        }
+        if self.is_module(class) {
+            return None;
+        }
+        match self.lookup(class, Side::Singleton, "new") {
+            Callee::Rbs(found) if &*found.owner == "Class" => Some(self.instance_of(class)),
+            Callee::Missing { .. } if self.index.class(class).is_some() => Some(self.instance_of(class)),
+            _ => None,
+        }
+    }
+
+    pub(super) fn super_lookup(&self, class: &str, side: Side, method: &str) -> Callee<'a> {
+        let Some(user) = self.index.class(class) else { return Callee::Missing { complete: false } };
+        if user.is_module || !user.includes.is_empty() || !user.prepends.is_empty() || user.unknown_mixins {
+            return Callee::Missing { complete: false };
+        }
+        if self.env.has_class(class) {
+            return Callee::Missing { complete: false };
+        }
+        match &user.superclass {
+            Superclass::Known(parent) => self.lookup(parent, side, method),
+            Superclass::Implicit => self.lookup("Object", side, method),
+            Superclass::Unknown => Callee::Missing { complete: false },
+        }
+    }
+}

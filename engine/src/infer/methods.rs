@@ -1,0 +1,297 @@
+//! Definitions: `def` (return types inferred from bodies, on demand and
+//! once), `class`/`module` bodies, and instance variables per class.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use ruby_prism::Node;
+
+use super::flow::{Flow, State};
+use super::index::{ProgramIndex, Side, Superclass};
+use super::{scope_writes, Frame, Inferrer, MethodState};
+use crate::syntax::name;
+use crate::types::{union, Name, Type};
+
+/// Instance variables are shared along inheritance and mixins: each class
+/// maps to the representative of its family in this file.
+pub fn ivar_families(index: &ProgramIndex<'_>) -> HashMap<Name, Name> {
+    let mut parent: HashMap<Name, Name> = index.classes.keys().map(|k| (k.clone(), k.clone())).collect();
+    fn find(parent: &mut HashMap<Name, Name>, name: &Name) -> Name {
+        let mut current = name.clone();
+        let mut guard = 0;
+        while let Some(next) = parent.get(&current) {
+            if *next == current || guard > 256 {
+                break;
+            }
+            current = next.clone();
+            guard += 1;
+        }
+        current
+    }
+    for class in index.classes.values() {
+        let mut related: Vec<Name> = class.includes.iter().chain(&class.prepends).cloned().collect();
+        if let Superclass::Known(parent_class) = &class.superclass {
+            related.push(parent_class.clone());
+        }
+        for other in related {
+            if !parent.contains_key(&other) {
+                continue;
+            }
+            let a = find(&mut parent, &class.name);
+            let b = find(&mut parent, &other);
+            if a != b {
+                let (low, high) = if a < b { (a, b) } else { (b, a) };
+                parent.insert(high, low);
+            }
+        }
+    }
+    let names: Vec<Name> = parent.keys().cloned().collect();
+    names.into_iter().map(|n| (n.clone(), find(&mut parent, &n))).collect()
+}
+
+impl<'pr> Inferrer<'pr, '_> {
+    pub fn def_node(&mut self, node: &Node<'pr>, _frame: &Frame) -> Type {
+        let Some(def) = node.as_def_node() else { return Type::untyped() };
+        if let Some(id) = self.index.def_at.get(&(node.location().start() as usize)).copied() {
+            self.method_return(id);
+        }
+        Type::symbol(name(def.name()))
+    }
+
+    /// The return type of a `def`, inferring its body the first time.
+    /// Recursion (a call back into a method being inferred) is `untyped`.
+    pub fn method_return(&mut self, id: usize) -> Type {
+        let offset = self.index.def(id).node.location().start() as usize;
+        match self.methods.get(&offset) {
+            Some(MethodState::Done(ty)) => return ty.clone(),
+            Some(MethodState::InProgress) => return Type::untyped(),
+            None => {}
+        }
+        self.methods.insert(offset, MethodState::InProgress);
+        let ty = self.infer_def(id);
+        self.methods.insert(offset, MethodState::Done(ty.clone()));
+        ty
+    }
+
+    fn infer_def(&mut self, id: usize) -> Type {
+        let info = self.index.def(id);
+        let node = crate::syntax::node_clone(&info.node);
+        let Some(def) = node.as_def_node() else { return Type::untyped() };
+        let method = name(def.name());
+        let (self_type, self_known, class) = match &info.owner {
+            Some((class, Side::Singleton)) => {
+                (Type::Singleton(class.clone()), true, Some((class.clone(), Side::Singleton)))
+            }
+            Some((class, Side::Instance)) if info.dual => {
+                let either = crate::types::union([self.instance_of(class), Type::Singleton(class.clone())]);
+                (either, true, Some((class.clone(), Side::Instance)))
+            }
+            Some((class, Side::Instance)) => (self.instance_of(class), true, Some((class.clone(), Side::Instance))),
+            // Top-level methods are private methods of every object.
+            None => (Type::untyped(), false, None),
+        };
+        let writes = match def.body() {
+            Some(body) => scope_writes::collect(&body),
+            None => HashMap::new(),
+        };
+        let frame = Frame {
+            self_type,
+            lexical: Rc::new(info.lexical.clone()),
+            class,
+            self_known,
+            method: Some(Rc::from(method.as_str())),
+            writes: Rc::new(writes),
+        };
+        // A method is walked on its own, whatever the caller was doing.
+        let saved_jumps = std::mem::take(&mut self.jumps);
+        let saved_logs = std::mem::take(&mut self.assignment_logs);
+        let saved_retries = std::mem::take(&mut self.retries);
+        let saved_dead = std::mem::replace(&mut self.dead, 0);
+        let saved_depth = std::mem::replace(&mut self.loop_depth, 0);
+        let mut state: State = Some(Flow::default());
+        if let Some(receiver) = def.receiver() {
+            self.expr(&receiver, &mut state, &frame);
+        }
+        if let Some(parameters) = def.parameters() {
+            self.bind_method_parameters(&parameters, &mut state, &frame);
+        }
+        self.returns.push(Vec::new());
+        let body_type = self.body(def.body(), &mut state, &frame);
+        let returns = self.returns.pop().unwrap_or_default();
+        self.jumps = saved_jumps;
+        self.assignment_logs = saved_logs;
+        self.retries = saved_retries;
+        self.dead = saved_dead;
+        self.loop_depth = saved_depth;
+        let reached = if state.is_some() { body_type } else { Type::Bot };
+        union(std::iter::once(reached).chain(returns))
+    }
+
+    fn bind_method_parameters(&mut self, list: &ruby_prism::ParametersNode<'pr>, state: &mut State, frame: &Frame) {
+        for required in list.requireds().iter().chain(list.posts().iter()) {
+            self.bind_parameter(&required, &Type::untyped(), state, frame);
+        }
+        for optional in list.optionals().iter() {
+            let Some(parameter) = optional.as_optional_parameter_node() else { continue };
+            self.expr(&parameter.value(), state, frame);
+            self.assign_local(&name(parameter.name()), &Type::untyped(), state);
+            self.record(&optional, &Type::untyped());
+        }
+        if let Some(rest) = list.rest() {
+            let ty = Type::generic("Array", vec![Type::untyped()]);
+            if let Some(id) = rest.as_rest_parameter_node().and_then(|p| p.name()) {
+                self.assign_local(&name(id), &ty, state);
+            }
+            self.record(&rest, &ty);
+        }
+        self.bind_keyword_parameters(list, state, frame);
+    }
+
+    pub fn class_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let (path, body, superclass) = if let Some(class) = node.as_class_node() {
+            (class.constant_path(), class.body(), class.superclass())
+        } else if let Some(module) = node.as_module_node() {
+            (module.constant_path(), module.body(), None)
+        } else {
+            return Type::untyped();
+        };
+        let full = self.index.class_at.get(&(path.location().start() as usize)).cloned();
+        if let Some(parent) = path.as_constant_path_node().and_then(|p| p.parent()) {
+            self.expr(&parent, state, frame);
+        }
+        match &full {
+            Some(full) => self.record(&path, &Type::Singleton(full.clone())),
+            None => self.record(&path, &Type::untyped()),
+        }
+        if let Some(superclass) = superclass {
+            self.expr(&superclass, state, frame);
+        }
+        let writes = body.as_ref().map(scope_writes::collect).unwrap_or_default();
+        let inner = match &full {
+            Some(full) => {
+                let mut lexical = (*frame.lexical).clone();
+                lexical.push(full.clone());
+                Frame {
+                    self_type: Type::Singleton(full.clone()),
+                    lexical: Rc::new(lexical),
+                    class: Some((full.clone(), Side::Singleton)),
+                    self_known: true,
+                    method: None,
+                    writes: Rc::new(writes),
+                }
+            }
+            None => Frame {
+                self_type: Type::untyped(),
+                class: None,
+                self_known: false,
+                method: None,
+                writes: Rc::new(writes),
+                ..frame.clone()
+            },
+        };
+        let saved_dead = self.dead;
+        let mut inner_state: State = Some(Flow::default());
+        self.returns.push(Vec::new());
+        let ty = self.body(body, &mut inner_state, &inner);
+        self.returns.pop();
+        self.dead = saved_dead;
+        if inner_state.is_none() {
+            *state = None;
+        }
+        ty
+    }
+
+    pub fn singleton_class_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let Some(singleton) = node.as_singleton_class_node() else { return Type::untyped() };
+        let on_self = matches!(singleton.expression(), Node::SelfNode { .. });
+        self.expr(&singleton.expression(), state, frame);
+        let class = match (&frame.class, on_self) {
+            (Some((class, _)), true) => Some((class.clone(), Side::Singleton)),
+            _ => None,
+        };
+        let body = singleton.body();
+        let writes = body.as_ref().map(scope_writes::collect).unwrap_or_default();
+        let inner = Frame {
+            self_type: Type::untyped(),
+            class,
+            self_known: false,
+            method: None,
+            writes: Rc::new(writes),
+            ..frame.clone()
+        };
+        let mut inner_state: State = Some(Flow::default());
+        self.returns.push(Vec::new());
+        let ty = self.body(body, &mut inner_state, &inner);
+        self.returns.pop();
+        ty
+    }
+
+    /// `@x` read in the frame's class.
+    pub fn read_ivar(&mut self, ivar: &str, _node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        self.ivar_type(ivar, state, frame)
+    }
+
+    pub fn ivar_type(&mut self, ivar: &str, state: &State, frame: &Frame) -> Type {
+        if let Some(known) = state.as_ref().and_then(|f| f.ivars.get(ivar)) {
+            return known.clone();
+        }
+        let (Some((class, side)), true) = (&frame.class, frame.self_known) else { return Type::untyped() };
+        let in_initialize = frame.method.as_deref() == Some("initialize");
+        self.class_ivar_type(class, *side, ivar, in_initialize)
+    }
+
+    /// What an instance variable of `class` holds, from every assignment
+    /// to it in the class's family: `nil` too, unless `initialize` sets it.
+    pub fn class_ivar_type(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool) -> Type {
+        if side == Side::Instance {
+            if let Some(rtype) = self.env.class(class).and_then(|d| d.instance_variables.get(ivar)) {
+                return self.rbs_type_plain(rtype);
+            }
+        }
+        if self.index.ivars_unknowable {
+            return Type::untyped();
+        }
+        let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
+        let set_from_outside = self
+            .index
+            .classes
+            .values()
+            .filter(|c| self.families.get(&c.name) == Some(&family))
+            .any(|c| c.ivars_set_from_outside.contains(ivar) || c.ivars_opaque);
+        if set_from_outside {
+            return Type::untyped();
+        }
+        // A module's instance variables live in the objects of whatever
+        // classes include it, which may assign them anywhere.
+        if side == Side::Instance && self.index.class(class).is_some_and(|c| c.is_module) {
+            return Type::untyped();
+        }
+        // A superclass or mixin defined elsewhere may assign them too.
+        let family_open = self
+            .index
+            .classes
+            .values()
+            .filter(|c| self.families.get(&c.name) == Some(&family))
+            .any(|c| self.ancestry_open(&c.name));
+        if family_open {
+            return Type::untyped();
+        }
+        let Some(table) = &self.ivar_table else { return Type::untyped() };
+        let Some(assigned) = table.get(&(family, side, ivar.to_string())) else { return Type::untyped() };
+        let initialized = side == Side::Instance
+            && !in_initialize
+            && self.index.class(class).is_some_and(|c| c.initialized_ivars.contains(ivar));
+        if initialized {
+            assigned.clone()
+        } else {
+            union([assigned.clone(), Type::nil()])
+        }
+    }
+
+    pub fn assign_ivar(&mut self, ivar: &str, ty: &Type, state: &mut State, frame: &Frame) {
+        self.note_ivar_write(frame, ivar, ty);
+        if let Some(flow) = state.as_mut() {
+            flow.ivars.insert(ivar.to_string(), ty.settle_elements());
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! Flow-sensitive type inference over one parsed file: a type for every
+//! expression node, keyed by the node's offset range and kind.
+//!
+//! The walk interprets each method body in order, tracking locals through
+//! assignments, branches (joined into unions), loops (to a bounded
+//! fixpoint) and narrowing conditions. Calls resolve through RBS for the
+//! core library and through this file's own `def`s, whose return types are
+//! inferred on demand. When unsure, a type is `untyped`.
+
+mod assign;
+mod blocks;
+mod calls;
+mod constants;
+mod control;
+mod expr;
+mod flow;
+mod fold;
+mod index;
+mod literals;
+mod lookup;
+mod methods;
+mod narrow;
+mod overloads;
+mod scope_writes;
+mod signature;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use ruby_prism::Node;
+
+use crate::rbs::Environment;
+use crate::syntax::node_kind::class_name;
+use crate::syntax::ParsedFile;
+use crate::types::{join, Name, Type};
+pub use flow::{Flow, State};
+pub use index::{ProgramIndex, Side};
+
+/// A node's identity: its byte range and Prism class.
+pub type NodeKey = (u32, u32, &'static str);
+
+pub fn key_of(node: &Node<'_>) -> NodeKey {
+    let location = node.location();
+    (location.start(), location.end(), class_name(node))
+}
+
+/// What inference learned about one file.
+#[derive(Default)]
+pub struct FileTypes {
+    types: HashMap<NodeKey, Type>,
+    /// Inferred return type of each `def`, by the def's start offset.
+    returns: HashMap<usize, Type>,
+}
+
+impl FileTypes {
+    pub fn of(&self, node: &Node<'_>) -> Option<&Type> {
+        self.types.get(&key_of(node))
+    }
+
+    pub fn def_return(&self, def_start: usize) -> Option<&Type> {
+        self.returns.get(&def_start)
+    }
+
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+}
+
+/// Infers every expression of a file that parsed.
+pub fn infer_file(parsed: &ParsedFile<'_>, env: &Environment) -> FileTypes {
+    let root = parsed.root();
+    let index = ProgramIndex::build(&root, env);
+    let families = Rc::new(methods::ivar_families(&index));
+    // Pass one learns what each instance variable is assigned; pass two
+    // reads instance variables through that table.
+    let utf8 = literals::utf8_source(parsed.source);
+    let mut first = Inferrer::new(env, &index, families.clone(), None);
+    first.utf8_source = utf8;
+    first.program(&root);
+    if first.ivar_writes.is_empty() {
+        return first.finish();
+    }
+    let mut table = std::mem::take(&mut first.ivar_writes);
+    // Mutations pass one saw on instance variables it could not type yet
+    // (`@items << x`) grow what the assignments put there.
+    for _ in 0..2 {
+        for (key, mutations) in &first.ivar_mutations {
+            if let Some(assigned) = table.get(key).cloned() {
+                let grown = mutations.iter().fold(assigned.clone(), |ty, (method, args)| {
+                    join(&ty, &assign::mutated_container(&ty, method, args))
+                });
+                table.insert(key.clone(), grown);
+            }
+        }
+    }
+    drop(first);
+    let mut second = Inferrer::new(env, &index, families, Some(table));
+    second.utf8_source = utf8;
+    second.program(&root);
+    second.finish()
+}
+
+/// Instance variables are shared along inheritance and mixins within a
+/// file: (family, side, name).
+pub(crate) type IvarKey = (Name, Side, String);
+
+/// Where a `break` or `next` goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JumpKind {
+    Loop,
+    Block,
+    Lambda,
+}
+
+pub(crate) struct JumpTarget {
+    pub kind: JumpKind,
+    pub breaks: Vec<(Type, Flow)>,
+    pub nexts: Vec<(Type, Flow)>,
+}
+
+/// The scope a node is evaluated in: who `self` is, which class `def`s
+/// and instance variables belong to, and the constant lookup nesting.
+#[derive(Clone)]
+pub(crate) struct Frame {
+    pub self_type: Type,
+    pub lexical: Rc<Vec<Name>>,
+    pub class: Option<(Name, Side)>,
+    /// False inside blocks that another object may `instance_eval`.
+    pub self_known: bool,
+    /// The method being inferred, for `super` and `initialize`.
+    pub method: Option<Rc<str>>,
+    /// Local writes of the enclosing method body, by name: offsets.
+    pub writes: Rc<HashMap<String, Vec<usize>>>,
+}
+
+#[derive(Debug, Clone)]
+enum MethodState {
+    InProgress,
+    Done(Type),
+}
+
+pub(crate) struct Inferrer<'pr, 'a> {
+    pub env: &'a Environment,
+    pub index: &'a ProgramIndex<'pr>,
+    pub families: Rc<HashMap<Name, Name>>,
+    types: HashMap<NodeKey, Type>,
+    methods: HashMap<usize, MethodState>,
+    /// Pass one's instance-variable table (None during pass one).
+    pub ivar_table: Option<HashMap<IvarKey, Type>>,
+    /// Instance-variable assignments seen in this pass.
+    pub ivar_writes: HashMap<IvarKey, Type>,
+    /// Mutating calls on instance variables: (method, argument types).
+    pub ivar_mutations: HashMap<IvarKey, Vec<(String, Vec<Type>)>>,
+    constants: HashMap<Name, Option<Type>>,
+    pub jumps: Vec<JumpTarget>,
+    /// Return types of the methods (and lambdas) being walked.
+    pub returns: Vec<Vec<Type>>,
+    /// Local assignments inside `begin` bodies, for the `rescue` entry.
+    pub assignment_logs: Vec<Vec<(String, Type)>>,
+    /// Flows at `retry`, per enclosing `begin`.
+    pub retries: Vec<Vec<Flow>>,
+    /// Above zero while walking code no path reaches: nothing found there
+    /// flows anywhere.
+    pub dead: u32,
+    /// Fixpoints (loops, blocks) being iterated, and rounds spent so far.
+    pub loop_depth: usize,
+    pub loop_rounds: usize,
+    /// String literals are UTF-8 text (see `literals::utf8_source`).
+    pub utf8_source: bool,
+}
+
+impl<'pr, 'a> Inferrer<'pr, 'a> {
+    fn new(
+        env: &'a Environment,
+        index: &'a ProgramIndex<'pr>,
+        families: Rc<HashMap<Name, Name>>,
+        ivar_table: Option<HashMap<IvarKey, Type>>,
+    ) -> Self {
+        Inferrer {
+            env,
+            index,
+            families,
+            types: HashMap::new(),
+            methods: HashMap::new(),
+            ivar_table,
+            ivar_writes: HashMap::new(),
+            ivar_mutations: HashMap::new(),
+            constants: HashMap::new(),
+            jumps: Vec::new(),
+            returns: Vec::new(),
+            assignment_logs: Vec::new(),
+            retries: Vec::new(),
+            dead: 0,
+            loop_depth: 0,
+            loop_rounds: 0,
+            utf8_source: true,
+        }
+    }
+
+    fn finish(self) -> FileTypes {
+        let returns = self
+            .methods
+            .into_iter()
+            .filter_map(|(offset, state)| match state {
+                MethodState::Done(ty) => Some((offset, ty)),
+                MethodState::InProgress => None,
+            })
+            .collect();
+        FileTypes { types: self.types, returns }
+    }
+
+    pub fn record(&mut self, node: &Node<'pr>, ty: &Type) {
+        self.types.insert(key_of(node), ty.clone());
+    }
+
+    pub fn recorded(&self, node: &Node<'pr>) -> Option<&Type> {
+        self.types.get(&key_of(node))
+    }
+
+    fn program(&mut self, root: &Node<'pr>) {
+        let Some(program) = root.as_program_node() else { return };
+        let frame = Frame {
+            self_type: Type::nominal("Object"),
+            lexical: Rc::new(Vec::new()),
+            class: None,
+            self_known: true,
+            method: None,
+            writes: Rc::new(scope_writes::collect(&program.statements().as_node())),
+        };
+        let mut state: State = Some(Flow::default());
+        self.returns.push(Vec::new());
+        let ty = self.statements(Some(program.statements()), &mut state, &frame);
+        self.returns.pop();
+        self.record(&program.statements().as_node(), &ty);
+        self.record(root, &ty);
+    }
+
+    /// Notes a mutating call on an instance variable of the frame's class.
+    pub fn note_ivar_mutation(&mut self, frame: &Frame, name: &str, method: &str, args: &[Type]) {
+        let Some((class, side)) = &frame.class else { return };
+        let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
+        let entry = self.ivar_mutations.entry((family, *side, name.to_string())).or_default();
+        if entry.len() < 64 {
+            entry.push((method.to_string(), args.to_vec()));
+        }
+    }
+
+    /// Notes an assignment to an instance variable of the frame's class.
+    pub fn note_ivar_write(&mut self, frame: &Frame, name: &str, ty: &Type) {
+        let Some((class, side)) = &frame.class else { return };
+        let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
+        let key = (family, *side, name.to_string());
+        let settled = ty.forget_mutable();
+        let entry = self.ivar_writes.entry(key).or_insert(Type::Bot);
+        *entry = join(entry, &settled);
+    }
+}

@@ -1,0 +1,260 @@
+//! Conditions: evaluating a predicate gives the flow where it held and the
+//! flow where it did not, with variables narrowed by truthiness, `nil?`,
+//! `is_a?` and friends, `!`, `&&` and `||`.
+
+use ruby_prism::Node;
+
+use super::flow::{join_states, State};
+use super::signature::Relation;
+use super::{Frame, Inferrer};
+use crate::syntax::name;
+use crate::types::{union, Literal, Type};
+
+/// The outcome of a condition: its value's type, and the flows where it
+/// was truthy and where it was falsy (`None`: that cannot happen).
+pub struct Branches {
+    pub ty: Type,
+    pub truthy: State,
+    pub falsy: State,
+}
+
+impl<'pr> Inferrer<'pr, '_> {
+    pub fn condition(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Branches {
+        if state.is_none() {
+            let ty = self.dead(node, frame);
+            return Branches { ty, truthy: None, falsy: None };
+        }
+        let branches = self.condition_inner(node, state, frame);
+        self.record(node, &branches.ty);
+        branches
+    }
+
+    fn condition_inner(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Branches {
+        match node {
+            Node::ParenthesesNode { .. } => {
+                let body = node.as_parentheses_node().and_then(|p| p.body());
+                let single = body.as_ref().and_then(|b| b.as_statements_node()).filter(|s| s.body().len() == 1);
+                match single {
+                    Some(statements) => {
+                        let Some(inner) = statements.body().iter().next() else {
+                            return self.plain(node, state, frame);
+                        };
+                        let branches = self.condition(&inner, state, frame);
+                        self.record(&statements.as_node(), &branches.ty);
+                        branches
+                    }
+                    None => self.plain(node, state, frame),
+                }
+            }
+            Node::AndNode { .. } => {
+                let Some(and) = node.as_and_node() else { return self.plain(node, state, frame) };
+                let left = self.condition(&and.left(), state, frame);
+                let mut rest = left.truthy.clone();
+                let right = self.condition(&and.right(), &mut rest, frame);
+                let left_falsy = if left.falsy.is_some() { left.ty.falsy_part() } else { Type::Bot };
+                let right_ty = if left.truthy.is_some() { right.ty.clone() } else { Type::Bot };
+                let falsy = join_states(&left.falsy, &right.falsy);
+                *state = join_states(&right.truthy, &falsy);
+                Branches { ty: union([left_falsy, right_ty]), truthy: right.truthy, falsy }
+            }
+            Node::OrNode { .. } => {
+                let Some(or) = node.as_or_node() else { return self.plain(node, state, frame) };
+                let left = self.condition(&or.left(), state, frame);
+                let mut rest = left.falsy.clone();
+                let right = self.condition(&or.right(), &mut rest, frame);
+                let left_truthy = if left.truthy.is_some() { left.ty.truthy_part() } else { Type::Bot };
+                let right_ty = if left.falsy.is_some() { right.ty.clone() } else { Type::Bot };
+                let truthy = join_states(&left.truthy, &right.truthy);
+                *state = join_states(&truthy, &right.falsy);
+                Branches { ty: union([left_truthy, right_ty]), truthy, falsy: right.falsy }
+            }
+            Node::CallNode { .. } => self.call_condition(node, state, frame),
+            Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => {
+                let ty = self.expr(node, state, frame);
+                let mut truthy = state.clone();
+                let mut falsy = state.clone();
+                self.narrow_node(node, &mut truthy, Type::truthy_part);
+                self.narrow_node(node, &mut falsy, Type::falsy_part);
+                self.split(ty, truthy, falsy)
+            }
+            Node::LocalVariableWriteNode { .. } => {
+                let ty = self.expr(node, state, frame);
+                let Some(write) = node.as_local_variable_write_node() else {
+                    return self.split(ty, state.clone(), state.clone());
+                };
+                let local = name(write.name());
+                let mut truthy = state.clone();
+                let mut falsy = state.clone();
+                narrow_local(&mut truthy, &local, Type::truthy_part);
+                narrow_local(&mut falsy, &local, Type::falsy_part);
+                self.split(ty, truthy, falsy)
+            }
+            _ => self.plain(node, state, frame),
+        }
+    }
+
+    /// A condition with nothing to narrow: only its type decides which
+    /// branches can run.
+    fn plain(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Branches {
+        let ty = self.expr(node, state, frame);
+        self.split(ty, state.clone(), state.clone())
+    }
+
+    fn split(&self, ty: Type, truthy: State, falsy: State) -> Branches {
+        let truthy = if ty.may_be_truthy() { truthy } else { None };
+        let falsy = if ty.may_be_falsy() { falsy } else { None };
+        Branches { ty, truthy, falsy }
+    }
+
+    fn call_condition(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Branches {
+        let Some(call) = node.as_call_node() else { return self.plain(node, state, frame) };
+        let method = name(call.name());
+        let receiver = call.receiver();
+        let argument_count = call.arguments().map_or(0, |a| a.arguments().len());
+        let has_block = call.block().is_some();
+        match (method.as_str(), &receiver, argument_count, has_block) {
+            ("!", Some(inner), 0, false) => {
+                let inner_branches = self.condition(inner, state, frame);
+                let ty = match (inner_branches.truthy.is_some(), inner_branches.falsy.is_some()) {
+                    (true, false) => Type::Constant(Literal::False),
+                    (false, true) => Type::Constant(Literal::True),
+                    _ => Type::bool(),
+                };
+                *state = join_states(&inner_branches.truthy, &inner_branches.falsy);
+                Branches { ty, truthy: inner_branches.falsy, falsy: inner_branches.truthy }
+            }
+            ("nil?", Some(subject), 0, false) if is_variable(subject) => {
+                let ty = self.expr(node, state, frame);
+                let mut truthy = state.clone();
+                let mut falsy = state.clone();
+                self.narrow_node(subject, &mut truthy, Type::nil_part);
+                self.narrow_node(subject, &mut falsy, Type::without_nil);
+                self.split(ty, truthy, falsy)
+            }
+            ("is_a?" | "kind_of?" | "instance_of?", Some(subject), 1, false) if is_variable(subject) => {
+                let ty = self.expr(node, state, frame);
+                let class =
+                    call.arguments().and_then(|a| a.arguments().iter().next()).and_then(|a| self.recorded(&a).cloned());
+                let Some(Type::Singleton(class)) = class else { return self.split(ty, state.clone(), state.clone()) };
+                let exact = method == "instance_of?";
+                let mut truthy = state.clone();
+                let mut falsy = state.clone();
+                self.narrow_node(subject, &mut truthy, |t| self.narrow_to_class(t, &class));
+                if !exact {
+                    self.narrow_node(subject, &mut falsy, |t| self.remove_class(t, &class));
+                }
+                let ty = match (truthy.is_some(), falsy.is_some()) {
+                    (false, true) => Type::Constant(Literal::False),
+                    (true, false) => Type::Constant(Literal::True),
+                    _ => ty,
+                };
+                self.record(node, &ty);
+                Branches { ty, truthy, falsy }
+            }
+            ("==" | "!=" | "equal?", Some(subject), 1, false) if is_variable(subject) => {
+                let ty = self.expr(node, state, frame);
+                let compared = call.arguments().and_then(|a| a.arguments().iter().next());
+                let is_nil = compared.as_ref().is_some_and(|a| matches!(a, Node::NilNode { .. }));
+                let subject_type = self.recorded(subject).cloned().unwrap_or_else(Type::untyped);
+                // Only core types are sure to compare with nil by identity.
+                if !is_nil || subject_type.has_unknown() {
+                    return self.split(ty, state.clone(), state.clone());
+                }
+                let mut equal = state.clone();
+                let mut unequal = state.clone();
+                self.narrow_node(subject, &mut equal, Type::nil_part);
+                self.narrow_node(subject, &mut unequal, Type::without_nil);
+                if method == "!=" {
+                    self.split(ty, unequal, equal)
+                } else {
+                    self.split(ty, equal, unequal)
+                }
+            }
+            _ => {
+                let ty = self.expr(node, state, frame);
+                let mut truthy = state.clone();
+                // `x&.m` truthy: x was not nil.
+                if let (true, Some(subject)) = (call.is_safe_navigation(), &receiver) {
+                    if is_variable(subject) {
+                        self.narrow_node(subject, &mut truthy, Type::without_nil);
+                    }
+                }
+                self.split(ty, truthy, state.clone())
+            }
+        }
+    }
+
+    /// Applies `narrow` to the variable a node reads; a variable narrowed
+    /// to nothing makes the flow unreachable.
+    pub fn narrow_node(&self, node: &Node<'pr>, state: &mut State, narrow: impl Fn(&Type) -> Type) {
+        match node {
+            Node::LocalVariableReadNode { .. } => {
+                if let Some(read) = node.as_local_variable_read_node() {
+                    narrow_local(state, &name(read.name()), narrow);
+                }
+            }
+            Node::InstanceVariableReadNode { .. } => {
+                let Some(read) = node.as_instance_variable_read_node() else { return };
+                let ivar = name(read.name());
+                let Some(current) = self.recorded(node).cloned() else { return };
+                let Some(flow) = state.as_mut() else { return };
+                let narrowed = narrow(&current);
+                if narrowed == Type::Bot {
+                    *state = None;
+                } else {
+                    flow.ivars.insert(ivar, narrowed);
+                }
+            }
+            Node::ParenthesesNode { .. } => {}
+            _ => {}
+        }
+    }
+
+    /// The part of `ty` that is an instance of `class`.
+    pub fn narrow_to_class(&self, ty: &Type, class: &str) -> Type {
+        union(ty.members().iter().filter_map(|member| {
+            let Some(member_class) = Inferrer::class_of(member) else {
+                return Some(self.instance_of(class));
+            };
+            let exact = !matches!(member, Type::Nominal { .. });
+            match self.relation(&member_class, class) {
+                Relation::Is => Some(member.clone()),
+                _ if !exact && self.relation(class, &member_class) == Relation::Is => Some(self.instance_of(class)),
+                Relation::Unknown => Some(member.clone()),
+                Relation::IsNot if !exact && self.is_module(class) => Some(member.clone()),
+                Relation::IsNot => None,
+            }
+        }))
+    }
+
+    /// `ty` without the members that are surely instances of `class`.
+    pub fn remove_class(&self, ty: &Type, class: &str) -> Type {
+        union(
+            ty.members()
+                .iter()
+                .filter(|member| match Inferrer::class_of(member) {
+                    Some(member_class) => self.relation(&member_class, class) != Relation::Is,
+                    None => true,
+                })
+                .cloned(),
+        )
+    }
+}
+
+fn is_variable(node: &Node<'_>) -> bool {
+    matches!(node, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. })
+}
+
+fn narrow_local(state: &mut State, local: &str, narrow: impl Fn(&Type) -> Type) {
+    let Some(flow) = state.as_mut() else { return };
+    if flow.volatile.contains(local) {
+        return;
+    }
+    let current = flow.local(local);
+    let narrowed = narrow(&current);
+    if narrowed == Type::Bot {
+        *state = None;
+    } else {
+        flow.bind(local, narrowed);
+    }
+}

@@ -1,0 +1,336 @@
+//! The signature environment: declarations merged over every loaded file,
+//! names resolved, ancestors linearised, and the method lookups the
+//! inferrer needs.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::ast::{AliasDecl, ClassDecl, DeclKind, MethodType, RType, TypeApp};
+use super::convert::FileDecls;
+use crate::types::Name;
+
+#[derive(Debug, Default)]
+pub struct Environment {
+    classes: HashMap<Name, ClassDecl>,
+    aliases: HashMap<Name, AliasDecl>,
+    constants: HashMap<Name, RType>,
+    globals: HashMap<String, RType>,
+    /// Instance-side ancestors of each class, itself first; each entry's
+    /// arguments are written in the class's own type parameters.
+    ancestors: HashMap<Name, Vec<TypeApp>>,
+}
+
+/// A method found through an ancestor, with what its owner's type
+/// parameters stand for in the receiver's class.
+pub struct FoundMethod<'e> {
+    pub owner: Name,
+    pub overloads: &'e [MethodType],
+    pub owner_args: HashMap<Arc<str>, RType>,
+}
+
+/// Deep mixin chains in broken signatures must not recurse forever.
+const MAX_ANCESTOR_DEPTH: usize = 64;
+
+impl Environment {
+    pub fn build(files: Vec<FileDecls>) -> Environment {
+        let mut env = Environment::default();
+        let mut method_aliases = Vec::new();
+        for file in files {
+            let overloading: HashSet<(Name, bool, String)> = file.overloading.into_iter().collect();
+            for decl in file.classes {
+                env.merge_class(decl, &overloading);
+            }
+            env.aliases.extend(file.aliases);
+            env.constants.extend(file.constants);
+            env.globals.extend(file.globals);
+            method_aliases.extend(file.method_aliases);
+        }
+        env.resolve_names();
+        for (class, singleton, new, old) in method_aliases {
+            if let Some(decl) = env.classes.get_mut(&class) {
+                let table = if singleton { &mut decl.singleton_methods } else { &mut decl.instance_methods };
+                if let Some(overloads) = table.get(&old).cloned() {
+                    table.entry(new).or_insert(overloads);
+                }
+            }
+        }
+        let names: Vec<Name> = env.classes.keys().cloned().collect();
+        for name in names {
+            let ancestors = env.linearize(&name, 0);
+            env.ancestors.insert(name, ancestors);
+        }
+        env
+    }
+
+    fn merge_class(&mut self, decl: ClassDecl, overloading: &HashSet<(Name, bool, String)>) {
+        let Some(existing) = self.classes.get_mut(&decl.name) else {
+            self.classes.insert(decl.name.clone(), decl);
+            return;
+        };
+        if existing.type_params.is_empty() {
+            existing.type_params = decl.type_params;
+        }
+        if existing.superclass.is_none() {
+            existing.superclass = decl.superclass;
+        }
+        if decl.kind == DeclKind::Class {
+            existing.kind = DeclKind::Class;
+        }
+        existing.includes.extend(decl.includes);
+        existing.prepends.extend(decl.prepends);
+        existing.extends.extend(decl.extends);
+        existing.instance_variables.extend(decl.instance_variables);
+        for (singleton, methods) in [(false, decl.instance_methods), (true, decl.singleton_methods)] {
+            let table = if singleton { &mut existing.singleton_methods } else { &mut existing.instance_methods };
+            for (name, overloads) in methods {
+                let key = (decl.name.clone(), singleton, name.clone());
+                match table.get_mut(&name) {
+                    Some(current) if overloading.contains(&key) => current.extend(overloads),
+                    _ => {
+                        table.insert(name, overloads);
+                    }
+                }
+            }
+        }
+    }
+
+    fn resolve_names(&mut self) {
+        let resolver =
+            NameTable { known: self.classes.keys().chain(self.aliases.keys()).map(|n| n.to_string()).collect() };
+        for decl in self.classes.values_mut() {
+            let own = decl.name.to_string();
+            let context: Vec<&str> = own.split("::").collect();
+            let mut fix = |name: &mut Name| *name = resolver.resolve(&context, name);
+            for app in
+                decl.superclass.iter_mut().chain(&mut decl.includes).chain(&mut decl.prepends).chain(&mut decl.extends)
+            {
+                fix(&mut app.name);
+                app.args.iter_mut().for_each(|a| a.names_mut(&mut fix));
+            }
+            for overloads in decl.instance_methods.values_mut().chain(decl.singleton_methods.values_mut()) {
+                overloads.iter_mut().for_each(|m| m.names_mut(&mut fix));
+            }
+            decl.instance_variables.values_mut().for_each(|t| t.names_mut(&mut fix));
+        }
+        let parent = |name: &Name| -> Vec<String> {
+            let mut segments: Vec<String> = name.split("::").map(str::to_string).collect();
+            segments.pop();
+            segments
+        };
+        for (name, alias) in self.aliases.iter_mut() {
+            let context = parent(name);
+            let context: Vec<&str> = context.iter().map(String::as_str).collect();
+            alias.ty.names_mut(&mut |n: &mut Name| *n = resolver.resolve(&context, n));
+        }
+        for (name, ty) in self.constants.iter_mut() {
+            let context = parent(name);
+            let context: Vec<&str> = context.iter().map(String::as_str).collect();
+            ty.names_mut(&mut |n: &mut Name| *n = resolver.resolve(&context, n));
+        }
+        for ty in self.globals.values_mut() {
+            ty.names_mut(&mut |n: &mut Name| *n = resolver.resolve(&[], n));
+        }
+    }
+
+    /// Ruby's ancestor order: prepends, the class, its includes (last
+    /// included first), then the superclass's ancestors.
+    fn linearize(&self, name: &str, depth: usize) -> Vec<TypeApp> {
+        let Some(decl) = self.classes.get(name) else { return Vec::new() };
+        if depth > MAX_ANCESTOR_DEPTH {
+            return Vec::new();
+        }
+        let mut out: Vec<TypeApp> = Vec::new();
+        let push_all = |out: &mut Vec<TypeApp>, apps: Vec<TypeApp>| {
+            for app in apps {
+                if !out.iter().any(|a| a.name == app.name) {
+                    out.push(app);
+                }
+            }
+        };
+        for prepend in decl.prepends.iter().rev() {
+            push_all(&mut out, self.applied(prepend, depth));
+        }
+        let itself =
+            TypeApp { name: decl.name.clone(), args: decl.type_params.iter().map(|p| RType::Var(p.clone())).collect() };
+        push_all(&mut out, vec![itself]);
+        for include in decl.includes.iter().rev() {
+            push_all(&mut out, self.applied(include, depth));
+        }
+        if decl.kind == DeclKind::Class && name != "BasicObject" {
+            let superclass = decl.superclass.clone().unwrap_or(TypeApp { name: "Object".into(), args: vec![] });
+            if superclass.name.as_ref() != name {
+                push_all(&mut out, self.applied(&superclass, depth));
+            }
+        }
+        out
+    }
+
+    /// The ancestors of a mixin or superclass, in terms of the arguments it
+    /// was applied with.
+    fn applied(&self, app: &TypeApp, depth: usize) -> Vec<TypeApp> {
+        let Some(decl) = self.classes.get(&app.name) else { return Vec::new() };
+        let map = bind(&decl.type_params, &app.args);
+        self.linearize(&app.name, depth + 1)
+            .into_iter()
+            .map(|a| TypeApp { name: a.name, args: a.args.iter().map(|t| t.substitute(&map)).collect() })
+            .collect()
+    }
+
+    pub fn class(&self, name: &str) -> Option<&ClassDecl> {
+        self.classes.get(name)
+    }
+
+    pub fn has_class(&self, name: &str) -> bool {
+        self.classes.get(name).is_some_and(|d| d.kind != DeclKind::Interface)
+    }
+
+    pub fn is_module(&self, name: &str) -> bool {
+        self.classes.get(name).is_some_and(|d| d.kind == DeclKind::Module)
+    }
+
+    pub fn alias(&self, name: &str) -> Option<&AliasDecl> {
+        self.aliases.get(name)
+    }
+
+    pub fn constant(&self, name: &str) -> Option<&RType> {
+        self.constants.get(name)
+    }
+
+    pub fn global(&self, name: &str) -> Option<&RType> {
+        self.globals.get(name)
+    }
+
+    pub fn class_count(&self) -> usize {
+        self.classes.len()
+    }
+
+    pub fn ancestors(&self, name: &str) -> &[TypeApp] {
+        self.ancestors.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Is `sub` the class `sup` or does it inherit from or include it?
+    pub fn inherits(&self, sub: &str, sup: &str) -> bool {
+        sub == sup || self.ancestors(sub).iter().any(|a| &*a.name == sup)
+    }
+
+    /// An instance method of `class` (or of its ancestors).
+    pub fn instance_method(&self, class: &str, method: &str) -> Option<FoundMethod<'_>> {
+        for ancestor in self.ancestors(class) {
+            let Some(decl) = self.classes.get(&ancestor.name) else { continue };
+            if let Some(overloads) = decl.instance_methods.get(method) {
+                return Some(FoundMethod {
+                    owner: ancestor.name.clone(),
+                    overloads,
+                    owner_args: bind(&decl.type_params, &ancestor.args),
+                });
+            }
+        }
+        None
+    }
+
+    /// A singleton (class) method of `class`: its own and its superclasses'
+    /// `def self.`s and extended modules, then `Class` or `Module`.
+    pub fn singleton_method(&self, class: &str, method: &str) -> Option<FoundMethod<'_>> {
+        let decl = self.classes.get(class)?;
+        let chain: Vec<Name> = if decl.kind == DeclKind::Class {
+            self.ancestors(class)
+                .iter()
+                .filter(|a| self.classes.get(&a.name).is_some_and(|d| d.kind == DeclKind::Class))
+                .map(|a| a.name.clone())
+                .collect()
+        } else {
+            vec![decl.name.clone()]
+        };
+        for owner in &chain {
+            let Some(owner_decl) = self.classes.get(owner) else { continue };
+            if let Some(overloads) = owner_decl.singleton_methods.get(method) {
+                return Some(FoundMethod { owner: owner.clone(), overloads, owner_args: HashMap::new() });
+            }
+            for extend in owner_decl.extends.iter().rev() {
+                if let Some(found) = self.instance_method(&extend.name, method) {
+                    let map =
+                        self.classes.get(&extend.name).map(|d| bind(&d.type_params, &extend.args)).unwrap_or_default();
+                    let owner_args = found.owner_args.iter().map(|(k, v)| (k.clone(), v.substitute(&map))).collect();
+                    return Some(FoundMethod { owner_args, ..found });
+                }
+            }
+        }
+        let meta = if decl.kind == DeclKind::Class { "Class" } else { "Module" };
+        self.instance_method(meta, method)
+    }
+}
+
+/// Binds type parameters to arguments; missing arguments are `untyped`.
+pub fn bind(params: &[Arc<str>], args: &[RType]) -> HashMap<Arc<str>, RType> {
+    params.iter().enumerate().map(|(i, p)| (p.clone(), args.get(i).cloned().unwrap_or(RType::Untyped))).collect()
+}
+
+struct NameTable {
+    known: HashSet<String>,
+}
+
+impl NameTable {
+    fn resolve(&self, context: &[&str], written: &Name) -> Name {
+        if let Some(absolute) = written.strip_prefix("::") {
+            return Name::from(absolute);
+        }
+        for depth in (0..=context.len()).rev() {
+            let mut candidate = context[..depth].join("::");
+            if !candidate.is_empty() {
+                candidate.push_str("::");
+            }
+            candidate.push_str(written);
+            if self.known.contains(&candidate) {
+                return Name::from(candidate);
+            }
+        }
+        written.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rbs::convert::convert_file;
+
+    fn env(sources: &[&str]) -> Environment {
+        Environment::build(sources.iter().map(|s| convert_file(s).unwrap()).collect())
+    }
+
+    #[test]
+    fn ancestors_follow_ruby_order_with_arguments() {
+        let e = env(&[
+            "class BasicObject\nend\nclass Object < BasicObject\n  include Kernel\nend\nmodule Kernel\n  def puts: (*untyped) -> nil\nend\nmodule Enumerable[E]\n  def first: () -> E?\nend\nclass Array[Elem]\n  include Enumerable[Elem]\n  def size: () -> Integer\nend\n",
+        ]);
+        let names: Vec<&str> = e.ancestors("Array").iter().map(|a| a.name.as_ref()).collect();
+        assert_eq!(names, ["Array", "Enumerable", "Object", "Kernel", "BasicObject"]);
+        let found = e.instance_method("Array", "first").unwrap();
+        assert_eq!(found.owner.as_ref(), "Enumerable");
+        assert_eq!(found.owner_args[&Arc::<str>::from("E")], RType::Var("Elem".into()));
+        assert!(e.instance_method("Array", "puts").is_some());
+        assert!(e.inherits("Array", "Kernel"));
+    }
+
+    #[test]
+    fn nested_names_resolve_innermost_first_and_files_merge() {
+        let e = env(&[
+            "module A\n  class B\n    def c: () -> C\n  end\n  class C\n  end\nend\nclass C\nend\n",
+            "class A::B\n  def d: () -> Integer\n  def c: ...\nend\n",
+        ]);
+        let found = e.instance_method("A::B", "c").unwrap();
+        assert_eq!(found.overloads.len(), 1);
+        assert_eq!(found.overloads[0].function.returns, RType::Class { name: "A::C".into(), args: vec![] });
+        assert!(e.instance_method("A::B", "d").is_some());
+    }
+
+    #[test]
+    fn singleton_methods_come_from_the_class_chain_then_class() {
+        let e = env(&[
+            "class BasicObject\nend\nclass Object < BasicObject\nend\nclass Module\n  def name: () -> String?\nend\nclass Class < Module\n  def allocate: () -> untyped\nend\nclass P\n  def self.make: () -> P\nend\nclass Q < P\nend\nmodule M\nend\n",
+        ]);
+        assert_eq!(e.singleton_method("Q", "make").unwrap().owner.as_ref(), "P");
+        assert_eq!(e.singleton_method("Q", "allocate").unwrap().owner.as_ref(), "Class");
+        assert_eq!(e.singleton_method("M", "name").unwrap().owner.as_ref(), "Module");
+        assert!(e.singleton_method("M", "allocate").is_none());
+    }
+}

@@ -1,0 +1,161 @@
+//! Signatures: RBS is the source of truth for the core library. Loaded
+//! once per process and reused across worker calls, keyed by the set of
+//! `.rbs` files with their mtime and size, so an edited `sig/` file is seen
+//! on the next call.
+
+pub mod ast;
+mod convert;
+mod env;
+pub mod locate;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+pub use env::{bind, Environment, FoundMethod};
+
+/// What a command asks to load, beyond the core signatures.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// Directories of project signatures (`sig/`, `signature_paths`).
+    pub directories: Vec<PathBuf>,
+    /// Standard-library signature sets of the rbs gem (`libraries:`).
+    pub libraries: Vec<String>,
+}
+
+pub struct Signatures {
+    pub env: Environment,
+    /// Said once per command: a missing rbs gem, unreadable or broken files.
+    pub warnings: Vec<String>,
+    pub files_loaded: usize,
+}
+
+/// Files and their (mtime, size): when this changes, signatures reload.
+type Fingerprint = (Vec<(PathBuf, Option<(SystemTime, u64)>)>, Vec<String>);
+
+/// Signature sets kept: a worker may serve a few projects (or configs).
+const CACHED_SETS: usize = 4;
+
+/// The signatures for `request`, from the cache when nothing changed.
+pub fn load(request: &Request) -> Arc<Signatures> {
+    static CACHE: Mutex<Vec<(Fingerprint, Arc<Signatures>)>> = Mutex::new(Vec::new());
+    let (files, mut warnings) = collect_files(request);
+    let fingerprint: Fingerprint = (files.iter().map(|f| (f.clone(), stat(f))).collect(), warnings.clone());
+    let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(at) = cache.iter().position(|(cached, _)| *cached == fingerprint) {
+        // Most recently used last.
+        let entry = cache.remove(at);
+        let signatures = entry.1.clone();
+        cache.push(entry);
+        return signatures;
+    }
+    let mut declarations = Vec::with_capacity(files.len());
+    for file in &files {
+        match read_file(file) {
+            Ok(decls) => declarations.push(decls),
+            Err(problem) => warnings.push(format!("{}: {problem}", file.display())),
+        }
+    }
+    let env = crate::stack_guard::guarded(|| Environment::build(declarations)).unwrap_or_else(|failure| {
+        warnings.push(format!("signatures could not be combined ({failure:?}); continuing without them"));
+        Environment::default()
+    });
+    let signatures = Arc::new(Signatures { env, warnings, files_loaded: files.len() });
+    if cache.len() >= CACHED_SETS {
+        cache.remove(0);
+    }
+    cache.push((fingerprint, signatures.clone()));
+    signatures
+}
+
+/// Signatures from explicit directories only, uncached (for tests).
+pub fn load_directories(directories: &[PathBuf]) -> Signatures {
+    let mut warnings = Vec::new();
+    let mut declarations = Vec::new();
+    let mut count = 0;
+    for dir in directories {
+        for file in locate::rbs_files(dir) {
+            count += 1;
+            match read_file(&file) {
+                Ok(decls) => declarations.push(decls),
+                Err(problem) => warnings.push(format!("{}: {problem}", file.display())),
+            }
+        }
+    }
+    Signatures { env: Environment::build(declarations), warnings, files_loaded: count }
+}
+
+fn collect_files(request: &Request) -> (Vec<PathBuf>, Vec<String>) {
+    let mut files = Vec::new();
+    let mut warnings = Vec::new();
+    match locate::rbs_gem() {
+        Ok(gem) => {
+            files.extend(locate::rbs_files(&gem.join("core")));
+            for library in &request.libraries {
+                match library_directory(&gem, library) {
+                    Some(dir) => files.extend(locate::rbs_files(&dir)),
+                    None => warnings.push(format!("libraries: no signatures for `{library}` in {}", gem.display())),
+                }
+            }
+        }
+        Err(problem) => {
+            warnings.push(problem);
+            if !request.libraries.is_empty() {
+                warnings.push("libraries: ignored without the rbs gem".to_string());
+            }
+        }
+    }
+    for dir in &request.directories {
+        files.extend(locate::rbs_files(dir));
+    }
+    (files, warnings)
+}
+
+/// `stdlib/<name>/<version>/`: the highest version directory.
+fn library_directory(gem: &Path, library: &str) -> Option<PathBuf> {
+    if library.contains(['/', '\\']) || library.starts_with('.') {
+        return None;
+    }
+    let base = gem.join("stdlib").join(library);
+    let mut versions: Vec<PathBuf> =
+        std::fs::read_dir(&base).ok()?.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    versions.sort();
+    versions.pop()
+}
+
+fn stat(path: &Path) -> Option<(SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
+
+fn read_file(path: &Path) -> Result<convert::FileDecls, String> {
+    let text = std::fs::read(path).map_err(|e| crate::files::describe_io_error(&e))?;
+    let text = String::from_utf8(text).map_err(|_| "not UTF-8".to_string())?;
+    match crate::stack_guard::guarded(|| convert::convert_file(&text)) {
+        Ok(Ok(decls)) => Ok(decls),
+        Ok(Err(message)) => Err(format!("RBS syntax error: {message}")),
+        Err(failure) => Err(format!("the RBS parser failed on this file ({failure:?})")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_are_reused_until_a_file_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.rbs");
+        std::fs::write(&file, "class A\n  def a: () -> Integer\nend\n").unwrap();
+        let request = Request { directories: vec![dir.path().to_path_buf()], libraries: Vec::new() };
+        let first = load(&request);
+        assert!(first.env.has_class("A"));
+        assert!(Arc::ptr_eq(&first, &load(&request)), "unchanged files: the same signatures");
+        std::fs::write(&file, "class A\n  def a: () -> String\nend\nclass B\nend\n").unwrap();
+        let second = load(&request);
+        assert!(!Arc::ptr_eq(&first, &second), "an edited file: loaded again");
+        assert!(second.env.has_class("B"));
+        std::fs::write(dir.path().join("c.rbs"), "class C\nend\n").unwrap();
+        assert!(load(&request).env.has_class("C"), "a new file: loaded again");
+    }
+}

@@ -1,0 +1,214 @@
+//! Building unions: flattened, `bot` dropped, `top` absorbing, literals
+//! absorbed by their class, deduplicated and sorted by display.
+
+use super::{display, Literal, Name, Type};
+
+/// More literal members than this and a union forgets the values.
+const MAX_LITERAL_MEMBERS: usize = 12;
+
+/// The union of some types, normalised.
+pub fn union(types: impl IntoIterator<Item = Type>) -> Type {
+    let mut members = Vec::new();
+    for ty in types {
+        match ty {
+            Type::Top => return Type::Top,
+            Type::Bot => {}
+            Type::Union(inner) => members.extend(inner),
+            other => members.push(other),
+        }
+    }
+    if members.iter().any(|m| matches!(m, Type::Top)) {
+        return Type::Top;
+    }
+    if members.iter().filter(|m| matches!(m, Type::Constant(_))).count() > MAX_LITERAL_MEMBERS {
+        members = members.into_iter().map(widen_literals).collect();
+    }
+    // A literal or range is redundant next to its whole class.
+    let bare: Vec<Name> = members
+        .iter()
+        .filter_map(|m| match m {
+            Type::Nominal { class, args } if args.is_empty() => Some(class.clone()),
+            _ => None,
+        })
+        .collect();
+    if !bare.is_empty() {
+        members.retain(|m| match m {
+            Type::Constant(literal) => !bare.iter().any(|c| &**c == literal.class_name()),
+            Type::IntRange { .. } => !bare.iter().any(|c| &**c == "Integer"),
+            _ => true,
+        });
+    }
+    // An exact array or hash is redundant next to a nominal one holding
+    // it; of two that hold each other, the first stays.
+    let is_container = |m: &Type| matches!(m, Type::Nominal { class, .. } if matches!(&**class, "Array" | "Hash"));
+    if members.iter().any(is_container) {
+        let mut dropped = vec![false; members.len()];
+        for i in 0..members.len() {
+            for j in 0..members.len() {
+                if i == j || dropped[j] || !is_container(&members[j]) || !holds(&members[j], &members[i]) {
+                    continue;
+                }
+                if !holds(&members[i], &members[j]) || j < i {
+                    dropped[i] = true;
+                    break;
+                }
+            }
+        }
+        let mut index = 0;
+        members.retain(|_| {
+            index += 1;
+            !dropped[index - 1]
+        });
+    }
+    let mut keyed: Vec<(String, Type)> = members.into_iter().map(|m| (display(&m), m)).collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.dedup_by(|a, b| a.0 == b.0);
+    match keyed.len() {
+        0 => Type::Bot,
+        1 => keyed.pop().map(|(_, ty)| ty).unwrap_or(Type::Bot),
+        _ => Type::Union(keyed.into_iter().map(|(_, ty)| ty).collect()),
+    }
+}
+
+/// Does the nominal container type `outer` include every value of `inner`
+/// (a tuple or shape whose elements it already covers)?
+fn holds(outer: &Type, inner: &Type) -> bool {
+    let Type::Nominal { class, args } = outer else { return false };
+    let covers = |arg: Option<&Type>, element: &Type| match arg {
+        None | Some(Type::Dynamic(_)) | Some(Type::Top) => true,
+        Some(arg) => {
+            let widened = widen_literals(element.clone());
+            widened.members().iter().all(|w| arg.members().contains(w) || arg.members().contains(element))
+        }
+    };
+    match (&**class, inner) {
+        // `Array[A] | Array[A | B]`: the wider one holds every value.
+        (_, Type::Nominal { class: inner_class, args: inner_args })
+            if inner_class == class && inner_args.len() == args.len() && inner != outer =>
+        {
+            args.iter().zip(inner_args).all(|(arg, inner_arg)| match arg {
+                Type::Dynamic(_) | Type::Top => true,
+                _ => inner_arg.members().iter().all(|m| arg.members().contains(m)),
+            })
+        }
+        ("Array", Type::Tuple(elements)) => elements.iter().all(|e| covers(args.first(), e)),
+        ("Hash", Type::Shape(shape)) => {
+            covers(args.first(), &Type::nominal("Symbol"))
+                && shape.fields.iter().all(|f| covers(args.get(1), &f.ty))
+                && !shape.open
+        }
+        _ => false,
+    }
+}
+
+/// Where two control-flow paths meet.
+pub fn join(a: &Type, b: &Type) -> Type {
+    if a == b {
+        return a.clone();
+    }
+    union([a.clone(), b.clone()])
+}
+
+/// Forgets literal values but keeps classes (`1 | 2` → `Integer`,
+/// `[1, "a"]` → `Array[Integer | String]`); `nil`, `true` and `false` stay.
+pub fn widen_literals(ty: Type) -> Type {
+    match ty {
+        Type::Constant(Literal::Nil | Literal::True | Literal::False) => ty,
+        Type::Constant(literal) => Type::nominal(literal.class_name()),
+        Type::IntRange { .. } => Type::nominal("Integer"),
+        Type::Tuple(elements) => {
+            let element =
+                if elements.is_empty() { Type::untyped() } else { union(elements.into_iter().map(widen_literals)) };
+            Type::generic("Array", vec![element])
+        }
+        Type::Shape(shape) => {
+            if shape.fields.is_empty() {
+                return Type::generic("Hash", vec![Type::untyped(), Type::untyped()]);
+            }
+            let value = union(shape.fields.into_iter().map(|f| widen_literals(f.ty)));
+            let value = if shape.open { Type::untyped() } else { value };
+            Type::generic("Hash", vec![Type::nominal("Symbol"), value])
+        }
+        Type::Union(members) => union(members.into_iter().map(widen_literals)),
+        other => other,
+    }
+}
+
+impl Type {
+    /// What a value of this type may become once others can mutate it:
+    /// strings, arrays and hashes lose their exact contents; immutable
+    /// literals (numbers, symbols, nil, booleans) keep them.
+    pub fn forget_mutable(&self) -> Type {
+        match self {
+            Type::Constant(Literal::Str(_)) => Type::nominal("String"),
+            Type::Tuple(_) | Type::Shape(_) => widen_literals(self.clone()),
+            Type::Union(members) => union(members.iter().map(Type::forget_mutable)),
+            other => other.clone(),
+        }
+    }
+
+    /// Keeps a container's own shape but forgets the exact contents of
+    /// what it holds: an element taken out can be mutated by anyone.
+    pub fn settle_elements(&self) -> Type {
+        match self {
+            Type::Tuple(elements) => Type::Tuple(elements.iter().map(Type::forget_mutable).collect()),
+            Type::Shape(shape) => {
+                let mut shape = shape.clone();
+                for field in &mut shape.fields {
+                    field.ty = field.ty.forget_mutable();
+                }
+                Type::Shape(shape)
+            }
+            Type::Union(members) => union(members.iter().map(Type::settle_elements)),
+            other => other.clone(),
+        }
+    }
+
+    /// Does this type claim exact contents of a mutable object?
+    pub fn is_mutable_literal(&self) -> bool {
+        self.members().iter().any(|m| matches!(m, Type::Constant(Literal::Str(_)) | Type::Tuple(_) | Type::Shape(_)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unions_flatten_dedupe_sort_and_absorb() {
+        let u = union([Type::nominal("String"), Type::int(1), union([Type::nil(), Type::int(1)]), Type::Bot]);
+        assert_eq!(display(&u), "1 | String | nil");
+        assert_eq!(union([Type::int(1), Type::nominal("Integer")]), Type::nominal("Integer"));
+        assert_eq!(union([Type::int(1), Type::Top]), Type::Top);
+        assert_eq!(union(Vec::<Type>::new()), Type::Bot);
+        assert_eq!(union([Type::int(2), Type::int(2)]), Type::int(2));
+    }
+
+    #[test]
+    fn exact_containers_fold_into_nominal_ones_that_hold_them() {
+        let array = Type::generic("Array", vec![Type::nominal("Integer")]);
+        assert_eq!(union([Type::Tuple(vec![Type::int(1)]), array.clone()]), array);
+        assert_eq!(union([Type::Tuple(vec![]), Type::generic("Array", vec![Type::untyped()])]).members().len(), 1);
+        let strings = Type::generic("Array", vec![Type::nominal("String")]);
+        assert_eq!(union([Type::Tuple(vec![Type::int(1)]), strings]).members().len(), 2);
+        // Two that hold each other: one stays, never neither.
+        let loose = Type::generic("Array", vec![Type::untyped()]);
+        let mixed = Type::generic("Array", vec![union([Type::nominal("String"), Type::untyped()])]);
+        let joined = union([mixed.clone(), loose.clone(), Type::nil()]);
+        assert_eq!(joined.members().len(), 2, "{}", display(&joined));
+        assert_eq!(union([loose.clone(), mixed]).members().len(), 1);
+        assert_eq!(union([loose.clone(), loose.clone()]), loose);
+    }
+
+    #[test]
+    fn too_many_literals_widen_to_their_class() {
+        let u = union((0..20).map(Type::int));
+        assert_eq!(u, Type::nominal("Integer"));
+    }
+
+    #[test]
+    fn mutable_literals_are_forgotten_but_immutable_ones_kept() {
+        let t = union([Type::string("a"), Type::int(1), Type::Tuple(vec![Type::int(1), Type::string("x")])]);
+        assert_eq!(display(&t.forget_mutable()), "1 | Array[Integer | String] | String");
+    }
+}

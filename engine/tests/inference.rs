@@ -1,0 +1,369 @@
+//! The inference table: Ruby snippets and the type inference must give
+//! the last statement (or the argument of `probe(...)`). Each row is one
+//! construct; all rows run and every mismatch is reported at once.
+
+mod support;
+
+use support::{core, probe_type_with, untyped_by_omission};
+
+/// (snippet, expected display)
+const CASES: &[(&str, &str)] = &[
+    // Literals
+    ("1", "1"),
+    ("-5", "-5"),
+    ("1_000", "1000"),
+    ("0x10", "16"),
+    ("123456789012345678901234567890", "Integer"),
+    ("1.5", "1.5"),
+    ("1e20", "1.0e+20"),
+    ("\"hi\"", "\"hi\""),
+    ("'a\"b'", "\"a\\\"b\""),
+    (":sym", ":sym"),
+    (":\"a b\"", ":\"a b\""),
+    ("nil", "nil"),
+    ("true", "true"),
+    ("false", "false"),
+    ("\"a#{1}b\"", "String"),
+    ("\"a\" \"b\"", "\"ab\""),
+    ("/re/", "Regexp"),
+    (":\"a#{1}\"", "Symbol"),
+    ("1r", "Rational"),
+    ("2i", "Complex"),
+    ("`ls`", "String"),
+    ("__FILE__", "String"),
+    ("[1, \"two\"]", "[1, \"two\"]"),
+    ("[]", "[]"),
+    ("{ name: \"A\", age: 30 }", "{ name: \"A\", age: 30 }"),
+    ("{}", "{}"),
+    ("{ \"a\" => 1 }", "Hash[String, Integer]"),
+    ("{ a: 1, **{ b: :c } }", "{ a: 1, b: :c }"),
+    ("1..2", "Range[Integer]"),
+    ("[*[1, 2], 3]", "[1, 2, 3]"),
+    ("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65]", "Array[Integer]"),
+    ("-> { 1 }", "Proc"),
+    ("self", "Object"),
+    ("def foo; end", ":foo"),
+    // Locals: reassignment and branches joining into unions
+    ("x = 1\nx", "1"),
+    ("x = 1\nx = \"s\"\nx", "\"s\""),
+    ("x = 1 if rand > 0.5\nx", "1?"),
+    ("if rand > 0.5 then x = 1 else x = \"s\" end\nx", "\"s\" | 1"),
+    ("x = if rand > 0.5 then 1 else :a end", "1 | :a"),
+    ("a, b = 1, :x\nb", ":x"),
+    ("a, *b = 1, 2, 3\nb", "[2, 3]"),
+    ("x = nil\nx ||= 5\nx", "5"),
+    ("x = 3\nx ||= \"never\"\nx", "3"),
+    ("x = [1, nil].sample\nx &&= :set\nx", ":set?"),
+    ("x = 1\nx += 1\nx", "2"),
+    ("y = (x = 5) + 1", "6"),
+    ("x = [1, 2]\nx", "[1, 2]"),
+    ("x = [1]\nx << 2\nx", "Array[Integer]"),
+    ("s = \"a\"\ns << \"b\"\ns", "String"),
+    ("s = \"a\"\nputs(s)\ns", "String"),
+    ("h = { a: 1 }\nh[:a] = 2\nh", "Hash[Symbol, Integer]"),
+    ("x = 0\nwhile x < 10\n  x += 1\nend\nx", "Integer"),
+    ("x = 0\n3.times { x += 1 }\nx", "Integer"),
+    ("x = 1\n[5].each { |x| x }\nx", "1"),
+    ("y = 5\nf = -> { y = \"s\" }\ny", "untyped"),
+    ("x = 1\ne = [1].lazy.map { x = :s }\nx = 2\ne.to_a\nx", "untyped"),
+    ("y = 5\nf = -> { y }\ny = :z\nf.call", "untyped"),
+    ("for i in [1, 2]; end\ni", "Integer?"),
+    ("x = 0\nx += 1 while x < 5\nx", "Integer"),
+    ("words = []\nline.scan(/x/) { words << 1 }\nwords", "Array[untyped]"),
+    ("[] << 1", "Array[Integer]"),
+    ("a = [1, 2]\nb = a\nb << \"s\"\na", "Array[Integer]"),
+    ("a = [1, 2]\nb = a\nb << \"s\"\nb", "Array[Integer | String]"),
+    ("s = \"abc\"\nt = s.itself\nt << \"d\"\ns", "String"),
+    ("c = [1]\nc << \"s\"\nc", "Array[Integer | String]"),
+    ("h = { a: 1 }\nh[\"k\"] = :v\nh", "Hash[String | Symbol, Integer | Symbol]"),
+    ("c = [1]\nc.map! { |v| v.to_s }\nc", "Array[untyped]"),
+    ("a = [1]\n[2].each { |v| a << :s }\na", "Array[Integer | Symbol]"),
+    ("class K\n  def initialize\n    @x = [1]\n  end\n  def add = @x << :z\n  def x = @x\nend\nK.new.x", "Array[Integer | Symbol]"),
+    ("[1].push(2)", "Array[Integer]"),
+    ("words = []\n[1].each { |x| words << x }\nwords", "Array[Integer]"),
+    ("words = []\nf = -> { words }\nwords << 1\nf.call", "untyped"),
+    // Core calls through RBS, with folding of pure methods on literals
+    ("1 + 2", "3"),
+    ("1 + 2.0", "3.0"),
+    ("10 / 3", "3"),
+    ("-7 / 2", "-4"),
+    ("2 ** 10", "1024"),
+    ("1 / 0", "bot"),
+    ("1 <=> 2", "-1"),
+    ("1 == 1", "true"),
+    ("\"a\" == :a", "false"),
+    ("!nil", "true"),
+    ("nil.nil?", "true"),
+    ("\"hi\".upcase", "\"HI\""),
+    ("\"héllo\".upcase", "String"),
+    ("\"abc\".length", "3"),
+    ("\"héllo\".length", "5"),
+    ("# encoding: ascii-8bit\n\"héllo\".length", "non-negative-int"),
+    ("# -*- coding: binary -*-\n\"hello\".length", "5"),
+    ("\"a\" * 3", "\"aaa\""),
+    (":a.to_s", "\"a\""),
+    ("1.to_s", "\"1\""),
+    ("1.0.floor", "1"),
+    ("3.7.round", "4"),
+    ("nil.to_a", "[]"),
+    ("\"a,b\".split(\",\")", "Array[String]"),
+    ("\"a\".center(10)", "String"),
+    ("\"5\".to_i", "Integer"),
+    ("Integer(\"3\")", "Integer"),
+    ("rand(10)", "Integer"),
+    ("[1, 2].first", "1"),
+    ("[1, 2].size", "2"),
+    ("[1, 2, 3][0]", "1"),
+    ("[1, 2, 3][-1]", "3"),
+    ("[1, 2, 3][5]", "nil"),
+    ("[3, 1].sort", "Array[Integer]"),
+    ("[1, 2].include?(1)", "bool"),
+    ("[1, 2].max", "Integer?"),
+    ("[\"a\", nil].sample", "String?"),
+    ("%w[a b].join(\",\")", "String"),
+    ("{ a: 1 }[:a]", "1"),
+    ("{ a: 1 }[:b]", "nil"),
+    ("{ a: 1 }.fetch(:a)", "1"),
+    ("{ a: 1 }.keys", "Array[Symbol]"),
+    ("{ a: 1 }.size", "1"),
+    ("x = \"a\"\nx.frozen?", "bool"),
+    ("ARGV", "Array[String]"),
+    ("$stdout", "IO"),
+    ("Float::INFINITY", "Float"),
+    ("File.join(\"a\", \"b\")", "String"),
+    ("Math.sqrt(4)", "Float"),
+    ("Comparable", "singleton(Comparable)"),
+    ("String.new", "String"),
+    ("Array.new(3)", "Array[untyped]"),
+    ("Object.new.frozen?", "bool"),
+    ("Struct.new(:a)", "Class"),
+    ("raise \"x\"", "bot"),
+    ("send(:format, \"%d\", 1)", "String"),
+    ("1.send(:+, 2)", "3"),
+    ("x = [1, 2]\nx.first(*[1])", "Array[Integer]"),
+    // Generics and blocks
+    ("[1, 2].map { |x| x.to_s }", "Array[String]"),
+    ("[1, 2].map do |x| x * 2 end", "Array[Integer]"),
+    ("[1, 2].map(&:to_s)", "Array[String]"),
+    ("[1, 2].select(&:odd?)", "Array[Integer]"),
+    ("[1, 2].find { |v| v > 1 }", "Integer?"),
+    ("[1, 2].min_by { |v| v }", "Integer?"),
+    ("[1, 2].inject(0) { |s, x| s + x }", "Integer"),
+    ("[1, 2].each_with_object([]) { |x, acc| acc << x }", "Array[untyped]"),
+    ("[1, 2].map { |x| next 0 if x > 1; x }", "Array[Integer]"),
+    ("[1, 2].each { |x| x }", "[1, 2]"),
+    ("[1, 2].each { |x| break x }", "Integer | [1, 2]"),
+    ("loop { break 1 }", "1"),
+    ("1.tap { }", "1"),
+    ("1.then { |v| v + 1 }", "2"),
+    ("[1, 2].sample.then { |v| v + 1 }", "Integer"),
+    ("5.times.map { |i| i }", "Array[Integer]"),
+    ("\"abc\".each_char.to_a", "Array[String]"),
+    ("{ a: 1 }.each { |k, v| probe(v) }", "Integer"),
+    ("{ a: 1 }.each { |k, v| probe(k) }", "Symbol"),
+    ("[[1, :a]].each { |n, s| probe(n) }", "Integer | Symbol | nil"),
+    ("[1].map { _1 + 1 }", "Array[Integer]"),
+    ("[1].each_with_index.map { |x, i| i }", "Array[Integer]"),
+    ("def m; yield; end\nm { 1 }", "untyped"),
+    ("class C\n  def helper = 1\n  def m(items)\n    items.each { probe(helper) }\n  end\nend", "1"),
+    ("class C\n  def helper = 1\n  def m(items)\n    items.configure { probe(helper) }\n  end\nend", "untyped"),
+    ("def m(&blk) = blk\nm", "Proc?"),
+    // Control flow
+    ("x = if false then 1 else 2 end", "2"),
+    ("x = while false; end", "nil"),
+    ("case 1 when 1 then :a else :b end", ":a | :b"),
+    ("case 1\nin Integer then :a\nend", ":a"),
+    ("begin\n  1\nrescue\n  \"e\"\nend", "\"e\" | 1"),
+    ("begin\n  Integer(\"x\")\nrescue ArgumentError => e\n  probe(e)\nend", "ArgumentError"),
+    ("begin\n  1\nrescue => e\n  probe(e)\nend", "StandardError"),
+    ("x = begin\n  1\nensure\n  2\nend", "1"),
+    ("x = (1 rescue \"e\")", "\"e\" | 1"),
+    ("x = 1\nbegin\n  x = \"s\"\n  foo\nrescue\n  probe(x)\nend", "\"s\" | 1"),
+    ("x = [1].frozen? ? 1 : 2", "1 | 2"),
+    ("x = 1 || 2", "1"),
+    ("x = nil || 2", "2"),
+    ("x = nil && 2", "nil"),
+    ("defined?(x)", "String?"),
+    ("`date` if false", "nil"),
+    ("x = nil\nwhile true\n  x = 1\n  break\nend\nx", "1"),
+    ("i = 0\nbegin\n  i += 1\nend while i < 3\ni", "Integer"),
+    ("v = case rand\nwhen 1 then :a\nend\nv", ":a?"),
+    ("y = 1\nbegin\n  y = 2\nensure\n  y = 3\nend\ny", "3"),
+    ("def f\n  return 1\nensure\n  puts\nend\nf", "1"),
+    ("n = 0\nwhile n < 5\n  n += 1\n  next if n.odd?\nend\nn", "Integer"),
+    ("tries = 0\nbegin\n  tries += 1\n  raise \"x\" if tries < 3\nrescue\n  retry\nend\ntries", "Integer"),
+    ("def g\n  [1, 2].each { |x| return x if x > 1 }\n  nil\nend\ng", "Integer?"),
+    ("a = 1\nb = :b\na, b = b, a\na", ":b"),
+    ("def f(a, b = a) = b\nf(1)", "untyped"),
+    ("catch(:done) { throw :done, 5 }", "untyped"),
+    ("x = [\"a\", nil].sample\nx&.upcase&.size", "non-negative-int?"),
+    ("3.times { }", "3"),
+    ("x = 5\nx = x.to_s if rand > 0.5\nx", "\"5\" | 5"),
+    ("x = 1\nwhile rand > 0.5\n  x = \"s\"\nend\nx", "\"s\" | 1"),
+    ("x = 1\nuntil rand > 0.5\n  x = x + 1\nend\nx", "Integer"),
+    ("x = 1\nloop do\n  x = :a\n  break if rand > 0.5\nend\nx", ":a"),
+    // Narrowing that must happen
+    ("x = [\"a\", nil].sample\nif x then probe(x) end", "String"),
+    ("x = [\"a\", nil].sample\nunless x then probe(x) end", "nil"),
+    ("x = [\"a\", nil].sample\nif x.nil? then probe(x) else 1 end", "nil"),
+    ("x = [\"a\", nil].sample\nprobe(x) unless x.nil?", "String"),
+    ("x = [\"a\", nil].sample\nx = \"d\" if x.nil?\nx", "String"),
+    ("x = [\"a\", nil].sample\nreturn unless x\nprobe(x)", "String"),
+    ("x = [\"a\", nil].sample\nraise \"no\" unless x\nprobe(x)", "String"),
+    ("x = [\"a\", nil].sample\nif !x then probe(x) end", "nil"),
+    ("x = [\"a\", nil].sample\nif x != nil then probe(x) end", "String"),
+    ("x = [\"a\", nil].sample\nx && probe(x)", "String"),
+    ("x = [\"a\", nil].sample\nx || probe(x)", "nil"),
+    ("x = [\"a\", nil].sample\nx&.upcase", "String?"),
+    ("x = [\"a\", nil].sample\nif x&.empty? then probe(x) end", "String"),
+    ("x = [\"a\", 1].sample\nif x.is_a?(String) then probe(x) end", "String"),
+    ("x = [\"a\", 1].sample\nif x.is_a?(String) then 1 else probe(x) end", "Integer?"),
+    ("x = [\"a\", 1].sample\ncase x when String then probe(x) end", "String"),
+    ("x = [\"a\", 1].sample\ncase x\nwhen Integer then 1\nwhen String then 2\nelse probe(x)\nend", "nil"),
+    ("x = [1, \"a\"].sample\nif x.is_a?(Comparable) then probe(x) end", "Integer | String"),
+    ("def f(v)\n  if v.nil?\n    return 0\n  end\n  probe(v)\nend", "untyped"),
+    ("def f(v)\n  if v\n    1\n  else\n    probe(v)\n  end\nend", "false?"),
+    ("x = [\"a\", nil].sample\nif (y = x) then probe(y) end", "String"),
+    // Narrowing that must not happen
+    ("class Even\n  def self.===(n) = n.to_i.even?\nend\nx = [\"2\", nil].sample\ncase x\nwhen Even then probe(x)\nend", "String?"),
+    ("x = [\"a\", nil].sample\nif x then bar end\nprobe(x)", "String?"),
+    ("x = [\"a\", nil].sample\nif (y = x) then 1 end\nprobe(x)", "String?"),
+    ("x = [\"a\", nil].sample\nfoo(x)\nprobe(x)", "String?"),
+    ("x = [\"a\", nil].sample\nif x then x = nil end\nprobe(x)", "nil"),
+    ("def m(x) = x\ny = m(1)\nprobe(y) if y", "untyped"),
+    ("x = [\"a\", 1].sample\nif x.is_a?(String) || x.is_a?(Integer) then probe(x) end", "Integer | String"),
+    ("x = [\"a\", nil].sample\nif x.to_s.empty? then probe(x) end", "String?"),
+    ("x = [\"a\", nil].sample\n[1].each { x = nil }\nprobe(x)", "String?"),
+    ("x = [\"a\", nil].sample\nif x.instance_of?(String) then 1 else probe(x) end", "String?"),
+    // User-defined methods, self, classes
+    ("def f = 1\nf", "1"),
+    ("def f(a) = a\nf(1)", "untyped"),
+    ("def f\n  return \"x\" if rand > 0.5\n  1\nend\nf", "\"x\" | 1"),
+    ("def f = g\ndef g = :g\nf", ":g"),
+    ("def fact(n) = n <= 1 ? 1 : n * fact(n - 1)\nfact(3)", "1 | untyped"),
+    ("def a = b\ndef b = a\na", "untyped"),
+    ("class Foo\n  def bar = 1\nend\nFoo.new.bar", "1"),
+    ("class Foo\n  def self.make = new\nend\nFoo.make", "Foo"),
+    ("class Foo\n  def me = self\nend\nFoo.new.me", "Foo"),
+    ("class Foo\n  def self.me = self\nend\nFoo.me", "singleton(Foo)"),
+    ("class Foo\n  attr_reader :n\n  def initialize\n    @n = 1\n  end\nend\nFoo.new.n", "1"),
+    ("class Foo\n  def initialize\n    @n = 1\n  end\n  def n = @n\n  def bump\n    @n = \"x\"\n  end\nend\nFoo.new.n", "1 | String"),
+    ("class Foo\n  def n = @n\n  def set\n    @n = :a\n  end\nend\nFoo.new.n", ":a?"),
+    ("class Foo\n  def n = @n\nend\nFoo.new.n", "untyped"),
+    ("class Foo < Elsewhere\n  def n = @n\n  def reset = @n = nil\nend\nFoo.new.n", "untyped"),
+    ("class Foo\n  include Elsewhere\n  def n = @n\n  def reset = @n = nil\nend\nFoo.new.n", "untyped"),
+    ("class Foo < StandardError\n  def n = @n\n  def reset = @n = nil\nend\nFoo.new.n", "nil"),
+    ("class Foo\n  attr_accessor :n\n  def initialize\n    @n = 1\n  end\n  def get = @n\nend\nFoo.new.get", "untyped"),
+    ("class Foo\n  def m\n    @a = [1]\n    @a << 2\n    @a\n  end\nend\nFoo.new.m", "Array[Integer]?"),
+    ("class Foo\n  def m\n    @v = \"s\"\n    probe(@v)\n  end\nend", "\"s\""),
+    ("class Foo\n  def m\n    if @v then @v else 1 end\n  end\n  def set\n    @v = \"s\"\n  end\nend\nFoo.new.m", "1 | String"),
+    ("class A\n  def x = 1\n  def y = x\nend\nclass B < A\n  def x = \"s\"\nend\nA.new.y", "\"s\" | 1"),
+    ("class A\n  def x = 1\nend\nclass B < A\nend\nB.new.x", "1"),
+    ("module M\n  def hi = :hi\nend\nclass C\n  include M\nend\nC.new.hi", ":hi"),
+    ("module M\n  def set = @v = 1\n  def get = @v\nend\nclass C\n  include M\nend\nC.new.get", "untyped"),
+    ("module M\n  def self.hi = :hi\nend\nM.hi", ":hi"),
+    ("module M\n  module_function\n  def hi = :hi\nend\nM.hi", ":hi"),
+    ("module M\n  module_function\n  def me = self\nend\nM.me", "M | singleton(M)"),
+    ("module M\n  extend self\n  def later = :later\nend\nM.later", ":later"),
+    ("module M\n  def one = 1\n  module_function :one\nend\nM.one", "1"),
+    ("class C\n  def to_s = \"c\"\nend\nC.new.to_s", "\"c\""),
+    ("class C\n  def name = \"c\"\n  alias_method :label, :name\nend\nC.new.label", "\"c\""),
+    ("class C\n  define_method(:d) { 1 }\nend\nC.new.d", "untyped"),
+    ("class C < Unknown\nend\nC.new.anything", "untyped"),
+    ("class C < Unknown\nend\nC.new", "C"),
+    ("class C < Unknown\n  attr_reader :a\nend", "nil"),
+    ("class C < Unknown\n  probe(name)\nend", "String?"),
+    ("class P < Struct.new(:a)\nend\nP.new(1)", "P"),
+    ("class P < Struct.new(:a)\n  def initialize(*)\n    super\n    @n = 1\n  end\n  def n = @n\nend\nP.new(1).n", "1?"),
+    ("class P < Struct.new(:a)\nend\nP.new(1).a", "untyped"),
+    ("class C\n  def initialize(v)\n    @v = v\n  end\nend\nC.new(1)", "C"),
+    ("class C\n  def m = helper\n  private\n  def helper = 2\nend\nC.new.m", "2"),
+    ("class C\n  def m = raise(\"x\")\nend\nC.new.m", "bot"),
+    ("class C\n  def m = super\nend\nC.new.m", "untyped"),
+    ("class A\n  def m = 1\nend\nclass B < A\n  def m = super\nend\nB.new.m", "1"),
+    ("class C\n  def ==(o) = :eq\nend\nC.new == 1", ":eq"),
+    ("class C\n  if RUBY_VERSION > \"3\"\n    def v = 1\n  else\n    def v = \"one\"\n  end\nend\nC.new.v", "\"one\" | 1"),
+    ("def v = 1\ndef v = :two\nv", "1 | :two"),
+    ("X = Class.new do\n  def helper = 1\nend\nhelper", "untyped"),
+    ("class C\n  def initialize\n    setup\n    @n = 1\n  end\n  def setup = @n\nend\nC.new.setup", "1?"),
+    ("class C\n  def initialize(a)\n    @a = a.to_s\n    @b = 2\n  end\n  def b = @b\nend\nC.new(1).b", "2"),
+    ("a = []\nbegin\n  a << 1\n  raise \"x\"\nrescue\n  probe(a)\nend", "Array[untyped]"),
+    ("Unknown.new", "untyped"),
+    ("Foo::Bar", "untyped"),
+    ("module A\n  class B\n  end\n  def self.b = B\nend\nA.b", "singleton(A::B)"),
+    ("class C\n  X = 3\n  def x = X\nend\nC.new.x", "3"),
+    // Constants
+    ("A = 1\nA", "1"),
+    ("A = \"x\"\nA", "String"),
+    ("# frozen_string_literal: true\nA = \"x\"\nA", "\"x\""),
+    ("A = [1, 2].freeze\nA", "[1, 2]"),
+    ("A = [1, 2]\nA", "Array[Integer]"),
+    ("module M\n  X = :x\n  def self.x = X\nend\nM.x", ":x"),
+];
+
+#[test]
+fn the_table_of_snippets_gets_the_expected_types() {
+    let signatures = core();
+    let mut failures = Vec::new();
+    for (source, expected) in CASES {
+        let got = rigor_engine::types::display(&probe_type_with(source, &signatures));
+        if got != *expected {
+            failures.push(format!("{source:?}\n    expected {expected}\n    got      {got}"));
+        }
+    }
+    assert!(CASES.len() >= 150, "the table keeps at least 150 rows");
+    assert!(failures.is_empty(), "{} of {} rows differ:\n{}", failures.len(), CASES.len(), failures.join("\n"));
+}
+
+#[test]
+fn erasure_follows_the_reference() {
+    let cases = [
+        ("1.5", "Float"),
+        ("[1, \"two\"]", "[1, \"two\"]"),
+        ("{ name: \"A\" }", "{ name: \"A\" }"),
+        ("[\"a\", nil].sample", "String?"),
+        ("def f(a) = a\nf(1)", "untyped"),
+        ("[1, 2].size", "2"),
+        ("\"abc\".size", "3"),
+        ("\"a\".center(3).size", "Integer"),
+    ];
+    let signatures = core();
+    for (source, expected) in cases {
+        let ty = probe_type_with(source, &signatures);
+        assert_eq!(rigor_engine::types::erase(&ty), expected, "{source}");
+    }
+}
+
+#[test]
+fn deeply_nested_loops_stay_sound_and_finish() {
+    let depth = 40;
+    let mut source = String::from("x = 0\n");
+    for i in 0..depth {
+        source.push_str(&format!("[1, 2].each do |v{i}|\n"));
+    }
+    source.push_str("x = x + 1\n");
+    for _ in 0..depth {
+        source.push_str("end\n");
+    }
+    source.push_str("x\n");
+    let ty = probe_type_with(&source, &core());
+    assert!(
+        ty.has_unknown() || rigor_engine::types::display(&ty) == "Integer",
+        "{}",
+        rigor_engine::types::display(&ty)
+    );
+}
+
+#[test]
+fn every_expression_of_every_snippet_gets_a_type() {
+    let signatures = core();
+    let unreachable = "def m\n  return\n  [1].map { |x| x.to_s }\n  alias a b\n  undef c\nend\n";
+    let patterns = "case [1, {a: 2}]\nin [Integer => n, {a: ^n}] if n > 0 then n\nin {x:} then x\nend\n";
+    let mut missing = Vec::new();
+    for source in CASES.iter().map(|(source, _)| *source).chain([unreachable, patterns]) {
+        for node in untyped_by_omission(source, &signatures) {
+            missing.push(format!("{source:?}: {node}"));
+        }
+    }
+    assert!(missing.is_empty(), "expressions without a type:\n{}", missing.join("\n"));
+}

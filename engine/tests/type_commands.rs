@@ -1,0 +1,140 @@
+//! The inference commands as a user runs them: exit codes, output shapes,
+//! and where signatures come from (including no rbs gem at all).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn rigor(cwd: &Path, args: &[&str], rbs_path: Option<&str>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_rigor"));
+    command.args(args).current_dir(cwd);
+    if let Some(path) = rbs_path {
+        command.env("RIGOR_RBS_PATH", path);
+    }
+    command.output().expect("rigor runs")
+}
+
+fn json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)))
+}
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn type_of_answers_in_text_and_json_with_both_position_spellings() {
+    let dir = project(&[("a.rb", "x = [1, 2].map { |v| v.to_s }\n")]);
+    let text = rigor(dir.path(), &["type-of", "a.rb:1:12"], None);
+    assert_eq!(text.status.code(), Some(0), "{text:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&text.stdout),
+        "a.rb:1:12\nnode: Prism::CallNode\ntype: Array[String]\nerased: Array[String]\n"
+    );
+    let spaced = rigor(dir.path(), &["type-of", "--format", "json", "a.rb", "1", "1"], None);
+    let answer = json(&spaced);
+    assert_eq!(answer["node"], "Prism::LocalVariableWriteNode");
+    assert_eq!(answer["type"], "Array[String]");
+    let keys: Vec<&String> = answer.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["file", "line", "column", "node", "type", "erased"]);
+}
+
+#[test]
+fn type_of_exit_codes_follow_the_reference() {
+    let dir = project(&[("a.rb", "x = 1\n\n"), ("bad.rb", "def (\n")]);
+    let code = |args: &[&str]| rigor(dir.path(), args, None).status.code();
+    assert_eq!(code(&["type-of", "missing.rb:1:1"]), Some(1), "missing file");
+    assert_eq!(code(&["type-of", "bad.rb:1:1"]), Some(1), "parse error");
+    assert_eq!(code(&["type-of", "a.rb:2:1"]), Some(1), "no expression on a blank line");
+    assert_eq!(code(&["type-of", "a.rb:9:1"]), Some(64), "line out of range");
+    assert_eq!(code(&["type-of", "a.rb:1:99"]), Some(64), "column out of range");
+    assert_eq!(code(&["type-of", "a.rb:0:1"]), Some(64), "positions are 1-based");
+    assert_eq!(code(&["type-of", "a.rb", "1"]), Some(64), "FILE LINE without COL");
+    assert_eq!(code(&["type-of", "a.rb:1:1"]), Some(0));
+}
+
+#[test]
+fn annotate_prints_types_or_a_line_map() {
+    let dir = project(&[("a.rb", "def one\n  1\nend\nx = one + 1 #=> stale\n")]);
+    let text = rigor(dir.path(), &["annotate", "--no-color", "a.rb"], None);
+    assert_eq!(text.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&text.stdout),
+        "def one      #=> 1\n  1          #=> 1\nend          #=> :one\nx = one + 1  #=> 2\n"
+    );
+    let map = json(&rigor(dir.path(), &["annotate", "--format", "json", "a.rb"], None));
+    assert_eq!(map, serde_json::json!({"annotations": {"1": "1", "2": "1", "3": ":one", "4": "2"}}));
+    assert_eq!(rigor(dir.path(), &["annotate", "nope.rb"], None).status.code(), Some(1));
+}
+
+#[test]
+fn coverage_counts_tiers_and_honours_the_threshold() {
+    let dir = project(&[("lib/a.rb", "x = 1\ny = foo\n")]);
+    let output = rigor(dir.path(), &["coverage", "--format", "json"], None);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let report = json(&output);
+    assert_eq!(report["summary"]["expressions_typed"], 4);
+    assert_eq!(report["summary"]["precise_count"], 2);
+    assert_eq!(report["summary"]["precise_ratio"], 0.5);
+    assert_eq!(report["by_tier"]["constant"]["count"], 2);
+    assert_eq!(report["by_tier"]["dynamic_top"]["count"], 2);
+    assert_eq!(rigor(dir.path(), &["coverage", "--threshold", "0.9"], None).status.code(), Some(1));
+    assert_eq!(rigor(dir.path(), &["coverage", "--threshold", "0.5"], None).status.code(), Some(0));
+    assert_eq!(rigor(dir.path(), &["coverage", "--threshold", "2"], None).status.code(), Some(64));
+    assert_eq!(rigor(dir.path(), &["coverage", "nowhere"], None).status.code(), Some(64));
+}
+
+#[test]
+fn without_an_rbs_gem_the_engine_says_so_once_and_carries_on() {
+    let dir = project(&[("lib/a.rb", "a = 1 + 2\nb = \"x\".center(3)\n")]);
+    let output = rigor(dir.path(), &["coverage", "--format", "json"], Some("/nonexistent/rbs"));
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("holds no RBS core signatures").count(), 1, "said once: {stderr}");
+    let report = json(&output);
+    let warnings = report["config_warnings"].as_array().expect("a config warning");
+    assert!(warnings.iter().any(|w| w["kind"] == "signatures"), "{warnings:?}");
+
+    let folded = json(&rigor(dir.path(), &["type-of", "--format=json", "lib/a.rb:1:7"], Some("/nonexistent/rbs")));
+    assert_eq!(folded["type"], "3", "literals still fold");
+    let unknown = json(&rigor(dir.path(), &["type-of", "--format=json", "lib/a.rb:2:9"], Some("/nonexistent/rbs")));
+    assert_eq!(unknown["type"], "untyped", "core methods are unknown without signatures");
+    let known = json(&rigor(dir.path(), &["type-of", "--format=json", "lib/a.rb:2:9"], None));
+    assert_eq!(known["type"], "String");
+}
+
+#[test]
+fn project_signatures_come_from_sig_signature_paths_and_libraries() {
+    let dir = project(&[
+        ("lib/a.rb", "class Clock\n  def now = nil\nend\nClock.new.now\nVendor.make\nSet.new([1])\n"),
+        ("sig/clock.rbs", "class Clock\n  def now: () -> Integer\nend\n"),
+        ("vendor_sig/vendor.rbs", "class Vendor\n  def self.make: () -> Vendor\nend\n"),
+        ("config/rigor.yml", "signature_paths: [../vendor_sig]\nlibraries: [set]\n"),
+    ]);
+    let type_at = |line: &str, config: bool| {
+        let position = format!("lib/a.rb:{line}");
+        let mut args = vec!["type-of", "--format=json"];
+        if config {
+            args.push("--config=config/rigor.yml");
+        }
+        args.push(&position);
+        json(&rigor(dir.path(), &args, None))["type"].as_str().unwrap().to_string()
+    };
+    assert_eq!(type_at("4:11", false), "Integer", "sig/ is read without configuration");
+    assert_eq!(type_at("5:8", false), "untyped");
+    assert_eq!(type_at("5:8", true), "Vendor", "signature_paths resolve against the config file");
+    assert_eq!(type_at("6:5", true), "Set[untyped]", "libraries load the rbs gem's stdlib signatures");
+
+    std::fs::write(dir.path().join("sig/broken.rbs"), "class {\n").unwrap();
+    let output = rigor(dir.path(), &["type-of", "lib/a.rb:4:11"], None);
+    assert_eq!(output.status.code(), Some(0), "a broken signature file does not stop the command");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("broken.rbs"), "{output:?}");
+}

@@ -1,0 +1,98 @@
+//! The inference tools end to end: rigor_type_of, rigor_annotate and
+//! rigor_coverage through the real gateway and engine.
+
+use protocol_tests::{result_text, Mcp};
+use serde_json::{json, Value};
+
+#[test]
+fn rigor_type_of_reports_node_type_and_erasure() {
+    let mut mcp = Mcp::start(&[]);
+    let result = mcp.call_tool("rigor_type_of", json!({"file": "typed/inventory.rb", "line": 8, "col": 20}));
+    assert_eq!(result["isError"], json!(false), "{result}");
+    let answer = &result["structuredContent"];
+    assert_eq!(answer["node"], json!("Prism::CallNode"), "{answer}");
+    assert_eq!(answer["type"], json!("Array[String]"), "{answer}");
+    assert_eq!(answer["erased"], json!("Array[String]"), "{answer}");
+    assert_eq!((answer["line"].clone(), answer["column"].clone()), (json!(8), json!(20)));
+    let text: Value = serde_json::from_str(result_text(&result)).unwrap();
+    assert_eq!(&text, answer);
+
+    let folded = mcp.call_tool("rigor_type_of", json!({"file": "typed/inventory.rb", "line": 21, "col": 11}));
+    assert_eq!(folded["structuredContent"]["type"], json!("3"), "{folded}");
+    let shape = mcp.call_tool("rigor_type_of", json!({"file": "typed/inventory.rb", "line": 22, "col": 1}));
+    assert_eq!(shape["structuredContent"]["type"], json!("{ total: 3, names: Array[String] }"), "{shape}");
+}
+
+#[test]
+fn rigor_type_of_failures_are_answers_and_bad_positions_are_errors() {
+    let mut mcp = Mcp::start(&[]);
+    // A file that does not parse, or a position with no expression: exit 1,
+    // a normal result whose JSON says why.
+    let broken = mcp.call_tool("rigor_type_of", json!({"file": "typed/broken.rb", "line": 1, "col": 1}));
+    assert_eq!(broken["isError"], json!(false), "{broken}");
+    assert_eq!(broken["_meta"]["rigor/worker"]["exit_code"], json!(1));
+    assert!(broken["structuredContent"]["error"].as_str().unwrap().contains("does not parse"), "{broken}");
+    let missing = mcp.call_tool("rigor_type_of", json!({"file": "typed/nope.rb", "line": 1, "col": 1}));
+    assert!(missing["structuredContent"]["error"].as_str().unwrap().contains("no such file"), "{missing}");
+    // A position outside the file is a usage error (exit 64).
+    let outside = mcp.call_tool("rigor_type_of", json!({"file": "typed/inventory.rb", "line": 999, "col": 1}));
+    assert_eq!(outside["isError"], json!(true), "{outside}");
+    assert!(result_text(&outside).contains("out of range"), "{outside}");
+    // The schema wants 1-based integers.
+    let zero = mcp.call_tool("rigor_type_of", json!({"file": "typed/inventory.rb", "line": 0, "col": 1}));
+    assert_eq!(zero["isError"], json!(true), "{zero}");
+    let missing_col = mcp.call_tool("rigor_type_of", json!({"file": "typed/inventory.rb", "line": 1}));
+    assert_eq!(missing_col["isError"], json!(true), "{missing_col}");
+}
+
+#[test]
+fn rigor_annotate_returns_the_file_with_types() {
+    let mut mcp = Mcp::start(&[]);
+    let result = mcp.call_tool("rigor_annotate", json!({"file": "typed/inventory.rb"}));
+    assert_eq!(result["isError"], json!(false), "{result}");
+    assert!(result.get("structuredContent").is_none(), "plain text has no structured content: {result}");
+    let text = result_text(&result);
+    let line = |n: usize| text.lines().nth(n - 1).unwrap_or_default().to_string();
+    assert!(line(7).starts_with("  def names") && line(7).ends_with("#=> Array[String]"), "{text}");
+    assert!(line(9).ends_with("#=> :names"), "{text}");
+    assert!(line(21).ends_with("#=> 3"), "{text}");
+    assert!(!text.contains('\u{1b}'), "no colour codes: {text}");
+    // Every annotation starts in the same column.
+    let columns: Vec<usize> = text.lines().filter_map(|l| l.find("  #=> ")).collect();
+    assert!(columns.len() > 5 && columns.iter().all(|c| *c == columns[0]), "{columns:?}");
+}
+
+#[test]
+fn a_failed_annotate_says_why_instead_of_answering_nothing() {
+    let mut mcp = Mcp::start(&[]);
+    let missing = mcp.call_tool("rigor_annotate", json!({"file": "typed/nope.rb"}));
+    assert_eq!(missing["_meta"]["rigor/worker"]["exit_code"], json!(1));
+    let text = result_text(&missing);
+    assert!(text.contains("typed/nope.rb"), "the reason from stderr: {missing}");
+}
+
+#[test]
+fn rigor_coverage_reports_tiers_per_file_and_parse_errors() {
+    let mut mcp = Mcp::start(&[]);
+    let result = mcp.call_tool("rigor_coverage", json!({"paths": ["typed", "lib/clean.rb"]}));
+    assert_eq!(result["isError"], json!(false), "{result}");
+    // A file that does not parse makes the exit code 1: still an answer.
+    assert_eq!(result["_meta"]["rigor/worker"]["exit_code"], json!(1));
+    let report = &result["structuredContent"];
+    let summary = &report["summary"];
+    assert_eq!(summary["files_processed"], json!(2), "{summary}");
+    assert_eq!(summary["parse_errors"], json!(1), "{summary}");
+    let typed = summary["expressions_typed"].as_u64().unwrap();
+    let precise = summary["precise_count"].as_u64().unwrap();
+    assert!(typed > 20 && precise > typed / 2, "{summary}");
+    let tiers: u64 = report["by_tier"].as_object().unwrap().values().map(|t| t["count"].as_u64().unwrap()).sum();
+    assert_eq!(tiers, typed);
+    let files: Vec<&str> = report["by_file"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["typed/inventory.rb", "lib/clean.rb"]);
+    assert_eq!(report["parse_errors"][0]["file"], json!("typed/broken.rb"));
+
+    let clean = mcp.call_tool("rigor_coverage", json!({"paths": ["lib/clean.rb"]}));
+    assert_eq!(clean["_meta"]["rigor/worker"]["exit_code"], json!(0), "{clean}");
+    let nowhere = mcp.call_tool("rigor_coverage", json!({"paths": ["no/such/dir"]}));
+    assert_eq!(nowhere["isError"], json!(true), "{nowhere}");
+}
