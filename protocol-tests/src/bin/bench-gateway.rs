@@ -3,6 +3,8 @@
 //! floor: a JSON line relayed through two processes and back, the same
 //! topology as client → gateway → worker, with no work done.
 //!
+//! A second scenario, type-of, shows an engine with real start-up work.
+//!
 //! Usage: bench-gateway [--calls N] [--spawns N] [--bin-dir DIR]
 
 use std::io::{BufRead, BufReader, Write};
@@ -88,6 +90,54 @@ fn serve_role(role: &str) {
     }
 }
 
+/// Median and p99 of `rounds` warm calls of one tool through one gateway,
+/// with the engine's own part (its reported elapsed time).
+fn warm_calls(
+    gateway_bin: &Path,
+    root: &Path,
+    tool: &str,
+    arguments: Value,
+    rounds: usize,
+) -> (Vec<Duration>, Vec<Duration>) {
+    let mut gateway = Pipe::spawn(gateway_bin, &["--log-level", "error", "--root", root.to_str().unwrap()], root);
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}});
+    gateway.round_trip(&init.to_string());
+    gateway.stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n").unwrap();
+    let warmup = 20;
+    let (mut calls, mut engine) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    for i in 0..rounds + warmup {
+        let call = json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+        let line = call.to_string();
+        let started = Instant::now();
+        let answer = gateway.round_trip(&line);
+        let elapsed = started.elapsed();
+        let answer: Value = serde_json::from_str(&answer).expect("a JSON answer");
+        assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+        if i >= warmup {
+            calls.push(elapsed);
+            let engine_ms = answer["result"]["_meta"]["rigor/worker"]["elapsed_ms"].as_f64().unwrap();
+            engine.push(Duration::from_secs_f64(engine_ms / 1e3));
+        }
+    }
+    (calls, engine)
+}
+
+/// The same command as a fresh process each time.
+fn spawned(rigor: &Path, root: &Path, argv: &[&str], rounds: usize) -> Vec<Duration> {
+    (0..rounds)
+        .map(|_| {
+            let started = Instant::now();
+            let output = Command::new(rigor).args(argv).current_dir(root).output().unwrap();
+            assert!(output.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&output.stderr));
+            started.elapsed()
+        })
+        .collect()
+}
+
+fn row(name: &str, s: Stats) {
+    println!("{name:<46} {:>12.1} {:>12.1}", s.median_us, s.p99_us);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(role) = args.get(1).filter(|a| *a == "--echo" || *a == "--relay") {
@@ -101,44 +151,18 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .map(PathBuf::from)
         .unwrap_or_else(|| std::env::current_exe().unwrap().parent().unwrap().to_path_buf());
-    let project = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/project");
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+    let project = repository.join("protocol-tests/fixtures/project");
+    let shop = repository.join("examples/shop");
     let rigor = bin_dir.join("rigor");
     let gateway_bin = bin_dir.join("rigor-mcp");
-    let cli_args = ["explain", "--format=json", "flow.dead-assignment"];
 
-    // 1. Warm calls through the gateway.
-    let mut gateway = Pipe::spawn(&gateway_bin, &["--log-level", "error"], &project);
-    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}});
-    gateway.round_trip(&init.to_string());
-    gateway.stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n").unwrap();
-    let mut call_samples = Vec::with_capacity(calls);
-    let mut engine_samples = Vec::with_capacity(calls);
-    for i in 0..calls + 50 {
-        let call = json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": {"name": "rigor_explain", "arguments": {"rule": "flow.dead-assignment"}}});
-        let line = call.to_string();
-        let started = Instant::now();
-        let answer = gateway.round_trip(&line);
-        let elapsed = started.elapsed();
-        let answer: Value = serde_json::from_str(&answer).expect("a JSON answer");
-        assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
-        if i >= 50 {
-            call_samples.push(elapsed);
-            let engine_ms = answer["result"]["_meta"]["rigor/worker"]["elapsed_ms"].as_f64().unwrap();
-            engine_samples.push(Duration::from_secs_f64(engine_ms / 1e3));
-        }
-    }
-    drop(gateway);
+    // 1. The specified comparison: rigor_explain of one rule.
+    let (call_samples, engine_samples) =
+        warm_calls(&gateway_bin, &project, "rigor_explain", json!({"rule": "flow.dead-assignment"}), calls);
+    let spawn_samples = spawned(&rigor, &project, &["explain", "--format=json", "flow.dead-assignment"], spawns);
 
-    // 2. A fresh process per call.
-    let mut spawn_samples = Vec::with_capacity(spawns);
-    for _ in 0..spawns {
-        let started = Instant::now();
-        let output = Command::new(&rigor).args(cli_args).current_dir(&project).output().unwrap();
-        spawn_samples.push(started.elapsed());
-        assert!(output.status.success());
-    }
-
-    // 3. The floor: the same JSON line relayed through two processes.
+    // The floor: the same JSON line relayed through two processes.
     let exe = std::env::current_exe().unwrap();
     let mut relay = Pipe::spawn(&exe, &["--relay"], &project);
     let mut echo = Pipe::spawn(&exe, &["--echo"], &project);
@@ -158,33 +182,50 @@ fn main() {
         }
     }
 
+    // 2. A call whose engine has real start-up work: type-of reads the core
+    //    RBS signatures, once per worker but once per process when spawned.
+    let position = "lib/shop/cart.rb:16:7";
+    let (typed_samples, _) = warm_calls(
+        &gateway_bin,
+        &shop,
+        "rigor_type_of",
+        json!({"file": "lib/shop/cart.rb", "line": 16, "col": 7}),
+        calls / 4,
+    );
+    let typed_spawns = spawned(&rigor, &shop, &["type-of", "--format=json", position], (spawns / 8).max(5));
+
     let warm = stats(call_samples.clone());
     let engine = stats(engine_samples);
     let spawn = stats(spawn_samples);
     let floor = stats(relay_samples);
     let echo = stats(echo_samples);
-    let overhead_samples: Vec<Duration> =
-        call_samples.iter().map(|d| d.saturating_sub(Duration::from_secs_f64(engine.median_us / 1e6))).collect();
-    let overhead = stats(overhead_samples);
+    let overhead =
+        stats(call_samples.iter().map(|d| d.saturating_sub(Duration::from_secs_f64(engine.median_us / 1e6))).collect());
+    let typed_warm = stats(typed_samples);
+    let typed_spawn = stats(typed_spawns);
 
-    println!("bench-gateway: {calls} warm calls, {spawns} spawns; tool rigor_explain (flow.dead-assignment)");
-    println!("{:<44} {:>12} {:>12}", "", "median µs", "p99 µs");
-    let row = |name: &str, s: Stats| println!("{name:<44} {:>12.1} {:>12.1}", s.median_us, s.p99_us);
-    row("warm tools/call through rigor-mcp", warm);
-    row("  of which engine work (worker elapsed_ms)", engine);
-    row("  gateway overhead (call - engine median)", overhead);
-    row("fresh `rigor explain` process per call", spawn);
-    row("floor: JSON line relayed via 2 processes", floor);
-    row("  (one process echo, for reference)", echo);
+    println!("bench-gateway: {calls} warm calls, {spawns} spawns");
+    println!("{:<46} {:>12} {:>12}", "", "median µs", "p99 µs");
+    println!("1. rigor_explain (flow.dead-assignment)");
+    row("   warm tools/call through rigor-mcp", warm);
+    row("     of which engine work (worker elapsed_ms)", engine);
+    row("     gateway overhead (call - engine median)", overhead);
+    row("   fresh `rigor explain` process per call", spawn);
+    row("   floor: JSON line relayed via 2 processes", floor);
+    row("     (one process echo, for reference)", echo);
+    println!("2. rigor_type_of (reads the core RBS signatures)");
+    row("   warm tools/call through rigor-mcp", typed_warm);
+    row("   fresh `rigor type-of` process per call", typed_spawn);
     println!();
     let speedup = spawn.median_us / warm.median_us;
     let overhead_ratio = overhead.median_us / floor.median_us;
     println!(
-        "spawn-per-call / warm call      = {speedup:.1}x   (target >= 20x: {})",
+        "1. spawn-per-call / warm call      = {speedup:.1}x   (target >= 20x: {})",
         if speedup >= 20.0 { "met" } else { "MISSED" }
     );
     println!(
-        "gateway overhead / relay floor  = {overhead_ratio:.2}x  (target <= 2x: {})",
+        "1. gateway overhead / relay floor  = {overhead_ratio:.2}x  (target <= 2x: {})",
         if overhead_ratio <= 2.0 { "met" } else { "MISSED" }
     );
+    println!("2. spawn-per-call / warm call      = {:.1}x", typed_spawn.median_us / typed_warm.median_us);
 }
