@@ -61,16 +61,33 @@ pub fn process_alive(pid: u32) -> bool {
     !matches!(state, Some("Z") | Some("X") | None)
 }
 
-/// Waits until `pid` is gone; false if it is still alive after `limit`.
+/// When the process with this pid started (clock ticks since boot), to
+/// tell a process from a later one that reused its pid.
+pub fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Field 22 overall; the 20th after the parenthesised command name.
+    stat.rsplit(')').next()?.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Waits until `pid` is gone (exited, a zombie, or its pid now belongs to
+/// another process); false if it is still alive after `limit`.
 pub fn wait_gone(pid: u32, limit: Duration) -> bool {
+    let born = start_time(pid);
+    let gone = || !process_alive(pid) || start_time(pid) != born;
     let started = Instant::now();
     while started.elapsed() < limit {
-        if !process_alive(pid) {
+        if gone() {
             return true;
         }
         thread::sleep(Duration::from_millis(10));
     }
-    !process_alive(pid)
+    if gone() {
+        return true;
+    }
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    eprintln!("process {pid} still alive: stat {stat:?} cmdline {:?}", String::from_utf8_lossy(&cmdline));
+    false
 }
 
 /// Pids of the children of `pid` that are zombies (exited, not reaped).
