@@ -10,7 +10,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::files::Target;
 use crate::rules::{self, Finding, Profile, RuleInfo};
 use crate::stack_guard::{self, Failure};
-use crate::syntax::ParsedFile;
+use crate::syntax::{ParsedFile, RubyVersion};
 
 /// What decides which rules run and how severe they are.
 #[derive(Debug, Clone, Default)]
@@ -20,6 +20,8 @@ pub struct Settings {
     pub disabled: Vec<String>,
     /// Token to severity (`None` = off); an exact id beats a family.
     pub overrides: Vec<(String, Option<Severity>)>,
+    /// The Ruby grammar files are parsed with.
+    pub target_ruby: RubyVersion,
 }
 
 impl Settings {
@@ -91,7 +93,7 @@ pub fn analysis_pool() -> &'static rayon::ThreadPool {
 /// on a recovered tree they would report Prism's guesses, not the code.
 pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> FileReport {
     let outcome = stack_guard::guarded(|| {
-        let parsed = ParsedFile::parse(source);
+        let parsed = ParsedFile::parse_as(source, settings.target_ruby);
         let errors = parsed.errors();
         let mut diagnostics: Vec<Diagnostic> = errors
             .iter()
