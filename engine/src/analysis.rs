@@ -10,6 +10,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::files::Target;
 use crate::rules::{self, Finding, Profile, RuleInfo};
 use crate::stack_guard::{self, Failure};
+use crate::suppression::Suppressions;
 use crate::syntax::{ParsedFile, RubyVersion};
 
 /// What decides which rules run and how severe they are.
@@ -115,16 +116,21 @@ pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> File
     FileReport { path: display.to_string(), diagnostics, parse_errors }
 }
 
+/// Runs the enabled rules (`disable:` and the profile switch the others
+/// off), then drops what the file's markers silence.
 fn run_rules(parsed: &ParsedFile<'_>, display: &str, settings: &Settings) -> Vec<Diagnostic> {
+    let suppressions = Suppressions::of(parsed);
     let mut diagnostics = Vec::new();
     for rule in rules::all() {
         let Some(severity) = settings.severity_of(rule) else { continue };
         let mut findings = Vec::new();
         (rule.check)(parsed, &mut findings);
-        diagnostics.extend(findings.into_iter().map(|finding| {
+        for finding in findings {
             let (line, column) = parsed.lines.position(finding.offset);
-            into_diagnostic(finding, display, line, column, severity)
-        }));
+            if !suppressions.covers(finding.rule, line) {
+                diagnostics.push(into_diagnostic(finding, display, line, column, severity));
+            }
+        }
     }
     diagnostics
 }

@@ -13,6 +13,7 @@ pub mod rules;
 pub mod signatures;
 pub mod source;
 pub mod stack_guard;
+pub mod suppression;
 pub mod syntax;
 pub mod types;
 pub mod worker;
