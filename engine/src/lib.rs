@@ -10,6 +10,7 @@ pub mod files;
 pub mod infer;
 pub mod rbs;
 pub mod rules;
+pub mod sig_gen;
 pub mod signatures;
 pub mod source;
 pub mod stack_guard;

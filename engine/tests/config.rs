@@ -72,6 +72,7 @@ fn every_command_reads_config_and_a_bad_one_is_a_usage_error_naming_file_and_lin
         &["coverage", "--config=bad.yml", "lib"],
         &["type-of", "--config=bad.yml", "lib/a.rb:1:1"],
         &["annotate", "--config=bad.yml", "lib/a.rb"],
+        &["sig-gen", "--config=bad.yml", "lib"],
     ];
     for args in commands {
         let output = rigor(dir.path(), args);
