@@ -74,7 +74,15 @@ fn a_second_initialize_is_an_error_and_the_session_continues() {
     assert_eq!(again["error"]["code"], json!(-32600), "{again}");
     assert_eq!(
         mcp.tool_names(),
-        ["rigor_check", "rigor_triage", "rigor_explain", "rigor_type_of", "rigor_annotate", "rigor_coverage"]
+        [
+            "rigor_check",
+            "rigor_triage",
+            "rigor_explain",
+            "rigor_type_of",
+            "rigor_annotate",
+            "rigor_coverage",
+            "rigor_sig_gen"
+        ]
     );
 }
 

@@ -11,7 +11,15 @@ fn tools_list_is_the_worker_catalogue_without_private_fields() {
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["rigor_check", "rigor_triage", "rigor_explain", "rigor_type_of", "rigor_annotate", "rigor_coverage"]
+        [
+            "rigor_check",
+            "rigor_triage",
+            "rigor_explain",
+            "rigor_type_of",
+            "rigor_annotate",
+            "rigor_coverage",
+            "rigor_sig_gen"
+        ]
     );
     for tool in tools {
         assert_eq!(tool["inputSchema"]["type"], json!("object"), "{tool}");
