@@ -150,7 +150,7 @@ fn parameters_other_than_required_positionals_are_complex_shapes() {
 fn initialize_is_void_and_keeps_every_parameter() {
     table(
         &[(
-            "class Conn\n  def initialize(host, port = 80, *rest, tls:, timeout: 5, **opts, &blk)\n    @host = host\n  end\nend\n",
+            "class Conn\n  private\n\n  def initialize(host, port = 80, *rest, tls:, timeout: 5, **opts, &blk)\n    @host = host\n  end\nend\n",
             None,
             &[(
                 "Conn",

@@ -202,7 +202,9 @@ fn analyse_file(display: &str, source: &[u8], env: &Environment, options: &Optio
         let classes = ClassFacts::of_file(&index, &found.superclasses, env);
         let mut drafts = Vec::new();
         for site in found.defs {
-            let hidden = matches!(site.visibility, Visibility::Private | Visibility::Protected);
+            // `initialize` is private in every class; RBS lists it all the same.
+            let hidden = matches!(site.visibility, Visibility::Private | Visibility::Protected)
+                && !classify::is_initialize(&site);
             if (hidden && !options.include_private) || !namespace::is_constant_path(&site.class) {
                 continue;
             }
