@@ -218,7 +218,8 @@ fn print_text(io: &mut Io<'_>, generation: &Generation, env: &crate::rbs::Enviro
         if index > 0 {
             writeln!(io.out)?;
         }
-        writeln!(io.out, "# {file}")?;
+        // A comment line stays one line whatever the file is called.
+        writeln!(io.out, "# {}", file.replace(['\n', '\r'], "?"))?;
         let in_file: Vec<&Candidate> = candidates.iter().filter(|c| c.file == *file).collect();
         let mut classes: Vec<&str> = Vec::new();
         for candidate in in_file.iter().filter(|c| c.classification.emits()) {

@@ -102,9 +102,6 @@ pub struct Candidate {
     pub skip_reason: Option<SkipReason>,
     #[serde(skip)]
     pub line: usize,
-    /// Declared through `def self?.m` (a module function).
-    #[serde(skip)]
-    pub module_function: bool,
     /// Classes the declaration line names.
     #[serde(skip)]
     pub references: Vec<Name>,
@@ -221,7 +218,6 @@ fn analyse_file(display: &str, source: &[u8], env: &Environment, options: &Optio
                 declared_return_rbs: verdict.declared_return_rbs,
                 skip_reason: verdict.skip_reason,
                 line: site.line,
-                module_function: site.module_function,
                 references: Vec::new(),
             };
             drafts.push((candidate, site, inferred));
@@ -329,10 +325,4 @@ fn references(ty: &Type) -> Vec<Name> {
     let mut out = Vec::new();
     collect(ty, &mut out);
     out
-}
-
-/// Classes a class name's block lives in, for wrappers: `A::B::C` → `A`, `A::B`.
-pub(crate) fn prefixes(name: &str) -> Vec<Name> {
-    let segments: Vec<&str> = name.split("::").collect();
-    (1..segments.len()).map(|n| Name::from(segments[..n].join("::"))).collect()
 }

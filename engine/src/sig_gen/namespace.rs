@@ -179,7 +179,7 @@ impl ClassFacts {
     /// superclass nothing declares?
     fn lacks_superclass(&self, env: &Environment, name: &str) -> bool {
         let own = !env.has_class(name) && self.superclass_of(env, name).is_err();
-        own || super::prefixes(name).iter().any(|prefix| {
+        own || prefixes(name).iter().any(|prefix| {
             !env.has_class(prefix)
                 && !self.emitting.contains(prefix)
                 && !self.is_module(env, prefix)
@@ -228,6 +228,12 @@ pub fn demote_unresolvable(candidates: &mut [Candidate], classes: &mut ClassFact
         }
     }
     classes.superclasses = superclasses;
+}
+
+/// Classes a class name's block lives in, for wrappers: `A::B::C` → `A`, `A::B`.
+fn prefixes(name: &str) -> Vec<Name> {
+    let segments: Vec<&str> = name.split("::").collect();
+    (1..segments.len()).map(|n| Name::from(segments[..n].join("::"))).collect()
 }
 
 /// Can RBS name this class (`A::B`, each segment a constant)?

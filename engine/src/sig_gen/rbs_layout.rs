@@ -33,15 +33,19 @@ pub struct MethodDecl {
 /// The declarations of an RBS file, outermost first; `Err` carries the
 /// parser's message.
 pub fn layout(text: &str) -> Result<Vec<Decl>, String> {
-    let signature = rbs::parse(text)?;
-    let mut out = Vec::new();
-    for declaration in signature.declarations().iter() {
-        collect(&declaration, &[], text, &mut out);
-    }
-    Ok(out)
+    let outcome = crate::stack_guard::guarded(|| {
+        let signature = rbs::parse(text)?;
+        let mut out = Vec::new();
+        for declaration in signature.declarations().iter() {
+            collect(&declaration, &[], text, &mut out);
+        }
+        Ok(out)
+    });
+    outcome.unwrap_or_else(|failure| Err(format!("the file could not be read ({failure:?})")))
 }
 
 fn collect(node: &RNode<'_>, outer: &[String], text: &str, out: &mut Vec<Decl>) {
+    crate::stack_guard::ensure_room();
     let (name, is_module, params, members, start, end_keyword) = match node {
         RNode::Class(class) => (
             class.name(),
