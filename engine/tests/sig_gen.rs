@@ -187,6 +187,21 @@ fn kinds_visibility_and_odd_names() {
         )),
         "{with_private:?}"
     );
+    // Named visibility changes apply to earlier defs; a bare `private`
+    // ends a `module_function` section.
+    let named = "module Tools\n  module_function\n  def one = 1\n  private\n  def two = 2\nend\nclass Box\n  def a = 1\n  def b = 2\n  def self.c = 3\n  def d = 4\n  private :a\n  protected :b\n  private_class_method :c\n  module_function\nend\nmodule Named\n  def x = 1\n  module_function :x\nend\n";
+    table(
+        &[(
+            named,
+            None,
+            &[
+                ("Tools", "one", "new_file", "def self?.one: () -> 1"),
+                ("Box", "d", "new_file", "def d: () -> 4"),
+                ("Named", "x", "new_file", "def self?.x: () -> 1"),
+            ],
+        )],
+        &[],
+    );
     let list = candidates(dir.path(), &[]);
     assert_eq!(list[1]["kind"], "singleton");
     assert_eq!(list[0]["kind"], "instance");

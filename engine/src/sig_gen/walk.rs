@@ -45,8 +45,8 @@ pub struct DefSite {
     pub name: String,
     pub class: Name,
     pub side: Side,
-    /// Defined under `module_function` (or `extend self`): both an instance
-    /// and a singleton method, `def self?.m` in RBS.
+    /// Under `module_function`: both an instance and a singleton method,
+    /// `def self?.m` in RBS.
     pub module_function: bool,
     pub visibility: Visibility,
     pub params: Vec<Param>,
@@ -193,7 +193,11 @@ impl<'pr> Walker<'_, 'pr> {
             let top = self.scopes.last_mut().expect("a scope");
             match change {
                 Change::ModuleFunction => top.module_function = true,
-                Change::To(visibility) if side == top.side => top.default_visibility = visibility,
+                // A later bare `private`/`public` ends a `module_function` section.
+                Change::To(visibility) if side == top.side => {
+                    top.default_visibility = visibility;
+                    top.module_function = false;
+                }
                 Change::To(_) => {}
             }
             return true;
