@@ -161,6 +161,20 @@ fn initialize_is_void_and_keeps_every_parameter() {
         )],
         &[],
     );
+    // `...` is spelt out: RBS before 3.0 has no `(?)`.
+    table(
+        &[(
+            "class Wrap\n  def initialize(...)\n    super(...)\n  end\nend\n",
+            None,
+            &[(
+                "Wrap",
+                "initialize",
+                "new_file",
+                "def initialize: (*untyped, **untyped) ?{ (*untyped) -> untyped } -> void",
+            )],
+        )],
+        &[],
+    );
 }
 
 #[test]

@@ -78,9 +78,6 @@ fn has_top_level_bar(text: &str) -> bool {
 
 /// `(untyped, ?untyped, *untyped, k: untyped) ?{ (*untyped) -> untyped }`.
 fn parameter_list(params: &[Param], positional_types: &[String]) -> String {
-    if params.contains(&Param::Forwarding) {
-        return "(?)".into();
-    }
     let mut positional = positional_types.iter();
     let mut next_type = || positional.next().cloned().unwrap_or_else(|| "untyped".to_string());
     let mut out = Vec::new();
@@ -93,8 +90,13 @@ fn parameter_list(params: &[Param], positional_types: &[String]) -> String {
             Param::Keyword(name) => out.push(format!("{name}: untyped")),
             Param::OptionalKeyword(name) => out.push(format!("?{name}: untyped")),
             Param::KeywordRest => out.push("**untyped".into()),
-            Param::NoKeywords | Param::Forwarding => {}
+            Param::NoKeywords => {}
             Param::Block => block = true,
+            // `...` takes anything; spelt out, since older RBS has no `(?)`.
+            Param::Forwarding => {
+                out.extend(["*untyped".to_string(), "**untyped".to_string()]);
+                block = true;
+            }
         }
     }
     let block = if block { " ?{ (*untyped) -> untyped }" } else { "" };
@@ -192,7 +194,10 @@ mod tests {
             line(&all, &[], &["void"]),
             Ok("def m: (untyped, ?untyped, *untyped, untyped, k: untyped, ?o: untyped, **untyped) ?{ (*untyped) -> untyped } -> void".into())
         );
-        assert_eq!(line(&[Param::Forwarding], &[], &["void"]), Ok("def m: (?) -> void".into()));
+        assert_eq!(
+            line(&[Param::Required, Param::Forwarding], &[], &["void"]),
+            Ok("def m: (untyped, *untyped, **untyped) ?{ (*untyped) -> untyped } -> void".into())
+        );
         // An unparsable precise return falls back to the widened one.
         assert_eq!(line(&[], &[], &["1 |", "Integer"]), Ok("def m: () -> Integer".into()));
         assert!(line(&[], &[], &["1 |"]).is_err());
