@@ -10,7 +10,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::files::Target;
 use crate::rules::{self, Finding, Profile, RuleInfo};
 use crate::stack_guard::{self, Failure};
-use crate::syntax::ParsedFile;
+use crate::suppression::Suppressions;
+use crate::syntax::{ParsedFile, RubyVersion};
 
 /// What decides which rules run and how severe they are.
 #[derive(Debug, Clone, Default)]
@@ -20,6 +21,8 @@ pub struct Settings {
     pub disabled: Vec<String>,
     /// Token to severity (`None` = off); an exact id beats a family.
     pub overrides: Vec<(String, Option<Severity>)>,
+    /// The Ruby grammar files are parsed with.
+    pub target_ruby: RubyVersion,
 }
 
 impl Settings {
@@ -91,7 +94,7 @@ fn analysis_pool() -> &'static rayon::ThreadPool {
 /// on a recovered tree they would report Prism's guesses, not the code.
 pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> FileReport {
     let outcome = stack_guard::guarded(|| {
-        let parsed = ParsedFile::parse(source);
+        let parsed = ParsedFile::parse_as(source, settings.target_ruby);
         let errors = parsed.errors();
         let mut diagnostics: Vec<Diagnostic> = errors
             .iter()
@@ -113,16 +116,21 @@ pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> File
     FileReport { path: display.to_string(), diagnostics, parse_errors }
 }
 
+/// Runs the enabled rules (`disable:` and the profile switch the others
+/// off), then drops what the file's markers silence.
 fn run_rules(parsed: &ParsedFile<'_>, display: &str, settings: &Settings) -> Vec<Diagnostic> {
+    let suppressions = Suppressions::of(parsed);
     let mut diagnostics = Vec::new();
     for rule in rules::all() {
         let Some(severity) = settings.severity_of(rule) else { continue };
         let mut findings = Vec::new();
         (rule.check)(parsed, &mut findings);
-        diagnostics.extend(findings.into_iter().map(|finding| {
+        for finding in findings {
             let (line, column) = parsed.lines.position(finding.offset);
-            into_diagnostic(finding, display, line, column, severity)
-        }));
+            if !suppressions.covers(finding.rule, line) {
+                diagnostics.push(into_diagnostic(finding, display, line, column, severity));
+            }
+        }
     }
     diagnostics
 }

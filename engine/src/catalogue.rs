@@ -249,7 +249,58 @@ fn coverage() -> Value {
     })
 }
 
+fn sig_gen() -> Value {
+    json!({
+        "name": "rigor_sig_gen",
+        "title": "Generate RBS signatures",
+        "description": "Propose RBS signatures for the methods of Ruby files from their inferred return types, compared with the signatures the project already has. Returns JSON {candidates: [{file, class, method, kind (instance|singleton), classification, rbs, inferred_return, declared_return_rbs?, skip_reason?}]}: classification is new_file (the class has no signature), new_method, tighter_return (the declared return is strictly wider; declared_return_rbs says what it was) or skipped (skip_reason such as sig.skipped.untyped-return or sig.skipped.complex-shape). `rbs` is a declaration line that parses as RBS. Read-only: it never writes sig/ files (the CLI's `rigor sig-gen --write` does).",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "paths": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Files or directories, relative to the project root (default: the configured paths, else lib)."
+                },
+                "params": {
+                    "type": "string",
+                    "enum": ["untyped", "observed"],
+                    "description": "Parameter types: untyped (the default), or observed from the argument types of calls in the analysed files."
+                },
+                "config": config_property()
+            },
+            "additionalProperties": false
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {
+                "candidates": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "file": {"type": "string"},
+                            "class": {"type": "string"},
+                            "method": {"type": "string"},
+                            "kind": {"enum": ["instance", "singleton"]},
+                            "classification": {"enum": ["new_file", "new_method", "tighter_return", "equivalent", "skipped"]},
+                            "rbs": {"type": ["string", "null"]},
+                            "inferred_return": {"type": ["string", "null"]},
+                            "declared_return_rbs": {"type": "string"},
+                            "skip_reason": {"type": "string"}
+                        },
+                        "required": ["file", "class", "method", "kind", "classification", "rbs", "inferred_return"]
+                    }
+                }
+            },
+            "required": ["candidates"]
+        },
+        "annotations": READ_ONLY(),
+        "argv": ["sig-gen", "--print", "--format=json", {"flag": "--params", "arg": "params"}, config_flag(), "--", {"spread": "paths", "path": true}]
+    })
+}
+
 /// The tools, in the order `tools/list` shows them.
 pub fn tools() -> Vec<Value> {
-    vec![check(), triage(), explain(), type_of(), annotate(), coverage()]
+    vec![check(), triage(), explain(), type_of(), annotate(), coverage(), sig_gen()]
 }

@@ -9,12 +9,12 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::Settings;
 use crate::diagnostic::Severity;
 use crate::rules::{self, Profile};
+use crate::syntax::version::{RubyVersion, SUPPORTED};
 
 pub const DISCOVERED_NAMES: &[&str] = &[".rigor.yml", ".rigor.dist.yml"];
 
 /// Keys of the reference configuration this engine does not act on yet.
 const KNOWN_UNUSED_KEYS: &[&str] = &[
-    "target_ruby",
     "includes",
     "pre_eval",
     "plugins",
@@ -28,6 +28,18 @@ const KNOWN_UNUSED_KEYS: &[&str] = &[
     "plugins_io",
     "parameter_inference",
     "effects",
+];
+
+/// Keys this engine reads.
+const USED_KEYS: &[&str] = &[
+    "paths",
+    "exclude",
+    "disable",
+    "severity_profile",
+    "severity_overrides",
+    "signature_paths",
+    "libraries",
+    "target_ruby",
 ];
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -51,23 +63,84 @@ pub struct Config {
     pub libraries: Vec<String>,
 }
 
+/// A configuration that cannot be used: which file, where, and why.
 #[derive(Debug, thiserror::Error)]
-#[error("{file}: {problem}")]
+#[error("{file}{}: {problem}", line.map(|l| format!(":{l}")).unwrap_or_default())]
 pub struct ConfigError {
     pub file: String,
+    /// 1-based line of the offending value, when the problem has one.
+    pub line: Option<usize>,
     pub problem: String,
+}
+
+/// A problem found while reading the text, before the file name is known.
+#[derive(Debug, PartialEq)]
+struct Problem {
+    line: Option<usize>,
+    message: String,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct RawConfig {
     paths: Option<Vec<String>>,
-    exclude: Vec<String>,
-    disable: Vec<String>,
-    severity_profile: Option<String>,
-    severity_overrides: std::collections::BTreeMap<String, String>,
-    signature_paths: Vec<String>,
-    libraries: Vec<String>,
+    exclude: Option<Vec<String>>,
+    disable: Option<Vec<String>>,
+    severity_profile: Option<ProfileName>,
+    severity_overrides: Option<std::collections::BTreeMap<String, Level>>,
+    signature_paths: Option<Vec<String>>,
+    libraries: Option<Vec<String>>,
+    target_ruby: Option<TargetRuby>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum ProfileName {
+    Lenient,
+    Balanced,
+    Strict,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Level {
+    Error,
+    Warning,
+    Info,
+    Off,
+}
+
+/// `target_ruby: 3.4` (YAML reads it as a number) or `"3.4.1"`; an older
+/// version is kept (as text) to say it is parsed with 3.3's grammar.
+struct TargetRuby(RubyVersion, Option<String>);
+
+impl<'de> Deserialize<'de> for TargetRuby {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = TargetRuby;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "a Ruby version ({SUPPORTED})")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<TargetRuby, E> {
+                match RubyVersion::parse_target(text) {
+                    Some((version, older)) => Ok(TargetRuby(version, older.then(|| text.to_string()))),
+                    None => Err(E::custom(format!("`{text}` is not a Ruby version the parser supports ({SUPPORTED})"))),
+                }
+            }
+            fn visit_f64<E: serde::de::Error>(self, number: f64) -> Result<TargetRuby, E> {
+                // `{:?}` keeps the minor digit of `4.0`.
+                self.visit_str(&format!("{number:?}"))
+            }
+            fn visit_u64<E: serde::de::Error>(self, number: u64) -> Result<TargetRuby, E> {
+                self.visit_str(&number.to_string())
+            }
+            fn visit_i64<E: serde::de::Error>(self, number: i64) -> Result<TargetRuby, E> {
+                self.visit_str(&number.to_string())
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 /// Loads the explicit file, else the first discovered one in `cwd`, else defaults.
@@ -80,8 +153,9 @@ pub fn load(cwd: &Path, explicit: Option<&str>) -> Result<Config, ConfigError> {
     let shown = explicit
         .map(str::to_string)
         .unwrap_or_else(|| file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
-    let fail = |problem: String| ConfigError { file: shown.clone(), problem };
-    let text = std::fs::read(&file).map_err(|e| fail(crate::files::describe_io_error(&e)))?;
+    let fail = |problem: Problem| ConfigError { file: shown.clone(), line: problem.line, problem: problem.message };
+    let text =
+        std::fs::read(&file).map_err(|e| fail(Problem { line: None, message: crate::files::describe_io_error(&e) }))?;
     parse(&text).map_err(fail).map(|mut config| {
         let base = file.parent().map(Path::to_path_buf).unwrap_or_else(|| cwd.to_path_buf());
         config.signature_paths = config.signature_paths.iter().map(|p| base.join(p)).collect();
@@ -90,12 +164,12 @@ pub fn load(cwd: &Path, explicit: Option<&str>) -> Result<Config, ConfigError> {
     })
 }
 
-fn parse(text: &[u8]) -> Result<Config, String> {
-    let describe = |error: serde_yaml_ng::Error| match error.location() {
-        Some(at) => format!("line {}: {}", at.line(), strip_location(&error.to_string())),
-        None => error.to_string(),
-    };
-    let value: serde_yaml_ng::Value = serde_yaml_ng::from_slice(text).map_err(describe)?;
+fn located(error: serde_yaml_ng::Error) -> Problem {
+    Problem { line: error.location().map(|at| at.line()), message: strip_location(&error.to_string()) }
+}
+
+fn parse(text: &[u8]) -> Result<Config, Problem> {
+    let value: serde_yaml_ng::Value = serde_yaml_ng::from_slice(text).map_err(located)?;
     let mut warnings = Vec::new();
     match &value {
         serde_yaml_ng::Value::Null => return Ok(Config::default()),
@@ -107,41 +181,33 @@ fn parse(text: &[u8]) -> Result<Config, String> {
                         kind: "unsupported_key",
                         message: format!("`{key}` is not used by this engine yet; it has no effect"),
                     });
-                } else if ![
-                    "paths",
-                    "exclude",
-                    "disable",
-                    "severity_profile",
-                    "severity_overrides",
-                    "signature_paths",
-                    "libraries",
-                ]
-                .contains(&key)
-                {
+                } else if !USED_KEYS.contains(&key) {
                     warnings
                         .push(ConfigWarning { kind: "unknown_key", message: format!("unknown key `{key}` ignored") });
                 }
             }
         }
-        _ => return Err("the configuration must be a mapping of keys to values".into()),
+        _ => {
+            return Err(Problem {
+                line: Some(1),
+                message: "the configuration must be a mapping of keys to values".into(),
+            })
+        }
     }
-    let raw: RawConfig = serde_yaml_ng::from_slice(text).map_err(describe)?;
+    let raw: RawConfig = serde_yaml_ng::from_slice(text).map_err(located)?;
 
-    let profile = match raw.severity_profile.as_deref() {
-        None => Profile::default(),
-        Some(name) => Profile::parse(name)
-            .ok_or_else(|| format!("severity_profile: `{name}` is not one of lenient, balanced, strict"))?,
+    let profile = match raw.severity_profile {
+        None | Some(ProfileName::Balanced) => Profile::Balanced,
+        Some(ProfileName::Lenient) => Profile::Lenient,
+        Some(ProfileName::Strict) => Profile::Strict,
     };
     let mut overrides = Vec::new();
-    for (token, level) in raw.severity_overrides {
-        let severity = match level.as_str() {
-            "error" => Some(Severity::Error),
-            "warning" => Some(Severity::Warning),
-            "info" => Some(Severity::Info),
-            "off" => None,
-            other => {
-                return Err(format!("severity_overrides.{token}: `{other}` is not one of error, warning, info, off"))
-            }
+    for (token, level) in raw.severity_overrides.unwrap_or_default() {
+        let severity = match level {
+            Level::Error => Some(Severity::Error),
+            Level::Warning => Some(Severity::Warning),
+            Level::Info => Some(Severity::Info),
+            Level::Off => None,
         };
         if rules::matching(&token).is_empty() {
             warnings.push(ConfigWarning {
@@ -151,28 +217,53 @@ fn parse(text: &[u8]) -> Result<Config, String> {
         }
         overrides.push((token, severity));
     }
-    for token in &raw.disable {
+    let disabled = raw.disable.unwrap_or_default();
+    for token in &disabled {
         if rules::matching(token).is_empty() {
             warnings.push(ConfigWarning { kind: "unknown_rule", message: format!("disable: `{token}` names no rule") });
         }
     }
     let mut exclude = GlobSetBuilder::new();
-    for pattern in &raw.exclude {
-        let glob = Glob::new(pattern).map_err(|e| format!("exclude: `{pattern}`: {e}"))?;
+    for pattern in raw.exclude.unwrap_or_default() {
+        let glob = Glob::new(&pattern).map_err(|e| Problem {
+            line: line_of_entry(text, "exclude", &pattern),
+            message: format!("exclude: `{pattern}`: {e}"),
+        })?;
         exclude.add(glob);
     }
+    let target_ruby = match raw.target_ruby {
+        Some(TargetRuby(version, Some(older))) => {
+            warnings.push(ConfigWarning {
+                kind: "target_ruby",
+                message: format!("target_ruby {older}: the parser knows Ruby 3.3 and later; {older} code is parsed with the 3.3 grammar"),
+            });
+            version
+        }
+        Some(TargetRuby(version, None)) => version,
+        None => RubyVersion::default(),
+    };
     Ok(Config {
         file: None,
         paths: raw.paths,
-        exclude: exclude.build().map_err(|e| format!("exclude: {e}"))?,
-        settings: Settings { profile, disabled: raw.disable, overrides },
+        exclude: exclude.build().map_err(|e| Problem { line: None, message: format!("exclude: {e}") })?,
+        settings: Settings { profile, disabled, overrides, target_ruby },
         warnings,
-        signature_paths: raw.signature_paths.into_iter().map(PathBuf::from).collect(),
-        libraries: raw.libraries,
+        signature_paths: raw.signature_paths.unwrap_or_default().into_iter().map(PathBuf::from).collect(),
+        libraries: raw.libraries.unwrap_or_default(),
     })
 }
 
-/// serde_yaml_ng appends " at line L column C"; we print the line first instead.
+/// The line of the first mention of `entry` at or after the top-level
+/// `key:` (for values checked after deserialization, which has no positions).
+fn line_of_entry(text: &[u8], key: &str, entry: &str) -> Option<usize> {
+    let text = String::from_utf8_lossy(text);
+    let lines: Vec<&str> = text.lines().collect();
+    let key_line = lines.iter().position(|line| line.strip_prefix(key).is_some_and(|rest| rest.starts_with(':')))?;
+    let found = lines[key_line..].iter().position(|line| line.contains(entry)).map_or(key_line, |i| key_line + i);
+    Some(found + 1)
+}
+
+/// serde_yaml_ng appends " at line L column C"; the line is reported apart.
 fn strip_location(message: &str) -> String {
     match message.find(" at line ") {
         Some(index) => message[..index].to_string(),
@@ -194,13 +285,52 @@ mod tests {
     }
 
     #[test]
-    fn wrong_types_and_bad_yaml_name_the_line() {
-        let error = parse(b"paths: [app]\nseverity_profile: [1]\n").unwrap_err();
-        assert!(error.starts_with("line 2:"), "{error}");
-        let error = parse(b"paths: [app\n").unwrap_err();
-        assert!(error.starts_with("line "), "{error}");
-        let error = parse(b"severity_profile: loud\n").unwrap_err();
-        assert!(error.contains("loud"), "{error}");
+    fn every_bad_value_names_its_line() {
+        let line_of = |text: &str| {
+            let problem = parse(text.as_bytes()).err().unwrap_or_else(|| panic!("accepted: {text}"));
+            (problem.line, problem.message)
+        };
+        let cases: &[(&str, usize, &str)] = &[
+            ("paths: [app]\nseverity_profile: [1]\n", 2, "severity_profile"),
+            ("paths: [app\n", 2, ""),
+            ("\nseverity_profile: loud\n", 2, "loud"),
+            ("paths: lib\n", 1, "paths"),
+            ("paths: [lib]\nexclude: \"a[\"\n", 2, "exclude"),
+            ("exclude:\n  - ok/**\n  - \"bad[\"\n", 3, "bad["),
+            ("disable: 3\n", 1, "disable"),
+            ("severity_overrides:\n  flow: info\n  flow.dead-assignment: loud\n", 3, "flow.dead-assignment"),
+            ("severity_overrides: [flow]\n", 1, "severity_overrides"),
+            ("signature_paths: {a: 1}\n", 1, "signature_paths"),
+            ("libraries: set\n", 1, "libraries"),
+            ("\n\ntarget_ruby: 9.9\n", 3, "9.9"),
+            ("target_ruby: [3.4]\n", 1, "target_ruby"),
+            ("- a\n- b\n", 1, "mapping"),
+        ];
+        let mut wrong = Vec::new();
+        for (text, line, fragment) in cases {
+            let (got_line, message) = line_of(text);
+            if got_line != Some(*line) || !message.contains(fragment) || message.contains(" at line ") {
+                wrong.push(format!("{text:?}: line {got_line:?}, {message}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn target_ruby_picks_the_parser_grammar() {
+        let version = |text: &str| parse(text.as_bytes()).unwrap().settings.target_ruby;
+        assert_eq!(version(""), RubyVersion::Latest);
+        assert_eq!(version("target_ruby: 3.3\n"), RubyVersion::Ruby3_3);
+        assert_eq!(version("target_ruby: \"3.4.2\"\n"), RubyVersion::Ruby3_4);
+        assert_eq!(version("target_ruby: 4.0\n"), RubyVersion::Ruby4_0);
+        assert!(parse(b"target_ruby: 4\n").is_err());
+    }
+
+    #[test]
+    fn empty_values_are_defaults() {
+        let config = parse(b"paths:\nexclude:\ndisable:\nseverity_overrides:\n").unwrap();
+        assert_eq!(config.paths, None);
+        assert!(config.settings.disabled.is_empty() && config.warnings.is_empty());
     }
 
     #[test]

@@ -75,17 +75,27 @@ def text_of(result):
 
 
 def copy_repository(source, destination):
-    """Copies the tracked (and untracked, not ignored) files of a checkout."""
+    """Mirrors the tracked (and untracked, not ignored) files of a checkout:
+    changed files are copied, files gone from the source are removed, and
+    unchanged ones keep their times so cargo's incremental build holds."""
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=source,
                            check=True, capture_output=True).stdout.decode().split("\0")
+    wanted = set()
     for relative in filter(None, files):
         origin = os.path.join(source, relative)
         if not os.path.isfile(origin):
             continue
+        wanted.add(relative)
         target = os.path.join(destination, relative)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if not os.path.exists(target) or open(origin, "rb").read() != open(target, "rb").read():
             shutil.copy2(origin, target)
+    for directory, _, names in os.walk(destination):
+        for name in names:
+            path = os.path.join(directory, name)
+            if os.path.relpath(path, destination) not in wanted:
+                os.remove(path)
+
 
 
 def replace_in(path, old, new):

@@ -33,7 +33,15 @@ REPO = HERE.parent.parent
 FIXTURE_PROJECT = HERE.parent / "fixtures" / "project"
 RIGOR_MCP_BIN = Path(os.environ.get("RIGOR_MCP_BIN") or REPO / "target" / "debug" / "rigor-mcp")
 
-TOOL_NAMES = {"rigor_check", "rigor_triage", "rigor_explain", "rigor_type_of", "rigor_annotate", "rigor_coverage"}
+TOOL_NAMES = {
+    "rigor_check",
+    "rigor_triage",
+    "rigor_explain",
+    "rigor_type_of",
+    "rigor_annotate",
+    "rigor_coverage",
+    "rigor_sig_gen",
+}
 FLOW_RULES = {
     "flow.duplicate-hash-key",
     "flow.always-raises",
@@ -204,12 +212,26 @@ async def test_list_tools(gateway_stderr: TextIO) -> None:
     assert tools["rigor_coverage"].input_schema.get("required") == ["paths"]
     assert tools["rigor_annotate"].output_schema is None
     # These declare an output schema, so the SDK validates their structuredContent.
-    for name in ("rigor_check", "rigor_triage", "rigor_type_of", "rigor_coverage"):
+    for name in ("rigor_check", "rigor_triage", "rigor_type_of", "rigor_coverage", "rigor_sig_gen"):
         schema = tools[name].output_schema
         assert schema is not None and schema.get("type") == "object", (name, schema)
 
 
 # (c) -------------------------------------------------------------------------------------
+
+
+async def test_rigor_sig_gen(gateway_stderr: TextIO) -> None:
+    with anyio.fail_after(TEST_DEADLINE_SECONDS):
+        async with session_for(gateway_stderr) as session:
+            result = await session.call_tool("rigor_sig_gen", {"paths": ["siggen"], "params": "observed"})
+            await session.validate_tool_result("rigor_sig_gen", result)
+    assert result.is_error is False, text_of(result)
+    candidates = result.structured_content["candidates"]
+    by_method = {c["method"]: c for c in candidates}
+    assert by_method["label"]["rbs"] == "def label: (String, Float | Integer) -> String", by_method
+    assert by_method["label"]["classification"] == "new_file"
+    assert by_method["split"]["skip_reason"] == "sig.skipped.complex-shape"
+    assert not (FIXTURE_PROJECT / "sig").exists(), "the tool never writes"
 
 
 async def test_rigor_check(gateway_stderr: TextIO) -> None:

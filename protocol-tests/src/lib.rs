@@ -13,8 +13,15 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 /// The real engine's tools, in catalogue order.
-pub const TOOL_NAMES: &[&str] =
-    &["rigor_check", "rigor_triage", "rigor_explain", "rigor_type_of", "rigor_annotate", "rigor_coverage"];
+pub const TOOL_NAMES: &[&str] = &[
+    "rigor_check",
+    "rigor_triage",
+    "rigor_explain",
+    "rigor_type_of",
+    "rigor_annotate",
+    "rigor_coverage",
+    "rigor_sig_gen",
+];
 
 /// How long any single answer may take before a test fails.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);

@@ -25,7 +25,7 @@ fn malformed_lines_get_json_rpc_errors_and_the_session_continues() {
     assert_eq!(unknown["error"]["code"], json!(-32601));
     // Unknown notifications are ignored: no answer at all.
     mcp.server.send(&json!({"jsonrpc": "2.0", "method": "notifications/whatever"}));
-    assert_eq!(mcp.tool_names().len(), 6);
+    assert_eq!(mcp.tool_names().len(), 7);
     mcp.server.assert_stdout_is_protocol_only();
 }
 

@@ -86,7 +86,10 @@ fn rigor_explain_lists_rules_and_an_unknown_rule_is_a_tool_error() {
             "flow.dead-assignment",
             "flow.duplicate-hash-key",
             "flow.return-in-ensure",
-            "flow.unreachable-branch"
+            "flow.unreachable-branch",
+            "suppression.empty",
+            "suppression.unknown-marker",
+            "suppression.unknown-rule"
         ]
     );
     let one = mcp.call_tool("rigor_explain", json!({"rule": "dead-assignment"}));

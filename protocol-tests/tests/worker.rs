@@ -22,7 +22,15 @@ fn the_hello_announces_protocol_engine_pid_and_tools() {
     let names: Vec<&str> = hello["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["rigor_check", "rigor_triage", "rigor_explain", "rigor_type_of", "rigor_annotate", "rigor_coverage"]
+        [
+            "rigor_check",
+            "rigor_triage",
+            "rigor_explain",
+            "rigor_type_of",
+            "rigor_annotate",
+            "rigor_coverage",
+            "rigor_sig_gen"
+        ]
     );
     for tool in hello["tools"].as_array().unwrap() {
         assert!(tool["argv"].is_array(), "{tool}");

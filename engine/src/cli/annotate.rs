@@ -51,9 +51,10 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         writeln!(io.err, "rigor: warning: {warning}")?;
     }
     let env = &signatures.signatures.env;
+    let grammar = config.settings.target_ruby;
     let annotations = crate::analysis::on_analysis_thread(|| {
         let outcome = stack_guard::guarded(|| {
-            let parsed = ParsedFile::parse(&source);
+            let parsed = ParsedFile::parse_as(&source, grammar);
             let errors = parsed.errors();
             if !errors.is_empty() {
                 return Err(Unavailable::ParseErrors(errors.into_iter().map(|(_, m)| m).collect()));

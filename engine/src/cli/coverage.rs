@@ -12,7 +12,7 @@ use crate::infer;
 use crate::stack_guard;
 use crate::syntax::node_kind::is_expression;
 use crate::syntax::walk::all_nodes;
-use crate::syntax::ParsedFile;
+use crate::syntax::{ParsedFile, RubyVersion};
 use crate::types::{Tier, Type};
 
 #[derive(clap::Args)]
@@ -60,9 +60,13 @@ enum FileOutcome {
 }
 
 /// Counts each expression of one file's source by the tier of its type.
-pub fn count_source(source: &[u8], env: &crate::rbs::Environment) -> Result<TierCounts, Vec<String>> {
+pub fn count_source(
+    source: &[u8],
+    env: &crate::rbs::Environment,
+    grammar: RubyVersion,
+) -> Result<TierCounts, Vec<String>> {
     let outcome = stack_guard::guarded(|| {
-        let parsed = ParsedFile::parse(source);
+        let parsed = ParsedFile::parse_as(source, grammar);
         let errors = parsed.errors();
         if !errors.is_empty() {
             return Err(errors.into_iter().map(|(_, message)| message).collect());
@@ -138,6 +142,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         writeln!(io.err, "rigor: warning: {warning}")?;
     }
     let env = &signatures.signatures.env;
+    let grammar = config.settings.target_ruby;
     let cwd = io.cwd.clone();
     let outcomes: Vec<(String, FileOutcome)> = crate::analysis::on_analysis_thread(|| {
         targets
@@ -145,7 +150,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
             .map(|target| {
                 let display = target.display().to_string();
                 let outcome = match std::fs::read(cwd.join(&display)) {
-                    Ok(source) => match count_source(&source, env) {
+                    Ok(source) => match count_source(&source, env, grammar) {
                         Ok(counts) => FileOutcome::Counted(counts),
                         Err(errors) => FileOutcome::Failed(errors),
                     },
@@ -277,9 +282,9 @@ mod tests {
         assert_eq!(ratio(1, 3), 0.3333);
         assert_eq!(precise_ratio(&TierCounts::default()), 1.0);
         let env = crate::rbs::Environment::default();
-        let counts = count_source(b"x = 1\nx\n", &env).unwrap();
+        let counts = count_source(b"x = 1\nx\n", &env, RubyVersion::Latest).unwrap();
         assert_eq!(counts.total(), 3);
         assert_eq!(counts.0[Tier::Constant.index()], 3);
-        assert!(count_source(b"def (", &env).is_err());
+        assert!(count_source(b"def (", &env, RubyVersion::Latest).is_err());
     }
 }

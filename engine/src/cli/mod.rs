@@ -7,6 +7,7 @@ mod check;
 mod coverage;
 mod explain;
 mod mcp;
+mod sig_gen;
 mod triage;
 mod type_of;
 
@@ -73,6 +74,8 @@ enum Command {
     Annotate(annotate::Args),
     /// Measure how precisely expressions are typed, by tier
     Coverage(coverage::Args),
+    /// Generate RBS signatures from inferred return types
+    SigGen(sig_gen::Args),
     /// Serve the private worker protocol on stdin/stdout (used by rigor-mcp)
     Worker,
     /// Run the MCP gateway (executes `rigor-mcp` with the remaining arguments)
@@ -102,6 +105,7 @@ pub fn run<T: Into<OsString> + Clone>(args: impl IntoIterator<Item = T>, io: &mu
         Command::TypeOf(args) => type_of::run(args, io),
         Command::Annotate(args) => annotate::run(args, io),
         Command::Coverage(args) => coverage::run(args, io),
+        Command::SigGen(args) => sig_gen::run(args, io),
         Command::Worker | Command::Mcp { .. } if mode == Mode::InWorker => {
             usage_error(io, "this command cannot run inside a worker call")
         }

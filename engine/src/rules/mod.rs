@@ -2,6 +2,7 @@
 //! profile, and the function that finds its violations in one parsed file.
 
 pub mod flow;
+pub mod suppression;
 
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::syntax::ParsedFile;
@@ -112,6 +113,9 @@ pub fn all() -> &'static [&'static RuleInfo] {
         &flow::duplicate_hash_key::RULE,
         &flow::return_in_ensure::RULE,
         &flow::unreachable_branch::RULE,
+        &suppression::empty::RULE,
+        &suppression::unknown_marker::RULE,
+        &suppression::unknown_rule::RULE,
     ];
     RULES
 }

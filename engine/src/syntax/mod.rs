@@ -1,11 +1,13 @@
 //! Parsing with Prism, and the small syntactic questions rules ask about nodes.
 
 pub mod node_kind;
+pub mod version;
 pub mod walk;
 
 use ruby_prism::{Location, Node, ParseResult};
 
 use crate::source::LineIndex;
+pub use version::RubyVersion;
 
 /// One parsed Ruby file. Prism's tree borrows the source bytes.
 pub struct ParsedFile<'a> {
@@ -16,7 +18,12 @@ pub struct ParsedFile<'a> {
 
 impl<'a> ParsedFile<'a> {
     pub fn parse(source: &'a [u8]) -> Self {
-        ParsedFile { source, result: ruby_prism::parse(source), lines: LineIndex::new(source) }
+        Self::parse_as(source, RubyVersion::Latest)
+    }
+
+    /// Parses with the grammar of one Ruby version (`target_ruby:`).
+    pub fn parse_as(source: &'a [u8], version: RubyVersion) -> Self {
+        ParsedFile { source, result: version.parse_source(source), lines: LineIndex::new(source) }
     }
 
     pub fn root(&self) -> Node<'_> {
