@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::Settings;
+use crate::analysis::{BleedingEdge, Settings};
 use crate::diagnostic::Severity;
 use crate::rules::{self, Profile};
 
@@ -19,7 +19,6 @@ const KNOWN_UNUSED_KEYS: &[&str] = &[
     "pre_eval",
     "plugins",
     "baseline",
-    "bleeding_edge",
     "cache",
     "parallel",
     "bundler",
@@ -68,6 +67,15 @@ struct RawConfig {
     severity_overrides: std::collections::BTreeMap<String, String>,
     signature_paths: Vec<String>,
     libraries: Vec<String>,
+    bleeding_edge: Option<RawBleedingEdge>,
+}
+
+/// `bleeding_edge: true | false | [ids]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawBleedingEdge {
+    Switch(bool),
+    Only(Vec<String>),
 }
 
 /// Loads the explicit file, else the first discovered one in `cwd`, else defaults.
@@ -115,6 +123,7 @@ fn parse(text: &[u8]) -> Result<Config, String> {
                     "severity_overrides",
                     "signature_paths",
                     "libraries",
+                    "bleeding_edge",
                 ]
                 .contains(&key)
                 {
@@ -156,6 +165,21 @@ fn parse(text: &[u8]) -> Result<Config, String> {
             warnings.push(ConfigWarning { kind: "unknown_rule", message: format!("disable: `{token}` names no rule") });
         }
     }
+    let bleeding_edge = match raw.bleeding_edge {
+        None | Some(RawBleedingEdge::Switch(false)) => BleedingEdge::Off,
+        Some(RawBleedingEdge::Switch(true)) => BleedingEdge::All,
+        Some(RawBleedingEdge::Only(tokens)) => {
+            for token in &tokens {
+                if rules::matching(token).is_empty() {
+                    warnings.push(ConfigWarning {
+                        kind: "unknown_rule",
+                        message: format!("bleeding_edge: `{token}` names no rule"),
+                    });
+                }
+            }
+            BleedingEdge::Only(tokens)
+        }
+    };
     let mut exclude = GlobSetBuilder::new();
     for pattern in &raw.exclude {
         let glob = Glob::new(pattern).map_err(|e| format!("exclude: `{pattern}`: {e}"))?;
@@ -165,7 +189,7 @@ fn parse(text: &[u8]) -> Result<Config, String> {
         file: None,
         paths: raw.paths,
         exclude: exclude.build().map_err(|e| format!("exclude: {e}"))?,
-        settings: Settings { profile, disabled: raw.disable, overrides },
+        settings: Settings { profile, disabled: raw.disable, overrides, bleeding_edge, signatures: None },
         warnings,
         signature_paths: raw.signature_paths.into_iter().map(PathBuf::from).collect(),
         libraries: raw.libraries,

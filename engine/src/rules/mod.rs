@@ -1,10 +1,15 @@
 //! The rule catalogue: what each rule is, how severe it is under each
 //! profile, and the function that finds its violations in one parsed file.
 
+pub mod call;
+pub mod context;
 pub mod flow;
+pub mod hazards;
+pub mod project;
+
+pub use context::RuleContext;
 
 use crate::diagnostic::{EvidenceTier, Severity};
-use crate::syntax::ParsedFile;
 
 /// A rule's raw result: where and what, before severity and path are applied.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,7 +68,7 @@ pub struct RuleInfo {
     pub by_profile: [ProfileSeverity; 3],
     pub evidence: EvidenceTier,
     pub since: &'static str,
-    pub check: fn(&ParsedFile<'_>, &mut Vec<Finding>),
+    pub check: fn(&RuleContext<'_, '_>, &mut Vec<Finding>),
 }
 
 impl std::fmt::Debug for RuleInfo {
@@ -107,6 +112,7 @@ impl RuleInfo {
 /// Every rule this engine implements, sorted by id.
 pub fn all() -> &'static [&'static RuleInfo] {
     static RULES: &[&RuleInfo] = &[
+        &call::undefined_method::RULE,
         &flow::always_raises::RULE,
         &flow::dead_assignment::RULE,
         &flow::duplicate_hash_key::RULE,
@@ -114,6 +120,14 @@ pub fn all() -> &'static [&'static RuleInfo] {
         &flow::unreachable_branch::RULE,
     ];
     RULES
+}
+
+/// Rules that run only when `bleeding_edge` names them (off otherwise,
+/// whatever the profile).
+const BLEEDING_EDGE: &[&str] = &[];
+
+pub fn is_bleeding_edge(rule: &RuleInfo) -> bool {
+    BLEEDING_EDGE.contains(&rule.id)
 }
 
 /// Rules named by a token; empty when the token names nothing.

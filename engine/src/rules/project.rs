@@ -1,0 +1,500 @@
+//! What the whole set of checked files defines, gathered before any file is
+//! checked: a method missing from one file's view may be defined in another
+//! (a reopened core class, a module mixed in elsewhere, a DSL), and a call
+//! rule must not report what the project itself provides.
+
+use std::collections::{HashMap, HashSet};
+
+use ruby_prism::{CallNode, Node, Visit};
+
+use crate::stack_guard::ensure_room;
+use crate::syntax::{name, ParsedFile};
+
+/// Which object a definition gives a method to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Owner {
+    /// Instances of the class.
+    Instance,
+    /// The class object itself (`def self.m`, `class << self`).
+    Singleton,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct ProjectFacts {
+    /// Methods defined directly in a `class` body: (class, side) -> names.
+    by_class: HashMap<(String, Owner), HashSet<String>>,
+    /// Methods whose receiver cannot be pinned down: module methods (a
+    /// module can be mixed into anything), `define_method`, delegators,
+    /// `def obj.m`, defs in blocks or at the top level.
+    anywhere: HashSet<String>,
+    /// `def`s per method name over the project, whoever owns them.
+    def_counts: HashMap<String, usize>,
+    /// Files that open each class or module (`class A::B` counts for A::B).
+    files_opening: HashMap<String, usize>,
+    /// Classes whose methods cannot be listed: `method_missing`, or code
+    /// evaluated from strings in their body.
+    dynamic_classes: HashSet<String>,
+    /// Last segments of the superclasses project classes name (`< Base`,
+    /// `Class.new(Base)`): those classes have subclasses somewhere.
+    subclassed: HashSet<String>,
+}
+
+impl ProjectFacts {
+    /// Facts of one file; merge files' facts with [`ProjectFacts::merge`].
+    pub fn of_file(parsed: &ParsedFile<'_>) -> ProjectFacts {
+        let mut collector = Collector {
+            facts: ProjectFacts::default(),
+            lexical: Vec::new(),
+            side: Owner::Instance,
+            blocks: 0,
+            opened: HashSet::new(),
+        };
+        collector.visit(&parsed.root());
+        let opened = std::mem::take(&mut collector.opened);
+        let mut facts = collector.facts;
+        for class in opened {
+            *facts.files_opening.entry(class).or_default() += 1;
+        }
+        facts
+    }
+
+    pub fn merge(mut self, other: ProjectFacts) -> ProjectFacts {
+        for (key, names) in other.by_class {
+            self.by_class.entry(key).or_default().extend(names);
+        }
+        self.anywhere.extend(other.anywhere);
+        for (method, count) in other.def_counts {
+            *self.def_counts.entry(method).or_default() += count;
+        }
+        for (class, count) in other.files_opening {
+            *self.files_opening.entry(class).or_default() += count;
+        }
+        self.dynamic_classes.extend(other.dynamic_classes);
+        self.subclassed.extend(other.subclassed);
+        self
+    }
+
+    /// Does some project class inherit from this one (matched by the last
+    /// segment of its name, since a superclass is written relative)?
+    pub fn has_subclasses(&self, class: &str) -> bool {
+        self.subclassed.contains(last_segment(class))
+    }
+
+    /// Could the project give `method` to an object whose class is one of
+    /// `classes` (the receiver's class and all its ancestors)?
+    pub fn may_define(&self, classes: &[&str], side: Owner, method: &str) -> bool {
+        if self.anywhere.contains(method) {
+            return true;
+        }
+        // Class objects are objects too: instance methods of Object, Module
+        // and Class reach them.
+        let extra: &[&str] = match side {
+            Owner::Instance => &["Object", "Kernel", "BasicObject"],
+            Owner::Singleton => &["Object", "Kernel", "BasicObject", "Module", "Class"],
+        };
+        let instance_owners = classes.iter().chain(extra);
+        let defines = |class: &str, owner: Owner| {
+            self.by_class.get(&(class.to_string(), owner)).is_some_and(|names| names.contains(method))
+        };
+        match side {
+            Owner::Instance => instance_owners.clone().any(|c| defines(c, Owner::Instance)),
+            Owner::Singleton => {
+                classes.iter().any(|c| defines(c, Owner::Singleton))
+                    || instance_owners.clone().any(|c| defines(c, Owner::Instance))
+            }
+        }
+    }
+
+    /// Is this class opened in more than one file, so no single file sees
+    /// all of it?
+    pub fn is_spread(&self, class: &str) -> bool {
+        self.files_opening.get(class).copied().unwrap_or(0) > 1
+    }
+
+    /// Do some of these classes answer to methods nobody can list?
+    pub fn any_dynamic(&self, classes: &[&str]) -> bool {
+        classes.iter().any(|c| self.dynamic_classes.contains(*c))
+            || ["Object", "Kernel", "BasicObject"].iter().any(|c| self.dynamic_classes.contains(*c))
+    }
+
+    /// How many `def`s of this name the project has, in any class.
+    pub fn def_count(&self, method: &str) -> usize {
+        self.def_counts.get(method).copied().unwrap_or(0)
+    }
+
+    /// Is the name defined anywhere in the project, by anyone?
+    pub fn defines_anywhere(&self, method: &str) -> bool {
+        self.anywhere.contains(method) || self.by_class.values().any(|names| names.contains(method))
+    }
+}
+
+/// Calls whose symbol arguments name methods they define.
+const DEFINING_CALLS: &[&str] = &[
+    "attr",
+    "attr_reader",
+    "attr_writer",
+    "attr_accessor",
+    "define_method",
+    "define_singleton_method",
+    "alias_method",
+    "def_delegator",
+    "def_delegators",
+    "def_instance_delegator",
+    "def_instance_delegators",
+    "def_single_delegator",
+    "def_single_delegators",
+    "delegate",
+    "instance_delegate",
+    "single_delegate",
+    "def_node_matcher",
+    "module_function",
+    "member",
+    "define",
+    "new",
+];
+
+const STRING_EVALS: &[&str] = &["class_eval", "module_eval", "instance_eval", "class_exec", "module_exec", "eval"];
+
+struct Collector {
+    facts: ProjectFacts,
+    /// Enclosing classes and modules: (qualified name, is a module).
+    lexical: Vec<(String, bool)>,
+    side: Owner,
+    blocks: usize,
+    opened: HashSet<String>,
+}
+
+impl Collector {
+    fn qualified(&self, written: &str) -> String {
+        if let Some(absolute) = written.strip_prefix("::") {
+            return absolute.to_string();
+        }
+        match self.lexical.last() {
+            Some((outer, _)) => format!("{outer}::{written}"),
+            None => written.to_string(),
+        }
+    }
+
+    fn add(&mut self, method: String, side: Owner) {
+        match self.lexical.last() {
+            Some((class, false)) if self.blocks == 0 => {
+                self.facts.by_class.entry((class.clone(), side)).or_default().insert(method);
+            }
+            _ => {
+                self.facts.anywhere.insert(method);
+            }
+        }
+    }
+
+    fn enter(&mut self, written: Option<String>, is_module: bool) -> bool {
+        let Some(written) = written else { return false };
+        let full = self.qualified(&written);
+        self.opened.insert(full.clone());
+        self.lexical.push((full, is_module));
+        true
+    }
+
+    fn defining_call(&mut self, call: &CallNode<'_>) {
+        let method = name(call.name());
+        if method == "new" && call.receiver().as_ref().and_then(constant_path_text).as_deref() == Some("Class") {
+            let first = call.arguments().and_then(|a| a.arguments().iter().next());
+            if let Some(written) = first.as_ref().and_then(constant_path_text) {
+                self.facts.subclassed.insert(last_segment(&written).to_string());
+            }
+        }
+        if STRING_EVALS.contains(&method.as_str()) && call.block().is_none() {
+            self.string_eval(call, &method);
+            return;
+        }
+        if !DEFINING_CALLS.contains(&method.as_str()) {
+            return;
+        }
+        let mut names = Vec::new();
+        if let Some(arguments) = call.arguments() {
+            for argument in arguments.arguments().iter() {
+                literal_names(&argument, &mut names);
+            }
+        }
+        let writers = matches!(method.as_str(), "attr_writer" | "attr_accessor" | "new" | "member" | "define");
+        for name in names {
+            if writers {
+                self.facts.anywhere.insert(format!("{name}="));
+            }
+            self.facts.anywhere.insert(name);
+        }
+    }
+}
+
+impl Collector {
+    /// Code evaluated from a string: the methods its literal text defines
+    /// are the target's; text we cannot read makes the target dynamic.
+    fn string_eval(&mut self, call: &CallNode<'_>, method: &str) {
+        let Some(code) = call.arguments().and_then(|a| a.arguments().iter().next()) else { return };
+        let target = match call.receiver() {
+            // Plain `eval` defines on `self` only at class-body level.
+            None if method == "eval" && self.blocks > 0 => None,
+            None | Some(Node::SelfNode { .. }) => self.lexical.last().map(|(class, _)| class.clone()),
+            Some(receiver) => constant_path_text(&receiver).map(|w| w.trim_start_matches("::").to_string()),
+        };
+        let Some(target) = target else { return };
+        match evaluated_definitions(&code) {
+            Some(names) => {
+                for name in names {
+                    self.facts.by_class.entry((target.clone(), Owner::Instance)).or_default().insert(name.clone());
+                    self.facts.by_class.entry((target.clone(), Owner::Singleton)).or_default().insert(name);
+                }
+            }
+            None => {
+                self.facts.dynamic_classes.insert(target);
+            }
+        }
+    }
+}
+
+/// The method names a string of Ruby code defines with `def`, when its
+/// text says them; `None` when a name is interpolated or the code is not
+/// a string literal.
+fn evaluated_definitions(code: &Node<'_>) -> Option<Vec<String>> {
+    let mut text = String::new();
+    if let Some(string) = code.as_string_node() {
+        text.push_str(&String::from_utf8_lossy(string.unescaped()));
+    } else if let Some(interpolated) = code.as_interpolated_string_node() {
+        for part in interpolated.parts().iter() {
+            match part.as_string_node() {
+                Some(string) => text.push_str(&String::from_utf8_lossy(string.unescaped())),
+                // An interpolation: a placeholder no name can contain.
+                None => text.push('\u{0}'),
+            }
+        }
+    } else {
+        return None;
+    }
+    let mut names = Vec::new();
+    for (at, _) in text.match_indices("def ") {
+        let rest = text[at + 4..].trim_start();
+        let rest = rest.strip_prefix("self.").unwrap_or(rest);
+        let name: String =
+            rest.chars().take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '?' | '!' | '=')).collect();
+        if name.is_empty() || rest[name.len()..].starts_with('\u{0}') {
+            return None;
+        }
+        names.push(name);
+    }
+    Some(names)
+}
+
+/// Symbol and string literals in an argument, also inside array and hash
+/// literals (`delegate [:a, :b] => :target`).
+fn literal_names(node: &Node<'_>, out: &mut Vec<String>) {
+    ensure_room();
+    match node {
+        Node::SymbolNode { .. } => {
+            if let Some(symbol) = node.as_symbol_node() {
+                out.push(String::from_utf8_lossy(symbol.unescaped()).into_owned());
+            }
+        }
+        Node::StringNode { .. } => {
+            if let Some(string) = node.as_string_node() {
+                out.push(String::from_utf8_lossy(string.unescaped()).into_owned());
+            }
+        }
+        Node::ArrayNode { .. } => {
+            if let Some(array) = node.as_array_node() {
+                array.elements().iter().for_each(|e| literal_names(&e, out));
+            }
+        }
+        Node::HashNode { .. } | Node::KeywordHashNode { .. } => {
+            let elements: Vec<Node<'_>> = match (node.as_hash_node(), node.as_keyword_hash_node()) {
+                (Some(hash), _) => hash.elements().iter().collect(),
+                (_, Some(hash)) => hash.elements().iter().collect(),
+                _ => Vec::new(),
+            };
+            for element in elements {
+                if let Some(assoc) = element.as_assoc_node() {
+                    literal_names(&assoc.key(), out);
+                    literal_names(&assoc.value(), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn last_segment(name: &str) -> &str {
+    name.rsplit("::").next().unwrap_or(name)
+}
+
+/// `A::B` as written, or `None` when the path is computed (`foo::B`).
+pub fn constant_path_text(node: &Node<'_>) -> Option<String> {
+    match node {
+        Node::ConstantReadNode { .. } => Some(name(node.as_constant_read_node()?.name())),
+        Node::ConstantPathNode { .. } => {
+            let path = node.as_constant_path_node()?;
+            let last = name(path.name()?);
+            match path.parent() {
+                None => Some(format!("::{last}")),
+                Some(parent) => Some(format!("{}::{last}", constant_path_text(&parent)?)),
+            }
+        }
+        _ => None,
+    }
+}
+
+impl<'pr> Visit<'pr> for Collector {
+    fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
+        ensure_room();
+    }
+
+    fn visit_class_node(&mut self, node: &ruby_prism::ClassNode<'pr>) {
+        if let Some(superclass) = node.superclass() {
+            if let Some(written) = constant_path_text(&superclass) {
+                self.facts.subclassed.insert(last_segment(&written).to_string());
+            }
+            self.visit(&superclass);
+        }
+        let entered = self.enter(constant_path_text(&node.constant_path()), false);
+        let (side, blocks) = (self.side, self.blocks);
+        (self.side, self.blocks) = (Owner::Instance, if entered { 0 } else { blocks + 1 });
+        if let Some(body) = node.body() {
+            self.visit(&body);
+        }
+        (self.side, self.blocks) = (side, blocks);
+        if entered {
+            self.lexical.pop();
+        }
+    }
+
+    fn visit_module_node(&mut self, node: &ruby_prism::ModuleNode<'pr>) {
+        let entered = self.enter(constant_path_text(&node.constant_path()), true);
+        let (side, blocks) = (self.side, self.blocks);
+        (self.side, self.blocks) = (Owner::Instance, if entered { 0 } else { blocks + 1 });
+        if let Some(body) = node.body() {
+            self.visit(&body);
+        }
+        (self.side, self.blocks) = (side, blocks);
+        if entered {
+            self.lexical.pop();
+        }
+    }
+
+    fn visit_singleton_class_node(&mut self, node: &ruby_prism::SingletonClassNode<'pr>) {
+        let on_self = matches!(node.expression(), Node::SelfNode { .. });
+        let (side, blocks) = (self.side, self.blocks);
+        if on_self {
+            self.side = Owner::Singleton;
+        } else {
+            // `class << obj`: methods for one object of any class.
+            self.blocks += 1;
+        }
+        if let Some(body) = node.body() {
+            self.visit(&body);
+        }
+        (self.side, self.blocks) = (side, blocks);
+    }
+
+    fn visit_def_node(&mut self, node: &ruby_prism::DefNode<'pr>) {
+        let method = name(node.name());
+        *self.facts.def_counts.entry(method.clone()).or_default() += 1;
+        if method == "method_missing" && node.receiver().is_none() {
+            match (self.lexical.last(), self.blocks) {
+                (Some((class, _)), _) => {
+                    self.facts.dynamic_classes.insert(class.clone());
+                }
+                (None, 0) => {
+                    self.facts.dynamic_classes.insert("Object".to_string());
+                }
+                // In a block at the top level: some object's, not Object's.
+                (None, _) => {}
+            }
+        }
+        match node.receiver() {
+            None => self.add(method, self.side),
+            Some(Node::SelfNode { .. }) => self.add(method, Owner::Singleton),
+            Some(_) => {
+                self.facts.anywhere.insert(method);
+            }
+        }
+        // Defs inside a method body run later, for whoever calls it.
+        self.blocks += 1;
+        ruby_prism::visit_def_node(self, node);
+        self.blocks -= 1;
+    }
+
+    fn visit_alias_method_node(&mut self, node: &ruby_prism::AliasMethodNode<'pr>) {
+        let mut names = Vec::new();
+        literal_names(&node.new_name(), &mut names);
+        for name in names {
+            self.add(name, self.side);
+        }
+    }
+
+    fn visit_call_node(&mut self, node: &CallNode<'pr>) {
+        self.defining_call(node);
+        ruby_prism::visit_call_node(self, node);
+    }
+
+    fn visit_block_node(&mut self, node: &ruby_prism::BlockNode<'pr>) {
+        self.blocks += 1;
+        ruby_prism::visit_block_node(self, node);
+        self.blocks -= 1;
+    }
+
+    fn visit_lambda_node(&mut self, node: &ruby_prism::LambdaNode<'pr>) {
+        self.blocks += 1;
+        ruby_prism::visit_lambda_node(self, node);
+        self.blocks -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(sources: &[&str]) -> ProjectFacts {
+        sources
+            .iter()
+            .map(|s| ProjectFacts::of_file(&ParsedFile::parse(s.as_bytes())))
+            .fold(ProjectFacts::default(), ProjectFacts::merge)
+    }
+
+    #[test]
+    fn class_bodies_give_methods_to_their_class_and_modules_to_anyone() {
+        let f = facts(&[
+            "class String\n  def shout; end\n  def self.make; end\nend\nmodule Loud\n  def roar; end\nend\n",
+            "class A::B\n  attr_accessor :size\n  class << self\n    def build; end\n  end\nend\n",
+        ]);
+        assert!(f.may_define(&["String"], Owner::Instance, "shout"));
+        assert!(!f.may_define(&["Integer"], Owner::Instance, "shout"));
+        assert!(f.may_define(&["String"], Owner::Singleton, "make"));
+        assert!(!f.may_define(&["String"], Owner::Instance, "make"));
+        assert!(f.may_define(&["Integer"], Owner::Instance, "roar"), "module methods reach anything");
+        assert!(f.may_define(&["Integer"], Owner::Instance, "size="), "attr_accessor writes are anyone's");
+        assert!(f.may_define(&["A::B"], Owner::Singleton, "build"));
+        assert!(!f.may_define(&["A::B"], Owner::Instance, "build"));
+    }
+
+    #[test]
+    fn reopened_classes_string_evals_and_method_missing_are_noticed() {
+        let f = facts(&[
+            "class A\nend\nclass S\n  class_eval(code)\nend\n",
+            "class A\n  def method_missing(*) = 1\nend\nString.class_eval \"def x; end\"\nArray.class_eval \"def #{n}; end\"\n",
+        ]);
+        assert!(f.is_spread("A"));
+        assert!(!f.is_spread("S"));
+        assert!(f.any_dynamic(&["A"]));
+        assert!(f.any_dynamic(&["S"]));
+        assert!(!f.any_dynamic(&["String"]), "literal code: its defs are read");
+        assert!(f.may_define(&["String"], Owner::Instance, "x"));
+        assert!(f.any_dynamic(&["Array"]), "an interpolated name: anything");
+        assert!(!f.any_dynamic(&["Integer"]));
+        assert_eq!(f.def_count("method_missing"), 1);
+    }
+
+    #[test]
+    fn defs_in_blocks_and_on_objects_belong_to_anyone() {
+        let f =
+            facts(&["class C\n  included do\n    def hidden; end\n  end\nend\nx = Object.new\ndef x.single; end\n"]);
+        assert!(f.may_define(&["Integer"], Owner::Instance, "hidden"));
+        assert!(f.may_define(&["Integer"], Owner::Instance, "single"));
+    }
+}
