@@ -112,7 +112,10 @@ impl RuleInfo {
 /// Every rule this engine implements, sorted by id.
 pub fn all() -> &'static [&'static RuleInfo] {
     static RULES: &[&RuleInfo] = &[
+        &call::argument_type_mismatch::RULE,
+        &call::possible_nil_receiver::RULE,
         &call::undefined_method::RULE,
+        &call::wrong_arity::RULE,
         &flow::always_raises::RULE,
         &flow::dead_assignment::RULE,
         &flow::duplicate_hash_key::RULE,

@@ -27,6 +27,8 @@ pub struct ProjectFacts {
     /// module can be mixed into anything), `define_method`, delegators,
     /// `def obj.m`, defs in blocks or at the top level.
     anywhere: HashSet<String>,
+    /// Every name in `by_class` and `anywhere`.
+    all_names: HashSet<String>,
     /// `def`s per method name over the project, whoever owns them.
     def_counts: HashMap<String, usize>,
     /// Files that open each class or module (`class A::B` counts for A::B).
@@ -52,6 +54,8 @@ impl ProjectFacts {
         collector.visit(&parsed.root());
         let opened = std::mem::take(&mut collector.opened);
         let mut facts = collector.facts;
+        let names: Vec<String> = facts.anywhere.iter().chain(facts.by_class.values().flatten()).cloned().collect();
+        facts.all_names.extend(names);
         for class in opened {
             *facts.files_opening.entry(class).or_default() += 1;
         }
@@ -63,6 +67,7 @@ impl ProjectFacts {
             self.by_class.entry(key).or_default().extend(names);
         }
         self.anywhere.extend(other.anywhere);
+        self.all_names.extend(other.all_names);
         for (method, count) in other.def_counts {
             *self.def_counts.entry(method).or_default() += count;
         }
@@ -105,6 +110,11 @@ impl ProjectFacts {
         }
     }
 
+    /// Does some project file open this class or module?
+    pub fn opens(&self, class: &str) -> bool {
+        self.files_opening.contains_key(class)
+    }
+
     /// Is this class opened in more than one file, so no single file sees
     /// all of it?
     pub fn is_spread(&self, class: &str) -> bool {
@@ -122,9 +132,15 @@ impl ProjectFacts {
         self.def_counts.get(method).copied().unwrap_or(0)
     }
 
+    /// Is the name defined some way other than a `def` in a class body
+    /// (a module, a macro, `define_method`, an alias, a block)?
+    pub fn defined_dynamically(&self, method: &str) -> bool {
+        self.anywhere.contains(method)
+    }
+
     /// Is the name defined anywhere in the project, by anyone?
     pub fn defines_anywhere(&self, method: &str) -> bool {
-        self.anywhere.contains(method) || self.by_class.values().any(|names| names.contains(method))
+        self.all_names.contains(method)
     }
 }
 

@@ -1,0 +1,108 @@
+//! Which method a call runs, when the rules can be sure: a signature's
+//! overloads for a receiver of one signature class, or the only `def` of
+//! that name in the whole project.
+
+use ruby_prism::{DefNode, Node};
+
+use super::site::{receiver_class, trusted_receiver, Call};
+use crate::infer::{Callee, Side};
+use crate::rbs::ast::MethodType;
+use crate::rules::RuleContext;
+use crate::types::Type;
+
+pub enum Target<'c> {
+    /// Signature overloads, with the receiver's class and side.
+    Signature { class: String, side: Side, overloads: &'c [MethodType] },
+    /// The project's only definition of the method.
+    Def(DefNode<'c>),
+}
+
+/// What a call with a written receiver (or an implicit `self` in a method
+/// body) runs, and the receiver type it was resolved for.
+pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type, Target<'c>)> {
+    if cx.hazards().refines || cx.project.defines_anywhere(&call.method) && !single_def(cx, &call.method) {
+        return None;
+    }
+    let (ty, class, side) = match call.explicit_receiver() {
+        Some(receiver) => {
+            let ty = cx.type_of(receiver)?.clone();
+            let ty = if call.is_safe_navigation() { ty.without_nil() } else { ty };
+            let (class, side) = receiver_class(&ty)?;
+            if !trusted_receiver(cx, receiver, &ty) {
+                return None;
+            }
+            (ty, class, side)
+        }
+        // On `self`, only the project's own single `def` is judged.
+        None if !single_def(cx, &call.method) => return None,
+        None => {
+            let (class, side) = self_in_method_body(cx, call.anchor)?;
+            let ty = match side {
+                Side::Instance => Type::nominal(&class),
+                Side::Singleton => Type::Singleton(class.as_str().into()),
+            };
+            (ty, class, side)
+        }
+    };
+    let inference = cx.inference();
+    match inference.lookup(&class, side, &call.method) {
+        Callee::Rbs(found) => {
+            if cx.project.defines_anywhere(&call.method) || !cx.env.has_class(&class) {
+                return None;
+            }
+            // A subclass of a class typed by its name may redefine the method.
+            let exact = super::site::is_exact(&ty) || side == Side::Singleton;
+            if !exact && overridden_in_signatures(cx, &class, &call.method) {
+                return None;
+            }
+            Some((ty, Target::Signature { class, side, overloads: found.overloads }))
+        }
+        Callee::Def(id) => {
+            let def = inference.index.def(id).node.as_def_node()?;
+            let own_name = crate::syntax::name(def.name());
+            (own_name == call.method && single_def(cx, &call.method)).then_some((ty, Target::Def(def)))
+        }
+        _ => None,
+    }
+}
+
+/// Is this the only `def` of the name anywhere, with no other way (alias,
+/// `define_method`, an attribute macro) to define it?
+fn single_def(cx: &RuleContext<'_, '_>, method: &str) -> bool {
+    cx.project.def_count(method) == 1 && !cx.project.defined_dynamically(method)
+}
+
+fn overridden_in_signatures(cx: &RuleContext<'_, '_>, class: &str, method: &str) -> bool {
+    cx.env.class_names().any(|other| {
+        **other != *class
+            && cx.env.inherits(other, class)
+            && cx.env.class(other).is_some_and(|d| d.instance_methods.contains_key(method))
+    })
+}
+
+/// `self` in a method body, outside any block (a block may run with
+/// another `self`): the class the `def` belongs to.
+fn self_in_method_body(cx: &RuleContext<'_, '_>, offset: usize) -> Option<(String, Side)> {
+    let inference = cx.inference();
+    let def = inference
+        .index
+        .defs
+        .iter()
+        .filter(|def| contains(&def.node, offset))
+        .min_by_key(|def| def.node.location().end() - def.node.location().start())?;
+    let in_block = cx.nodes().iter().any(|node| {
+        matches!(node, Node::BlockNode { .. } | Node::LambdaNode { .. })
+            && contains(node, offset)
+            && contains(&def.node, node.location().start() as usize)
+    });
+    if in_block {
+        return None;
+    }
+    let (class, side) = def.owner.as_ref()?;
+    Some((class.to_string(), *side))
+}
+
+fn contains(node: &Node<'_>, offset: usize) -> bool {
+    let location = node.location();
+    (location.start() as usize..location.end() as usize).contains(&offset)
+}
