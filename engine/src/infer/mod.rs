@@ -35,7 +35,7 @@ use crate::syntax::node_kind::class_name;
 use crate::syntax::ParsedFile;
 use crate::types::{join, Name, Type};
 pub use flow::{Flow, State};
-pub use index::{ProgramIndex, Side};
+pub use index::{ProgramIndex, Side, Superclass};
 pub use lookup::Callee;
 pub use query::Inference;
 pub use signature::Relation;

@@ -1,8 +1,10 @@
 //! The rule catalogue: what each rule is, how severe it is under each
 //! profile, and the function that finds its violations in one parsed file.
 
+pub mod assert;
 pub mod call;
 pub mod context;
+pub mod dump;
 pub mod flow;
 pub mod hazards;
 pub mod project;
@@ -112,15 +114,23 @@ impl RuleInfo {
 /// Every rule this engine implements, sorted by id.
 pub fn all() -> &'static [&'static RuleInfo] {
     static RULES: &[&RuleInfo] = &[
+        &assert::type_mismatch::RULE,
         &call::argument_type_mismatch::RULE,
         &call::possible_nil_receiver::RULE,
+        &call::raise_non_exception::RULE,
+        &call::self_undefined_method::RULE,
         &call::undefined_method::RULE,
+        &call::unresolved_toplevel::RULE,
         &call::wrong_arity::RULE,
+        &dump::type_of::RULE,
         &flow::always_raises::RULE,
+        &flow::always_truthy_condition::RULE,
         &flow::dead_assignment::RULE,
         &flow::duplicate_hash_key::RULE,
         &flow::return_in_ensure::RULE,
+        &flow::shadowed_rescue_clause::RULE,
         &flow::unreachable_branch::RULE,
+        &flow::unreachable_clause::RULE,
     ];
     RULES
 }
