@@ -4,6 +4,7 @@
 pub mod assert;
 pub mod call;
 pub mod context;
+pub mod def;
 pub mod dump;
 pub mod flow;
 pub mod hazards;
@@ -122,6 +123,9 @@ pub fn all() -> &'static [&'static RuleInfo] {
         &call::undefined_method::RULE,
         &call::unresolved_toplevel::RULE,
         &call::wrong_arity::RULE,
+        &def::ivar_write_mismatch::RULE,
+        &def::method_visibility_mismatch::RULE,
+        &def::override_visibility_reduced::RULE,
         &dump::type_of::RULE,
         &flow::always_raises::RULE,
         &flow::always_truthy_condition::RULE,

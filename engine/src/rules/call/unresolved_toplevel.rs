@@ -24,8 +24,10 @@ pub static RULE: RuleInfo = RuleInfo {
     check,
 };
 
-/// Methods of the top-level object `main` itself.
-const MAIN_METHODS: &[&str] = &["include", "public", "private", "define_method", "using", "to_s", "inspect"];
+/// Methods of the top-level object `main` itself, and the Rigor::Testing
+/// helpers dump.type and assert.type-mismatch read.
+const MAIN_METHODS: &[&str] =
+    &["include", "public", "private", "define_method", "using", "to_s", "inspect", "dump_type", "assert_type"];
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     let scopes: Vec<std::ops::Range<usize>> = cx
