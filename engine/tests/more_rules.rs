@@ -227,7 +227,138 @@ fn ivar_write_mismatch() {
     assert_eq!(rule_table::of_rule(&report, "def.ivar-write-mismatch")[0].severity, Severity::Warning);
 }
 
+/// Settings whose signatures are the core plus one project `.rbs` file.
+fn with_signatures(rbs_text: &str, settings: Settings) -> (tempfile::TempDir, Settings) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("project.rbs"), rbs_text).unwrap();
+    let request = rigor_engine::rbs::Request { directories: vec![dir.path().to_path_buf()], libraries: Vec::new() };
+    let signatures = rigor_engine::rbs::load(&request);
+    assert!(signatures.warnings.is_empty(), "{:?}", signatures.warnings);
+    (dir, Settings { signatures: Some(signatures), ..settings })
+}
+
+const SIGNATURES: &str = "class Meter\n  def size: () -> Integer\n  def name: () -> String?\n  def ratio: () -> Float\n  def label: () -> String\n  def done: () -> bool\n  def me: () -> self\nend\n\
+class P\n  def m: () -> Integer\n  def k: (Numeric) -> void\n  def j: (Integer) -> Numeric\n  def many: (Integer) -> Integer | (String) -> String\nend\n\
+class C < P\n  def m: () -> Numeric\n  def k: (Integer) -> void\n  def j: (Numeric) -> Integer\n  def many: (Integer) -> Numeric\nend\n\
+class D < P\n  def m: () -> Integer\n  def k: (Numeric) -> void\nend\n\
+class Quiet\n  def hush: () -> void\n  def loud: () -> Integer\nend\n";
+
 #[test]
-fn bleeding_edge_setting_is_parsed() {
-    assert_eq!(Settings::default().bleeding_edge, BleedingEdge::Off);
+fn return_type_mismatch() {
+    let (_dir, settings) = with_signatures(SIGNATURES, Settings::default());
+    let firing: &[Firing] = &[
+        // The reference's example.
+        ("class Meter\n  def size = \"big\"\nend", &[(2, 7)]),
+        ("class Meter\n  def size\n    :many\n  end\nend", &[(2, 7)]),
+        ("class Meter\n  def ratio = 1\nend", &[(2, 7)]),
+        ("class Meter\n  def label = nil\nend", &[(2, 7)]),
+        ("class Meter\n  def name = 42\nend", &[(2, 7)]),
+    ];
+    let silent = &[
+        "class Meter\n  def size = 3\nend",
+        "class Meter\n  def name = nil\nend",
+        "class Meter\n  def size = rand > 0.5 ? 1 : \"s\"\nend",
+        "class Meter\n  def size = compute\nend",
+        "class Meter\n  def done = 1\nend",
+        "class Meter\n  def me = 1\nend",
+        "class Meter\n  def size = raise(\"no\")\nend",
+        "class Other\n  def size = \"big\"\nend",
+    ];
+    check_with("def.return-type-mismatch", &settings, Severity::Warning, firing, silent, false);
+}
+
+#[test]
+fn override_return_widened() {
+    let (_dir, settings) = with_signatures(SIGNATURES, Settings::default());
+    let firing: &[Firing] = &[
+        // The reference's example: parent `-> Integer`, child `-> Numeric`.
+        ("class C < P\n  def m = 1\nend", &[(2, 7)]),
+        ("class C < P\n  def m\n    2\n  end\nend", &[(2, 7)]),
+        ("class P\nend\nclass C < P\n  def m = 1\nend", &[(4, 7)]),
+    ];
+    let silent = &[
+        "class D < P\n  def m = 1\nend",
+        "class C < P\n  def j(x) = 1\nend",
+        "class C < P\n  def many(x) = 1\nend",
+        "class C < P\n  def other = 1\nend",
+        "class P\n  def m = 1\nend",
+    ];
+    check_with("def.override-return-widened", &settings, Severity::Warning, firing, silent, false);
+}
+
+#[test]
+fn override_param_narrowed() {
+    let (_dir, settings) = with_signatures(SIGNATURES, Settings::default());
+    let firing: &[Firing] = &[
+        // The reference's example: parent `(Numeric)`, child `(Integer)`.
+        ("class C < P\n  def k(x) = x\nend", &[(2, 7)]),
+        ("class C < P\n  def k(value)\n    value\n  end\nend", &[(2, 7)]),
+        ("class P\nend\nclass C < P\n  def k(x) = nil\nend", &[(4, 7)]),
+    ];
+    let silent = &[
+        "class D < P\n  def k(x) = x\nend",
+        "class C < P\n  def j(x) = x\nend",
+        "class C < P\n  def many(x) = x\nend",
+        "class C < P\n  def m = 1\nend",
+        "class P\n  def k(x) = x\nend",
+    ];
+    check_with("def.override-param-narrowed", &settings, Severity::Warning, firing, silent, false);
+}
+
+#[test]
+fn value_use_void_runs_only_under_bleeding_edge() {
+    let (_dir, on) = with_signatures(SIGNATURES, Settings { bleeding_edge: BleedingEdge::All, ..Settings::default() });
+    let firing: &[Firing] = &[
+        // The reference's example, on a core method returning void.
+        ("r = [1].zip([2]) { |pair| pair }", &[(1, 9)]),
+        ("q = Quiet.new\nx = q.hush", &[(2, 7)]),
+        ("q = Quiet.new\nputs(q.hush)", &[(2, 8)]),
+        ("q = Quiet.new\nq.hush.nil?", &[(2, 3)]),
+    ];
+    let silent = &[
+        "q = Quiet.new\nq.hush",
+        "q = Quiet.new\nx = q.loud",
+        "r = [1].zip([2])",
+        "[1].zip([2]) { |pair| pair }",
+        "def m(q) = (x = q.hush)",
+    ];
+    check_with("static.value-use.void", &on, Severity::Warning, firing, silent, true);
+    let only = Settings { bleeding_edge: BleedingEdge::Only(vec!["static.value-use.void".into()]), ..on.clone() };
+    let report = rule_table::analyse(firing[0].0, &only);
+    assert_eq!(rule_table::of_rule(&report, "static.value-use.void").len(), 1, "named by id");
+    for settings in [
+        Settings { bleeding_edge: BleedingEdge::Off, ..on.clone() },
+        Settings { bleeding_edge: BleedingEdge::Only(vec!["flow".into()]), ..on.clone() },
+        Settings { profile: Profile::Strict, bleeding_edge: BleedingEdge::Off, ..on.clone() },
+    ] {
+        let report = rule_table::analyse(firing[0].0, &settings);
+        assert!(rule_table::of_rule(&report, "static.value-use.void").is_empty(), "{:?}", settings.bleeding_edge);
+    }
+    // An exact override beats bleeding-edge.
+    let overridden = Settings { overrides: vec![("static.value-use.void".into(), Some(Severity::Info))], ..on };
+    let report = rule_table::analyse(firing[0].0, &overridden);
+    assert_eq!(rule_table::of_rule(&report, "static.value-use.void")[0].severity, Severity::Info);
+}
+
+/// Each catalogue example fires its own rule (switched on); the examples of
+/// rules about project signatures fire with those signatures loaded.
+#[test]
+fn every_catalogue_example_fires_its_rule() {
+    let (_dir, signed) = with_signatures(SIGNATURES, Settings::default());
+    for rule in rigor_engine::rules::all() {
+        assert!(!rule.summary.is_empty() && !rule.example.is_empty(), "{} is undocumented", rule.id);
+        let base = if rule.example.starts_with("# sig:") { signed.clone() } else { Settings::default() };
+        let settings = Settings {
+            overrides: vec![(rule.id.to_string(), Some(Severity::Warning))],
+            bleeding_edge: BleedingEdge::All,
+            ..base
+        };
+        let report = rule_table::analyse(rule.example, &settings);
+        assert!(
+            !rule_table::of_rule(&report, rule.id).is_empty(),
+            "example of {} does not fire:\n{}",
+            rule.id,
+            rule.example
+        );
+    }
 }

@@ -85,11 +85,30 @@ fn rigor_explain_lists_rules_and_an_unknown_rule_is_a_tool_error() {
     assert_eq!(
         ids,
         [
+            "assert.type-mismatch",
+            "call.argument-type-mismatch",
+            "call.possible-nil-receiver",
+            "call.raise-non-exception",
+            "call.self-undefined-method",
+            "call.undefined-method",
+            "call.unresolved-toplevel",
+            "call.wrong-arity",
+            "def.ivar-write-mismatch",
+            "def.method-visibility-mismatch",
+            "def.override-param-narrowed",
+            "def.override-return-widened",
+            "def.override-visibility-reduced",
+            "def.return-type-mismatch",
+            "dump.type",
             "flow.always-raises",
+            "flow.always-truthy-condition",
             "flow.dead-assignment",
             "flow.duplicate-hash-key",
             "flow.return-in-ensure",
-            "flow.unreachable-branch"
+            "flow.shadowed-rescue-clause",
+            "flow.unreachable-branch",
+            "flow.unreachable-clause",
+            "static.value-use.void"
         ]
     );
     let one = mcp.call_tool("rigor_explain", json!({"rule": "dead-assignment"}));

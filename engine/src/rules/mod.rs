@@ -9,6 +9,7 @@ pub mod dump;
 pub mod flow;
 pub mod hazards;
 pub mod project;
+pub mod static_rules;
 
 pub use context::RuleContext;
 
@@ -125,7 +126,10 @@ pub fn all() -> &'static [&'static RuleInfo] {
         &call::wrong_arity::RULE,
         &def::ivar_write_mismatch::RULE,
         &def::method_visibility_mismatch::RULE,
+        &def::overrides::PARAM_NARROWED,
+        &def::overrides::RETURN_WIDENED,
         &def::override_visibility_reduced::RULE,
+        &def::return_type_mismatch::RULE,
         &dump::type_of::RULE,
         &flow::always_raises::RULE,
         &flow::always_truthy_condition::RULE,
@@ -135,13 +139,14 @@ pub fn all() -> &'static [&'static RuleInfo] {
         &flow::shadowed_rescue_clause::RULE,
         &flow::unreachable_branch::RULE,
         &flow::unreachable_clause::RULE,
+        &static_rules::value_use_void::RULE,
     ];
     RULES
 }
 
 /// Rules that run only when `bleeding_edge` names them (off otherwise,
 /// whatever the profile).
-const BLEEDING_EDGE: &[&str] = &[];
+const BLEEDING_EDGE: &[&str] = &["static.value-use.void"];
 
 pub fn is_bleeding_edge(rule: &RuleInfo) -> bool {
     BLEEDING_EDGE.contains(&rule.id)

@@ -1,7 +1,7 @@
+use super::accepts::{rejects, Passing};
 use super::callee::{resolve, Target};
 use super::site::{shown, Call};
 use crate::diagnostic::{EvidenceTier, Severity};
-use crate::rbs::ast::RType;
 use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::types::Type;
 
@@ -30,23 +30,6 @@ pub static RULE: RuleInfo = RuleInfo {
 /// Operators whose argument may answer through `coerce`.
 const COERCING: &[&str] = &["+", "-", "*", "/", "%", "**", "<", ">", "<=", ">=", "<=>", "==", "===", "!="];
 
-const NUMERIC: &[&str] = &["Integer", "Float", "Rational", "Complex", "Numeric"];
-
-/// Implicit conversions: a parameter of the class accepts an object with the method.
-const CONVERSIONS: &[(&str, &str)] = &[
-    ("Integer", "to_int"),
-    ("String", "to_str"),
-    ("Array", "to_ary"),
-    ("Hash", "to_hash"),
-    ("Proc", "to_proc"),
-    ("IO", "to_io"),
-    ("Regexp", "to_str"),
-    ("Symbol", "to_str"),
-];
-
-/// Alias chains deeper than this are not followed.
-const MAX_DEPTH: u8 = 8;
-
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     for node in cx.nodes() {
         let Some(call) = Call::of(node) else { continue };
@@ -69,7 +52,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             }
             let Some(params) = function.positional_types(args.len()) else { continue };
             applicable += 1;
-            match params.iter().zip(&args).position(|(param, arg)| rejects(cx, param, arg, 0)) {
+            match params.iter().zip(&args).position(|(param, arg)| rejects(cx, param, arg, Passing::Argument)) {
                 Some(index) => culprit = culprit.or(Some(index)),
                 None => {
                     applicable = 0;
@@ -106,55 +89,4 @@ fn concrete_argument(cx: &RuleContext<'_, '_>, node: &ruby_prism::Node<'_>) -> O
         _ => return None,
     };
     (cx.env.has_class(class) && !cx.project.opens(class)).then(|| ty.clone())
-}
-
-/// Does the parameter surely refuse the argument?
-fn rejects(cx: &RuleContext<'_, '_>, param: &RType, arg: &Type, depth: u8) -> bool {
-    if depth > MAX_DEPTH {
-        return false;
-    }
-    let is_nil = *arg == Type::nil();
-    let Some(class) = arg.class_name() else { return false };
-    match param {
-        RType::Nil => !is_nil,
-        RType::Optional(inner) => !is_nil && rejects(cx, inner, arg, depth + 1),
-        RType::Union(members) => members.iter().all(|m| rejects(cx, m, arg, depth + 1)),
-        RType::Alias { name, args } => match cx.env.alias(name) {
-            Some(alias) => {
-                let map = crate::rbs::bind(&alias.params, args);
-                rejects(cx, &alias.ty.substitute(&map), arg, depth + 1)
-            }
-            None => false,
-        },
-        RType::Class { name, .. } => !accepts_class(cx, name, class),
-        RType::Tuple(_) => !accepts_class(cx, "Array", class),
-        RType::Record(_) => !accepts_class(cx, "Hash", class),
-        RType::Singleton(_) => true,
-        RType::Interface { name, .. } => match cx.env.class(name) {
-            Some(interface) => interface.instance_methods.keys().any(|method| !responds(cx, class, method)),
-            None => false,
-        },
-        RType::Proc(_) => !responds(cx, class, "to_proc") && class != "Proc",
-        // Untyped, top, void, variables, self, instance, class, bool (any
-        // object is a truth value), literal types, intersections, bottom.
-        _ => false,
-    }
-}
-
-/// Does a parameter of class `name` take an instance of `class`?
-fn accepts_class(cx: &RuleContext<'_, '_>, name: &str, class: &str) -> bool {
-    let inference = cx.inference();
-    if inference.relation(class, name) != crate::infer::Relation::IsNot || !cx.env.has_class(name) {
-        return true;
-    }
-    if NUMERIC.contains(&name) && NUMERIC.contains(&class) {
-        return true;
-    }
-    CONVERSIONS.iter().any(|(target, method)| *target == name && responds(cx, class, method))
-}
-
-fn responds(cx: &RuleContext<'_, '_>, class: &str, method: &str) -> bool {
-    cx.env.instance_method(class, method).is_some()
-        || super::core_gaps::defined_at_run_time(&[class], crate::rules::project::Owner::Instance, method)
-        || cx.project.defines_anywhere(method)
 }

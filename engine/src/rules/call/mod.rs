@@ -1,6 +1,7 @@
 //! `call.*`: method calls the signatures and this project's definitions
 //! say will fail.
 
+pub mod accepts;
 pub mod argument_type_mismatch;
 pub mod callee;
 pub mod core_gaps;
