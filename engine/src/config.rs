@@ -235,4 +235,19 @@ mod tests {
         assert_eq!(settings.severity_of(&rules::flow::dead_assignment::RULE), Some(Severity::Info));
         assert_eq!(settings.severity_of(&rules::flow::always_raises::RULE), None);
     }
+
+    #[test]
+    fn bleeding_edge_is_a_switch_or_a_list_of_rules() {
+        let on = |text: &str| parse(text.as_bytes()).unwrap().settings.bleeding_edge;
+        assert_eq!(on("paths: [lib]\n"), BleedingEdge::Off);
+        assert_eq!(on("bleeding_edge: false\n"), BleedingEdge::Off);
+        assert_eq!(on("bleeding_edge: true\n"), BleedingEdge::All);
+        assert_eq!(
+            on("bleeding_edge: [static.value-use.void]\n"),
+            BleedingEdge::Only(vec!["static.value-use.void".into()])
+        );
+        let config = parse(b"bleeding_edge: [no.such-rule]\n").unwrap();
+        assert_eq!(config.warnings[0].kind, "unknown_rule");
+        assert!(parse(b"bleeding_edge: 3\n").is_err());
+    }
 }

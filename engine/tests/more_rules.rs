@@ -362,3 +362,46 @@ fn every_catalogue_example_fires_its_rule() {
         );
     }
 }
+
+/// The reference's rule table: severity authored, then under lenient,
+/// balanced and strict (`None`: off), and the legacy alias.
+#[test]
+fn catalogue_severities_follow_the_reference_table() {
+    use Severity::{Error as E, Info as I, Warning as W};
+    type Row = (&'static str, Severity, [Option<Severity>; 3], &'static str);
+    let table: &[Row] = &[
+        ("call.undefined-method", E, [Some(E), Some(E), Some(E)], "undefined-method"),
+        ("call.wrong-arity", E, [Some(E), Some(E), Some(E)], "wrong-arity"),
+        ("call.argument-type-mismatch", E, [Some(W), Some(E), Some(E)], "argument-type-mismatch"),
+        ("call.possible-nil-receiver", E, [Some(W), Some(E), Some(E)], "possible-nil-receiver"),
+        ("call.raise-non-exception", E, [Some(W), Some(E), Some(E)], "raise-non-exception"),
+        ("call.unresolved-toplevel", W, [None, Some(W), Some(E)], "unresolved-toplevel"),
+        ("call.self-undefined-method", W, [None, None, None], "self-undefined-method"),
+        ("dump.type", I, [Some(I), Some(I), Some(E)], "dump-type"),
+        ("assert.type-mismatch", E, [Some(E), Some(E), Some(E)], "assert-type"),
+        ("flow.always-raises", E, [Some(W), Some(E), Some(E)], "always-raises"),
+        ("flow.unreachable-branch", W, [Some(I), Some(W), Some(E)], "unreachable-branch"),
+        ("flow.always-truthy-condition", W, [Some(I), Some(W), Some(E)], "always-truthy-condition"),
+        ("flow.unreachable-clause", W, [Some(I), Some(I), Some(W)], "unreachable-clause"),
+        ("flow.dead-assignment", W, [Some(I), Some(W), Some(E)], "dead-assignment"),
+        ("flow.duplicate-hash-key", W, [Some(I), Some(W), Some(E)], "duplicate-hash-key"),
+        ("flow.return-in-ensure", W, [Some(I), Some(W), Some(E)], "return-in-ensure"),
+        ("flow.shadowed-rescue-clause", W, [Some(I), Some(W), Some(E)], "shadowed-rescue-clause"),
+        ("def.return-type-mismatch", W, [Some(W), Some(W), Some(E)], "return-type-mismatch"),
+        ("def.method-visibility-mismatch", E, [Some(W), Some(E), Some(E)], "method-visibility-mismatch"),
+        ("def.override-visibility-reduced", W, [None, Some(W), Some(E)], "override-visibility-reduced"),
+        ("def.override-return-widened", W, [None, Some(W), Some(E)], "override-return-widened"),
+        ("def.override-param-narrowed", W, [None, Some(W), Some(E)], "override-param-narrowed"),
+        ("def.ivar-write-mismatch", E, [Some(W), Some(W), Some(E)], "ivar-write-mismatch"),
+        ("static.value-use.void", W, [None, None, None], "value-use.void"),
+    ];
+    let all = rigor_engine::rules::all();
+    assert_eq!(all.len(), table.len(), "every implemented rule is in the table");
+    for (id, authored, by_profile, alias) in table {
+        let rule = all.iter().find(|r| r.id == *id).unwrap_or_else(|| panic!("{id} is not implemented"));
+        assert_eq!(rule.authored, *authored, "{id}");
+        let actual = [Profile::Lenient, Profile::Balanced, Profile::Strict].map(|p| rule.severity(p));
+        assert_eq!(actual, *by_profile, "{id}");
+        assert_eq!(rule.aliases, [*alias], "{id}");
+    }
+}
