@@ -39,7 +39,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(receiver) = call.explicit_receiver() else { continue };
-        if !nil_written_here(cx, receiver) {
+        if receiver.as_local_variable_read_node().is_none() {
             continue;
         }
         let Some(ty) = cx.type_of(receiver) else { continue };
@@ -51,8 +51,10 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         if !others.iter().all(|member| has_method(cx, member, &call.method)) {
             continue;
         }
+        // Cheapest first: the walk back through the local's writes last.
         if !trusted_receiver(cx, receiver, ty)
             || !surely_missing(cx, &Type::nil(), &call.method)
+            || !nil_written_here(cx, receiver)
             || guarded_elsewhere(cx, &call)
         {
             continue;
