@@ -169,6 +169,8 @@ const DEFINING_CALLS: &[&str] = &[
     "new",
 ];
 
+const MIXINS: &[&str] = &["include", "prepend", "extend"];
+
 const STRING_EVALS: &[&str] = &["class_eval", "module_eval", "instance_eval", "class_exec", "module_exec", "eval"];
 
 struct Collector {
@@ -222,13 +224,29 @@ impl Collector {
             self.string_eval(call, &method);
             return;
         }
+        // `C.send(:define_method, ...)` defines like `define_method` on C.
+        let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+        let (method, skip) = match (method.as_str(), arguments.first()) {
+            ("send" | "__send__" | "public_send", Some(first)) if first.as_symbol_node().is_some() => {
+                let mut names = Vec::new();
+                literal_names(first, &mut names);
+                (names.pop().unwrap_or_default(), 1)
+            }
+            _ => (method, 0),
+        };
+        if MIXINS.contains(&method.as_str()) {
+            // Methods of a module mixed in may come from anywhere.
+            self.mark_target_dynamic(call);
+            return;
+        }
         if !DEFINING_CALLS.contains(&method.as_str()) {
             return;
         }
         let mut names = Vec::new();
-        if let Some(arguments) = call.arguments() {
-            for argument in arguments.arguments().iter() {
-                literal_names(&argument, &mut names);
+        for argument in &arguments[skip..] {
+            if !literal_names(argument, &mut names) && method != "new" && method != "define" {
+                // A computed name: the target may answer to anything.
+                self.mark_target_dynamic(call);
             }
         }
         let writers = matches!(method.as_str(), "attr_writer" | "attr_accessor" | "new" | "member" | "define");
@@ -242,6 +260,20 @@ impl Collector {
 }
 
 impl Collector {
+    /// The class a defining call works on (`self`'s class in a class
+    /// body, or a constant receiver) answers to methods nobody can list.
+    fn mark_target_dynamic(&mut self, call: &CallNode<'_>) {
+        let target = match call.receiver() {
+            // At the top level, `self` is main: `include` there reaches Object.
+            None if self.lexical.is_empty() && self.blocks == 0 => Some("Object".to_string()),
+            None | Some(Node::SelfNode { .. }) => self.lexical.last().map(|(class, _)| class.clone()),
+            Some(receiver) => constant_path_text(&receiver).map(|w| w.trim_start_matches("::").to_string()),
+        };
+        if let Some(target) = target {
+            self.facts.dynamic_classes.insert(target);
+        }
+    }
+
     /// Code evaluated from a string: the methods its literal text defines
     /// are the target's; text we cannot read makes the target dynamic.
     fn string_eval(&mut self, call: &CallNode<'_>, method: &str) {
@@ -300,24 +332,31 @@ fn evaluated_definitions(code: &Node<'_>) -> Option<Vec<String>> {
 }
 
 /// Symbol and string literals in an argument, also inside array and hash
-/// literals (`delegate [:a, :b] => :target`).
-fn literal_names(node: &Node<'_>, out: &mut Vec<String>) {
+/// literals (`delegate [:a, :b] => :target`). False when the argument is
+/// computed, so the names it gives cannot be read.
+fn literal_names(node: &Node<'_>, out: &mut Vec<String>) -> bool {
     ensure_room();
     match node {
         Node::SymbolNode { .. } => {
             if let Some(symbol) = node.as_symbol_node() {
                 out.push(String::from_utf8_lossy(symbol.unescaped()).into_owned());
             }
+            true
         }
         Node::StringNode { .. } => {
             if let Some(string) = node.as_string_node() {
                 out.push(String::from_utf8_lossy(string.unescaped()).into_owned());
             }
+            true
         }
         Node::ArrayNode { .. } => {
+            let mut all = true;
             if let Some(array) = node.as_array_node() {
-                array.elements().iter().for_each(|e| literal_names(&e, out));
+                for element in array.elements().iter() {
+                    all &= literal_names(&element, out);
+                }
             }
+            all
         }
         Node::HashNode { .. } | Node::KeywordHashNode { .. } => {
             let elements: Vec<Node<'_>> = match (node.as_hash_node(), node.as_keyword_hash_node()) {
@@ -325,14 +364,24 @@ fn literal_names(node: &Node<'_>, out: &mut Vec<String>) {
                 (_, Some(hash)) => hash.elements().iter().collect(),
                 _ => Vec::new(),
             };
+            let mut all = true;
             for element in elements {
-                if let Some(assoc) = element.as_assoc_node() {
-                    literal_names(&assoc.key(), out);
-                    literal_names(&assoc.value(), out);
+                match element.as_assoc_node() {
+                    Some(assoc) => {
+                        all &= literal_names(&assoc.key(), out);
+                        // Values name targets (`=> :@obj`), not methods.
+                        literal_names(&assoc.value(), out);
+                    }
+                    None => all = false,
                 }
             }
+            all
         }
-        _ => {}
+        // Values that are not names (`attr :x, true`, `def_delegators :@a`).
+        Node::TrueNode { .. } | Node::FalseNode { .. } | Node::NilNode { .. } => true,
+        // Blocks and procs define bodies, not names.
+        Node::BlockArgumentNode { .. } | Node::LambdaNode { .. } => true,
+        _ => false,
     }
 }
 
@@ -504,6 +553,24 @@ mod tests {
         assert!(f.any_dynamic(&["Array"]), "an interpolated name: anything");
         assert!(!f.any_dynamic(&["Integer"]));
         assert_eq!(f.def_count("method_missing"), 1);
+    }
+
+    #[test]
+    fn computed_names_and_mixins_make_their_target_dynamic() {
+        let f = facts(&[
+            "class String\n  NAMES.each { |n| define_method(n) { 1 } }\nend\nArray.send(:define_method, name) { 1 }\n",
+            "class Hash\n  include Gem::Stuff\nend\nRange.include(Other)\nclass Symbol\n  attr_reader :label, :size\nend\n",
+        ]);
+        assert!(f.any_dynamic(&["Array"]), "send(:define_method) with a computed name");
+        assert!(f.any_dynamic(&["Hash"]), "a mixin in the class body");
+        assert!(f.any_dynamic(&["Range"]), "a mixin from outside");
+        assert!(!f.any_dynamic(&["Symbol"]), "literal attribute names are read");
+        assert!(f.may_define(&["Integer"], Owner::Instance, "label"));
+        // define_method in a block of a class body targets the class too.
+        assert!(f.any_dynamic(&["String"]));
+        assert!(!f.any_dynamic(&["Integer"]));
+        let top = facts(&["include Comparable\n"]);
+        assert!(top.any_dynamic(&["Integer"]), "a top-level include reaches every object");
     }
 
     #[test]
