@@ -19,6 +19,8 @@ fn undefined_method() {
         ("x = 5\nx.upcase", &[(2, 3)]),
         ("def m\n  s = \"a\" + \"b\"\n  s.shout!\nend", &[(3, 5)]),
         ("1.times { |i| i.zork }", &[(1, 17)]),
+        // A signature module mixed in is asked, and lacks it.
+        ("include Comparable\nnil.shout", &[(2, 5)]),
         // Columns count bytes: "é" is two.
         ("x = \"é\"; x.shout", &[(1, 13)]),
         ("x = \"a\"\nx&.shout", &[(2, 4)]),
@@ -54,6 +56,12 @@ fn undefined_method() {
         "begin\nrescue\n  $!.exit_value\nend",
         "String.class_eval(\"def shout; end\")\n\"hi\".shout",
         "x = \"hi\"\nx.send(:shout)",
+        // Modules the project mixes in: an unknown one may provide anything,
+        // a signature one is asked.
+        "class Hash\n  include Unknown::Mixin\nend\n{ a: 1 }.zap",
+        "include Enumerable\nnil.each_slice(2)",
+        "Array.send(:define_method, name) { 1 }\n[1].anything",
+        "m = Module.new {\n  include(Unknown)\n}\ninclude m\n\"hi\".shout",
     ];
     check("call.undefined-method", Severity::Error, firing, silent, true);
 }
@@ -74,6 +82,7 @@ fn wrong_arity() {
         ("\"abc\".center", &[(1, 7)]),
         ("\"abc\".center(1, \"a\", 3)", &[(1, 7)]),
         ("1.succ(2)", &[(1, 3)]),
+        ("class Box\n  def rotate(a, b) = a\nend\n[1, 2].rotate(1, 2)", &[(4, 8)]),
         ("x = [3]\nx.push\nx.first(1, 2)", &[(3, 3)]),
         ("class K\n  def one(a) = a\n  def go\n    one(1, 2)\n  end\nend", &[(4, 5)]),
         ("class K\n  def one(a, b = 1) = a\nend\nK.new.one", &[(4, 7)]),
@@ -108,6 +117,8 @@ fn argument_type_mismatch() {
         ("\"a\".start_with?(:a)", &[(1, 5)]),
         ("x = nil\n\"abc\".center(x)", &[(2, 7)]),
         ("\"abc\".center([1])", &[(1, 7)]),
+        // Another class's `center` does not change String's.
+        ("class Box\n  def center(x) = x\nend\n\"abc\".center(nil)", &[(4, 7)]),
     ];
     let silent = &[
         "\"abc\".center(3)",

@@ -36,6 +36,9 @@ pub struct ProjectFacts {
     /// Classes whose methods cannot be listed: `method_missing`, or code
     /// evaluated from strings in their body.
     dynamic_classes: HashSet<String>,
+    /// Modules mixed into a class by the project, as written: (class,
+    /// side) -> modules. `include` at the top level mixes into Object.
+    mixins: HashMap<(String, Owner), HashSet<String>>,
     /// Last segments of the superclasses project classes name (`< Base`,
     /// `Class.new(Base)`): those classes have subclasses somewhere.
     subclassed: HashSet<String>,
@@ -50,6 +53,7 @@ impl ProjectFacts {
             side: Owner::Instance,
             blocks: 0,
             opened: HashSet::new(),
+            anonymous_modules: HashMap::new(),
         };
         collector.visit(&parsed.root());
         let opened = std::mem::take(&mut collector.opened);
@@ -76,7 +80,16 @@ impl ProjectFacts {
         }
         self.dynamic_classes.extend(other.dynamic_classes);
         self.subclassed.extend(other.subclassed);
+        for (key, modules) in other.mixins {
+            self.mixins.entry(key).or_default().extend(modules);
+        }
         self
+    }
+
+    /// Modules the project mixes into a class (instances) or its class
+    /// object (singleton), as written.
+    pub fn mixins_of(&self, class: &str, side: Owner) -> impl Iterator<Item = &String> {
+        self.mixins.get(&(class.to_string(), side)).into_iter().flatten()
     }
 
     /// Does some project class inherit from this one (matched by the last
@@ -113,6 +126,13 @@ impl ProjectFacts {
     /// Does some project file open this class or module?
     pub fn opens(&self, class: &str) -> bool {
         self.files_opening.contains_key(class)
+    }
+
+    /// Does some project file open a class or module whose name ends like
+    /// this one (a mixin is written relative to where it is mixed in)?
+    pub fn opens_by_last_segment(&self, written: &str) -> bool {
+        let last = last_segment(written);
+        self.files_opening.keys().any(|full| last_segment(full) == last)
     }
 
     /// Is this class opened in more than one file, so no single file sees
@@ -171,6 +191,18 @@ const DEFINING_CALLS: &[&str] = &[
 
 const MIXINS: &[&str] = &["include", "prepend", "extend"];
 
+/// Defining calls whose computed argument is a method name nobody can read
+/// (`module_function`, `new`, delegators take names of existing things).
+const NAMES_METHODS: &[&str] = &[
+    "attr",
+    "attr_reader",
+    "attr_writer",
+    "attr_accessor",
+    "define_method",
+    "define_singleton_method",
+    "alias_method",
+];
+
 const STRING_EVALS: &[&str] = &["class_eval", "module_eval", "instance_eval", "class_exec", "module_exec", "eval"];
 
 struct Collector {
@@ -180,6 +212,9 @@ struct Collector {
     side: Owner,
     blocks: usize,
     opened: HashSet<String>,
+    /// Locals assigned `Module.new { include X ... }`: the modules the
+    /// anonymous one includes, so `include local` mixes those in.
+    anonymous_modules: HashMap<Vec<u8>, Vec<String>>,
 }
 
 impl Collector {
@@ -235,8 +270,7 @@ impl Collector {
             _ => (method, 0),
         };
         if MIXINS.contains(&method.as_str()) {
-            // Methods of a module mixed in may come from anywhere.
-            self.mark_target_dynamic(call);
+            self.mixin(call, &method, &arguments[skip..]);
             return;
         }
         if !DEFINING_CALLS.contains(&method.as_str()) {
@@ -244,7 +278,7 @@ impl Collector {
         }
         let mut names = Vec::new();
         for argument in &arguments[skip..] {
-            if !literal_names(argument, &mut names) && method != "new" && method != "define" {
+            if !literal_names(argument, &mut names) && NAMES_METHODS.contains(&method.as_str()) {
                 // A computed name: the target may answer to anything.
                 self.mark_target_dynamic(call);
             }
@@ -271,6 +305,38 @@ impl Collector {
         };
         if let Some(target) = target {
             self.facts.dynamic_classes.insert(target);
+        }
+    }
+
+    /// `include M`, `C.prepend(M)`, `extend M`: remembered per target, so
+    /// a rule can ask whether M provides a method. A computed module
+    /// leaves the target's methods unknown.
+    fn mixin(&mut self, call: &CallNode<'_>, method: &str, arguments: &[Node<'_>]) {
+        let target = match call.receiver() {
+            None if self.lexical.is_empty() && self.blocks == 0 => Some("Object".to_string()),
+            None | Some(Node::SelfNode { .. }) => self.lexical.last().map(|(class, _)| class.clone()),
+            Some(receiver) => constant_path_text(&receiver).map(|w| w.trim_start_matches("::").to_string()),
+        };
+        let Some(target) = target else { return };
+        let side = if method == "extend" { Owner::Singleton } else { Owner::Instance };
+        for argument in arguments {
+            let anonymous = argument
+                .as_local_variable_read_node()
+                .and_then(|read| self.anonymous_modules.get(read.name().as_slice()));
+            if let Some(included) = anonymous {
+                let included = included.clone();
+                self.facts.mixins.entry((target.clone(), side)).or_default().extend(included);
+                continue;
+            }
+            match constant_path_text(argument) {
+                Some(module) => {
+                    let module = module.trim_start_matches("::").to_string();
+                    self.facts.mixins.entry((target.clone(), side)).or_default().insert(module);
+                }
+                None => {
+                    self.facts.dynamic_classes.insert(target.clone());
+                }
+            }
         }
     }
 
@@ -385,6 +451,34 @@ fn literal_names(node: &Node<'_>, out: &mut Vec<String>) -> bool {
     }
 }
 
+/// `Module.new { include X; ... }`: the modules it includes, as written;
+/// `None` for anything else (or a computed include inside).
+fn anonymous_module(value: &Node<'_>) -> Option<Vec<String>> {
+    let call = value.as_call_node()?;
+    if name(call.name()) != "new" || call.receiver().as_ref().and_then(constant_path_text).as_deref() != Some("Module")
+    {
+        return None;
+    }
+    let block = call.block()?.as_block_node()?;
+    let mut included = Vec::new();
+    if let Some(body) = block.body() {
+        let statements: Vec<Node<'_>> = match body.as_statements_node() {
+            Some(list) => list.body().iter().collect(),
+            None => Vec::new(),
+        };
+        for statement in statements {
+            let Some(inner) = statement.as_call_node() else { continue };
+            if !matches!(name(inner.name()).as_str(), "include" | "prepend") {
+                continue;
+            }
+            for argument in inner.arguments()?.arguments().iter() {
+                included.push(constant_path_text(&argument)?.trim_start_matches("::").to_string());
+            }
+        }
+    }
+    Some(included)
+}
+
 fn last_segment(name: &str) -> &str {
     name.rsplit("::").next().unwrap_or(name)
 }
@@ -493,6 +587,13 @@ impl<'pr> Visit<'pr> for Collector {
         }
     }
 
+    fn visit_local_variable_write_node(&mut self, node: &ruby_prism::LocalVariableWriteNode<'pr>) {
+        if let Some(included) = anonymous_module(&node.value()) {
+            self.anonymous_modules.insert(node.name().as_slice().to_vec(), included);
+        }
+        ruby_prism::visit_local_variable_write_node(self, node);
+    }
+
     fn visit_call_node(&mut self, node: &CallNode<'pr>) {
         self.defining_call(node);
         ruby_prism::visit_call_node(self, node);
@@ -562,15 +663,21 @@ mod tests {
             "class Hash\n  include Gem::Stuff\nend\nRange.include(Other)\nclass Symbol\n  attr_reader :label, :size\nend\n",
         ]);
         assert!(f.any_dynamic(&["Array"]), "send(:define_method) with a computed name");
-        assert!(f.any_dynamic(&["Hash"]), "a mixin in the class body");
-        assert!(f.any_dynamic(&["Range"]), "a mixin from outside");
+        assert_eq!(f.mixins_of("Hash", Owner::Instance).collect::<Vec<_>>(), ["Gem::Stuff"]);
+        assert_eq!(f.mixins_of("Range", Owner::Instance).collect::<Vec<_>>(), ["Other"]);
         assert!(!f.any_dynamic(&["Symbol"]), "literal attribute names are read");
         assert!(f.may_define(&["Integer"], Owner::Instance, "label"));
         // define_method in a block of a class body targets the class too.
         assert!(f.any_dynamic(&["String"]));
         assert!(!f.any_dynamic(&["Integer"]));
-        let top = facts(&["include Comparable\n"]);
-        assert!(top.any_dynamic(&["Integer"]), "a top-level include reaches every object");
+        let anonymous = facts(&["m = Module.new {\n  include(Helpers)\n}\ninclude m\n"]);
+        assert_eq!(anonymous.mixins_of("Object", Owner::Instance).collect::<Vec<_>>(), ["Helpers"]);
+        assert!(!anonymous.any_dynamic(&["Integer"]));
+        let kernel = facts(&["module Kernel\n  module_function define_method(:warn) { |*m| 1 }\nend\n"]);
+        assert!(!kernel.any_dynamic(&["Integer"]), "module_function of a computed name defines nothing new");
+        let top = facts(&["include Comparable\nclass A\n  extend Forwardable\nend\n"]);
+        assert_eq!(top.mixins_of("Object", Owner::Instance).collect::<Vec<_>>(), ["Comparable"]);
+        assert_eq!(top.mixins_of("A", Owner::Singleton).collect::<Vec<_>>(), ["Forwardable"]);
     }
 
     #[test]

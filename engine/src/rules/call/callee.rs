@@ -20,7 +20,7 @@ pub enum Target<'c> {
 /// What a call with a written receiver (or an implicit `self` in a method
 /// body) runs, and the receiver type it was resolved for.
 pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type, Target<'c>)> {
-    if cx.hazards().refines || cx.project.defines_anywhere(&call.method) && !single_def(cx, &call.method) {
+    if cx.hazards().refines {
         return None;
     }
     let (ty, class, side) = match call.explicit_receiver() {
@@ -47,7 +47,7 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
     let inference = cx.inference();
     match inference.lookup(&class, side, &call.method) {
         Callee::Rbs(found) => {
-            if cx.project.defines_anywhere(&call.method) || !cx.env.has_class(&class) {
+            if !cx.env.has_class(&class) || super::site::project_may_provide(cx, &class, side, &call.method) {
                 return None;
             }
             // A subclass of a class typed by its name may redefine the method.

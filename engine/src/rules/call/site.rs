@@ -90,20 +90,13 @@ pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool
     if !matches!(inference.lookup(&class, side, method), Callee::Missing { complete: true }) {
         return false;
     }
-    let mut chain: Vec<String> = vec![class.clone()];
-    chain.extend(inference.index.ancestor_names(cx.env, &class).iter().map(|a| a.to_string()));
+    let chain = ancestry(cx, &class);
     let chain: Vec<&str> = chain.iter().map(String::as_str).collect();
-    let owner = match side {
-        Side::Instance => Owner::Instance,
-        Side::Singleton => Owner::Singleton,
-    };
+    let owner = owner_of(side);
     if core_gaps::defined_at_run_time(&chain, owner, method) || stdlib_methods::adds(&chain, owner, method) {
         return false;
     }
-    if cx.project.may_define(&chain, owner, method) || cx.project.any_dynamic(&chain) {
-        return false;
-    }
-    if chain.iter().any(|c| inference.index.class(c).is_some() && cx.project.is_spread(c)) {
+    if project_may_provide(cx, &class, side, method) {
         return false;
     }
     // A value typed by its class, not its spelling, may be an instance of
@@ -117,6 +110,58 @@ pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool
         }
     }
     !answers_through_method_missing(cx, &chain)
+}
+
+fn ancestry(cx: &RuleContext<'_, '_>, class: &str) -> Vec<String> {
+    let mut chain: Vec<String> = vec![class.to_string()];
+    chain.extend(cx.inference().index.ancestor_names(cx.env, class).iter().map(|a| a.to_string()));
+    chain
+}
+
+fn owner_of(side: Side) -> Owner {
+    match side {
+        Side::Instance => Owner::Instance,
+        Side::Singleton => Owner::Singleton,
+    }
+}
+
+/// Could the project give (or take, or redefine) this method for values of
+/// `class`: a definition on the class or an ancestor, a module mixed into
+/// one, `method_missing` or string evals, or a class opened in several
+/// files?
+pub fn project_may_provide(cx: &RuleContext<'_, '_>, class: &str, side: Side, method: &str) -> bool {
+    let chain = ancestry(cx, class);
+    let chain: Vec<&str> = chain.iter().map(String::as_str).collect();
+    let owner = owner_of(side);
+    cx.project.may_define(&chain, owner, method)
+        || cx.project.any_dynamic(&chain)
+        || mixed_in_may_define(cx, &chain, owner, method)
+        || chain.iter().any(|c| cx.inference().index.class(c).is_some() && cx.project.is_spread(c))
+}
+
+/// Could a module the project mixes into one of these classes (or into
+/// Object, which every class inherits) provide the method? Project modules'
+/// methods are already among the project's definitions; a signature
+/// module (core or standard library) is asked; an unknown one could
+/// provide anything.
+fn mixed_in_may_define(cx: &RuleContext<'_, '_>, chain: &[&str], side: Owner, method: &str) -> bool {
+    let mut targets: Vec<(&str, Owner)> = chain.iter().map(|c| (*c, Owner::Instance)).collect();
+    targets.push(("Object", Owner::Instance));
+    if side == Owner::Singleton {
+        targets.extend(chain.iter().map(|c| (*c, Owner::Singleton)));
+    }
+    targets.into_iter().any(|(class, mixed_side)| {
+        cx.project.mixins_of(class, mixed_side).any(|module| {
+            if cx.project.opens(module) || cx.project.opens_by_last_segment(module) {
+                return false;
+            }
+            let declared = |env: &crate::rbs::Environment| {
+                env.has_class(module).then(|| env.instance_method(module, method).is_some())
+            };
+            // An unknown module could provide anything.
+            declared(cx.env).or_else(|| declared(stdlib_methods::environment())).unwrap_or(true)
+        })
+    })
 }
 
 /// A class (other than BasicObject, whose `method_missing` raises) that

@@ -9,7 +9,8 @@ use std::sync::OnceLock;
 use crate::rbs::{self, Environment};
 use crate::rules::project::Owner;
 
-fn stdlib() -> &'static Environment {
+/// The standard library's signatures (without the core).
+pub fn environment() -> &'static Environment {
     static STDLIB: OnceLock<Environment> = OnceLock::new();
     STDLIB.get_or_init(|| match rbs::locate::rbs_gem() {
         Ok(gem) => rbs::load_directories(&[gem.join("stdlib")]).env,
@@ -19,7 +20,7 @@ fn stdlib() -> &'static Environment {
 
 /// Does a standard library declare `method` on one of `classes`?
 pub fn adds(classes: &[&str], side: Owner, method: &str) -> bool {
-    let env = stdlib();
+    let env = environment();
     classes.iter().chain(["Object", "Kernel", "Module", "Class"].iter()).any(|class| {
         env.class(class).is_some_and(|decl| match side {
             Owner::Instance => decl.instance_methods.contains_key(method),
