@@ -21,6 +21,8 @@ fn undefined_method() {
         ("1.times { |i| i.zork }", &[(1, 17)]),
         // A signature module mixed in is asked, and lacks it.
         ("include Comparable\nnil.shout", &[(2, 5)]),
+        // A real bug found in a gem: Hash has no `<<`.
+        ("def m(x)\n  tbl = {}\n  tbl << x\nend", &[(3, 7)]),
         // Columns count bytes: "é" is two.
         ("x = \"é\"; x.shout", &[(1, 13)]),
         ("x = \"a\"\nx&.shout", &[(2, 4)]),
@@ -54,6 +56,12 @@ fn undefined_method() {
         "class Local\nend\nLocal.new.anything",
         // `$!` is an Exception typed by its class: a subclass defines it.
         "begin\nrescue\n  $!.exit_value\nend",
+        // A global's type is a promise others break ($stdout as a StringIO).
+        "$stdout.string",
+        // A value typed Class has singleton methods the type does not show.
+        "k = Struct.new(:a)\nk[1]",
+        // Modules' own methods are what C extensions add.
+        "ObjectSpace.each_iseq",
         "String.class_eval(\"def shout; end\")\n\"hi\".shout",
         "x = \"hi\"\nx.send(:shout)",
         // Modules the project mixes in: an unknown one may provide anything,
@@ -87,6 +95,11 @@ fn wrong_arity() {
         ("class K\n  def one(a) = a\n  def go\n    one(1, 2)\n  end\nend", &[(4, 5)]),
         ("class K\n  def one(a, b = 1) = a\nend\nK.new.one", &[(4, 7)]),
         ("class K\n  def one(a, b = 1) = a\nend\nK.new.one(1, 2, 3)", &[(4, 7)]),
+        // `C.new` takes what `initialize` takes.
+        ("Regexp.new", &[(1, 8)]),
+        ("class K\n  def initialize(a) = nil\nend\nK.new", &[(4, 3)]),
+        ("class K\n  def initialize(a) = nil\nend\nK.new(1, 2)", &[(4, 3)]),
+        ("class K\n  def initialize(a) = nil\nend\nclass L < K\nend\nL.new", &[(6, 3)]),
     ];
     let silent = &[
         "[1, 2].rotate(1)",
@@ -102,6 +115,17 @@ fn wrong_arity() {
         "class K\n  def one(...) = 1\nend\nK.new.one(1, 2)",
         "class Array\n  def rotate(*a) = a\nend\n[1].rotate(1, 2)",
         "x = rand > 0.5 ? [1] : \"s\"\nx.center(1, 2, 3, 4)",
+        "Regexp.new(\"a\")",
+        "RuntimeError.new(\"boom\")",
+        // Struct.new is Struct's own (the signatures leave it out).
+        "Point = Struct.new(:x, :y, :z)",
+        "Thread.new(1) { |n| n }",
+        "class K\n  def initialize(a) = nil\nend\nK.new(1)",
+        "class K\n  def initialize(a) = nil\n  def again = self.class.new(1, 2)\nend",
+        "class K\n  def initialize(a) = nil\nend\nclass L < K\n  def initialize(a, b) = nil\nend\nL.new(1, 2)",
+        "class K\n  def self.new(*a) = 1\n  def initialize(a) = nil\nend\nK.new(1, 2)",
+        "class K\n  include Unknown\n  def initialize(a) = nil\nend\nK.new(1, 2)",
+        "class K\n  def initialize(a) = nil\nend\nclass K\n  def initialize(a, b) = nil\nend\nK.new(1, 2)",
     ];
     check("call.wrong-arity", Severity::Error, firing, silent, true);
 }
@@ -145,10 +169,10 @@ fn argument_type_mismatch() {
 fn possible_nil_receiver() {
     let firing: &[Firing] = &[
         ("def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase\nend", &[(4, 5)]),
-        ("def m(f)\n  s = (\"x\" if f)\n  s.upcase\nend", &[(3, 5)]),
         ("def m(f)\n  n = nil\n  n = 1 if f\n  n + 1\nend", &[(4, 5)]),
         ("def m(f)\n  a = nil\n  if f\n    a = [1]\n  end\n  a.push(2)\nend", &[(6, 5)]),
-        ("def m(f)\n  s = case f\n      when 1 then \"a\"\n      end\n  s.strip\nend", &[(5, 5)]),
+        ("def m(f)\n  s = nil\n  s = \"a\" unless f\n  s.strip\nend", &[(4, 5)]),
+        ("def m(f)\n  s = nil\n  while f\n    s = \"a\"\n  end\n  s.strip\nend", &[(6, 5)]),
     ];
     let silent = &[
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase if s\nend",
@@ -164,6 +188,10 @@ fn possible_nil_receiver() {
         "def m(h)\n  $~.begin(0)\nend",
         "def m(s)\n  i = \"abc\".index(s)\n  i + 1\nend",
         "def m(flag)\n  s = nil\n  s = foo if flag\n  s.upcase\nend",
+        // Conditionals without `else` are often exhaustive by invariant.
+        "def m(f)\n  s = (\"x\" if f)\n  s.upcase\nend",
+        "def m(t)\n  s = case t\n      when Integer then \"a\"\n      when String then \"b\"\n      end\n  s.strip\nend",
+        "def m(b)\n  r = b.nil? ? nil : \"x\"\n  r.upcase\nend",
     ];
     check("call.possible-nil-receiver", Severity::Error, firing, silent, true);
 }

@@ -4,7 +4,7 @@
 
 use ruby_prism::{DefNode, Node};
 
-use super::site::{receiver_class, trusted_receiver, Call};
+use super::site::{is_exact, receiver_class, trusted_receiver, Call};
 use crate::infer::{Callee, Side};
 use crate::rbs::ast::MethodType;
 use crate::rules::RuleContext;
@@ -23,7 +23,7 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
     if cx.hazards().refines {
         return None;
     }
-    let (ty, class, side) = match call.explicit_receiver() {
+    let (ty, class, side, exact) = match call.explicit_receiver() {
         Some(receiver) => {
             let ty = cx.type_of(receiver)?.clone();
             let ty = if call.is_safe_navigation() { ty.without_nil() } else { ty };
@@ -31,7 +31,12 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             if !trusted_receiver(cx, receiver, &ty) {
                 return None;
             }
-            (ty, class, side)
+            // A class object named by a constant is exactly that class; one
+            // computed (`self.class`) may be a subclass.
+            let exact = is_exact(&ty)
+                || (side == Side::Singleton
+                    && matches!(receiver, Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. }));
+            (ty, class, side, exact)
         }
         // On `self`, only the project's own single `def` is judged.
         None if !single_def(cx, &call.method) => return None,
@@ -41,17 +46,25 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
                 Side::Instance => Type::nominal(&class),
                 Side::Singleton => Type::Singleton(class.as_str().into()),
             };
-            (ty, class, side)
+            (ty, class, side, false)
         }
     };
+    // Any class object answers to its own singleton methods, which a
+    // value typed `Class` or `Module` does not show.
+    if side == Side::Instance && matches!(class.as_str(), "Class" | "Module") {
+        return None;
+    }
+    if side == Side::Singleton && !exact && call.explicit_receiver().is_some() {
+        return None;
+    }
+    if side == Side::Singleton && call.method == "new" {
+        return construction(cx, ty, &class);
+    }
     let inference = cx.inference();
     match inference.lookup(&class, side, &call.method) {
         Callee::Rbs(found) => {
-            if !cx.env.has_class(&class) || super::site::project_may_provide(cx, &class, side, &call.method) {
-                return None;
-            }
+            signature_target(cx, &class, side, &call.method)?;
             // A subclass of a class typed by its name may redefine the method.
-            let exact = super::site::is_exact(&ty) || side == Side::Singleton;
             if !exact && overridden_in_signatures(cx, &class, &call.method) {
                 return None;
             }
@@ -61,6 +74,64 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             let def = inference.index.def(id).node.as_def_node()?;
             let own_name = crate::syntax::name(def.name());
             (own_name == call.method && single_def(cx, &call.method)).then_some((ty, Target::Def(def)))
+        }
+        _ => None,
+    }
+}
+
+/// Can a signature method of `class` be taken at its word: a signature
+/// class, nothing in the project touching the method, and no closer
+/// run-time definition the signatures omit (`Struct.new` is not `Class#new`)?
+fn signature_target(cx: &RuleContext<'_, '_>, class: &str, side: Side, method: &str) -> Option<()> {
+    let mut chain = vec![class.to_string()];
+    chain.extend(cx.inference().index.ancestor_names(cx.env, class).iter().map(|a| a.to_string()));
+    let chain: Vec<&str> = chain.iter().map(String::as_str).collect();
+    let owner = match side {
+        Side::Instance => crate::rules::project::Owner::Instance,
+        Side::Singleton => crate::rules::project::Owner::Singleton,
+    };
+    let unsure = !cx.env.has_class(class)
+        || super::site::project_may_provide(cx, class, side, method)
+        || super::core_gaps::defined_at_run_time(&chain, owner, method);
+    (!unsure).then_some(())
+}
+
+/// `C.new(...)`: what takes the arguments is C's own `self.new` if it has
+/// one, else `initialize` (a signature's, or the class's `def`).
+fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Option<(Type, Target<'c>)> {
+    let inference = cx.inference();
+    match inference.lookup(class, Side::Singleton, "new") {
+        Callee::Rbs(found) if &*found.owner != "Class" => {
+            signature_target(cx, class, Side::Singleton, "new")?;
+            return Some((
+                ty,
+                Target::Signature { class: class.to_string(), side: Side::Singleton, overloads: found.overloads },
+            ));
+        }
+        Callee::Rbs(_) => {}
+        Callee::Def(id) => {
+            let def = inference.index.def(id).node.as_def_node()?;
+            return single_def(cx, "new").then_some((ty, Target::Def(def)));
+        }
+        _ => return None,
+    }
+    match inference.lookup(class, Side::Instance, "initialize") {
+        Callee::Rbs(found) => {
+            signature_target(cx, class, Side::Instance, "initialize")?;
+            signature_target(cx, class, Side::Singleton, "new")?;
+            Some((ty, Target::Signature { class: class.to_string(), side: Side::Instance, overloads: found.overloads }))
+        }
+        Callee::Def(id) => {
+            let info = inference.index.def(id);
+            let def = info.node.as_def_node()?;
+            let (owner, _) = info.owner.as_ref()?;
+            let user = inference.index.class(owner)?;
+            let sure = !user.unknown_mixins
+                && !user.redefined.contains_key(&(Side::Instance, "initialize".to_string()))
+                && !cx.project.defined_dynamically("initialize")
+                && !cx.project.defined_dynamically("new")
+                && [class, &**owner].iter().all(|c| !cx.project.is_spread(c) && !cx.project.any_dynamic(&[c]));
+            sure.then_some((ty, Target::Def(def)))
         }
         _ => None,
     }

@@ -12,13 +12,13 @@ pub static RULE: RuleInfo = RuleInfo {
     summary: "A method called on a value that may be nil, where nil lacks the method: NoMethodError on the nil path.",
     fires_when: &[
         "the receiver is a local variable whose type at the call is `T | nil`: every other member is one known class that has the method",
-        "the nil is written in this code: the local is assigned `nil`, or a conditional with no `else` (whose value may be nil), in the same method",
+        "the nil is written in this code: the local is assigned the literal `nil` in the same method, and no later unconditional write hides it",
         "NilClass does not have the method (nor does the project or a standard library add it), and the call is not `&.`",
     ],
     does_not_fire_when: &[
         "a guard narrowed nil away before the call (`if x`, `unless x.nil?`, `return unless x`, `x ||= ...`, `x && x.m`), or the call is `x&.m`",
         "nil has the method (`to_s`, `inspect`, `nil?`, ...), or some member of the type is untyped or lacks the method too",
-        "the nil comes only from a signature's optional return (`String#index`, `Hash#[]`, `IO#read`), a global (`$~`, `$?`) or an instance variable: working code relies on invariants no type shows, so the engine is not sure",
+        "the nil comes only from a signature's optional return (`String#index`, `Hash#[]`, `IO#read`), a global (`$~`, `$?`), an instance variable, or a conditional without `else` (often exhaustive): working code relies on invariants no type shows, so the engine is not sure",
         "the file probes the method with `respond_to?` or rescues NoMethodError around the call",
     ],
     example: "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase\nend",
@@ -81,8 +81,8 @@ fn has_method(cx: &RuleContext<'_, '_>, member: &Type, method: &str) -> bool {
 }
 
 /// Does a `nil` this method writes reach the receiver? Walking back from
-/// the read through the local's earlier writes: a write of `nil` (or of a
-/// conditional that may be nil) answers yes; a write that surely runs
+/// the read through the local's earlier writes: a write of `nil` answers
+/// yes; a write that surely runs
 /// before the read (no branch, loop, block or rescue holds it but not the
 /// read) hides everything earlier; a conditional write does not.
 fn nil_written_here(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
@@ -100,14 +100,9 @@ fn nil_written_here(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
     writes.sort_by_key(|node| node.location().start());
     for write in writes.iter().rev() {
         let value = unparenthesize(write.as_local_variable_write_node().expect("a local write").value());
-        let writes_nil = match value {
-            Node::NilNode { .. } => true,
-            Node::IfNode { .. } | Node::UnlessNode { .. } | Node::CaseNode { .. } => {
-                cx.type_of(&value).is_some_and(|ty| ty.members().contains(&Type::nil()))
-            }
-            _ => false,
-        };
-        if writes_nil {
+        // Only a literal `nil`: a conditional without `else` is often
+        // exhaustive by an invariant (`case type when A ... when B ... end`).
+        if matches!(value, Node::NilNode { .. }) {
             return true;
         }
         if !runs_conditionally(cx.nodes(), write, offset) {

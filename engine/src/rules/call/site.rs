@@ -86,6 +86,13 @@ pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool
     if !cx.env.has_class(&class) {
         return false;
     }
+    // Class objects answer to singleton methods a value typed `Class` does
+    // not show; modules' own methods are what C extensions add most
+    // (`ObjectSpace.each_iseq` from a gem's extension).
+    let opaque_class_object = side == Side::Instance && matches!(class.as_str(), "Class" | "Module");
+    if opaque_class_object || (side == Side::Singleton && cx.env.is_module(&class)) {
+        return false;
+    }
     let inference = cx.inference();
     if !matches!(inference.lookup(&class, side, method), Callee::Missing { complete: true }) {
         return false;
@@ -173,7 +180,8 @@ fn answers_through_method_missing(cx: &RuleContext<'_, '_>, chain: &[&str]) -> b
     })
 }
 
-/// Can the receiver's inferred type be trusted as the whole truth?
+/// Can the receiver's inferred type be trusted as the whole truth? Not a
+/// global's.
 /// Instance variables and `self`'s methods are typed from this file's
 /// writes only: a class opened in several files or subclassed elsewhere
 /// may store other things. And a receiver typed exactly `nil` must be
@@ -181,6 +189,11 @@ fn answers_through_method_missing(cx: &RuleContext<'_, '_>, chain: &[&str]) -> b
 /// comes from an instance variable no write in this file changes is often
 /// set by a subclass.
 pub fn trusted_receiver(cx: &RuleContext<'_, '_>, receiver: &Node<'_>, ty: &Type) -> bool {
+    // A global's signature type is a promise others break (`$stdout` is
+    // often a StringIO).
+    if matches!(receiver, Node::GlobalVariableReadNode { .. }) {
+        return false;
+    }
     let from_object_state = match receiver {
         Node::InstanceVariableReadNode { .. } => true,
         Node::CallNode { .. } => {

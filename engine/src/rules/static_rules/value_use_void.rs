@@ -50,6 +50,10 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     }
     for value in &used {
         let Some(call) = Call::of(value) else { continue };
+        // `C.new` resolves to `initialize`, whose `void` is not new's result.
+        if call.method == "new" {
+            continue;
+        }
         let Some((receiver, Target::Signature { class, overloads, .. })) = resolve(cx, &call) else { continue };
         let block_given = call.node.block().is_some();
         let fitting: Vec<&RType> = overloads
