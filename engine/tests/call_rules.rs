@@ -140,7 +140,7 @@ fn argument_type_mismatch() {
         ("[1].rotate(:a)", &[(1, 5)]),
         ("\"a\".start_with?(:a)", &[(1, 5)]),
         ("x = nil\n\"abc\".center(x)", &[(2, 7)]),
-        ("\"abc\".center([1])", &[(1, 7)]),
+        ("\"abc\".center(1..2)", &[(1, 7)]),
         // Another class's `center` does not change String's.
         ("class Box\n  def center(x) = x\nend\n\"abc\".center(nil)", &[(4, 7)]),
     ];
@@ -160,6 +160,9 @@ fn argument_type_mismatch() {
         "class Width\n  def to_int = 3\nend\n\"abc\".center(Width.new)",
         "class Symbol\n  def to_str = to_s\nend\n\"a\".start_with?(:a)",
         "\"abc\".center(*[nil])",
+        // Arrays and hashes: C functions often flatten them.
+        "File.join([\"a\", \"b\"])",
+        "\"abc\".center([1])",
         "\"abc\".send(:center, nil)",
     ];
     check("call.argument-type-mismatch", Severity::Error, firing, silent, true);

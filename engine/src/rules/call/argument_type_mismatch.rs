@@ -11,10 +11,10 @@ pub static RULE: RuleInfo = RuleInfo {
     summary: "An argument no overload of the method accepts: nil, or a value of one core class the parameter's type and implicit conversions exclude.",
     fires_when: &[
         "the method is a signature method of a receiver typed as one signature class, and some overload takes this many positional arguments",
-        "in every such overload some argument is rejected: it is `nil` where the parameter does not allow nil, or a literal or instance of one core class that is not the parameter's class (nor a descendant), does not convert implicitly (`to_int`, `to_str`, `to_ary`, `to_hash`, `to_proc`, `to_io`; numbers convert to each other), and lacks a method the parameter's interface needs",
+        "in every such overload some argument is rejected: it is `nil` where the parameter does not allow nil, or a scalar literal or instance of one core class (not an array or hash) that is not the parameter's class (nor a descendant), does not convert implicitly (`to_int`, `to_str`, `to_ary`, `to_hash`, `to_proc`, `to_io`; numbers convert to each other), and lacks a method the parameter's interface needs",
     ],
     does_not_fire_when: &[
-        "the argument is untyped, a union, a class object, or an instance of a project class (which may define conversions)",
+        "the argument is untyped, a union, a class object, an array or hash (C functions often flatten them), or an instance of a project class (which may define conversions)",
         "the method is a coercing operator (`+ - * / % ** < > <= >= <=>`): the argument's `coerce` decides",
         "the parameter is untyped, a type variable, `self`, `bool` (Ruby takes any object for truth), a literal type or an intersection",
         "the call passes a splat, keywords, a block argument or forwards (`...`), or the project redefines the method",
@@ -78,15 +78,18 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// An argument's type when it is one concrete core value: `nil`, a literal,
-/// or an instance of a signature class the project does not reopen.
+/// An argument's type when it is one concrete core scalar: `nil`, or a
+/// literal or instance of a signature class the project does not reopen.
+/// Arrays and hashes are left out: C functions often flatten them where
+/// the signatures say otherwise (`File.join([a, b])`).
 fn concrete_argument(cx: &RuleContext<'_, '_>, node: &ruby_prism::Node<'_>) -> Option<Type> {
     let ty = cx.type_of(node)?;
     let class = match ty {
-        Type::Constant(_) | Type::IntRange { .. } | Type::Tuple(_) | Type::Shape(_) | Type::Nominal { .. } => {
-            ty.class_name()?
-        }
+        Type::Constant(_) | Type::IntRange { .. } | Type::Nominal { .. } => ty.class_name()?,
         _ => return None,
     };
+    if matches!(class, "Array" | "Hash") {
+        return None;
+    }
     (cx.env.has_class(class) && !cx.project.opens(class)).then(|| ty.clone())
 }
