@@ -84,11 +84,13 @@ pub fn analyse_targets(targets: &[Target], cwd: &Path, settings: &Settings) -> V
                 Target::Missing { reason, .. } => Err(reason.clone()),
             })
             .collect();
-        let project = sources
+        let project = targets
             .par_iter()
-            .filter_map(|source| source.as_ref().ok())
-            .map(|source| stack_guard::guarded(|| facts_of(source)).unwrap_or_default())
-            .reduce(ProjectFacts::default, ProjectFacts::merge);
+            .zip(&sources)
+            .filter_map(|(target, source)| Some((target.display(), source.as_ref().ok()?)))
+            .map(|(path, source)| stack_guard::guarded(|| facts_of(source, path)).unwrap_or_default())
+            .reduce(ProjectFacts::default, ProjectFacts::merge)
+            .settle();
         targets
             .par_iter()
             .zip(&sources)
@@ -100,10 +102,10 @@ pub fn analyse_targets(targets: &[Target], cwd: &Path, settings: &Settings) -> V
     })
 }
 
-fn facts_of(source: &[u8]) -> ProjectFacts {
+fn facts_of(source: &[u8], path: &str) -> ProjectFacts {
     let parsed = ParsedFile::parse(source);
     if parsed.errors().is_empty() {
-        ProjectFacts::of_file(&parsed)
+        ProjectFacts::of_file(&parsed, path)
     } else {
         ProjectFacts::default()
     }
@@ -139,7 +141,7 @@ pub fn analysis_pool() -> &'static rayon::ThreadPool {
 /// only on files that parse: on a recovered tree they would report Prism's
 /// guesses, not the code.
 pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> FileReport {
-    let project = stack_guard::guarded(|| facts_of(source)).unwrap_or_default();
+    let project = stack_guard::guarded(|| facts_of(source, display)).unwrap_or_default().settle();
     analyse_in_project(display, source, settings, &project)
 }
 
@@ -177,7 +179,7 @@ fn run_rules(parsed: &ParsedFile<'_>, display: &str, settings: &Settings, projec
             &core.env
         }
     };
-    let context = RuleContext::new(parsed, env, project);
+    let context = RuleContext::new(parsed, display, env, project);
     let mut diagnostics = Vec::new();
     for rule in rules::all() {
         let Some(severity) = settings.severity_of(rule) else { continue };

@@ -21,6 +21,8 @@ fn undefined_method() {
         ("1.times { |i| i.zork }", &[(1, 17)]),
         // A signature module mixed in is asked, and lacks it.
         ("include Comparable\nnil.shout", &[(2, 5)]),
+        // Standard libraries are seen.
+        ("require \"set\"\nrequire \"json\"\n\"hi\".shout", &[(3, 6)]),
         // A real bug found in a gem: Hash has no `<<`.
         ("def m(x)\n  tbl = {}\n  tbl << x\nend", &[(3, 7)]),
         // Columns count bytes: "é" is two.
@@ -70,6 +72,11 @@ fn undefined_method() {
         "include Enumerable\nnil.each_slice(2)",
         "Array.send(:define_method, name) { 1 }\n[1].anything",
         "m = Module.new {\n  include(Unknown)\n}\ninclude m\n\"hi\".shout",
+        // A gem may add any method to any class (minitest's Object#stub).
+        "require \"minitest/autorun\"\n\"foo\".stub(:x, 1)",
+        "require_relative \"not_in_the_project\"\n\"hi\".shout",
+        "require name\n\"hi\".shout",
+        "Bundler.require\n\"hi\".shout",
     ];
     check("call.undefined-method", Severity::Error, firing, silent, true);
 }
@@ -115,6 +122,7 @@ fn wrong_arity() {
         "class K\n  def one(...) = 1\nend\nK.new.one(1, 2)",
         "class Array\n  def rotate(*a) = a\nend\n[1].rotate(1, 2)",
         "x = rand > 0.5 ? [1] : \"s\"\nx.center(1, 2, 3, 4)",
+        "require \"some_gem\"\n[1, 2].rotate(1, 2)",
         "Regexp.new(\"a\")",
         "RuntimeError.new(\"boom\")",
         // Struct.new is Struct's own (the signatures leave it out).
@@ -164,6 +172,7 @@ fn argument_type_mismatch() {
         "File.join([\"a\", \"b\"])",
         "\"abc\".center([1])",
         "\"abc\".send(:center, nil)",
+        "require \"some_gem\"\n\"abc\".center(nil)",
     ];
     check("call.argument-type-mismatch", Severity::Error, firing, silent, true);
 }

@@ -42,6 +42,8 @@ fn unresolved_toplevel() {
         "[1].each { frobnicate }",
         "private",
         "x = 1\nx.frobnicate",
+        // A gem's DSL (rake's `task`).
+        "require \"rake\"\ntask(:default)",
     ];
     check("call.unresolved-toplevel", Severity::Warning, firing, silent, true);
 }

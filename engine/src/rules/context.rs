@@ -16,6 +16,8 @@ use crate::types::Type;
 
 pub struct RuleContext<'f, 'src> {
     pub parsed: &'f ParsedFile<'src>,
+    /// The file's path as reported.
+    pub path: &'f str,
     pub env: &'f Environment,
     pub project: &'f ProjectFacts,
     inference: OnceCell<Inference<'f, 'f>>,
@@ -24,9 +26,10 @@ pub struct RuleContext<'f, 'src> {
 }
 
 impl<'f, 'src> RuleContext<'f, 'src> {
-    pub fn new(parsed: &'f ParsedFile<'src>, env: &'f Environment, project: &'f ProjectFacts) -> Self {
+    pub fn new(parsed: &'f ParsedFile<'src>, path: &'f str, env: &'f Environment, project: &'f ProjectFacts) -> Self {
         RuleContext {
             parsed,
+            path,
             env,
             project,
             inference: OnceCell::new(),
@@ -51,6 +54,12 @@ impl<'f, 'src> RuleContext<'f, 'src> {
     /// Every node of the file, in pre-order.
     pub fn nodes(&self) -> &[Node<'f>] {
         self.nodes.get_or_init(|| all_nodes(&self.parsed.root()))
+    }
+
+    /// May a gem (code outside the project and the standard library) have
+    /// added methods before this file runs? Then no call rule can be sure.
+    pub fn sees_unseen_code(&self) -> bool {
+        self.project.sees_unseen_code(self.path)
     }
 
     pub fn hazards(&self) -> &Hazards {

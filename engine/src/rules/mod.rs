@@ -9,6 +9,7 @@ pub mod dump;
 pub mod flow;
 pub mod hazards;
 pub mod project;
+pub mod requires;
 pub mod static_rules;
 
 pub use context::RuleContext;

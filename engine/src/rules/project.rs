@@ -7,7 +7,9 @@ use std::collections::{HashMap, HashSet};
 
 use ruby_prism::{CallNode, Node, Visit};
 
+use super::requires::{requirements, LoadGraph};
 use crate::stack_guard::ensure_room;
+use crate::syntax::walk::all_nodes;
 use crate::syntax::{name, ParsedFile};
 
 /// Which object a definition gives a method to.
@@ -42,11 +44,14 @@ pub struct ProjectFacts {
     /// Last segments of the superclasses project classes name (`< Base`,
     /// `Class.new(Base)`): those classes have subclasses somewhere.
     subclassed: HashSet<String>,
+    /// Which files load code from outside the project (see `requires`).
+    loads: LoadGraph,
 }
 
 impl ProjectFacts {
-    /// Facts of one file; merge files' facts with [`ProjectFacts::merge`].
-    pub fn of_file(parsed: &ParsedFile<'_>) -> ProjectFacts {
+    /// Facts of one file at `path`; merge files' facts with
+    /// [`ProjectFacts::merge`], then [`ProjectFacts::settle`].
+    pub fn of_file(parsed: &ParsedFile<'_>, path: &str) -> ProjectFacts {
         let mut collector = Collector {
             facts: ProjectFacts::default(),
             lexical: Vec::new(),
@@ -63,7 +68,20 @@ impl ProjectFacts {
         for class in opened {
             *facts.files_opening.entry(class).or_default() += 1;
         }
+        facts.loads.add(path, requirements(&all_nodes(&parsed.root())));
         facts
+    }
+
+    /// Once every file is merged: work out what loads unseen code.
+    pub fn settle(mut self) -> ProjectFacts {
+        self.loads.settle();
+        self
+    }
+
+    /// May code outside the project and the standard library (a gem) have
+    /// run before this file, adding methods the engine cannot see?
+    pub fn sees_unseen_code(&self, path: &str) -> bool {
+        self.loads.sees_unseen_code(path)
     }
 
     pub fn merge(mut self, other: ProjectFacts) -> ProjectFacts {
@@ -80,6 +98,7 @@ impl ProjectFacts {
         }
         self.dynamic_classes.extend(other.dynamic_classes);
         self.subclassed.extend(other.subclassed);
+        self.loads.merge(other.loads);
         for (key, modules) in other.mixins {
             self.mixins.entry(key).or_default().extend(modules);
         }
@@ -619,8 +638,10 @@ mod tests {
     fn facts(sources: &[&str]) -> ProjectFacts {
         sources
             .iter()
-            .map(|s| ProjectFacts::of_file(&ParsedFile::parse(s.as_bytes())))
+            .enumerate()
+            .map(|(i, s)| ProjectFacts::of_file(&ParsedFile::parse(s.as_bytes()), &format!("f{i}.rb")))
             .fold(ProjectFacts::default(), ProjectFacts::merge)
+            .settle()
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub enum Target<'c> {
 /// What a call with a written receiver (or an implicit `self` in a method
 /// body) runs, and the receiver type it was resolved for.
 pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type, Target<'c>)> {
-    if cx.hazards().refines {
+    if cx.hazards().refines || cx.sees_unseen_code() {
         return None;
     }
     let (ty, class, side, exact) = match call.explicit_receiver() {

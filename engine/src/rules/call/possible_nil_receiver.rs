@@ -20,6 +20,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "nil has the method (`to_s`, `inspect`, `nil?`, ...), or some member of the type is untyped or lacks the method too",
         "the nil comes only from a signature's optional return (`String#index`, `Hash#[]`, `IO#read`), a global (`$~`, `$?`), an instance variable, or a conditional without `else` (often exhaustive): working code relies on invariants no type shows, so the engine is not sure",
         "the file probes the method with `respond_to?` or rescues NoMethodError around the call",
+        "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
     ],
     example: "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase\nend",
     authored: Severity::Error,

@@ -18,6 +18,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the class has a superclass, includes, extends or prepends anything, or defines `method_missing`",
         "the call is inside a block (which another object may run), or the name is defined anywhere in the project",
         "the class is a module, or is subclassed in the project (a subclass may define the method)",
+        "the file loads a library outside the project and Ruby's standard library (a gem may add the method)",
     ],
     example: "class B\n  def o = lid\nend",
     authored: Severity::Warning,
@@ -28,6 +29,9 @@ pub static RULE: RuleInfo = RuleInfo {
 };
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
+    if cx.sees_unseen_code() {
+        return;
+    }
     let blocks: Vec<std::ops::Range<usize>> = cx
         .nodes()
         .iter()

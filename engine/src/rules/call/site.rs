@@ -83,7 +83,7 @@ pub fn shown(ty: &Type) -> String {
 /// code evaluated from strings).
 pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool {
     let Some((class, side)) = receiver_class(ty) else { return false };
-    if !cx.env.has_class(&class) {
+    if !cx.env.has_class(&class) || cx.sees_unseen_code() {
         return false;
     }
     // Class objects answer to singleton methods a value typed `Class` does

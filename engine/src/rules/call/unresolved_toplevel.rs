@@ -15,6 +15,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the name is defined by a top-level `def` or any definition in the project, or is a Kernel/Object method (`puts`, `require`)",
         "the call is inside a class, module, method or block (a DSL's block may run with another `self`)",
         "the file reads code from strings or uses `method_missing` at the top level",
+        "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem's DSL may define the method",
     ],
     example: "frobnicate(1)",
     authored: Severity::Warning,
@@ -46,7 +47,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         })
         .map(|node| node.location().start() as usize..node.location().end() as usize)
         .collect();
-    if cx.project.any_dynamic(&[]) {
+    if cx.project.any_dynamic(&[]) || cx.sees_unseen_code() {
         return;
     }
     for node in cx.nodes() {

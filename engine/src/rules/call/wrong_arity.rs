@@ -18,6 +18,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "an overload takes `*rest` or untyped parameters (`(?)`) and so any count above its minimum",
         "the receiver is untyped, a union, or may be a subclass whose signature redefines the method",
         "the project defines the method more than once, or some way other than `def` (alias, `define_method`, a macro, a module)",
+        "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
     ],
     example: "[1, 2].rotate(1, 2)",
     authored: Severity::Error,

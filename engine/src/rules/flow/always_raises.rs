@@ -130,7 +130,7 @@ mod tests {
         let env = crate::rbs::Environment::default();
         let project = crate::rules::project::ProjectFacts::default();
         let mut out = Vec::new();
-        check(&RuleContext::new(&parsed, &env, &project), &mut out);
+        check(&RuleContext::new(&parsed, "t.rb", &env, &project), &mut out);
         out.iter().map(|f| parsed.lines.position(f.offset).0).collect()
     }
 
