@@ -106,11 +106,22 @@ const STANDARD_LIBRARIES: &[&str] = &[
     "enc",
 ];
 
-/// What one file's code requires, in order.
+/// What one file's code requires as it loads, in order. A `require` in a
+/// method body runs only if the method is called (lazy loading of optional
+/// features, or a `require` wrapper), so it is not counted.
 pub fn requirements(nodes: &[Node<'_>]) -> Vec<Required> {
+    let bodies: Vec<std::ops::Range<usize>> = nodes
+        .iter()
+        .filter(|n| matches!(n, Node::DefNode { .. }))
+        .map(|n| n.location().start() as usize..n.location().end() as usize)
+        .collect();
     let mut out = Vec::new();
     for node in nodes {
         let Some(call) = node.as_call_node() else { continue };
+        let at = node.location().start() as usize;
+        if bodies.iter().any(|body| body.contains(&at)) {
+            continue;
+        }
         let method = name(call.name());
         let on_kernel = match call.receiver() {
             None => true,
@@ -136,10 +147,40 @@ pub fn requirements(nodes: &[Node<'_>]) -> Vec<Required> {
         out.push(match (literal, method.as_str()) {
             (Some(path), "require_relative") => Required::Relative(path),
             (Some(path), _) => Required::Feature(path),
-            (None, _) => Required::Unknown,
+            (None, _) => from_this_directory(path).map_or(Required::Unknown, Required::Relative),
         });
     }
     out
+}
+
+/// Paths spelled from the file's own place: `File.expand_path("x",
+/// __dir__)`, `File.expand_path("../x", __FILE__)`, `File.join(__dir__,
+/// "x")`, `"#{__dir__}/x"`: the path relative to the file's directory.
+fn from_this_directory(node: &Node<'_>) -> Option<String> {
+    let literal = |n: &Node<'_>| n.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned());
+    let is_dir = |n: &Node<'_>| n.as_call_node().is_some_and(|c| name(c.name()) == "__dir__" && c.receiver().is_none());
+    let is_file = |n: &Node<'_>| matches!(n, Node::SourceFileNode { .. });
+    if let Some(call) = node.as_call_node() {
+        let on_file =
+            call.receiver().as_ref().and_then(crate::rules::project::constant_path_text).as_deref() == Some("File");
+        let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+        return match (on_file, name(call.name()).as_str(), arguments.as_slice()) {
+            (true, "expand_path", [path, base]) if is_dir(base) => literal(path),
+            (true, "expand_path", [path, base]) if is_file(base) => {
+                literal(path).and_then(|p| p.strip_prefix("../").map(str::to_string))
+            }
+            (true, "join", [base, path]) if is_dir(base) => literal(path),
+            _ => None,
+        };
+    }
+    let interpolated = node.as_interpolated_string_node()?;
+    let parts: Vec<Node<'_>> = interpolated.parts().iter().collect();
+    let [first, rest] = parts.as_slice() else { return None };
+    let embedded = first.as_embedded_statements_node()?.statements()?.body().iter().next()?;
+    if !is_dir(&embedded) {
+        return None;
+    }
+    literal(rest)?.strip_prefix('/').map(str::to_string)
 }
 
 /// The project's files and what they load; which of them may see code
@@ -284,7 +325,11 @@ mod tests {
             ("lib/other.rb", ""),
             ("lib/dynamic.rb", "require name\n"),
             ("lib/missing.rb", "require_relative \"nowhere\"\n"),
+            ("lib/lazy.rb", "def load_plugin(name)\n  require name\nend\n"),
+            ("lib/spelled.rb", "autoload :A, File.expand_path(\"other\", __dir__)\nrequire File.expand_path(\"../other\", __FILE__)\nrequire File.join(__dir__, \"other\")\nautoload :B, \"#{__dir__}/other\"\n"),
         ]);
+        assert!(!g.sees_unseen_code("lib/lazy.rb"), "a require in a method body runs only when called");
+        assert!(!g.sees_unseen_code("lib/spelled.rb"), "paths spelled from the file's directory resolve");
         assert!(g.sees_unseen_code("test/helper.rb"));
         assert!(g.sees_unseen_code("./test/test_a.rb"));
         assert!(!g.sees_unseen_code("test/test_b.rb"), "standard libraries and project files are seen");
