@@ -239,7 +239,7 @@ fn with_signatures(rbs_text: &str, settings: Settings) -> (tempfile::TempDir, Se
     (dir, Settings { signatures: Some(signatures), ..settings })
 }
 
-const SIGNATURES: &str = "class Meter\n  def size: () -> Integer\n  def name: () -> String?\n  def ratio: () -> Float\n  def label: () -> String\n  def done: () -> bool\n  def me: () -> self\nend\n\
+const SIGNATURES: &str = "class Meter\n  def size: () -> Integer\n  def size=: (Integer) -> Integer\n  def name: () -> String?\n  def ratio: () -> Float\n  def label: () -> String\n  def done: () -> bool\n  def me: () -> self\nend\n\
 class P\n  def m: () -> Integer\n  def k: (Numeric) -> void\n  def j: (Integer) -> Numeric\n  def many: (Integer) -> Integer | (String) -> String\nend\n\
 class C < P\n  def m: () -> Numeric\n  def k: (Integer) -> void\n  def j: (Numeric) -> Integer\n  def many: (Integer) -> Numeric\nend\n\
 class D < P\n  def m: () -> Integer\n  def k: (Numeric) -> void\nend\n\
@@ -265,6 +265,8 @@ fn return_type_mismatch() {
         "class Meter\n  def me = 1\nend",
         "class Meter\n  def size = raise(\"no\")\nend",
         "class Other\n  def size = \"big\"\nend",
+        // A writer's call is worth its argument (rbs's own logger_output=).
+        "class Meter\n  def size=(v)\n    @size = v\n    nil\n  end\nend",
     ];
     check_with("def.return-type-mismatch", &settings, Severity::Warning, firing, silent, false);
 }

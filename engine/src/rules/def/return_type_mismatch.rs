@@ -16,7 +16,7 @@ pub static RULE: RuleInfo = RuleInfo {
     does_not_fire_when: &[
         "the inferred return is untyped, a union, or an instance of a project class",
         "the declared return is `void`, `untyped`, `top`, `bool`, `self`, a type variable, a literal type or an intersection",
-        "the method is `initialize`, or the body never returns (always raises)",
+        "the method is `initialize` or a writer (`name=`, whose call is worth its argument), or the body never returns (always raises)",
     ],
     example: "# sig: class Meter\n#   def size: () -> Integer\nclass Meter\n  def size = \"big\"\nend",
     authored: Severity::Warning,
@@ -28,7 +28,8 @@ pub static RULE: RuleInfo = RuleInfo {
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     for signed in signed_defs(cx) {
-        if signed.method == "initialize" || signed.overloads.is_empty() {
+        // `x.m = v` is `v` whatever `m=` returns.
+        if signed.method == "initialize" || signed.method.ends_with('=') || signed.overloads.is_empty() {
             continue;
         }
         let def_start = signed.def.location().start() as usize;
