@@ -7,9 +7,8 @@ use std::collections::{HashMap, HashSet};
 
 use ruby_prism::{CallNode, Node, Visit};
 
-use super::requires::{requirements, LoadGraph};
+use super::requires::{requirement, LoadGraph, Required};
 use crate::stack_guard::ensure_room;
-use crate::syntax::walk::all_nodes;
 use crate::syntax::{name, ParsedFile};
 
 /// Which object a definition gives a method to.
@@ -59,16 +58,19 @@ impl ProjectFacts {
             blocks: 0,
             opened: HashSet::new(),
             anonymous_modules: HashMap::new(),
+            defs: 0,
+            required: Vec::new(),
         };
         collector.visit(&parsed.root());
         let opened = std::mem::take(&mut collector.opened);
+        let required = std::mem::take(&mut collector.required);
         let mut facts = collector.facts;
         let names: Vec<String> = facts.anywhere.iter().chain(facts.by_class.values().flatten()).cloned().collect();
         facts.all_names.extend(names);
         for class in opened {
             *facts.files_opening.entry(class).or_default() += 1;
         }
-        facts.loads.add(path, requirements(&all_nodes(&parsed.root())));
+        facts.loads.add(path, required);
         facts
     }
 
@@ -234,6 +236,9 @@ struct Collector {
     /// Locals assigned `Module.new { include X ... }`: the modules the
     /// anonymous one includes, so `include local` mixes those in.
     anonymous_modules: HashMap<Vec<u8>, Vec<String>>,
+    /// Inside a method body: its `require`s are lazy (see `requires`).
+    defs: usize,
+    required: Vec<Required>,
 }
 
 impl Collector {
@@ -594,7 +599,9 @@ impl<'pr> Visit<'pr> for Collector {
         }
         // Defs inside a method body run later, for whoever calls it.
         self.blocks += 1;
+        self.defs += 1;
         ruby_prism::visit_def_node(self, node);
+        self.defs -= 1;
         self.blocks -= 1;
     }
 
@@ -614,6 +621,9 @@ impl<'pr> Visit<'pr> for Collector {
     }
 
     fn visit_call_node(&mut self, node: &CallNode<'pr>) {
+        if self.defs == 0 {
+            self.required.extend(requirement(node));
+        }
         self.defining_call(node);
         ruby_prism::visit_call_node(self, node);
     }

@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ruby_prism::Node;
+use ruby_prism::{CallNode, Node};
 
 use crate::syntax::name;
 
@@ -115,42 +115,38 @@ pub fn requirements(nodes: &[Node<'_>]) -> Vec<Required> {
         .filter(|n| matches!(n, Node::DefNode { .. }))
         .map(|n| n.location().start() as usize..n.location().end() as usize)
         .collect();
-    let mut out = Vec::new();
-    for node in nodes {
-        let Some(call) = node.as_call_node() else { continue };
-        let at = node.location().start() as usize;
-        if bodies.iter().any(|body| body.contains(&at)) {
-            continue;
+    nodes
+        .iter()
+        .filter(|node| !bodies.iter().any(|body| body.contains(&(node.location().start() as usize))))
+        .filter_map(|node| requirement(&node.as_call_node()?))
+        .collect()
+}
+
+/// What one call loads, if it is a `require`, `require_relative`, `load`,
+/// `autoload` or `Bundler.require`.
+pub fn requirement(call: &CallNode<'_>) -> Option<Required> {
+    let method = name(call.name());
+    if let Some(receiver) = call.receiver() {
+        let written = crate::rules::project::constant_path_text(&receiver);
+        if written.as_deref() == Some("Bundler") && method == "require" {
+            return Some(Required::Unknown);
         }
-        let method = name(call.name());
-        let on_kernel = match call.receiver() {
-            None => true,
-            Some(receiver) => {
-                let written = crate::rules::project::constant_path_text(&receiver);
-                if written.as_deref() == Some("Bundler") && method == "require" {
-                    out.push(Required::Unknown);
-                    continue;
-                }
-                written.as_deref() == Some("Kernel")
-            }
-        };
-        if !on_kernel {
-            continue;
+        if written.as_deref() != Some("Kernel") {
+            return None;
         }
-        let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
-        let path = match (method.as_str(), arguments.as_slice()) {
-            ("require" | "require_relative" | "load", [path, ..]) => path,
-            ("autoload", [_, path, ..]) => path,
-            _ => continue,
-        };
-        let literal = path.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned());
-        out.push(match (literal, method.as_str()) {
-            (Some(path), "require_relative") => Required::Relative(path),
-            (Some(path), _) => Required::Feature(path),
-            (None, _) => from_this_directory(path).map_or(Required::Unknown, Required::Relative),
-        });
     }
-    out
+    let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+    let path = match (method.as_str(), arguments.as_slice()) {
+        ("require" | "require_relative" | "load", [path, ..]) => path,
+        ("autoload", [_, path, ..]) => path,
+        _ => return None,
+    };
+    let literal = path.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned());
+    Some(match (literal, method.as_str()) {
+        (Some(path), "require_relative") => Required::Relative(path),
+        (Some(path), _) => Required::Feature(path),
+        (None, _) => from_this_directory(path).map_or(Required::Unknown, Required::Relative),
+    })
 }
 
 /// Paths spelled from the file's own place: `File.expand_path("x",
