@@ -12,11 +12,13 @@ pub static RULE: RuleInfo = RuleInfo {
     fires_when: &[
         "the method is resolved: a signature method of the receiver's class (a receiver typed as one signature class), or the project's only `def` of that name (on a typed receiver, or on `self` in a method body)",
         "the count of positional arguments is below the fewest or above the most that every overload takes",
+        "`C.new(...)` (C named by a constant) is judged by C's own `self.new` if it has one, else by `initialize`: its signature's, or C's `def`",
     ],
     does_not_fire_when: &[
         "the call passes a splat (`*args`), keywords, a block argument (`&blk`) or forwards (`...`): the count is not known",
         "an overload takes `*rest` or untyped parameters (`(?)`) and so any count above its minimum",
-        "the receiver is untyped, a union, or may be a subclass whose signature redefines the method",
+        "the receiver is untyped, a union, a value typed `Class` or `Module`, a class object not named by a constant (`self.class`), or may be a subclass whose signature redefines the method",
+        "Ruby defines the method closer to the receiver's class than the signature that was found (`Struct.new` is Struct's, not `Class#new`)",
         "the project defines the method more than once, or some way other than `def` (alias, `define_method`, a macro, a module)",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
     ],
