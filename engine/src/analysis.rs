@@ -2,13 +2,15 @@
 //! into diagnostics with severities resolved for the active settings.
 
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::files::Target;
-use crate::rules::{self, Finding, Profile, RuleInfo};
+use crate::rbs::{self, Signatures};
+use crate::rules::project::ProjectFacts;
+use crate::rules::{self, Finding, Profile, RuleContext, RuleInfo};
 use crate::stack_guard::{self, Failure};
 use crate::suppression::Suppressions;
 use crate::syntax::{ParsedFile, RubyVersion};
@@ -23,6 +25,30 @@ pub struct Settings {
     pub overrides: Vec<(String, Option<Severity>)>,
     /// The Ruby grammar files are parsed with.
     pub target_ruby: RubyVersion,
+    /// Rules still being proven, switched on by `bleeding_edge`.
+    pub bleeding_edge: BleedingEdge,
+    /// What code is typed against; `None`: the rbs gem's core signatures.
+    pub signatures: Option<Arc<Signatures>>,
+}
+
+/// The `bleeding_edge` setting: which experimental rules run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum BleedingEdge {
+    #[default]
+    Off,
+    All,
+    /// Tokens (id, alias, family) of the experimental rules switched on.
+    Only(Vec<String>),
+}
+
+impl BleedingEdge {
+    fn covers(&self, rule: &RuleInfo) -> bool {
+        match self {
+            BleedingEdge::Off => false,
+            BleedingEdge::All => true,
+            BleedingEdge::Only(tokens) => tokens.iter().any(|token| rule.matches_token(token)),
+        }
+    }
 }
 
 impl Settings {
@@ -35,6 +61,7 @@ impl Settings {
         let family = self.overrides.iter().find(|(token, _)| token == rule.family());
         match exact.or(family) {
             Some((_, severity)) => *severity,
+            None if rules::is_bleeding_edge(rule) && self.bleeding_edge.covers(rule) => Some(rule.authored),
             None => rule.severity(self.profile),
         }
     }
@@ -49,19 +76,44 @@ pub struct FileReport {
 }
 
 /// Analyses targets on the analysis pool; results keep the targets' order.
+/// A first pass learns what the whole project defines (see
+/// `rules::project`), so each file is checked knowing the others.
 pub fn analyse_targets(targets: &[Target], cwd: &Path, settings: &Settings) -> Vec<FileReport> {
     analysis_pool().install(|| {
-        targets
+        let sources: Vec<Result<Vec<u8>, String>> = targets
             .par_iter()
             .map(|target| match target {
-                Target::File { display } => match std::fs::read(cwd.join(display)) {
-                    Ok(source) => analyse_source(display, &source, settings),
-                    Err(error) => unreadable(display, &error.to_string()),
-                },
-                Target::Missing { display, reason } => unreadable(display, reason),
+                Target::File { display } => std::fs::read(cwd.join(display)).map_err(|error| error.to_string()),
+                Target::Missing { reason, .. } => Err(reason.clone()),
+            })
+            .collect();
+        let project = targets
+            .par_iter()
+            .zip(&sources)
+            .filter_map(|(target, source)| Some((target.display(), source.as_ref().ok()?)))
+            .map(|(path, source)| {
+                stack_guard::guarded(|| facts_of(source, path, settings.target_ruby)).unwrap_or_default()
+            })
+            .reduce(ProjectFacts::default, ProjectFacts::merge)
+            .settle();
+        targets
+            .par_iter()
+            .zip(&sources)
+            .map(|(target, source)| match source {
+                Ok(source) => analyse_in_project(target.display(), source, settings, &project),
+                Err(reason) => unreadable(target.display(), reason),
             })
             .collect()
     })
+}
+
+fn facts_of(source: &[u8], path: &str, version: RubyVersion) -> ProjectFacts {
+    let parsed = ParsedFile::parse_as(source, version);
+    if parsed.errors().is_empty() {
+        ProjectFacts::of_file(&parsed, path)
+    } else {
+        ProjectFacts::default()
+    }
 }
 
 fn unreadable(display: &str, reason: &str) -> FileReport {
@@ -90,9 +142,16 @@ fn analysis_pool() -> &'static rayon::ThreadPool {
     })
 }
 
-/// Parses and checks one file's text. Rules run only on files that parse:
-/// on a recovered tree they would report Prism's guesses, not the code.
+/// Parses and checks one file's text, as a project of its own. Rules run
+/// only on files that parse: on a recovered tree they would report Prism's
+/// guesses, not the code.
 pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> FileReport {
+    let project = stack_guard::guarded(|| facts_of(source, display, settings.target_ruby)).unwrap_or_default().settle();
+    analyse_in_project(display, source, settings, &project)
+}
+
+/// Checks one file of a project whose definitions are `project`.
+pub fn analyse_in_project(display: &str, source: &[u8], settings: &Settings, project: &ProjectFacts) -> FileReport {
     let outcome = stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, settings.target_ruby);
         let errors = parsed.errors();
@@ -104,7 +163,7 @@ pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> File
             })
             .collect();
         if errors.is_empty() {
-            diagnostics.extend(run_rules(&parsed, display, settings));
+            diagnostics.extend(run_rules(&parsed, display, settings, project));
         }
         (diagnostics, errors.len())
     });
@@ -118,13 +177,22 @@ pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> File
 
 /// Runs the enabled rules (`disable:` and the profile switch the others
 /// off), then drops what the file's markers silence.
-fn run_rules(parsed: &ParsedFile<'_>, display: &str, settings: &Settings) -> Vec<Diagnostic> {
+fn run_rules(parsed: &ParsedFile<'_>, display: &str, settings: &Settings, project: &ProjectFacts) -> Vec<Diagnostic> {
     let suppressions = Suppressions::of(parsed);
+    let core;
+    let env = match &settings.signatures {
+        Some(signatures) => &signatures.env,
+        None => {
+            core = rbs::load(&rbs::Request::default());
+            &core.env
+        }
+    };
+    let context = RuleContext::new(parsed, display, env, project);
     let mut diagnostics = Vec::new();
     for rule in rules::all() {
         let Some(severity) = settings.severity_of(rule) else { continue };
         let mut findings = Vec::new();
-        (rule.check)(parsed, &mut findings);
+        (rule.check)(&context, &mut findings);
         for finding in findings {
             let (line, column) = parsed.lines.position(finding.offset);
             if !suppressions.covers(finding.rule, line) {

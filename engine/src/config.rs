@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::Settings;
+use crate::analysis::{BleedingEdge, Settings};
 use crate::diagnostic::Severity;
 use crate::rules::{self, Profile};
 use crate::syntax::version::{RubyVersion, SUPPORTED};
@@ -19,7 +19,6 @@ const KNOWN_UNUSED_KEYS: &[&str] = &[
     "pre_eval",
     "plugins",
     "baseline",
-    "bleeding_edge",
     "cache",
     "parallel",
     "bundler",
@@ -40,6 +39,7 @@ const USED_KEYS: &[&str] = &[
     "signature_paths",
     "libraries",
     "target_ruby",
+    "bleeding_edge",
 ];
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -91,6 +91,7 @@ struct RawConfig {
     signature_paths: Option<Vec<String>>,
     libraries: Option<Vec<String>>,
     target_ruby: Option<TargetRuby>,
+    bleeding_edge: Option<RawBleedingEdge>,
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -141,6 +142,14 @@ impl<'de> Deserialize<'de> for TargetRuby {
         }
         deserializer.deserialize_any(Visitor)
     }
+}
+
+/// `bleeding_edge: true | false | [ids]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawBleedingEdge {
+    Switch(bool),
+    Only(Vec<String>),
 }
 
 /// Loads the explicit file, else the first discovered one in `cwd`, else defaults.
@@ -223,6 +232,21 @@ fn parse(text: &[u8]) -> Result<Config, Problem> {
             warnings.push(ConfigWarning { kind: "unknown_rule", message: format!("disable: `{token}` names no rule") });
         }
     }
+    let bleeding_edge = match raw.bleeding_edge {
+        None | Some(RawBleedingEdge::Switch(false)) => BleedingEdge::Off,
+        Some(RawBleedingEdge::Switch(true)) => BleedingEdge::All,
+        Some(RawBleedingEdge::Only(tokens)) => {
+            for token in &tokens {
+                if rules::matching(token).is_empty() {
+                    warnings.push(ConfigWarning {
+                        kind: "unknown_rule",
+                        message: format!("bleeding_edge: `{token}` names no rule"),
+                    });
+                }
+            }
+            BleedingEdge::Only(tokens)
+        }
+    };
     let mut exclude = GlobSetBuilder::new();
     for pattern in raw.exclude.unwrap_or_default() {
         let glob = Glob::new(&pattern).map_err(|e| Problem {
@@ -246,7 +270,7 @@ fn parse(text: &[u8]) -> Result<Config, Problem> {
         file: None,
         paths: raw.paths,
         exclude: exclude.build().map_err(|e| Problem { line: None, message: format!("exclude: {e}") })?,
-        settings: Settings { profile, disabled, overrides, target_ruby },
+        settings: Settings { profile, disabled, overrides, target_ruby, bleeding_edge, signatures: None },
         warnings,
         signature_paths: raw.signature_paths.unwrap_or_default().into_iter().map(PathBuf::from).collect(),
         libraries: raw.libraries.unwrap_or_default(),
@@ -340,5 +364,20 @@ mod tests {
         let settings = &config.settings;
         assert_eq!(settings.severity_of(&rules::flow::dead_assignment::RULE), Some(Severity::Info));
         assert_eq!(settings.severity_of(&rules::flow::always_raises::RULE), None);
+    }
+
+    #[test]
+    fn bleeding_edge_is_a_switch_or_a_list_of_rules() {
+        let on = |text: &str| parse(text.as_bytes()).unwrap().settings.bleeding_edge;
+        assert_eq!(on("paths: [lib]\n"), BleedingEdge::Off);
+        assert_eq!(on("bleeding_edge: false\n"), BleedingEdge::Off);
+        assert_eq!(on("bleeding_edge: true\n"), BleedingEdge::All);
+        assert_eq!(
+            on("bleeding_edge: [static.value-use.void]\n"),
+            BleedingEdge::Only(vec!["static.value-use.void".into()])
+        );
+        let config = parse(b"bleeding_edge: [no.such-rule]\n").unwrap();
+        assert_eq!(config.warnings[0].kind, "unknown_rule");
+        assert!(parse(b"bleeding_edge: 3\n").is_err());
     }
 }

@@ -51,6 +51,12 @@ pub(super) fn analyse(
         config.paths.clone().unwrap_or_else(|| vec!["lib".to_string()])
     };
     let targets = files::expand(&paths, &io.cwd, &config.exclude);
+    let mut config = config;
+    let signatures = crate::signatures::load(&config, &io.cwd);
+    config
+        .warnings
+        .extend(signatures.warnings.iter().map(|w| ConfigWarning { kind: "signatures", message: w.clone() }));
+    config.settings.signatures = Some(signatures.signatures);
     let reports = analysis::analyse_targets(&targets, &io.cwd, &config.settings);
     Ok(Ok(Analysed { config, reports }))
 }

@@ -21,6 +21,7 @@ mod lookup;
 mod methods;
 mod narrow;
 mod overloads;
+mod query;
 mod scope_writes;
 mod signature;
 
@@ -34,7 +35,10 @@ use crate::syntax::node_kind::class_name;
 use crate::syntax::ParsedFile;
 use crate::types::{join, Name, Type};
 pub use flow::{Flow, State};
-pub use index::{ProgramIndex, Side};
+pub use index::{ProgramIndex, Side, Superclass};
+pub use lookup::Callee;
+pub use query::Inference;
+pub use signature::Relation;
 
 /// A node's identity: its byte range and Prism class.
 pub type NodeKey = (u32, u32, &'static str);
@@ -72,6 +76,12 @@ impl FileTypes {
 
 /// Infers every expression of a file that parsed.
 pub fn infer_file(parsed: &ParsedFile<'_>, env: &Environment) -> FileTypes {
+    infer_with_index(parsed, env).types
+}
+
+/// Infers a file and keeps its index, so rules can ask about methods the
+/// way inference resolved them.
+pub fn infer_with_index<'pr, 'e>(parsed: &'pr ParsedFile<'_>, env: &'e Environment) -> Inference<'pr, 'e> {
     let root = parsed.root();
     let index = ProgramIndex::build(&root, env);
     let families = Rc::new(methods::ivar_families(&index));
@@ -82,7 +92,8 @@ pub fn infer_file(parsed: &ParsedFile<'_>, env: &Environment) -> FileTypes {
     first.utf8_source = utf8;
     first.program(&root);
     if first.ivar_writes.is_empty() {
-        return first.finish();
+        let types = first.finish();
+        return Inference::new(types, index, env, families);
     }
     let mut table = std::mem::take(&mut first.ivar_writes);
     // Mutations pass one saw on instance variables it could not type yet
@@ -98,10 +109,11 @@ pub fn infer_file(parsed: &ParsedFile<'_>, env: &Environment) -> FileTypes {
         }
     }
     drop(first);
-    let mut second = Inferrer::new(env, &index, families, Some(table));
+    let mut second = Inferrer::new(env, &index, families.clone(), Some(table));
     second.utf8_source = utf8;
     second.program(&root);
-    second.finish()
+    let types = second.finish();
+    Inference::new(types, index, env, families)
 }
 
 /// Instance variables are shared along inheritance and mixins within a

@@ -200,6 +200,11 @@ impl Environment {
         self.globals.get(name)
     }
 
+    /// Every class, module and interface name the signatures declare.
+    pub fn class_names(&self) -> impl Iterator<Item = &Name> {
+        self.classes.keys()
+    }
+
     pub fn class_count(&self) -> usize {
         self.classes.len()
     }

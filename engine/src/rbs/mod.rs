@@ -23,6 +23,7 @@ pub struct Request {
     pub libraries: Vec<String>,
 }
 
+#[derive(Debug)]
 pub struct Signatures {
     pub env: Environment,
     /// Said once per command: a missing rbs gem, unreadable or broken files.
@@ -68,7 +69,7 @@ pub fn load(request: &Request) -> Arc<Signatures> {
     signatures
 }
 
-/// Signatures from explicit directories only, uncached (for tests).
+/// Signatures from explicit directories only, uncached.
 pub fn load_directories(directories: &[PathBuf]) -> Signatures {
     let mut warnings = Vec::new();
     let mut declarations = Vec::new();

@@ -1,11 +1,21 @@
 //! The rule catalogue: what each rule is, how severe it is under each
 //! profile, and the function that finds its violations in one parsed file.
 
+pub mod assert;
+pub mod call;
+pub mod context;
+pub mod def;
+pub mod dump;
 pub mod flow;
+pub mod hazards;
+pub mod project;
+pub mod requires;
+pub mod static_rules;
 pub mod suppression;
 
+pub use context::RuleContext;
+
 use crate::diagnostic::{EvidenceTier, Severity};
-use crate::syntax::ParsedFile;
 
 /// A rule's raw result: where and what, before severity and path are applied.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,7 +74,7 @@ pub struct RuleInfo {
     pub by_profile: [ProfileSeverity; 3],
     pub evidence: EvidenceTier,
     pub since: &'static str,
-    pub check: fn(&ParsedFile<'_>, &mut Vec<Finding>),
+    pub check: fn(&RuleContext<'_, '_>, &mut Vec<Finding>),
 }
 
 impl std::fmt::Debug for RuleInfo {
@@ -108,16 +118,43 @@ impl RuleInfo {
 /// Every rule this engine implements, sorted by id.
 pub fn all() -> &'static [&'static RuleInfo] {
     static RULES: &[&RuleInfo] = &[
+        &assert::type_mismatch::RULE,
+        &call::argument_type_mismatch::RULE,
+        &call::possible_nil_receiver::RULE,
+        &call::raise_non_exception::RULE,
+        &call::self_undefined_method::RULE,
+        &call::undefined_method::RULE,
+        &call::unresolved_toplevel::RULE,
+        &call::wrong_arity::RULE,
+        &def::ivar_write_mismatch::RULE,
+        &def::method_visibility_mismatch::RULE,
+        &def::overrides::PARAM_NARROWED,
+        &def::overrides::RETURN_WIDENED,
+        &def::override_visibility_reduced::RULE,
+        &def::return_type_mismatch::RULE,
+        &dump::type_of::RULE,
         &flow::always_raises::RULE,
+        &flow::always_truthy_condition::RULE,
         &flow::dead_assignment::RULE,
         &flow::duplicate_hash_key::RULE,
         &flow::return_in_ensure::RULE,
+        &flow::shadowed_rescue_clause::RULE,
         &flow::unreachable_branch::RULE,
+        &flow::unreachable_clause::RULE,
+        &static_rules::value_use_void::RULE,
         &suppression::empty::RULE,
         &suppression::unknown_marker::RULE,
         &suppression::unknown_rule::RULE,
     ];
     RULES
+}
+
+/// Rules that run only when `bleeding_edge` names them (off otherwise,
+/// whatever the profile).
+const BLEEDING_EDGE: &[&str] = &["static.value-use.void"];
+
+pub fn is_bleeding_edge(rule: &RuleInfo) -> bool {
+    BLEEDING_EDGE.contains(&rule.id)
 }
 
 /// Rules named by a token; empty when the token names nothing.

@@ -1,9 +1,9 @@
 use ruby_prism::{visit_call_node, CallNode, Node, Visit};
 
 use crate::diagnostic::{EvidenceTier, Severity};
-use crate::rules::{Finding, RuleInfo};
+use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::stack_guard::ensure_room;
-use crate::syntax::{is_integer_zero, name, node_clone, start, unparenthesize, ParsedFile};
+use crate::syntax::{is_integer_zero, name, node_clone, start, unparenthesize};
 use crate::types::{Literal, Type};
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -32,16 +32,16 @@ const DIVISIONS: &[&str] = &["/", "%", "div", "modulo", "divmod"];
 /// a negative exponent gives a Rational).
 const INTEGER_CLOSED: &[&str] = &["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "div", "modulo"];
 
-fn check(file: &ParsedFile<'_>, out: &mut Vec<Finding>) {
+fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
+    let file = cx.parsed;
     let mut finder = AlwaysRaises { out, typed_later: Vec::new() };
     finder.visit(&file.root());
     if finder.typed_later.is_empty() {
         return;
     }
-    // Receivers whose syntax does not say Integer: ask inference, once per
-    // file and only when needed. Without signatures, so check's results do
-    // not depend on the machine's rbs gem; fewer types mean fewer findings.
-    let types = crate::infer::infer_file(file, &crate::rbs::Environment::default());
+    // Receivers whose syntax does not say Integer: ask inference (shared
+    // with the other rules, run once per file and only when needed).
+    let types = cx.types();
     for (receiver, anchor, method) in std::mem::take(&mut finder.typed_later) {
         if types.of(&receiver).is_some_and(is_exactly_integer) {
             finder.out.push(finding(anchor, &method));
@@ -123,11 +123,14 @@ impl<'pr> Visit<'pr> for AlwaysRaises<'_, 'pr> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::ParsedFile;
 
     fn lines(source: &str) -> Vec<usize> {
         let parsed = ParsedFile::parse(source.as_bytes());
+        let env = crate::rbs::Environment::default();
+        let project = crate::rules::project::ProjectFacts::default();
         let mut out = Vec::new();
-        check(&parsed, &mut out);
+        check(&RuleContext::new(&parsed, "t.rb", &env, &project), &mut out);
         out.iter().map(|f| parsed.lines.position(f.offset).0).collect()
     }
 

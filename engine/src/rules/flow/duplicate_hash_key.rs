@@ -3,7 +3,7 @@ use std::collections::HashMap;
 use ruby_prism::{visit_hash_node, visit_keyword_hash_node, HashNode, KeywordHashNode, Node, NodeList, Visit};
 
 use crate::diagnostic::{EvidenceTier, Severity};
-use crate::rules::{Finding, RuleInfo};
+use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::stack_guard::ensure_room;
 use crate::syntax::{start, LiteralKey, ParsedFile};
 
@@ -28,7 +28,8 @@ pub static RULE: RuleInfo = RuleInfo {
     check,
 };
 
-fn check(file: &ParsedFile<'_>, out: &mut Vec<Finding>) {
+fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
+    let file = cx.parsed;
     let mut finder = DuplicateKeys { file, out };
     finder.visit(&file.root());
 }

@@ -5,9 +5,9 @@ use ruby_prism::{
 };
 
 use crate::diagnostic::{EvidenceTier, Severity};
-use crate::rules::{Finding, RuleInfo};
+use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::stack_guard::ensure_room;
-use crate::syntax::{name, start, ParsedFile};
+use crate::syntax::{name, start};
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "flow.return-in-ensure",
@@ -28,7 +28,8 @@ pub static RULE: RuleInfo = RuleInfo {
     check,
 };
 
-fn check(file: &ParsedFile<'_>, out: &mut Vec<Finding>) {
+fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
+    let file = cx.parsed;
     let mut finder = ReturnInEnsure { out, scopes: vec![false] };
     finder.visit(&file.root());
 }

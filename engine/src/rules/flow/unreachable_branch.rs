@@ -1,9 +1,9 @@
 use ruby_prism::{IfNode, Node, StatementsNode, UnlessNode, Visit};
 
 use crate::diagnostic::{EvidenceTier, Severity};
-use crate::rules::{Finding, RuleInfo};
+use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::stack_guard::ensure_room;
-use crate::syntax::{literal_truthiness, node_clone, start, text, unparenthesize, ParsedFile};
+use crate::syntax::{literal_truthiness, node_clone, start, text, unparenthesize};
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "flow.unreachable-branch",
@@ -27,7 +27,8 @@ pub static RULE: RuleInfo = RuleInfo {
     check,
 };
 
-fn check(file: &ParsedFile<'_>, out: &mut Vec<Finding>) {
+fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
+    let file = cx.parsed;
     let mut finder = UnreachableBranches { out };
     finder.visit(&file.root());
 }

@@ -1,7 +1,6 @@
 use crate::diagnostic::{EvidenceTier, Severity};
-use crate::rules::{Finding, RuleInfo};
+use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::suppression::{markers, Marker};
-use crate::syntax::ParsedFile;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "suppression.empty",
@@ -20,7 +19,8 @@ pub static RULE: RuleInfo = RuleInfo {
     check,
 };
 
-fn check(file: &ParsedFile<'_>, out: &mut Vec<Finding>) {
+fn check(context: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
+    let file = context.parsed;
     for placed in markers(file) {
         if let Marker::Line(tokens) | Marker::File(tokens) = &placed.marker {
             if tokens.is_empty() {

@@ -1,0 +1,3 @@
+//! `assert.*`: type expectations written in the code.
+
+pub mod type_mismatch;

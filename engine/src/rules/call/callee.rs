@@ -1,0 +1,179 @@
+//! Which method a call runs, when the rules can be sure: a signature's
+//! overloads for a receiver of one signature class, or the only `def` of
+//! that name in the whole project.
+
+use ruby_prism::{DefNode, Node};
+
+use super::site::{is_exact, receiver_class, trusted_receiver, Call};
+use crate::infer::{Callee, Side};
+use crate::rbs::ast::MethodType;
+use crate::rules::RuleContext;
+use crate::types::Type;
+
+pub enum Target<'c> {
+    /// Signature overloads, with the receiver's class and side.
+    Signature { class: String, side: Side, overloads: &'c [MethodType] },
+    /// The project's only definition of the method.
+    Def(DefNode<'c>),
+}
+
+/// What a call with a written receiver (or an implicit `self` in a method
+/// body) runs, and the receiver type it was resolved for.
+pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type, Target<'c>)> {
+    if cx.hazards().refines || cx.sees_unseen_code() {
+        return None;
+    }
+    let (ty, class, side, exact) = match call.explicit_receiver() {
+        Some(receiver) => {
+            let ty = cx.type_of(receiver)?.clone();
+            let ty = if call.is_safe_navigation() { ty.without_nil() } else { ty };
+            let (class, side) = receiver_class(&ty)?;
+            if !trusted_receiver(cx, receiver, &ty) {
+                return None;
+            }
+            // A class object named by a constant is exactly that class; one
+            // computed (`self.class`) may be a subclass.
+            let exact = is_exact(&ty)
+                || (side == Side::Singleton
+                    && matches!(receiver, Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. }));
+            (ty, class, side, exact)
+        }
+        // On `self`, only the project's own single `def` is judged.
+        None if !single_def(cx, &call.method) => return None,
+        None => {
+            let (class, side) = self_in_method_body(cx, call.anchor)?;
+            let ty = match side {
+                Side::Instance => Type::nominal(&class),
+                Side::Singleton => Type::Singleton(class.as_str().into()),
+            };
+            (ty, class, side, false)
+        }
+    };
+    // Any class object answers to its own singleton methods, which a
+    // value typed `Class` or `Module` does not show.
+    if side == Side::Instance && matches!(class.as_str(), "Class" | "Module") {
+        return None;
+    }
+    if side == Side::Singleton && !exact && call.explicit_receiver().is_some() {
+        return None;
+    }
+    if side == Side::Singleton && call.method == "new" {
+        return construction(cx, ty, &class);
+    }
+    let inference = cx.inference();
+    match inference.lookup(&class, side, &call.method) {
+        Callee::Rbs(found) => {
+            signature_target(cx, &class, side, &call.method)?;
+            // A subclass of a class typed by its name may redefine the method.
+            if !exact && overridden_in_signatures(cx, &class, &call.method) {
+                return None;
+            }
+            Some((ty, Target::Signature { class, side, overloads: found.overloads }))
+        }
+        Callee::Def(id) => {
+            let def = inference.index.def(id).node.as_def_node()?;
+            let own_name = crate::syntax::name(def.name());
+            (own_name == call.method && single_def(cx, &call.method)).then_some((ty, Target::Def(def)))
+        }
+        _ => None,
+    }
+}
+
+/// Can a signature method of `class` be taken at its word: a signature
+/// class, nothing in the project touching the method, and no closer
+/// run-time definition the signatures omit (`Struct.new` is not `Class#new`)?
+fn signature_target(cx: &RuleContext<'_, '_>, class: &str, side: Side, method: &str) -> Option<()> {
+    let mut chain = vec![class.to_string()];
+    chain.extend(cx.inference().index.ancestor_names(cx.env, class).iter().map(|a| a.to_string()));
+    let chain: Vec<&str> = chain.iter().map(String::as_str).collect();
+    let owner = match side {
+        Side::Instance => crate::rules::project::Owner::Instance,
+        Side::Singleton => crate::rules::project::Owner::Singleton,
+    };
+    let unsure = !cx.env.has_class(class)
+        || super::site::project_may_provide(cx, class, side, method)
+        || super::core_gaps::defined_at_run_time(&chain, owner, method);
+    (!unsure).then_some(())
+}
+
+/// `C.new(...)`: what takes the arguments is C's own `self.new` if it has
+/// one, else `initialize` (a signature's, or the class's `def`).
+fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Option<(Type, Target<'c>)> {
+    let inference = cx.inference();
+    match inference.lookup(class, Side::Singleton, "new") {
+        Callee::Rbs(found) if &*found.owner != "Class" => {
+            signature_target(cx, class, Side::Singleton, "new")?;
+            return Some((
+                ty,
+                Target::Signature { class: class.to_string(), side: Side::Singleton, overloads: found.overloads },
+            ));
+        }
+        Callee::Rbs(_) => {}
+        Callee::Def(id) => {
+            let def = inference.index.def(id).node.as_def_node()?;
+            return single_def(cx, "new").then_some((ty, Target::Def(def)));
+        }
+        _ => return None,
+    }
+    match inference.lookup(class, Side::Instance, "initialize") {
+        Callee::Rbs(found) => {
+            signature_target(cx, class, Side::Instance, "initialize")?;
+            signature_target(cx, class, Side::Singleton, "new")?;
+            Some((ty, Target::Signature { class: class.to_string(), side: Side::Instance, overloads: found.overloads }))
+        }
+        Callee::Def(id) => {
+            let info = inference.index.def(id);
+            let def = info.node.as_def_node()?;
+            let (owner, _) = info.owner.as_ref()?;
+            let user = inference.index.class(owner)?;
+            let sure = !user.unknown_mixins
+                && !user.redefined.contains_key(&(Side::Instance, "initialize".to_string()))
+                && !cx.project.defined_dynamically("initialize")
+                && !cx.project.defined_dynamically("new")
+                && [class, &**owner].iter().all(|c| !cx.project.is_spread(c) && !cx.project.any_dynamic(&[c]));
+            sure.then_some((ty, Target::Def(def)))
+        }
+        _ => None,
+    }
+}
+
+/// Is this the only `def` of the name anywhere, with no other way (alias,
+/// `define_method`, an attribute macro) to define it?
+fn single_def(cx: &RuleContext<'_, '_>, method: &str) -> bool {
+    cx.project.def_count(method) == 1 && !cx.project.defined_dynamically(method)
+}
+
+fn overridden_in_signatures(cx: &RuleContext<'_, '_>, class: &str, method: &str) -> bool {
+    cx.env.class_names().any(|other| {
+        **other != *class
+            && cx.env.inherits(other, class)
+            && cx.env.class(other).is_some_and(|d| d.instance_methods.contains_key(method))
+    })
+}
+
+/// `self` in a method body, outside any block (a block may run with
+/// another `self`): the class the `def` belongs to.
+fn self_in_method_body(cx: &RuleContext<'_, '_>, offset: usize) -> Option<(String, Side)> {
+    let inference = cx.inference();
+    let def = inference
+        .index
+        .defs
+        .iter()
+        .filter(|def| contains(&def.node, offset))
+        .min_by_key(|def| def.node.location().end() - def.node.location().start())?;
+    let in_block = cx.nodes().iter().any(|node| {
+        matches!(node, Node::BlockNode { .. } | Node::LambdaNode { .. })
+            && contains(node, offset)
+            && contains(&def.node, node.location().start() as usize)
+    });
+    if in_block {
+        return None;
+    }
+    let (class, side) = def.owner.as_ref()?;
+    Some((class.to_string(), *side))
+}
+
+fn contains(node: &Node<'_>, offset: usize) -> bool {
+    let location = node.location();
+    (location.start() as usize..location.end() as usize).contains(&offset)
+}

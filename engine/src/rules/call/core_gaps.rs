@@ -1,0 +1,44 @@
+//! Methods Ruby's core defines at run time that the rbs gem's core
+//! signatures leave out (`data/rbs_core_gaps.txt`, made by
+//! `scripts/rbs-core-gaps`). A call of one of them is not an undefined
+//! method, whatever the signatures say.
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use crate::rules::project::Owner;
+
+const LIST: &str = include_str!("../../../data/rbs_core_gaps.txt");
+
+fn gaps() -> &'static HashSet<&'static str> {
+    static GAPS: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    GAPS.get_or_init(|| LIST.lines().filter(|line| !line.starts_with('#') && !line.is_empty()).collect())
+}
+
+/// Does one of `classes` (a receiver's class and its ancestors) define
+/// `method` at run time though the signatures do not say so?
+pub fn defined_at_run_time(classes: &[&str], side: Owner, method: &str) -> bool {
+    let gaps = gaps();
+    classes.iter().any(|class| {
+        let instance = gaps.contains(format!("{class}#{method}").as_str());
+        let singleton = gaps.contains(format!("{class}.{method}").as_str());
+        match side {
+            Owner::Instance => instance,
+            // Class objects also answer to Module's and Class's instance methods.
+            Owner::Singleton => singleton || instance,
+        }
+    }) || (side == Owner::Singleton
+        && ["Module", "Class"].iter().any(|c| gaps.contains(format!("{c}#{method}").as_str())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listed_methods_count_on_their_class_and_its_descendants() {
+        assert!(defined_at_run_time(&["Proc", "Object"], Owner::Instance, "ruby2_keywords"));
+        assert!(defined_at_run_time(&["File", "IO"], Owner::Singleton, "foreach"));
+        assert!(!defined_at_run_time(&["String", "Object"], Owner::Instance, "shout"));
+    }
+}

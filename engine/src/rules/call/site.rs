@@ -1,0 +1,244 @@
+//! What the call rules share: a call's parts as they were written, the class
+//! a receiver type names, and whether a method is surely absent from it.
+
+use ruby_prism::{CallNode, Node};
+
+use super::{core_gaps, stdlib_methods};
+use crate::infer::{Callee, Side};
+use crate::rules::project::Owner;
+use crate::rules::RuleContext;
+use crate::syntax::{name, start};
+use crate::types::{display, Type};
+
+/// One call as written.
+pub struct Call<'pr> {
+    pub node: CallNode<'pr>,
+    pub method: String,
+    /// Byte offset of the method-name token: where call rules anchor.
+    pub anchor: usize,
+    pub receiver: Option<Node<'pr>>,
+    /// Plain positional arguments, when every argument is one.
+    pub positional: Option<Vec<Node<'pr>>>,
+}
+
+impl<'pr> Call<'pr> {
+    pub fn of(node: &Node<'pr>) -> Option<Call<'pr>> {
+        let call = node.as_call_node()?;
+        let anchor = start(&call.message_loc()?);
+        let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+        let plain = arguments.iter().all(|a| {
+            !matches!(
+                a,
+                Node::SplatNode { .. }
+                    | Node::KeywordHashNode { .. }
+                    | Node::BlockArgumentNode { .. }
+                    | Node::ForwardingArgumentsNode { .. }
+            )
+        });
+        let block_pass = matches!(call.block(), Some(Node::BlockArgumentNode { .. }));
+        Some(Call {
+            method: name(call.name()),
+            anchor,
+            receiver: call.receiver(),
+            positional: (plain && !block_pass).then_some(arguments),
+            node: call,
+        })
+    }
+
+    /// An explicit receiver other than `self` (whose class may be a
+    /// subclass defining what the superclass lacks).
+    pub fn explicit_receiver(&self) -> Option<&Node<'pr>> {
+        self.receiver.as_ref().filter(|r| !matches!(r, Node::SelfNode { .. }))
+    }
+
+    pub fn is_safe_navigation(&self) -> bool {
+        self.node.is_safe_navigation()
+    }
+}
+
+/// The class whose methods a single-class type answers to, and on which
+/// side: instances, or the class object itself.
+pub fn receiver_class(ty: &Type) -> Option<(String, Side)> {
+    match ty {
+        Type::Singleton(class) => Some((class.to_string(), Side::Singleton)),
+        other => other.class_name().map(|class| (class.to_string(), Side::Instance)),
+    }
+}
+
+/// Is the value exactly of its class (a literal), not maybe a subclass?
+pub fn is_exact(ty: &Type) -> bool {
+    matches!(ty, Type::Constant(_) | Type::Tuple(_) | Type::Shape(_) | Type::IntRange { .. })
+}
+
+/// The receiver type as messages and `receiver_type` show it.
+pub fn shown(ty: &Type) -> String {
+    display(ty)
+}
+
+/// Is `method` surely missing on values of type `ty`? Only signature
+/// classes are judged (a class known only from source may be reopened by
+/// a C extension or a gem); the class and its ancestors lack the method in
+/// the signatures and at run time (see `core_gaps`), and nothing in the
+/// project could add it (a reopened class, a module, `method_missing`,
+/// code evaluated from strings).
+pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool {
+    let Some((class, side)) = receiver_class(ty) else { return false };
+    if !cx.env.has_class(&class) || cx.sees_unseen_code() {
+        return false;
+    }
+    // Class objects answer to singleton methods a value typed `Class` does
+    // not show; modules' own methods are what C extensions add most
+    // (`ObjectSpace.each_iseq` from a gem's extension).
+    let opaque_class_object = side == Side::Instance && matches!(class.as_str(), "Class" | "Module");
+    if opaque_class_object || (side == Side::Singleton && cx.env.is_module(&class)) {
+        return false;
+    }
+    let inference = cx.inference();
+    if !matches!(inference.lookup(&class, side, method), Callee::Missing { complete: true }) {
+        return false;
+    }
+    let chain = ancestry(cx, &class);
+    let chain: Vec<&str> = chain.iter().map(String::as_str).collect();
+    let owner = owner_of(side);
+    if core_gaps::defined_at_run_time(&chain, owner, method) || stdlib_methods::adds(&chain, owner, method) {
+        return false;
+    }
+    if project_may_provide(cx, &class, side, method) {
+        return false;
+    }
+    // A value typed by its class, not its spelling, may be an instance of
+    // a subclass: of the signatures', or of the project's.
+    if !is_exact(ty) && side == Side::Instance {
+        let subclass_defines = cx.env.class_names().any(|other| {
+            **other != *class && cx.env.inherits(other, &class) && cx.env.instance_method(other, method).is_some()
+        });
+        if subclass_defines || (cx.project.has_subclasses(&class) && cx.project.defines_anywhere(method)) {
+            return false;
+        }
+    }
+    !answers_through_method_missing(cx, &chain)
+}
+
+fn ancestry(cx: &RuleContext<'_, '_>, class: &str) -> Vec<String> {
+    let mut chain: Vec<String> = vec![class.to_string()];
+    chain.extend(cx.inference().index.ancestor_names(cx.env, class).iter().map(|a| a.to_string()));
+    chain
+}
+
+fn owner_of(side: Side) -> Owner {
+    match side {
+        Side::Instance => Owner::Instance,
+        Side::Singleton => Owner::Singleton,
+    }
+}
+
+/// Could the project give (or take, or redefine) this method for values of
+/// `class`: a definition on the class or an ancestor, a module mixed into
+/// one, `method_missing` or string evals, or a class opened in several
+/// files?
+pub fn project_may_provide(cx: &RuleContext<'_, '_>, class: &str, side: Side, method: &str) -> bool {
+    let chain = ancestry(cx, class);
+    let chain: Vec<&str> = chain.iter().map(String::as_str).collect();
+    let owner = owner_of(side);
+    cx.project.may_define(&chain, owner, method)
+        || cx.project.any_dynamic(&chain)
+        || mixed_in_may_define(cx, &chain, owner, method)
+        || chain.iter().any(|c| cx.inference().index.class(c).is_some() && cx.project.is_spread(c))
+}
+
+/// Could a module the project mixes into one of these classes (or into
+/// Object, which every class inherits) provide the method? Project modules'
+/// methods are already among the project's definitions; a signature
+/// module (core or standard library) is asked; an unknown one could
+/// provide anything.
+fn mixed_in_may_define(cx: &RuleContext<'_, '_>, chain: &[&str], side: Owner, method: &str) -> bool {
+    let mut targets: Vec<(&str, Owner)> = chain.iter().map(|c| (*c, Owner::Instance)).collect();
+    targets.push(("Object", Owner::Instance));
+    if side == Owner::Singleton {
+        targets.extend(chain.iter().map(|c| (*c, Owner::Singleton)));
+    }
+    targets.into_iter().any(|(class, mixed_side)| {
+        cx.project.mixins_of(class, mixed_side).any(|module| {
+            if cx.project.opens(module) || cx.project.opens_by_last_segment(module) {
+                return false;
+            }
+            let declared = |env: &crate::rbs::Environment| {
+                env.has_class(module).then(|| env.instance_method(module, method).is_some())
+            };
+            // An unknown module could provide anything.
+            declared(cx.env).or_else(|| declared(stdlib_methods::environment())).unwrap_or(true)
+        })
+    })
+}
+
+/// A class (other than BasicObject, whose `method_missing` raises) that
+/// declares `method_missing` answers to anything.
+fn answers_through_method_missing(cx: &RuleContext<'_, '_>, chain: &[&str]) -> bool {
+    chain.iter().filter(|c| **c != "BasicObject").any(|c| {
+        cx.env.class(c).is_some_and(|decl| decl.instance_methods.contains_key("method_missing"))
+            || cx.inference().index.class(c).is_some_and(|user| user.has_method_missing)
+    })
+}
+
+/// Can the receiver's inferred type be trusted as the whole truth? Not a
+/// global's.
+/// Instance variables and `self`'s methods are typed from this file's
+/// writes only: a class opened in several files or subclassed elsewhere
+/// may store other things. And a receiver typed exactly `nil` must be
+/// spelled `nil`, a local, or a signature method's result: a `nil` that
+/// comes from an instance variable no write in this file changes is often
+/// set by a subclass.
+pub fn trusted_receiver(cx: &RuleContext<'_, '_>, receiver: &Node<'_>, ty: &Type) -> bool {
+    // A global's signature type is a promise others break (`$stdout` is
+    // often a StringIO).
+    if matches!(receiver, Node::GlobalVariableReadNode { .. }) {
+        return false;
+    }
+    let from_object_state = match receiver {
+        Node::InstanceVariableReadNode { .. } => true,
+        Node::CallNode { .. } => {
+            let call = receiver.as_call_node().expect("a call");
+            matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
+        }
+        _ => false,
+    };
+    if from_object_state {
+        let offset = receiver.location().start() as usize;
+        match enclosing_class(cx, offset) {
+            Some(class) if !cx.project.is_spread(&class) && !cx.project.has_subclasses(&class) => {}
+            _ => return false,
+        }
+    }
+    if *ty == Type::nil() {
+        return match receiver {
+            Node::NilNode { .. } | Node::LocalVariableReadNode { .. } => true,
+            Node::CallNode { .. } => !from_object_state,
+            _ => false,
+        };
+    }
+    true
+}
+
+/// The class (not module) whose method body holds this offset.
+fn enclosing_class(cx: &RuleContext<'_, '_>, offset: usize) -> Option<String> {
+    let inference = cx.inference();
+    let innermost = inference
+        .index
+        .defs
+        .iter()
+        .filter(|def| {
+            let location = def.node.location();
+            (location.start() as usize..location.end() as usize).contains(&offset)
+        })
+        .min_by_key(|def| def.node.location().end() - def.node.location().start())?;
+    let (class, _) = innermost.owner.as_ref()?;
+    let user = inference.index.class(class)?;
+    (!user.is_module).then(|| class.to_string())
+}
+
+/// Does the file guard calls of this method some other way: probing it
+/// with `respond_to?`, `method_defined?` and the like, or rescuing
+/// NoMethodError around it?
+pub fn guarded_elsewhere(cx: &RuleContext<'_, '_>, call: &Call<'_>) -> bool {
+    cx.hazards().probed.contains(&call.method) || cx.hazards().rescues_no_method(call.anchor)
+}

@@ -1,0 +1,93 @@
+use ruby_prism::{DefNode, Node};
+
+use super::callee::{resolve, Target};
+use super::site::{shown, Call};
+use crate::diagnostic::{EvidenceTier, Severity};
+use crate::rules::{Finding, RuleContext, RuleInfo};
+
+pub static RULE: RuleInfo = RuleInfo {
+    id: "call.wrong-arity",
+    aliases: &["wrong-arity"],
+    summary: "A call passes a number of positional arguments no overload of the method accepts: ArgumentError.",
+    fires_when: &[
+        "the method is resolved: a signature method of the receiver's class (a receiver typed as one signature class), or the project's only `def` of that name (on a typed receiver, or on `self` in a method body)",
+        "the count of positional arguments is below the fewest or above the most that every overload takes",
+        "`C.new(...)` (C named by a constant) is judged by C's own `self.new` if it has one, else by `initialize`: its signature's, or C's `def`",
+    ],
+    does_not_fire_when: &[
+        "the call passes a splat (`*args`), keywords, a block argument (`&blk`) or forwards (`...`): the count is not known",
+        "an overload takes `*rest` or untyped parameters (`(?)`) and so any count above its minimum",
+        "the receiver is untyped, a union, a value typed `Class` or `Module`, a class object not named by a constant (`self.class`), or may be a subclass whose signature redefines the method",
+        "Ruby defines the method closer to the receiver's class than the signature that was found (`Struct.new` is Struct's, not `Class#new`)",
+        "the project defines the method more than once, or some way other than `def` (alias, `define_method`, a macro, a module)",
+        "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
+    ],
+    example: "[1, 2].rotate(1, 2)",
+    authored: Severity::Error,
+    by_profile: [Some(Severity::Error), Some(Severity::Error), Some(Severity::Error)],
+    evidence: EvidenceTier::High,
+    since: "0.1.0",
+    check,
+};
+
+/// Fewest and most positional arguments (`None`: no upper bound).
+type Arity = (usize, Option<usize>);
+
+fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
+    for node in cx.nodes() {
+        let Some(call) = Call::of(node) else { continue };
+        let Some(positional) = &call.positional else { continue };
+        let given = positional.len();
+        let Some((receiver, target)) = resolve(cx, &call) else { continue };
+        let (owner, arities): (String, Vec<Arity>) = match &target {
+            Target::Signature { class, overloads, .. } => {
+                if overloads.iter().any(|o| o.function.untyped_params) {
+                    continue;
+                }
+                (class.clone(), overloads.iter().map(|o| o.function.positional_arity()).collect())
+            }
+            Target::Def(def) => match def_arity(def) {
+                Some(arity) => (shown(&receiver), vec![arity]),
+                None => continue,
+            },
+        };
+        if arities.is_empty() || arities.iter().any(|&(min, max)| given >= min && max.is_none_or(|max| given <= max)) {
+            continue;
+        }
+        let receiver_type = shown(&receiver);
+        let expected = arities.iter().map(|a| describe(*a)).collect::<Vec<_>>().join(" or ");
+        out.push(
+            Finding::new(
+                &RULE,
+                call.anchor,
+                format!(
+                    "wrong number of arguments to {owner}#{} on {receiver_type}: given {given}, expected {expected}",
+                    call.method
+                ),
+            )
+            .on_call(&receiver_type, &call.method),
+        );
+    }
+}
+
+fn describe((min, max): Arity) -> String {
+    match max {
+        Some(max) if max == min => min.to_string(),
+        Some(max) => format!("{min}..{max}"),
+        None => format!("{min}+"),
+    }
+}
+
+/// The positional arity of a `def`; `None` when it forwards (`...`).
+fn def_arity(def: &DefNode<'_>) -> Option<Arity> {
+    let Some(parameters) = def.parameters() else { return Some((0, Some(0))) };
+    if matches!(parameters.keyword_rest(), Some(Node::ForwardingParameterNode { .. })) {
+        return None;
+    }
+    let min = parameters.requireds().len() + parameters.posts().len();
+    let max = match parameters.rest() {
+        Some(_) => None,
+        None => Some(min + parameters.optionals().len()),
+    };
+    Some((min, max))
+}

@@ -1,0 +1,68 @@
+//! What a rule sees of one file: its syntax tree, and on demand the types
+//! inference gives it (computed once per file, shared by every rule), the
+//! signatures, and what the rest of the project defines.
+
+use std::cell::OnceCell;
+
+use ruby_prism::Node;
+
+use super::hazards::Hazards;
+use super::project::ProjectFacts;
+use crate::infer::{infer_with_index, FileTypes, Inference};
+use crate::rbs::Environment;
+use crate::syntax::walk::all_nodes;
+use crate::syntax::ParsedFile;
+use crate::types::Type;
+
+pub struct RuleContext<'f, 'src> {
+    pub parsed: &'f ParsedFile<'src>,
+    /// The file's path as reported.
+    pub path: &'f str,
+    pub env: &'f Environment,
+    pub project: &'f ProjectFacts,
+    inference: OnceCell<Inference<'f, 'f>>,
+    nodes: OnceCell<Vec<Node<'f>>>,
+    hazards: OnceCell<Hazards>,
+}
+
+impl<'f, 'src> RuleContext<'f, 'src> {
+    pub fn new(parsed: &'f ParsedFile<'src>, path: &'f str, env: &'f Environment, project: &'f ProjectFacts) -> Self {
+        RuleContext {
+            parsed,
+            path,
+            env,
+            project,
+            inference: OnceCell::new(),
+            nodes: OnceCell::new(),
+            hazards: OnceCell::new(),
+        }
+    }
+
+    /// Inference over the file, run on first use only.
+    pub fn inference(&self) -> &Inference<'f, 'f> {
+        self.inference.get_or_init(|| infer_with_index(self.parsed, self.env))
+    }
+
+    pub fn types(&self) -> &FileTypes {
+        &self.inference().types
+    }
+
+    pub fn type_of(&self, node: &Node<'_>) -> Option<&Type> {
+        self.types().of(node)
+    }
+
+    /// Every node of the file, in pre-order.
+    pub fn nodes(&self) -> &[Node<'f>] {
+        self.nodes.get_or_init(|| all_nodes(&self.parsed.root()))
+    }
+
+    /// May a gem (code outside the project and the standard library) have
+    /// added methods before this file runs? Then no call rule can be sure.
+    pub fn sees_unseen_code(&self) -> bool {
+        self.project.sees_unseen_code(self.path)
+    }
+
+    pub fn hazards(&self) -> &Hazards {
+        self.hazards.get_or_init(|| Hazards::of(self.nodes()))
+    }
+}

@@ -1,0 +1,3 @@
+//! `dump.*`: what the engine infers, printed where the code asks.
+
+pub mod type_of;

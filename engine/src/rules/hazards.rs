@@ -1,0 +1,133 @@
+//! Facts of one file that make "this method does not exist" unsafe to
+//! say: methods the code probes before calling (`respond_to?`), code that
+//! rescues NoMethodError, refinements, objects given methods one by one.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use ruby_prism::Node;
+
+use crate::syntax::name;
+
+#[derive(Debug, Default)]
+pub struct Hazards {
+    /// Method names the file asks about (`respond_to?(:m)`, `defined?(x.m)`).
+    pub probed: HashSet<String>,
+    /// Byte ranges of code whose NoMethodError is rescued, and of
+    /// `defined?` operands.
+    rescued: Vec<Range<usize>>,
+    /// `using`: refinements may add methods anywhere in the file.
+    pub refines: bool,
+    /// `obj.extend(M)` or `class << obj`: one object gains methods its
+    /// class lacks.
+    pub extends_objects: bool,
+}
+
+/// Methods whose symbol argument names a method the code asks about.
+const PROBES: &[&str] = &[
+    "respond_to?",
+    "method_defined?",
+    "public_method_defined?",
+    "private_method_defined?",
+    "protected_method_defined?",
+    "instance_method",
+    "public_instance_method",
+    "method",
+    "public_method",
+    "singleton_method",
+];
+
+/// Rescued classes that catch NoMethodError.
+const CATCHES_NO_METHOD: &[&str] = &["NoMethodError", "NameError", "StandardError", "Exception"];
+
+impl Hazards {
+    pub fn of(nodes: &[Node<'_>]) -> Hazards {
+        let mut hazards = Hazards::default();
+        for node in nodes {
+            match node {
+                Node::CallNode { .. } => hazards.call(node),
+                Node::DefinedNode { .. } => {
+                    let defined = node.as_defined_node().expect("a defined? node");
+                    let value = defined.value();
+                    hazards.rescued.push(range(&value));
+                    if let Some(call) = value.as_call_node() {
+                        hazards.probed.insert(name(call.name()));
+                    }
+                }
+                Node::RescueModifierNode { .. } => {
+                    let modifier = node.as_rescue_modifier_node().expect("a rescue modifier");
+                    hazards.rescued.push(range(&modifier.expression()));
+                }
+                Node::BeginNode { .. } => hazards.begin(node),
+                Node::SingletonClassNode { .. } => {
+                    let singleton = node.as_singleton_class_node().expect("a singleton class");
+                    if !matches!(singleton.expression(), Node::SelfNode { .. }) {
+                        hazards.extends_objects = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        hazards
+    }
+
+    /// Is the code at this offset inside a rescue of NoMethodError or a
+    /// `defined?`?
+    pub fn rescues_no_method(&self, offset: usize) -> bool {
+        self.rescued.iter().any(|r| r.contains(&offset))
+    }
+
+    fn call(&mut self, node: &Node<'_>) {
+        let call = node.as_call_node().expect("a call");
+        let method = name(call.name());
+        let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+        if PROBES.contains(&method.as_str()) {
+            if let Some(first) = arguments.first() {
+                if let Some(symbol) = first.as_symbol_node() {
+                    self.probed.insert(String::from_utf8_lossy(symbol.unescaped()).into_owned());
+                } else if let Some(string) = first.as_string_node() {
+                    self.probed.insert(String::from_utf8_lossy(string.unescaped()).into_owned());
+                }
+            }
+        }
+        match method.as_str() {
+            "using" if call.receiver().is_none() => self.refines = true,
+            "extend" => {
+                let on_object = call.receiver().is_some_and(|r| {
+                    !matches!(r, Node::SelfNode { .. } | Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. })
+                });
+                if on_object {
+                    self.extends_objects = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A `begin` (or a `def` body with `rescue`) whose clauses catch
+    /// NoMethodError: its statements are covered.
+    fn begin(&mut self, node: &Node<'_>) {
+        let begin = node.as_begin_node().expect("a begin");
+        let Some(statements) = begin.statements() else { return };
+        let mut clause = begin.rescue_clause();
+        while let Some(rescue) = clause {
+            let exceptions: Vec<Node<'_>> = rescue.exceptions().iter().collect();
+            let catches = exceptions.is_empty()
+                || exceptions.iter().any(|e| {
+                    crate::rules::project::constant_path_text(e)
+                        .is_some_and(|text| CATCHES_NO_METHOD.contains(&text.trim_start_matches("::")))
+                        || !matches!(e, Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. })
+                });
+            if catches {
+                self.rescued.push(range(&statements.as_node()));
+                return;
+            }
+            clause = rescue.subsequent();
+        }
+    }
+}
+
+fn range(node: &Node<'_>) -> Range<usize> {
+    let location = node.location();
+    location.start() as usize..location.end() as usize
+}

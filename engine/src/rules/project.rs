@@ -1,0 +1,721 @@
+//! What the whole set of checked files defines, gathered before any file is
+//! checked: a method missing from one file's view may be defined in another
+//! (a reopened core class, a module mixed in elsewhere, a DSL), and a call
+//! rule must not report what the project itself provides.
+
+use std::collections::{HashMap, HashSet};
+
+use ruby_prism::{CallNode, Node, Visit};
+
+use super::requires::{requirement, LoadGraph, Required};
+use crate::stack_guard::ensure_room;
+use crate::syntax::{name, ParsedFile};
+
+/// Which object a definition gives a method to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Owner {
+    /// Instances of the class.
+    Instance,
+    /// The class object itself (`def self.m`, `class << self`).
+    Singleton,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct ProjectFacts {
+    /// Methods defined directly in a `class` body: (class, side) -> names.
+    by_class: HashMap<(String, Owner), HashSet<String>>,
+    /// Methods whose receiver cannot be pinned down: module methods (a
+    /// module can be mixed into anything), `define_method`, delegators,
+    /// `def obj.m`, defs in blocks or at the top level.
+    anywhere: HashSet<String>,
+    /// Every name in `by_class` and `anywhere`.
+    all_names: HashSet<String>,
+    /// `def`s per method name over the project, whoever owns them.
+    def_counts: HashMap<String, usize>,
+    /// Files that open each class or module (`class A::B` counts for A::B).
+    files_opening: HashMap<String, usize>,
+    /// Classes whose methods cannot be listed: `method_missing`, or code
+    /// evaluated from strings in their body.
+    dynamic_classes: HashSet<String>,
+    /// Modules mixed into a class by the project, as written: (class,
+    /// side) -> modules. `include` at the top level mixes into Object.
+    mixins: HashMap<(String, Owner), HashSet<String>>,
+    /// Last segments of the superclasses project classes name (`< Base`,
+    /// `Class.new(Base)`): those classes have subclasses somewhere.
+    subclassed: HashSet<String>,
+    /// Which files load code from outside the project (see `requires`).
+    loads: LoadGraph,
+}
+
+impl ProjectFacts {
+    /// Facts of one file at `path`; merge files' facts with
+    /// [`ProjectFacts::merge`], then [`ProjectFacts::settle`].
+    pub fn of_file(parsed: &ParsedFile<'_>, path: &str) -> ProjectFacts {
+        let mut collector = Collector {
+            facts: ProjectFacts::default(),
+            lexical: Vec::new(),
+            side: Owner::Instance,
+            blocks: 0,
+            opened: HashSet::new(),
+            anonymous_modules: HashMap::new(),
+            defs: 0,
+            required: Vec::new(),
+        };
+        collector.visit(&parsed.root());
+        let opened = std::mem::take(&mut collector.opened);
+        let required = std::mem::take(&mut collector.required);
+        let mut facts = collector.facts;
+        let names: Vec<String> = facts.anywhere.iter().chain(facts.by_class.values().flatten()).cloned().collect();
+        facts.all_names.extend(names);
+        for class in opened {
+            *facts.files_opening.entry(class).or_default() += 1;
+        }
+        facts.loads.add(path, required);
+        facts
+    }
+
+    /// Once every file is merged: work out what loads unseen code.
+    pub fn settle(mut self) -> ProjectFacts {
+        self.loads.settle();
+        self
+    }
+
+    /// May code outside the project and the standard library (a gem) have
+    /// run before this file, adding methods the engine cannot see?
+    pub fn sees_unseen_code(&self, path: &str) -> bool {
+        self.loads.sees_unseen_code(path)
+    }
+
+    pub fn merge(mut self, other: ProjectFacts) -> ProjectFacts {
+        for (key, names) in other.by_class {
+            self.by_class.entry(key).or_default().extend(names);
+        }
+        self.anywhere.extend(other.anywhere);
+        self.all_names.extend(other.all_names);
+        for (method, count) in other.def_counts {
+            *self.def_counts.entry(method).or_default() += count;
+        }
+        for (class, count) in other.files_opening {
+            *self.files_opening.entry(class).or_default() += count;
+        }
+        self.dynamic_classes.extend(other.dynamic_classes);
+        self.subclassed.extend(other.subclassed);
+        self.loads.merge(other.loads);
+        for (key, modules) in other.mixins {
+            self.mixins.entry(key).or_default().extend(modules);
+        }
+        self
+    }
+
+    /// Modules the project mixes into a class (instances) or its class
+    /// object (singleton), as written.
+    pub fn mixins_of(&self, class: &str, side: Owner) -> impl Iterator<Item = &String> {
+        self.mixins.get(&(class.to_string(), side)).into_iter().flatten()
+    }
+
+    /// Does some project class inherit from this one (matched by the last
+    /// segment of its name, since a superclass is written relative)?
+    pub fn has_subclasses(&self, class: &str) -> bool {
+        self.subclassed.contains(last_segment(class))
+    }
+
+    /// Could the project give `method` to an object whose class is one of
+    /// `classes` (the receiver's class and all its ancestors)?
+    pub fn may_define(&self, classes: &[&str], side: Owner, method: &str) -> bool {
+        if self.anywhere.contains(method) {
+            return true;
+        }
+        // Class objects are objects too: instance methods of Object, Module
+        // and Class reach them.
+        let extra: &[&str] = match side {
+            Owner::Instance => &["Object", "Kernel", "BasicObject"],
+            Owner::Singleton => &["Object", "Kernel", "BasicObject", "Module", "Class"],
+        };
+        let instance_owners = classes.iter().chain(extra);
+        let defines = |class: &str, owner: Owner| {
+            self.by_class.get(&(class.to_string(), owner)).is_some_and(|names| names.contains(method))
+        };
+        match side {
+            Owner::Instance => instance_owners.clone().any(|c| defines(c, Owner::Instance)),
+            Owner::Singleton => {
+                classes.iter().any(|c| defines(c, Owner::Singleton))
+                    || instance_owners.clone().any(|c| defines(c, Owner::Instance))
+            }
+        }
+    }
+
+    /// Does some project file open this class or module?
+    pub fn opens(&self, class: &str) -> bool {
+        self.files_opening.contains_key(class)
+    }
+
+    /// Does some project file open a class or module whose name ends like
+    /// this one (a mixin is written relative to where it is mixed in)?
+    pub fn opens_by_last_segment(&self, written: &str) -> bool {
+        let last = last_segment(written);
+        self.files_opening.keys().any(|full| last_segment(full) == last)
+    }
+
+    /// Is this class opened in more than one file, so no single file sees
+    /// all of it?
+    pub fn is_spread(&self, class: &str) -> bool {
+        self.files_opening.get(class).copied().unwrap_or(0) > 1
+    }
+
+    /// Do some of these classes answer to methods nobody can list?
+    pub fn any_dynamic(&self, classes: &[&str]) -> bool {
+        classes.iter().any(|c| self.dynamic_classes.contains(*c))
+            || ["Object", "Kernel", "BasicObject"].iter().any(|c| self.dynamic_classes.contains(*c))
+    }
+
+    /// How many `def`s of this name the project has, in any class.
+    pub fn def_count(&self, method: &str) -> usize {
+        self.def_counts.get(method).copied().unwrap_or(0)
+    }
+
+    /// Is the name defined some way other than a `def` in a class body
+    /// (a module, a macro, `define_method`, an alias, a block)?
+    pub fn defined_dynamically(&self, method: &str) -> bool {
+        self.anywhere.contains(method)
+    }
+
+    /// Is the name defined anywhere in the project, by anyone?
+    pub fn defines_anywhere(&self, method: &str) -> bool {
+        self.all_names.contains(method)
+    }
+}
+
+/// Calls whose symbol arguments name methods they define.
+const DEFINING_CALLS: &[&str] = &[
+    "attr",
+    "attr_reader",
+    "attr_writer",
+    "attr_accessor",
+    "define_method",
+    "define_singleton_method",
+    "alias_method",
+    "def_delegator",
+    "def_delegators",
+    "def_instance_delegator",
+    "def_instance_delegators",
+    "def_single_delegator",
+    "def_single_delegators",
+    "delegate",
+    "instance_delegate",
+    "single_delegate",
+    "def_node_matcher",
+    "module_function",
+    "member",
+    "define",
+    "new",
+];
+
+const MIXINS: &[&str] = &["include", "prepend", "extend"];
+
+/// Defining calls whose computed argument is a method name nobody can read
+/// (`module_function`, `new`, delegators take names of existing things).
+const NAMES_METHODS: &[&str] = &[
+    "attr",
+    "attr_reader",
+    "attr_writer",
+    "attr_accessor",
+    "define_method",
+    "define_singleton_method",
+    "alias_method",
+];
+
+const STRING_EVALS: &[&str] = &["class_eval", "module_eval", "instance_eval", "class_exec", "module_exec", "eval"];
+
+struct Collector {
+    facts: ProjectFacts,
+    /// Enclosing classes and modules: (qualified name, is a module).
+    lexical: Vec<(String, bool)>,
+    side: Owner,
+    blocks: usize,
+    opened: HashSet<String>,
+    /// Locals assigned `Module.new { include X ... }`: the modules the
+    /// anonymous one includes, so `include local` mixes those in.
+    anonymous_modules: HashMap<Vec<u8>, Vec<String>>,
+    /// Inside a method body: its `require`s are lazy (see `requires`).
+    defs: usize,
+    required: Vec<Required>,
+}
+
+impl Collector {
+    fn qualified(&self, written: &str) -> String {
+        if let Some(absolute) = written.strip_prefix("::") {
+            return absolute.to_string();
+        }
+        match self.lexical.last() {
+            Some((outer, _)) => format!("{outer}::{written}"),
+            None => written.to_string(),
+        }
+    }
+
+    fn add(&mut self, method: String, side: Owner) {
+        match self.lexical.last() {
+            Some((class, false)) if self.blocks == 0 => {
+                self.facts.by_class.entry((class.clone(), side)).or_default().insert(method);
+            }
+            _ => {
+                self.facts.anywhere.insert(method);
+            }
+        }
+    }
+
+    fn enter(&mut self, written: Option<String>, is_module: bool) -> bool {
+        let Some(written) = written else { return false };
+        let full = self.qualified(&written);
+        self.opened.insert(full.clone());
+        self.lexical.push((full, is_module));
+        true
+    }
+
+    fn defining_call(&mut self, call: &CallNode<'_>) {
+        let method = name(call.name());
+        if method == "new" && call.receiver().as_ref().and_then(constant_path_text).as_deref() == Some("Class") {
+            let first = call.arguments().and_then(|a| a.arguments().iter().next());
+            if let Some(written) = first.as_ref().and_then(constant_path_text) {
+                self.facts.subclassed.insert(last_segment(&written).to_string());
+            }
+        }
+        if STRING_EVALS.contains(&method.as_str()) && call.block().is_none() {
+            self.string_eval(call, &method);
+            return;
+        }
+        // `C.send(:define_method, ...)` defines like `define_method` on C.
+        let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+        let (method, skip) = match (method.as_str(), arguments.first()) {
+            ("send" | "__send__" | "public_send", Some(first)) if first.as_symbol_node().is_some() => {
+                let mut names = Vec::new();
+                literal_names(first, &mut names);
+                (names.pop().unwrap_or_default(), 1)
+            }
+            _ => (method, 0),
+        };
+        if MIXINS.contains(&method.as_str()) {
+            self.mixin(call, &method, &arguments[skip..]);
+            return;
+        }
+        if !DEFINING_CALLS.contains(&method.as_str()) {
+            return;
+        }
+        let mut names = Vec::new();
+        for argument in &arguments[skip..] {
+            if !literal_names(argument, &mut names) && NAMES_METHODS.contains(&method.as_str()) {
+                // A computed name: the target may answer to anything.
+                self.mark_target_dynamic(call);
+            }
+        }
+        let writers = matches!(method.as_str(), "attr_writer" | "attr_accessor" | "new" | "member" | "define");
+        for name in names {
+            if writers {
+                self.facts.anywhere.insert(format!("{name}="));
+            }
+            self.facts.anywhere.insert(name);
+        }
+    }
+}
+
+impl Collector {
+    /// The class a defining call works on (`self`'s class in a class
+    /// body, or a constant receiver) answers to methods nobody can list.
+    fn mark_target_dynamic(&mut self, call: &CallNode<'_>) {
+        let target = match call.receiver() {
+            // At the top level, `self` is main: `include` there reaches Object.
+            None if self.lexical.is_empty() && self.blocks == 0 => Some("Object".to_string()),
+            None | Some(Node::SelfNode { .. }) => self.lexical.last().map(|(class, _)| class.clone()),
+            Some(receiver) => constant_path_text(&receiver).map(|w| w.trim_start_matches("::").to_string()),
+        };
+        if let Some(target) = target {
+            self.facts.dynamic_classes.insert(target);
+        }
+    }
+
+    /// `include M`, `C.prepend(M)`, `extend M`: remembered per target, so
+    /// a rule can ask whether M provides a method. A computed module
+    /// leaves the target's methods unknown.
+    fn mixin(&mut self, call: &CallNode<'_>, method: &str, arguments: &[Node<'_>]) {
+        let target = match call.receiver() {
+            None if self.lexical.is_empty() && self.blocks == 0 => Some("Object".to_string()),
+            None | Some(Node::SelfNode { .. }) => self.lexical.last().map(|(class, _)| class.clone()),
+            Some(receiver) => constant_path_text(&receiver).map(|w| w.trim_start_matches("::").to_string()),
+        };
+        let Some(target) = target else { return };
+        let side = if method == "extend" { Owner::Singleton } else { Owner::Instance };
+        for argument in arguments {
+            let anonymous = argument
+                .as_local_variable_read_node()
+                .and_then(|read| self.anonymous_modules.get(read.name().as_slice()));
+            if let Some(included) = anonymous {
+                let included = included.clone();
+                self.facts.mixins.entry((target.clone(), side)).or_default().extend(included);
+                continue;
+            }
+            match constant_path_text(argument) {
+                Some(module) => {
+                    let module = module.trim_start_matches("::").to_string();
+                    self.facts.mixins.entry((target.clone(), side)).or_default().insert(module);
+                }
+                None => {
+                    self.facts.dynamic_classes.insert(target.clone());
+                }
+            }
+        }
+    }
+
+    /// Code evaluated from a string: the methods its literal text defines
+    /// are the target's; text we cannot read makes the target dynamic.
+    fn string_eval(&mut self, call: &CallNode<'_>, method: &str) {
+        let Some(code) = call.arguments().and_then(|a| a.arguments().iter().next()) else { return };
+        let target = match call.receiver() {
+            // Plain `eval` defines on `self` only at class-body level.
+            None if method == "eval" && self.blocks > 0 => None,
+            None | Some(Node::SelfNode { .. }) => self.lexical.last().map(|(class, _)| class.clone()),
+            Some(receiver) => constant_path_text(&receiver).map(|w| w.trim_start_matches("::").to_string()),
+        };
+        let Some(target) = target else { return };
+        match evaluated_definitions(&code) {
+            Some(names) => {
+                for name in names {
+                    self.facts.by_class.entry((target.clone(), Owner::Instance)).or_default().insert(name.clone());
+                    self.facts.by_class.entry((target.clone(), Owner::Singleton)).or_default().insert(name);
+                }
+            }
+            None => {
+                self.facts.dynamic_classes.insert(target);
+            }
+        }
+    }
+}
+
+/// The method names a string of Ruby code defines with `def`, when its
+/// text says them; `None` when a name is interpolated or the code is not
+/// a string literal.
+fn evaluated_definitions(code: &Node<'_>) -> Option<Vec<String>> {
+    let mut text = String::new();
+    if let Some(string) = code.as_string_node() {
+        text.push_str(&String::from_utf8_lossy(string.unescaped()));
+    } else if let Some(interpolated) = code.as_interpolated_string_node() {
+        for part in interpolated.parts().iter() {
+            match part.as_string_node() {
+                Some(string) => text.push_str(&String::from_utf8_lossy(string.unescaped())),
+                // An interpolation: a placeholder no name can contain.
+                None => text.push('\u{0}'),
+            }
+        }
+    } else {
+        return None;
+    }
+    let mut names = Vec::new();
+    for (at, _) in text.match_indices("def ") {
+        let rest = text[at + 4..].trim_start();
+        let rest = rest.strip_prefix("self.").unwrap_or(rest);
+        let name: String =
+            rest.chars().take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '?' | '!' | '=')).collect();
+        if name.is_empty() || rest[name.len()..].starts_with('\u{0}') {
+            return None;
+        }
+        names.push(name);
+    }
+    Some(names)
+}
+
+/// Symbol and string literals in an argument, also inside array and hash
+/// literals (`delegate [:a, :b] => :target`). False when the argument is
+/// computed, so the names it gives cannot be read.
+fn literal_names(node: &Node<'_>, out: &mut Vec<String>) -> bool {
+    ensure_room();
+    match node {
+        Node::SymbolNode { .. } => {
+            if let Some(symbol) = node.as_symbol_node() {
+                out.push(String::from_utf8_lossy(symbol.unescaped()).into_owned());
+            }
+            true
+        }
+        Node::StringNode { .. } => {
+            if let Some(string) = node.as_string_node() {
+                out.push(String::from_utf8_lossy(string.unescaped()).into_owned());
+            }
+            true
+        }
+        Node::ArrayNode { .. } => {
+            let mut all = true;
+            if let Some(array) = node.as_array_node() {
+                for element in array.elements().iter() {
+                    all &= literal_names(&element, out);
+                }
+            }
+            all
+        }
+        Node::HashNode { .. } | Node::KeywordHashNode { .. } => {
+            let elements: Vec<Node<'_>> = match (node.as_hash_node(), node.as_keyword_hash_node()) {
+                (Some(hash), _) => hash.elements().iter().collect(),
+                (_, Some(hash)) => hash.elements().iter().collect(),
+                _ => Vec::new(),
+            };
+            let mut all = true;
+            for element in elements {
+                match element.as_assoc_node() {
+                    Some(assoc) => {
+                        all &= literal_names(&assoc.key(), out);
+                        // Values name targets (`=> :@obj`), not methods.
+                        literal_names(&assoc.value(), out);
+                    }
+                    None => all = false,
+                }
+            }
+            all
+        }
+        // Values that are not names (`attr :x, true`, `def_delegators :@a`).
+        Node::TrueNode { .. } | Node::FalseNode { .. } | Node::NilNode { .. } => true,
+        // Blocks and procs define bodies, not names.
+        Node::BlockArgumentNode { .. } | Node::LambdaNode { .. } => true,
+        _ => false,
+    }
+}
+
+/// `Module.new { include X; ... }`: the modules it includes, as written;
+/// `None` for anything else (or a computed include inside).
+fn anonymous_module(value: &Node<'_>) -> Option<Vec<String>> {
+    let call = value.as_call_node()?;
+    if name(call.name()) != "new" || call.receiver().as_ref().and_then(constant_path_text).as_deref() != Some("Module")
+    {
+        return None;
+    }
+    let block = call.block()?.as_block_node()?;
+    let mut included = Vec::new();
+    if let Some(body) = block.body() {
+        let statements: Vec<Node<'_>> = match body.as_statements_node() {
+            Some(list) => list.body().iter().collect(),
+            None => Vec::new(),
+        };
+        for statement in statements {
+            let Some(inner) = statement.as_call_node() else { continue };
+            if !matches!(name(inner.name()).as_str(), "include" | "prepend") {
+                continue;
+            }
+            for argument in inner.arguments()?.arguments().iter() {
+                included.push(constant_path_text(&argument)?.trim_start_matches("::").to_string());
+            }
+        }
+    }
+    Some(included)
+}
+
+fn last_segment(name: &str) -> &str {
+    name.rsplit("::").next().unwrap_or(name)
+}
+
+/// `A::B` as written, or `None` when the path is computed (`foo::B`).
+pub fn constant_path_text(node: &Node<'_>) -> Option<String> {
+    match node {
+        Node::ConstantReadNode { .. } => Some(name(node.as_constant_read_node()?.name())),
+        Node::ConstantPathNode { .. } => {
+            let path = node.as_constant_path_node()?;
+            let last = name(path.name()?);
+            match path.parent() {
+                None => Some(format!("::{last}")),
+                Some(parent) => Some(format!("{}::{last}", constant_path_text(&parent)?)),
+            }
+        }
+        _ => None,
+    }
+}
+
+impl<'pr> Visit<'pr> for Collector {
+    fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
+        ensure_room();
+    }
+
+    fn visit_class_node(&mut self, node: &ruby_prism::ClassNode<'pr>) {
+        if let Some(superclass) = node.superclass() {
+            if let Some(written) = constant_path_text(&superclass) {
+                self.facts.subclassed.insert(last_segment(&written).to_string());
+            }
+            self.visit(&superclass);
+        }
+        let entered = self.enter(constant_path_text(&node.constant_path()), false);
+        let (side, blocks) = (self.side, self.blocks);
+        (self.side, self.blocks) = (Owner::Instance, if entered { 0 } else { blocks + 1 });
+        if let Some(body) = node.body() {
+            self.visit(&body);
+        }
+        (self.side, self.blocks) = (side, blocks);
+        if entered {
+            self.lexical.pop();
+        }
+    }
+
+    fn visit_module_node(&mut self, node: &ruby_prism::ModuleNode<'pr>) {
+        let entered = self.enter(constant_path_text(&node.constant_path()), true);
+        let (side, blocks) = (self.side, self.blocks);
+        (self.side, self.blocks) = (Owner::Instance, if entered { 0 } else { blocks + 1 });
+        if let Some(body) = node.body() {
+            self.visit(&body);
+        }
+        (self.side, self.blocks) = (side, blocks);
+        if entered {
+            self.lexical.pop();
+        }
+    }
+
+    fn visit_singleton_class_node(&mut self, node: &ruby_prism::SingletonClassNode<'pr>) {
+        let on_self = matches!(node.expression(), Node::SelfNode { .. });
+        let (side, blocks) = (self.side, self.blocks);
+        if on_self {
+            self.side = Owner::Singleton;
+        } else {
+            // `class << obj`: methods for one object of any class.
+            self.blocks += 1;
+        }
+        if let Some(body) = node.body() {
+            self.visit(&body);
+        }
+        (self.side, self.blocks) = (side, blocks);
+    }
+
+    fn visit_def_node(&mut self, node: &ruby_prism::DefNode<'pr>) {
+        let method = name(node.name());
+        *self.facts.def_counts.entry(method.clone()).or_default() += 1;
+        if method == "method_missing" && node.receiver().is_none() {
+            match (self.lexical.last(), self.blocks) {
+                (Some((class, _)), _) => {
+                    self.facts.dynamic_classes.insert(class.clone());
+                }
+                (None, 0) => {
+                    self.facts.dynamic_classes.insert("Object".to_string());
+                }
+                // In a block at the top level: some object's, not Object's.
+                (None, _) => {}
+            }
+        }
+        match node.receiver() {
+            None => self.add(method, self.side),
+            Some(Node::SelfNode { .. }) => self.add(method, Owner::Singleton),
+            Some(_) => {
+                self.facts.anywhere.insert(method);
+            }
+        }
+        // Defs inside a method body run later, for whoever calls it.
+        self.blocks += 1;
+        self.defs += 1;
+        ruby_prism::visit_def_node(self, node);
+        self.defs -= 1;
+        self.blocks -= 1;
+    }
+
+    fn visit_alias_method_node(&mut self, node: &ruby_prism::AliasMethodNode<'pr>) {
+        let mut names = Vec::new();
+        literal_names(&node.new_name(), &mut names);
+        for name in names {
+            self.add(name, self.side);
+        }
+    }
+
+    fn visit_local_variable_write_node(&mut self, node: &ruby_prism::LocalVariableWriteNode<'pr>) {
+        if let Some(included) = anonymous_module(&node.value()) {
+            self.anonymous_modules.insert(node.name().as_slice().to_vec(), included);
+        }
+        ruby_prism::visit_local_variable_write_node(self, node);
+    }
+
+    fn visit_call_node(&mut self, node: &CallNode<'pr>) {
+        if self.defs == 0 {
+            self.required.extend(requirement(node));
+        }
+        self.defining_call(node);
+        ruby_prism::visit_call_node(self, node);
+    }
+
+    fn visit_block_node(&mut self, node: &ruby_prism::BlockNode<'pr>) {
+        self.blocks += 1;
+        ruby_prism::visit_block_node(self, node);
+        self.blocks -= 1;
+    }
+
+    fn visit_lambda_node(&mut self, node: &ruby_prism::LambdaNode<'pr>) {
+        self.blocks += 1;
+        ruby_prism::visit_lambda_node(self, node);
+        self.blocks -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(sources: &[&str]) -> ProjectFacts {
+        sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| ProjectFacts::of_file(&ParsedFile::parse(s.as_bytes()), &format!("f{i}.rb")))
+            .fold(ProjectFacts::default(), ProjectFacts::merge)
+            .settle()
+    }
+
+    #[test]
+    fn class_bodies_give_methods_to_their_class_and_modules_to_anyone() {
+        let f = facts(&[
+            "class String\n  def shout; end\n  def self.make; end\nend\nmodule Loud\n  def roar; end\nend\n",
+            "class A::B\n  attr_accessor :size\n  class << self\n    def build; end\n  end\nend\n",
+        ]);
+        assert!(f.may_define(&["String"], Owner::Instance, "shout"));
+        assert!(!f.may_define(&["Integer"], Owner::Instance, "shout"));
+        assert!(f.may_define(&["String"], Owner::Singleton, "make"));
+        assert!(!f.may_define(&["String"], Owner::Instance, "make"));
+        assert!(f.may_define(&["Integer"], Owner::Instance, "roar"), "module methods reach anything");
+        assert!(f.may_define(&["Integer"], Owner::Instance, "size="), "attr_accessor writes are anyone's");
+        assert!(f.may_define(&["A::B"], Owner::Singleton, "build"));
+        assert!(!f.may_define(&["A::B"], Owner::Instance, "build"));
+    }
+
+    #[test]
+    fn reopened_classes_string_evals_and_method_missing_are_noticed() {
+        let f = facts(&[
+            "class A\nend\nclass S\n  class_eval(code)\nend\n",
+            "class A\n  def method_missing(*) = 1\nend\nString.class_eval \"def x; end\"\nArray.class_eval \"def #{n}; end\"\n",
+        ]);
+        assert!(f.is_spread("A"));
+        assert!(!f.is_spread("S"));
+        assert!(f.any_dynamic(&["A"]));
+        assert!(f.any_dynamic(&["S"]));
+        assert!(!f.any_dynamic(&["String"]), "literal code: its defs are read");
+        assert!(f.may_define(&["String"], Owner::Instance, "x"));
+        assert!(f.any_dynamic(&["Array"]), "an interpolated name: anything");
+        assert!(!f.any_dynamic(&["Integer"]));
+        assert_eq!(f.def_count("method_missing"), 1);
+    }
+
+    #[test]
+    fn computed_names_and_mixins_make_their_target_dynamic() {
+        let f = facts(&[
+            "class String\n  NAMES.each { |n| define_method(n) { 1 } }\nend\nArray.send(:define_method, name) { 1 }\n",
+            "class Hash\n  include Gem::Stuff\nend\nRange.include(Other)\nclass Symbol\n  attr_reader :label, :size\nend\n",
+        ]);
+        assert!(f.any_dynamic(&["Array"]), "send(:define_method) with a computed name");
+        assert_eq!(f.mixins_of("Hash", Owner::Instance).collect::<Vec<_>>(), ["Gem::Stuff"]);
+        assert_eq!(f.mixins_of("Range", Owner::Instance).collect::<Vec<_>>(), ["Other"]);
+        assert!(!f.any_dynamic(&["Symbol"]), "literal attribute names are read");
+        assert!(f.may_define(&["Integer"], Owner::Instance, "label"));
+        // define_method in a block of a class body targets the class too.
+        assert!(f.any_dynamic(&["String"]));
+        assert!(!f.any_dynamic(&["Integer"]));
+        let anonymous = facts(&["m = Module.new {\n  include(Helpers)\n}\ninclude m\n"]);
+        assert_eq!(anonymous.mixins_of("Object", Owner::Instance).collect::<Vec<_>>(), ["Helpers"]);
+        assert!(!anonymous.any_dynamic(&["Integer"]));
+        let kernel = facts(&["module Kernel\n  module_function define_method(:warn) { |*m| 1 }\nend\n"]);
+        assert!(!kernel.any_dynamic(&["Integer"]), "module_function of a computed name defines nothing new");
+        let top = facts(&["include Comparable\nclass A\n  extend Forwardable\nend\n"]);
+        assert_eq!(top.mixins_of("Object", Owner::Instance).collect::<Vec<_>>(), ["Comparable"]);
+        assert_eq!(top.mixins_of("A", Owner::Singleton).collect::<Vec<_>>(), ["Forwardable"]);
+    }
+
+    #[test]
+    fn defs_in_blocks_and_on_objects_belong_to_anyone() {
+        let f =
+            facts(&["class C\n  included do\n    def hidden; end\n  end\nend\nx = Object.new\ndef x.single; end\n"]);
+        assert!(f.may_define(&["Integer"], Owner::Instance, "hidden"));
+        assert!(f.may_define(&["Integer"], Owner::Instance, "single"));
+    }
+}

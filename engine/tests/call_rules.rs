@@ -1,0 +1,209 @@
+//! The call rules, table-driven: each fires at the method-name token with
+//! the receiver type and method named, and stays silent where the engine
+//! cannot be sure.
+
+mod rule_table;
+
+use rigor_engine::diagnostic::Severity;
+use rule_table::{analyse, check, of_rule, Firing};
+
+#[test]
+fn undefined_method() {
+    let firing: &[Firing] = &[
+        // The reference's example.
+        ("\"hi\".shout", &[(1, 6)]),
+        ("nil.upcase", &[(1, 5)]),
+        ("[1, 2].frobnicate(3)", &[(1, 8)]),
+        ("{ a: 1 }.zap", &[(1, 10)]),
+        ("String.shout", &[(1, 8)]),
+        ("x = 5\nx.upcase", &[(2, 3)]),
+        ("def m\n  s = \"a\" + \"b\"\n  s.shout!\nend", &[(3, 5)]),
+        ("1.times { |i| i.zork }", &[(1, 17)]),
+        // A signature module mixed in is asked, and lacks it.
+        ("include Comparable\nnil.shout", &[(2, 5)]),
+        // Standard libraries are seen.
+        ("require \"set\"\nrequire \"json\"\n\"hi\".shout", &[(3, 6)]),
+        // A real bug found in a gem: Hash has no `<<`.
+        ("def m(x)\n  tbl = {}\n  tbl << x\nend", &[(3, 7)]),
+        // Columns count bytes: "é" is two.
+        ("x = \"é\"; x.shout", &[(1, 13)]),
+        ("x = \"a\"\nx&.shout", &[(2, 4)]),
+    ];
+    let silent = &[
+        "\"hi\".upcase",
+        "def m(x) = x.shout",
+        "foo.shout",
+        // Implicit self and `self.` are not judged here.
+        "shout(1)",
+        "class A\n  def m = self.shout\nend",
+        // A union receiver.
+        "x = rand > 0.5 ? 1 : \"s\"\nx.upcase",
+        // The project reopens String.
+        "class String\n  def shout = upcase\nend\n\"hi\".shout",
+        // A module's method may be mixed into anything.
+        "module Loud\n  def shout = 1\nend\n\"hi\".shout",
+        "class Object\n  def method_missing(*) = 1\nend\n\"hi\".shout",
+        "x = \"hi\"\nx.shout if x.respond_to?(:shout)",
+        "begin\n  \"hi\".shout\nrescue NoMethodError\n  nil\nend",
+        "\"hi\".shout rescue nil",
+        "defined?(\"hi\".shout)",
+        "using Shouting\n\"hi\".shout",
+        "s = \"hi\"\ns.extend(Loud)\ns.shout",
+        // Ruby defines these though the core signatures omit them.
+        "proc { 1 }.ruby2_keywords",
+        "File.foreach(\"x\")",
+        // A standard library adds it (io/console).
+        "IO.console",
+        // Classes known only from source may be reopened by extensions.
+        "class Local\nend\nLocal.new.anything",
+        // `$!` is an Exception typed by its class: a subclass defines it.
+        "begin\nrescue\n  $!.exit_value\nend",
+        // A global's type is a promise others break ($stdout as a StringIO).
+        "$stdout.string",
+        // A value typed Class has singleton methods the type does not show.
+        "k = Struct.new(:a)\nk[1]",
+        // Modules' own methods are what C extensions add.
+        "ObjectSpace.each_iseq",
+        "String.class_eval(\"def shout; end\")\n\"hi\".shout",
+        "x = \"hi\"\nx.send(:shout)",
+        // Modules the project mixes in: an unknown one may provide anything,
+        // a signature one is asked.
+        "class Hash\n  include Unknown::Mixin\nend\n{ a: 1 }.zap",
+        "include Enumerable\nnil.each_slice(2)",
+        "Array.send(:define_method, name) { 1 }\n[1].anything",
+        "m = Module.new {\n  include(Unknown)\n}\ninclude m\n\"hi\".shout",
+        // A gem may add any method to any class (minitest's Object#stub).
+        "require \"minitest/autorun\"\n\"foo\".stub(:x, 1)",
+        "require_relative \"not_in_the_project\"\n\"hi\".shout",
+        "require name\n\"hi\".shout",
+        "Bundler.require\n\"hi\".shout",
+    ];
+    check("call.undefined-method", Severity::Error, firing, silent, true);
+}
+
+#[test]
+fn undefined_method_names_the_receiver_type() {
+    let report = analyse("\"hi\".shout", &Default::default());
+    let found = of_rule(&report, "call.undefined-method");
+    assert_eq!(found[0].receiver_type.as_deref(), Some("\"hi\""));
+    assert_eq!(found[0].method_name.as_deref(), Some("shout"));
+}
+
+#[test]
+fn wrong_arity() {
+    let firing: &[Firing] = &[
+        // The reference's example.
+        ("[1, 2].rotate(1, 2)", &[(1, 8)]),
+        ("\"abc\".center", &[(1, 7)]),
+        ("\"abc\".center(1, \"a\", 3)", &[(1, 7)]),
+        ("1.succ(2)", &[(1, 3)]),
+        ("class Box\n  def rotate(a, b) = a\nend\n[1, 2].rotate(1, 2)", &[(4, 8)]),
+        ("x = [3]\nx.push\nx.first(1, 2)", &[(3, 3)]),
+        ("class K\n  def one(a) = a\n  def go\n    one(1, 2)\n  end\nend", &[(4, 5)]),
+        ("class K\n  def one(a, b = 1) = a\nend\nK.new.one", &[(4, 7)]),
+        ("class K\n  def one(a, b = 1) = a\nend\nK.new.one(1, 2, 3)", &[(4, 7)]),
+        // `C.new` takes what `initialize` takes.
+        ("Regexp.new", &[(1, 8)]),
+        ("class K\n  def initialize(a) = nil\nend\nK.new", &[(4, 3)]),
+        ("class K\n  def initialize(a) = nil\nend\nK.new(1, 2)", &[(4, 3)]),
+        ("class K\n  def initialize(a) = nil\nend\nclass L < K\nend\nL.new", &[(6, 3)]),
+    ];
+    let silent = &[
+        "[1, 2].rotate(1)",
+        "\"x\".center(*args)",
+        "\"x\".center(3, **opts)",
+        "[1].each_slice(2, &blk)",
+        "def m(...) = \"x\".center(...)",
+        "[1].push(1, 2, 3, 4)",
+        "foo.rotate(1, 2, 3)",
+        "class K\n  def one(*a) = a\nend\nK.new.one(1, 2, 3)",
+        "class K\n  def one(a) = a\nend\nclass L < K\n  def one(a, b) = a\nend\nK.new.one(1, 2)",
+        "class K\n  def one(a) = a\n  def go\n    [1].each { one(1, 2) }\n  end\nend",
+        "class K\n  def one(...) = 1\nend\nK.new.one(1, 2)",
+        "class Array\n  def rotate(*a) = a\nend\n[1].rotate(1, 2)",
+        "x = rand > 0.5 ? [1] : \"s\"\nx.center(1, 2, 3, 4)",
+        "require \"some_gem\"\n[1, 2].rotate(1, 2)",
+        "Regexp.new(\"a\")",
+        "RuntimeError.new(\"boom\")",
+        // Struct.new is Struct's own (the signatures leave it out).
+        "Point = Struct.new(:x, :y, :z)",
+        "Thread.new(1) { |n| n }",
+        "class K\n  def initialize(a) = nil\nend\nK.new(1)",
+        "class K\n  def initialize(a) = nil\n  def again = self.class.new(1, 2)\nend",
+        "class K\n  def initialize(a) = nil\nend\nclass L < K\n  def initialize(a, b) = nil\nend\nL.new(1, 2)",
+        "class K\n  def self.new(*a) = 1\n  def initialize(a) = nil\nend\nK.new(1, 2)",
+        "class K\n  include Unknown\n  def initialize(a) = nil\nend\nK.new(1, 2)",
+        "class K\n  def initialize(a) = nil\nend\nclass K\n  def initialize(a, b) = nil\nend\nK.new(1, 2)",
+    ];
+    check("call.wrong-arity", Severity::Error, firing, silent, true);
+}
+
+#[test]
+fn argument_type_mismatch() {
+    let firing: &[Firing] = &[
+        // The reference's example.
+        ("\"abc\".center(nil)", &[(1, 7)]),
+        ("\"abc\".center(\"x\")", &[(1, 7)]),
+        ("\"abc\".center(3, nil)", &[(1, 7)]),
+        ("[1].rotate(:a)", &[(1, 5)]),
+        ("\"a\".start_with?(:a)", &[(1, 5)]),
+        ("x = nil\n\"abc\".center(x)", &[(2, 7)]),
+        ("\"abc\".center(1..2)", &[(1, 7)]),
+        // Another class's `center` does not change String's.
+        ("class Box\n  def center(x) = x\nend\n\"abc\".center(nil)", &[(4, 7)]),
+    ];
+    let silent = &[
+        "\"abc\".center(3)",
+        // Floats convert to integers.
+        "\"abc\".center(1.5)",
+        "\"abc\".center(n)",
+        "x = rand > 0.5 ? 1 : nil\n\"abc\".center(x)",
+        // Coercing operators leave it to the argument's `coerce`.
+        "1 + \"a\"",
+        "1 < nil",
+        "[1].push(nil)",
+        "{ a: 1 }.fetch(:b, nil)",
+        "\"a\".start_with?(\"a\", \"b\")",
+        // A project class may define a conversion.
+        "class Width\n  def to_int = 3\nend\n\"abc\".center(Width.new)",
+        "class Symbol\n  def to_str = to_s\nend\n\"a\".start_with?(:a)",
+        "\"abc\".center(*[nil])",
+        // Arrays and hashes: C functions often flatten them.
+        "File.join([\"a\", \"b\"])",
+        "\"abc\".center([1])",
+        "\"abc\".send(:center, nil)",
+        "require \"some_gem\"\n\"abc\".center(nil)",
+    ];
+    check("call.argument-type-mismatch", Severity::Error, firing, silent, true);
+}
+
+#[test]
+fn possible_nil_receiver() {
+    let firing: &[Firing] = &[
+        ("def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase\nend", &[(4, 5)]),
+        ("def m(f)\n  n = nil\n  n = 1 if f\n  n + 1\nend", &[(4, 5)]),
+        ("def m(f)\n  a = nil\n  if f\n    a = [1]\n  end\n  a.push(2)\nend", &[(6, 5)]),
+        ("def m(f)\n  s = nil\n  s = \"a\" unless f\n  s.strip\nend", &[(4, 5)]),
+        ("def m(f)\n  s = nil\n  while f\n    s = \"a\"\n  end\n  s.strip\nend", &[(6, 5)]),
+    ];
+    let silent = &[
+        "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase if s\nend",
+        "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s&.upcase\nend",
+        "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.to_s\nend",
+        "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  return unless s\n  s.upcase\nend",
+        "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s ||= \"y\"\n  s.upcase\nend",
+        "def m(flag)\n  s = nil\n  s = \"x\"\n  s.upcase\nend",
+        "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.nil? ? 0 : s.size\nend",
+        // The reference's example: the nil comes only from a signature's
+        // optional return, an invariant the engine cannot see.
+        "def m\n  s = String.new\n  p = s.byteslice(0, 2)\n  p.upcase\nend",
+        "def m(h)\n  $~.begin(0)\nend",
+        "def m(s)\n  i = \"abc\".index(s)\n  i + 1\nend",
+        "def m(flag)\n  s = nil\n  s = foo if flag\n  s.upcase\nend",
+        // Conditionals without `else` are often exhaustive by invariant.
+        "def m(f)\n  s = (\"x\" if f)\n  s.upcase\nend",
+        "def m(t)\n  s = case t\n      when Integer then \"a\"\n      when String then \"b\"\n      end\n  s.strip\nend",
+        "def m(b)\n  r = b.nil? ? nil : \"x\"\n  r.upcase\nend",
+    ];
+    check("call.possible-nil-receiver", Severity::Error, firing, silent, true);
+}
