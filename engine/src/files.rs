@@ -1,7 +1,7 @@
 //! Which files a command looks at: arguments in order, directories expanded
 //! to their `.rb` files (sorted per directory, hidden entries skipped).
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::path::Path;
 
 use globset::GlobSet;
@@ -26,7 +26,7 @@ impl Target {
 
 /// Expands arguments; each file appears once, at its first mention.
 pub fn expand(arguments: &[String], cwd: &Path, exclude: &GlobSet) -> Vec<Target> {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut targets = Vec::new();
     let mut push = |target: Target| {
         if seen.insert(target.display().to_string()) {

@@ -3,7 +3,7 @@
 //! instantiating generics, running the block, and folding pure core
 //! methods on literals.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use ruby_prism::{CallNode, Node};

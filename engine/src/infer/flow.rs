@@ -2,7 +2,7 @@
 //! point of a method body. `None` (see [`State`]) means the point is
 //! unreachable.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::types::{join, Type};
 
@@ -35,7 +35,7 @@ impl Flow {
 /// Where two paths meet. A local bound on one path only is `nil` on the
 /// other (Ruby hoists locals); instance-variable knowledge must hold on both.
 pub fn join_flows(a: &Flow, b: &Flow) -> Flow {
-    let mut locals = HashMap::with_capacity(a.locals.len().max(b.locals.len()));
+    let mut locals = HashMap::with_capacity_and_hasher(a.locals.len().max(b.locals.len()), Default::default());
     for (name, ty) in &a.locals {
         let other = b.locals.get(name).cloned().unwrap_or_else(Type::nil);
         locals.insert(name.clone(), join(ty, &other));

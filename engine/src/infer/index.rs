@@ -3,7 +3,7 @@
 //! between user methods and constant reads consult this index, so a method
 //! defined further down the file is still known.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruby_prism::{CallNode, Node, Visit};
 
@@ -111,14 +111,14 @@ pub struct ProgramIndex<'pr> {
 impl<'pr> ProgramIndex<'pr> {
     pub fn build(root: &Node<'pr>, env: &Environment) -> ProgramIndex<'pr> {
         let mut index = ProgramIndex {
-            classes: HashMap::new(),
+            classes: HashMap::default(),
             defs: Vec::new(),
-            def_at: HashMap::new(),
-            top_methods: HashMap::new(),
-            top_redefined: HashMap::new(),
-            constants: HashMap::new(),
+            def_at: HashMap::default(),
+            top_methods: HashMap::default(),
+            top_redefined: HashMap::default(),
+            constants: HashMap::default(),
             ivar_names: Vec::new(),
-            class_at: HashMap::new(),
+            class_at: HashMap::default(),
             ivars_unknowable: false,
         };
         let mut walker = Walker {
@@ -344,14 +344,14 @@ impl<'pr> Walker<'_, 'pr, '_> {
             extends: Vec::new(),
             prepends: Vec::new(),
             unknown_mixins: false,
-            instance_methods: HashMap::new(),
-            singleton_methods: HashMap::new(),
-            ivars_set_from_outside: HashSet::new(),
+            instance_methods: HashMap::default(),
+            singleton_methods: HashMap::default(),
+            ivars_set_from_outside: HashSet::default(),
             ivars_opaque: false,
-            initialized_ivars: HashSet::new(),
+            initialized_ivars: HashSet::default(),
             has_method_missing: false,
             extends_self: false,
-            redefined: HashMap::new(),
+            redefined: HashMap::default(),
             pending: Vec::new(),
             lexical,
         });

@@ -1,7 +1,7 @@
 //! Definitions: `def` (return types inferred from bodies, on demand and
 //! once), `class`/`module` bodies, and instance variables per class.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use ruby_prism::Node;
@@ -92,7 +92,7 @@ impl<'pr> Inferrer<'pr, '_> {
         };
         let writes = match def.body() {
             Some(body) => scope_writes::collect(&body),
-            None => HashMap::new(),
+            None => HashMap::default(),
         };
         let frame = Frame {
             self_type,

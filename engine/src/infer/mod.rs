@@ -25,7 +25,7 @@ mod query;
 mod scope_writes;
 mod signature;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use ruby_prism::Node;
@@ -196,12 +196,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             env,
             index,
             families,
-            types: HashMap::new(),
-            methods: HashMap::new(),
+            types: HashMap::default(),
+            methods: HashMap::default(),
             ivar_table,
-            ivar_writes: HashMap::new(),
-            ivar_mutations: HashMap::new(),
-            constants: HashMap::new(),
+            ivar_writes: HashMap::default(),
+            ivar_mutations: HashMap::default(),
+            constants: HashMap::default(),
             jumps: Vec::new(),
             returns: Vec::new(),
             assignment_logs: Vec::new(),

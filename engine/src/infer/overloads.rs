@@ -2,7 +2,7 @@
 //! parameters stand for, which overloads fit the arguments, and the
 //! method's own type variables bound from arguments and the block.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use super::calls::{Arg, BlockArg};
@@ -156,7 +156,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 .enumerate()
                 .map(|(i, p)| (p.clone(), args.get(i).cloned().unwrap_or_else(Type::untyped)))
                 .collect(),
-            None => HashMap::new(),
+            None => HashMap::default(),
         };
         Receiver { self_type: receiver.clone(), instance, class: class_type, vars }
     }
@@ -179,7 +179,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             vars.remove(param);
         }
         let function = overload.function.substitute(&own_params_removed(owner_args, overload));
-        let mut own = HashMap::new();
+        let mut own = HashMap::default();
         let positional: Vec<&Type> = args.iter().filter_map(Arg::positional).collect();
         if let Some(params) = function.positional_types(positional.len()) {
             for (param, arg) in params.iter().zip(&positional) {

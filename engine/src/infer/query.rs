@@ -1,7 +1,7 @@
 //! Asking about methods after inference, for rules: the same lookup and
 //! class relations the inferrer used, over the same index of the file.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use super::index::{ProgramIndex, Side};

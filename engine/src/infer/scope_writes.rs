@@ -2,7 +2,7 @@
 //! (a lambda, a block handed to an unknown method) sees a local as it is
 //! when the block runs, so a later assignment makes its reads unknown.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruby_prism::{Node, Visit};
 
@@ -12,7 +12,7 @@ use crate::syntax::name;
 /// Local name → start offsets of its assignments in `body`, not counting
 /// nested `def`, `class` and `module` bodies (they have their own locals).
 pub fn collect(body: &Node<'_>) -> HashMap<String, Vec<usize>> {
-    let mut collector = Collector { writes: HashMap::new() };
+    let mut collector = Collector { writes: HashMap::default() };
     collector.visit(body);
     collector.writes
 }

@@ -2,7 +2,7 @@
 //! receiver, asking whether an argument fits a parameter (to pick an
 //! overload), and binding a method's type variables from its arguments.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use super::index::Superclass;
@@ -67,7 +67,7 @@ impl Inferrer<'_, '_> {
     /// An RBS type with nothing to substitute (globals, constants).
     pub fn rbs_type_plain(&self, rtype: &RType) -> Type {
         let untyped = Type::untyped();
-        let vars = HashMap::new();
+        let vars = HashMap::default();
         let context = TypeContext { self_type: &untyped, instance: &untyped, class: &untyped, vars: &vars };
         self.rbs_type(rtype, &context)
     }

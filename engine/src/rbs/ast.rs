@@ -1,7 +1,7 @@
 //! Signatures as owned data: what the engine keeps of each RBS declaration
 //! after the parser's arena is gone.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::types::{Literal, Name};
@@ -223,9 +223,9 @@ impl ClassDecl {
             includes: Vec::new(),
             prepends: Vec::new(),
             extends: Vec::new(),
-            instance_methods: HashMap::new(),
-            singleton_methods: HashMap::new(),
-            instance_variables: HashMap::new(),
+            instance_methods: HashMap::default(),
+            singleton_methods: HashMap::default(),
+            instance_variables: HashMap::default(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! names resolved, ancestors linearised, and the method lookups the
 //! inferrer needs.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 use super::ast::{AliasDecl, ClassDecl, DeclKind, MethodType, RType, TypeApp};
@@ -249,7 +249,7 @@ impl Environment {
         for owner in &chain {
             let Some(owner_decl) = self.classes.get(owner) else { continue };
             if let Some(overloads) = owner_decl.singleton_methods.get(method) {
-                return Some(FoundMethod { owner: owner.clone(), overloads, owner_args: HashMap::new() });
+                return Some(FoundMethod { owner: owner.clone(), overloads, owner_args: HashMap::default() });
             }
             for extend in owner_decl.extends.iter().rev() {
                 if let Some(found) = self.instance_method(&extend.name, method) {

@@ -2,7 +2,7 @@
 //! say: methods the code probes before calling (`respond_to?`), code that
 //! rescues NoMethodError, refinements, objects given methods one by one.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::ops::Range;
 
 use ruby_prism::Node;

@@ -3,7 +3,7 @@
 //! (a reopened core class, a module mixed in elsewhere, a DSL), and a call
 //! rule must not report what the project itself provides.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruby_prism::{CallNode, Node, Visit};
 
@@ -34,6 +34,8 @@ pub struct ProjectFacts {
     def_counts: HashMap<String, usize>,
     /// Files that open each class or module (`class A::B` counts for A::B).
     files_opening: HashMap<String, usize>,
+    /// The last segments of `files_opening`'s names, made by `settle`.
+    opened_last_segments: HashSet<String>,
     /// Classes whose methods cannot be listed: `method_missing`, or code
     /// evaluated from strings in their body.
     dynamic_classes: HashSet<String>,
@@ -56,8 +58,8 @@ impl ProjectFacts {
             lexical: Vec::new(),
             side: Owner::Instance,
             blocks: 0,
-            opened: HashSet::new(),
-            anonymous_modules: HashMap::new(),
+            opened: HashSet::default(),
+            anonymous_modules: HashMap::default(),
             defs: 0,
             required: Vec::new(),
         };
@@ -77,6 +79,7 @@ impl ProjectFacts {
     /// Once every file is merged: work out what loads unseen code.
     pub fn settle(mut self) -> ProjectFacts {
         self.loads.settle();
+        self.opened_last_segments = self.files_opening.keys().map(|full| last_segment(full).to_string()).collect();
         self
     }
 
@@ -152,8 +155,7 @@ impl ProjectFacts {
     /// Does some project file open a class or module whose name ends like
     /// this one (a mixin is written relative to where it is mixed in)?
     pub fn opens_by_last_segment(&self, written: &str) -> bool {
-        let last = last_segment(written);
-        self.files_opening.keys().any(|full| last_segment(full) == last)
+        self.opened_last_segments.contains(last_segment(written))
     }
 
     /// Is this class opened in more than one file, so no single file sees

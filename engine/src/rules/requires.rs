@@ -5,7 +5,7 @@
 //! itself or through the project files it requires, is one where call rules
 //! cannot be sure a method is missing or takes other arguments.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruby_prism::{CallNode, Node};
 
@@ -199,8 +199,8 @@ impl LoadGraph {
     /// Works out which files load unseen code, directly or through the
     /// project files they require.
     pub fn settle(&mut self) {
-        let mut edges: HashMap<&str, Vec<String>> = HashMap::new();
-        let mut exposed: HashSet<String> = HashSet::new();
+        let mut edges: HashMap<&str, Vec<String>> = HashMap::default();
+        let mut exposed: HashSet<String> = HashSet::default();
         for (file, required) in &self.files {
             for requirement in required {
                 match self.resolve(file, requirement) {

@@ -1,7 +1,7 @@
 //! Type parameters as the signatures spell them (`[unchecked out Elem]`),
 //! found by reading the RBS files that could declare the classes asked for.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::config::Config;
@@ -37,7 +37,7 @@ fn newest_version(base: &Path) -> Option<PathBuf> {
 /// The spelling of each wanted class's type parameters, from the first
 /// declaration that writes them. Files are read only while some are missing.
 pub fn type_params(wanted: &HashSet<Name>, files: &[PathBuf]) -> HashMap<Name, String> {
-    let mut found = HashMap::new();
+    let mut found = HashMap::default();
     for file in files {
         if found.len() == wanted.len() {
             break;

@@ -14,7 +14,7 @@ mod rtype_text;
 mod walk;
 pub mod write;
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -146,7 +146,7 @@ pub fn generate(files: &[(String, Vec<u8>)], env: &Environment, options: &Option
     let results: Vec<FileResult> = crate::analysis::on_analysis_thread(|| {
         files.par_iter().map(|(display, source)| analyse_file(display, source, env, options)).collect()
     });
-    let mut observations: Observations = HashMap::new();
+    let mut observations: Observations = HashMap::default();
     let mut classes = ClassFacts::default();
     let mut drafts = Vec::new();
     let mut problems = Vec::new();
@@ -233,7 +233,7 @@ fn analyse_file(display: &str, source: &[u8], env: &Environment, options: &Optio
 /// A method defined twice (reopened class, conditional definitions) is
 /// described once, by its last definition: RBS rejects duplicates.
 fn keep_last_definitions(drafts: &mut Vec<(Candidate, DefSite, Option<Type>)>) {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut keep = vec![false; drafts.len()];
     for (index, (candidate, site, _)) in drafts.iter().enumerate().rev() {
         keep[index] = seen.insert((candidate.class.clone(), site.side, candidate.method.clone()));

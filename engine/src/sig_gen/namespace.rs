@@ -2,7 +2,7 @@
 //! superclass, type parameters, and the wrappers a nested name needs when
 //! its namespace is declared nowhere else.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::infer::ProgramIndex;
 use crate::rbs::Environment;
@@ -60,7 +60,7 @@ impl ClassFacts {
         written: &HashMap<Name, (Option<String>, Vec<Name>)>,
         env: &Environment,
     ) -> ClassFacts {
-        let mut facts = HashMap::new();
+        let mut facts = HashMap::default();
         for (name, user) in &index.classes {
             let superclass = match written.get(name) {
                 _ if user.is_module => Superclass::None,
@@ -218,7 +218,7 @@ pub fn demote_unresolvable(candidates: &mut [Candidate], classes: &mut ClassFact
             break;
         }
     }
-    let mut superclasses = HashMap::new();
+    let mut superclasses = HashMap::default();
     for name in classes.facts.keys() {
         if let Ok(Some(parent)) = classes.superclass_of(env, name) {
             // A generic superclass needs its arguments: `< Hash[untyped, untyped]`.

@@ -2,7 +2,7 @@
 //! owns (with its visibility and parameter shape), and, when asked, the
 //! argument types of calls whose receiver's class is known.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruby_prism::{CallNode, Node, Visit};
 

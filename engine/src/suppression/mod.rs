@@ -5,7 +5,7 @@
 pub mod known;
 pub mod marker;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruby_prism::CommentType;
 

@@ -3,7 +3,7 @@
 //! `scripts/rbs-core-gaps`). A call of one of them is not an undefined
 //! method, whatever the signatures say.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::OnceLock;
 
 use crate::rules::project::Owner;

@@ -1,4 +1,4 @@
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::infer::Side;
@@ -37,7 +37,7 @@ fn family(class: &str) -> &str {
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     let inference = cx.inference();
     // (class, side, ivar) -> (class, shown type) of the first typed write.
-    let mut first: HashMap<(String, Side, Vec<u8>), (String, String)> = HashMap::new();
+    let mut first: HashMap<(String, Side, Vec<u8>), (String, String)> = HashMap::default();
     let related = |a: &str, b: &str| {
         family(a) == family(b)
             || inference.relation(a, b) != crate::infer::Relation::IsNot

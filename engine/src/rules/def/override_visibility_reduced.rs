@@ -71,7 +71,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
 /// A superclass as written, resolved among this file's classes: nested in
 /// the subclass's namespaces first, then at the top level.
 fn resolve(
-    classes: &std::collections::HashMap<String, visibility::ClassMethods>,
+    classes: &rustc_hash::FxHashMap<String, visibility::ClassMethods>,
     from: &str,
     written: &str,
 ) -> Option<String> {

@@ -2,7 +2,7 @@
 //! after it), `private :name`, `private def name`, and the same for
 //! `public` and `protected`. Instance methods of classes (not modules).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruby_prism::Node;
 
@@ -52,7 +52,7 @@ pub struct ClassMethods {
 }
 
 pub fn collect(root: &Node<'_>) -> HashMap<String, ClassMethods> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     walk(root, &[], &mut out);
     out
 }

@@ -1,4 +1,4 @@
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use ruby_prism::{
     visit_call_node, visit_def_node, CallNode, ClassNode, DefNode, ForwardingSuperNode, LocalVariableAndWriteNode,

@@ -1,4 +1,4 @@
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruby_prism::{visit_hash_node, visit_keyword_hash_node, HashNode, KeywordHashNode, Node, NodeList, Visit};
 
@@ -41,7 +41,7 @@ struct DuplicateKeys<'f, 'a> {
 
 impl DuplicateKeys<'_, '_> {
     fn check_elements(&mut self, elements: NodeList<'_>) {
-        let mut first_seen: HashMap<LiteralKey, usize> = HashMap::new();
+        let mut first_seen: HashMap<LiteralKey, usize> = HashMap::default();
         for element in elements.iter() {
             let Some(assoc) = element.as_assoc_node() else { continue };
             let key: Node<'_> = assoc.key();
