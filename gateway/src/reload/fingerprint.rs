@@ -25,6 +25,13 @@ impl Fingerprint {
         let mut files = 0;
         for root in paths {
             root.hash(&mut hasher);
+            // A file on its own needs one stat, not a directory walk: this
+            // runs before every call.
+            if std::fs::metadata(root).is_ok_and(|meta| meta.is_file()) {
+                files += 1;
+                describe(root, &mut hasher);
+                continue;
+            }
             let walker = WalkDir::new(root).sort_by_file_name().into_iter().filter_entry(|entry| {
                 entry.depth() == 0
                     || !(entry.file_type().is_dir()

@@ -223,6 +223,8 @@ impl SupervisorHandle {
             activity: activity_tx,
             freshness,
             last_reload: None,
+            engine_path: None,
+
             next_request: 0,
             _watcher: watcher,
         };
@@ -330,6 +332,8 @@ struct Supervisor {
     freshness: Freshness,
     /// The timing of a reload not yet reported to a caller.
     last_reload: Option<ReloadTiming>,
+    /// The engine executable found at the last launch.
+    engine_path: Option<PathBuf>,
     next_request: u64,
     queued: Arc<AtomicUsize>,
     events: broadcast::Sender<GatewayEvent>,
@@ -437,8 +441,10 @@ impl Supervisor {
         }
     }
 
+    /// The code the engine runs now. The executable found at the last
+    /// launch is remembered: this runs before every call.
     fn current_code(&self) -> CodeState {
-        let engine = locate(self.config.engine.as_deref()).ok();
+        let engine = self.engine_path.clone().or_else(|| locate(self.config.engine.as_deref()).ok());
         self.freshness.code(engine.as_ref())
     }
 
@@ -471,8 +477,9 @@ impl Supervisor {
         self.state = WorkerState::Failing(unavailable);
     }
 
-    async fn launch(&self) -> Result<(WorkerProcess, Hello), String> {
+    async fn launch(&mut self) -> Result<(WorkerProcess, Hello), String> {
         let program = locate(self.config.engine.as_deref())?;
+        self.engine_path = Some(program.clone());
         let spec = SpawnSpec {
             program,
             root: self.config.root.clone(),
