@@ -9,7 +9,7 @@ use ruby_prism::{CallNode, Node, Visit};
 
 use crate::rbs::Environment;
 use crate::stack_guard::ensure_room;
-use crate::syntax::{name, node_clone};
+use crate::syntax::{constant_path_text, name, node_clone};
 use crate::types::Name;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -297,22 +297,6 @@ struct Walker<'i, 'pr, 'e> {
     /// Inside a block or lambda: a `def` there belongs to whatever object
     /// runs the block (`Class.new do ... end`), not to the enclosing class.
     in_block: usize,
-}
-
-/// `A::B` as written, or `None` when the path is computed (`foo::B`).
-pub fn constant_path_text(node: &Node<'_>) -> Option<String> {
-    match node {
-        Node::ConstantReadNode { .. } => Some(name(node.as_constant_read_node()?.name())),
-        Node::ConstantPathNode { .. } => {
-            let path = node.as_constant_path_node()?;
-            let last = name(path.name()?);
-            match path.parent() {
-                None => Some(format!("::{last}")),
-                Some(parent) => Some(format!("{}::{last}", constant_path_text(&parent)?)),
-            }
-        }
-        _ => None,
-    }
 }
 
 fn symbol_arguments(call: &CallNode<'_>) -> Vec<String> {

@@ -114,7 +114,7 @@ impl Hazards {
             let exceptions: Vec<Node<'_>> = rescue.exceptions().iter().collect();
             let catches = exceptions.is_empty()
                 || exceptions.iter().any(|e| {
-                    crate::rules::project::constant_path_text(e)
+                    crate::syntax::constant_path_text(e)
                         .is_some_and(|text| CATCHES_NO_METHOD.contains(&text.trim_start_matches("::")))
                         || !matches!(e, Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. })
                 });

@@ -9,7 +9,7 @@ use ruby_prism::{CallNode, Node, Visit};
 
 use super::requires::{requirement, LoadGraph, Required};
 use crate::stack_guard::ensure_room;
-use crate::syntax::{name, ParsedFile};
+use crate::syntax::{constant_path_text, name, ParsedFile};
 
 /// Which object a definition gives a method to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -507,22 +507,6 @@ fn anonymous_module(value: &Node<'_>) -> Option<Vec<String>> {
 
 fn last_segment(name: &str) -> &str {
     name.rsplit("::").next().unwrap_or(name)
-}
-
-/// `A::B` as written, or `None` when the path is computed (`foo::B`).
-pub fn constant_path_text(node: &Node<'_>) -> Option<String> {
-    match node {
-        Node::ConstantReadNode { .. } => Some(name(node.as_constant_read_node()?.name())),
-        Node::ConstantPathNode { .. } => {
-            let path = node.as_constant_path_node()?;
-            let last = name(path.name()?);
-            match path.parent() {
-                None => Some(format!("::{last}")),
-                Some(parent) => Some(format!("{}::{last}", constant_path_text(&parent)?)),
-            }
-        }
-        _ => None,
-    }
 }
 
 impl<'pr> Visit<'pr> for Collector {

@@ -127,7 +127,7 @@ pub fn requirements(nodes: &[Node<'_>]) -> Vec<Required> {
 pub fn requirement(call: &CallNode<'_>) -> Option<Required> {
     let method = name(call.name());
     if let Some(receiver) = call.receiver() {
-        let written = crate::rules::project::constant_path_text(&receiver);
+        let written = crate::syntax::constant_path_text(&receiver);
         if written.as_deref() == Some("Bundler") && method == "require" {
             return Some(Required::Unknown);
         }
@@ -157,8 +157,7 @@ fn from_this_directory(node: &Node<'_>) -> Option<String> {
     let is_dir = |n: &Node<'_>| n.as_call_node().is_some_and(|c| name(c.name()) == "__dir__" && c.receiver().is_none());
     let is_file = |n: &Node<'_>| matches!(n, Node::SourceFileNode { .. });
     if let Some(call) = node.as_call_node() {
-        let on_file =
-            call.receiver().as_ref().and_then(crate::rules::project::constant_path_text).as_deref() == Some("File");
+        let on_file = call.receiver().as_ref().and_then(crate::syntax::constant_path_text).as_deref() == Some("File");
         let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
         return match (on_file, name(call.name()).as_str(), arguments.as_slice()) {
             (true, "expand_path", [path, base]) if is_dir(base) => literal(path),

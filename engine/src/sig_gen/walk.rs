@@ -8,7 +8,7 @@ use ruby_prism::{CallNode, Node, Visit};
 
 use crate::infer::{FileTypes, ProgramIndex, Side};
 use crate::stack_guard::ensure_room;
-use crate::syntax::name;
+use crate::syntax::{constant_path_text, name};
 use crate::types::{Name, Type};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -309,7 +309,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr> {
         let full = self.index.class_at.get(&(path.location().start() as usize)).cloned();
         if let Some(superclass) = class.superclass() {
             if let Some(full) = &full {
-                let written = (constant_path(&superclass), self.lexical.clone());
+                let written = (constant_path_text(&superclass), self.lexical.clone());
                 self.found.superclasses.entry(full.clone()).or_insert(written);
             }
             self.visit(&superclass);
@@ -361,22 +361,6 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr> {
         }
         self.observe(call);
         ruby_prism::visit_call_node(self, call);
-    }
-}
-
-/// `A::B` as written, or `None` when computed (`Struct.new(:a)`).
-fn constant_path(node: &Node<'_>) -> Option<String> {
-    match node {
-        Node::ConstantReadNode { .. } => Some(name(node.as_constant_read_node()?.name())),
-        Node::ConstantPathNode { .. } => {
-            let path = node.as_constant_path_node()?;
-            let last = name(path.name()?);
-            match path.parent() {
-                None => Some(format!("::{last}")),
-                Some(parent) => Some(format!("{}::{last}", constant_path(&parent)?)),
-            }
-        }
-        _ => None,
     }
 }
 

@@ -54,6 +54,23 @@ pub fn name(id: ruby_prism::ConstantId<'_>) -> String {
     String::from_utf8_lossy(id.as_slice()).into_owned()
 }
 
+/// `A::B` as written (`::A` when rooted), or `None` when the path is
+/// computed (`foo::B`, `Struct.new(:a)`).
+pub fn constant_path_text(node: &Node<'_>) -> Option<String> {
+    match node {
+        Node::ConstantReadNode { .. } => Some(name(node.as_constant_read_node()?.name())),
+        Node::ConstantPathNode { .. } => {
+            let path = node.as_constant_path_node()?;
+            let last = name(path.name()?);
+            match path.parent() {
+                None => Some(format!("::{last}")),
+                Some(parent) => Some(format!("{}::{last}", constant_path_text(&parent)?)),
+            }
+        }
+        _ => None,
+    }
+}
+
 /// Strips redundant parentheses: `((x))` is `x`.
 pub fn unparenthesize<'pr>(node: Node<'pr>) -> Node<'pr> {
     let mut node = node;

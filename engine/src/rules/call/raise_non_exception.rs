@@ -31,7 +31,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         }
         let on_kernel = match &call.receiver {
             None => true,
-            Some(receiver) => crate::rules::project::constant_path_text(receiver).as_deref() == Some("Kernel"),
+            Some(receiver) => crate::syntax::constant_path_text(receiver).as_deref() == Some("Kernel"),
         };
         let Some(first) = call.positional.as_ref().and_then(|args| args.first()) else { continue };
         let Some(ty) = cx.type_of(first) else { continue };

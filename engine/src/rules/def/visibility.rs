@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use ruby_prism::Node;
 
-use crate::rules::project::constant_path_text;
+use crate::syntax::constant_path_text;
 use crate::syntax::name;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

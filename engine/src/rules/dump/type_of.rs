@@ -37,7 +37,7 @@ pub fn testing_call<'pr>(node: &ruby_prism::Node<'pr>, method: &str) -> Option<C
     match &call.receiver {
         None => Some(call),
         Some(receiver) => {
-            let path = crate::rules::project::constant_path_text(receiver)?;
+            let path = crate::syntax::constant_path_text(receiver)?;
             (path.trim_start_matches("::") == "Rigor::Testing").then_some(call)
         }
     }

@@ -2,8 +2,8 @@ use ruby_prism::Node;
 
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::infer::Relation;
-use crate::rules::project::constant_path_text;
 use crate::rules::{Finding, RuleContext, RuleInfo};
+use crate::syntax::constant_path_text;
 use crate::syntax::start;
 
 pub static RULE: RuleInfo = RuleInfo {

@@ -1,7 +1,7 @@
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::infer::Relation;
-use crate::rules::project::constant_path_text;
 use crate::rules::{Finding, RuleContext, RuleInfo};
+use crate::syntax::constant_path_text;
 use crate::syntax::start;
 use crate::types::display;
 
