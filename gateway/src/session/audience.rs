@@ -16,7 +16,6 @@ use crate::supervisor::CatalogueState;
 
 pub struct Audience {
     pub handshake_ready: bool,
-    pub modern: bool,
     /// Gateway events at or above this level are forwarded (handshake era).
     pub log_level: LogLevel,
     /// Open `subscriptions/listen` requests that asked for tool list changes.
@@ -27,7 +26,7 @@ impl Default for Audience {
     fn default() -> Self {
         // Until the client chooses, only what needs attention: crashes,
         // failed builds.
-        Audience { handshake_ready: false, modern: false, log_level: LogLevel::Warning, listens: Vec::new() }
+        Audience { handshake_ready: false, log_level: LogLevel::Warning, listens: Vec::new() }
     }
 }
 

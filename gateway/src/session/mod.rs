@@ -211,18 +211,15 @@ impl Session {
             )),
             other => Err(RpcError::new(ErrorCode::MethodNotFound, format!("method not found: {other}"))),
         };
-        let cacheable = method == "server/discover";
-        let shape = match shape {
-            Shape::Modern { .. } => Shape::Modern { cacheable },
-            handshake => handshake,
-        };
         self.answer(&id, shape.finish(immediate)).await;
     }
 
     /// Decides the era on the first request, and holds later requests to it.
     fn settle_era(&mut self, method: &str, params: &Params) -> Result<Shape, RpcError> {
         let enveloped = era::has_envelope(params) && method != "initialize";
-        let cacheable = method == "tools/list";
+        // Lists and discovery may be cached by the client; call results not.
+        let cacheable = matches!(method, "tools/list" | "server/discover");
+
         match &self.era {
             Era::Modern if method == "initialize" => {
                 let requested = params.object().ok().and_then(|p| p.get("protocolVersion").and_then(Value::as_str).map(str::to_string));
@@ -238,7 +235,7 @@ impl Session {
                 era::check_envelope(params)?;
                 tracing::info!(session = %self.name, "client speaks protocol 2026-07-28 (stateless)");
                 self.era = Era::Modern;
-                self.audience.lock().expect("audience").modern = true;
+
                 Ok(Shape::Modern { cacheable })
             }
             Era::Undecided => Ok(Shape::Handshake),
