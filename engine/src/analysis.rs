@@ -1,13 +1,12 @@
 //! Analysing files: read, parse, run the enabled rules, and turn findings
 //! into diagnostics with severities resolved for the active settings.
 
-use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use rayon::prelude::*;
-
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::files::Target;
+use crate::infer::{self, ProgramIndex, ProjectLink};
+use crate::model::index::{Dep, FileExports, FileInterface, ProjectIndex};
+use crate::rbs::Environment;
 use crate::rbs::{self, Signatures};
 use crate::rules::project::ProjectFacts;
 use crate::rules::{self, Finding, Profile, RuleContext, RuleInfo};
@@ -75,48 +74,7 @@ pub struct FileReport {
     pub parse_errors: usize,
 }
 
-/// Analyses targets on the analysis pool; results keep the targets' order.
-/// A first pass learns what the whole project defines (see
-/// `rules::project`), so each file is checked knowing the others.
-pub fn analyse_targets(targets: &[Target], cwd: &Path, settings: &Settings) -> Vec<FileReport> {
-    analysis_pool().install(|| {
-        let sources: Vec<Result<Vec<u8>, String>> = targets
-            .par_iter()
-            .map(|target| match target {
-                Target::File { display } => std::fs::read(cwd.join(display)).map_err(|error| error.to_string()),
-                Target::Missing { reason, .. } => Err(reason.clone()),
-            })
-            .collect();
-        let project = targets
-            .par_iter()
-            .zip(&sources)
-            .filter_map(|(target, source)| Some((target.display(), source.as_ref().ok()?)))
-            .map(|(path, source)| {
-                stack_guard::guarded(|| facts_of(source, path, settings.target_ruby)).unwrap_or_default()
-            })
-            .reduce(ProjectFacts::default, ProjectFacts::merge)
-            .settle();
-        targets
-            .par_iter()
-            .zip(&sources)
-            .map(|(target, source)| match source {
-                Ok(source) => analyse_in_project(target.display(), source, settings, &project),
-                Err(reason) => unreadable(target.display(), reason),
-            })
-            .collect()
-    })
-}
-
-fn facts_of(source: &[u8], path: &str, version: RubyVersion) -> ProjectFacts {
-    let parsed = ParsedFile::parse_as(source, version);
-    if parsed.errors().is_empty() {
-        ProjectFacts::of_file(&parsed, path)
-    } else {
-        ProjectFacts::default()
-    }
-}
-
-fn unreadable(display: &str, reason: &str) -> FileReport {
+pub fn unreadable(display: &str, reason: &str) -> FileReport {
     FileReport {
         path: display.to_string(),
         diagnostics: vec![Diagnostic::without_rule(display, 1, 1, format!("cannot read {display}: {reason}"))],
@@ -142,16 +100,82 @@ fn analysis_pool() -> &'static rayon::ThreadPool {
     })
 }
 
-/// Parses and checks one file's text, as a project of its own. Rules run
-/// only on files that parse: on a recovered tree they would report Prism's
-/// guesses, not the code.
+/// Parses and checks one file's text, as a project of its own: the same
+/// steps a project of many files takes (facts, structure, exports, then
+/// the analysis against them), with one file.
 pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> FileReport {
-    let project = stack_guard::guarded(|| facts_of(source, display, settings.target_ruby)).unwrap_or_default().settle();
-    analyse_in_project(display, source, settings, &project)
+    let core;
+    let env = match &settings.signatures {
+        Some(signatures) => &signatures.env,
+        None => {
+            core = rbs::load(&rbs::Request::default());
+            &core.env
+        }
+    };
+    let (interface, facts) = facts_of(display, source, settings.target_ruby, env);
+    let structure = Arc::new(ProjectIndex::structure(&[(display, &interface)], env));
+    let (exports, _) = exports_of(source, settings.target_ruby, env, ProjectLink::new(structure.clone(), 0));
+    let structure =
+        Arc::try_unwrap(structure).unwrap_or_else(|_| ProjectIndex::structure(&[(display, &interface)], env));
+    let index = Arc::new(structure.with_exports(&[Some(&exports)]));
+    let facts = facts.settle();
+    analyse_with_link(display, source, settings, &facts, Some(ProjectLink::new(index, 0))).0
+}
+
+/// What a file defines, read off its syntax alone: its interface for the
+/// project index and its facts for the rules. A file that does not parse
+/// defines nothing (its recovered tree is Prism's guess, not the code).
+pub fn facts_of(
+    display: &str,
+    source: &[u8],
+    version: RubyVersion,
+    env: &Environment,
+) -> (FileInterface, ProjectFacts) {
+    stack_guard::guarded(|| {
+        let parsed = ParsedFile::parse_as(source, version);
+        if !parsed.errors().is_empty() {
+            return (FileInterface::default(), ProjectFacts::default());
+        }
+        let index = ProgramIndex::build(&parsed.root(), env);
+        (index.interface(), ProjectFacts::of_file(&parsed, display))
+    })
+    .unwrap_or_default()
+}
+
+/// What a file exports to the others, inferred against the structure
+/// behind `link`, and the project facts that inference read.
+pub fn exports_of(
+    source: &[u8],
+    version: RubyVersion,
+    env: &Environment,
+    link: ProjectLink,
+) -> (FileExports, Vec<Dep>) {
+    stack_guard::guarded(|| {
+        let parsed = ParsedFile::parse_as(source, version);
+        if !parsed.errors().is_empty() {
+            return (FileExports::default(), Vec::new());
+        }
+        let inference = infer::infer_in_project(&parsed, env, Some(link));
+        (inference.exports(), inference.project_reads())
+    })
+    .unwrap_or_default()
 }
 
 /// Checks one file of a project whose definitions are `project`.
 pub fn analyse_in_project(display: &str, source: &[u8], settings: &Settings, project: &ProjectFacts) -> FileReport {
+    analyse_with_link(display, source, settings, project, None).0
+}
+
+/// Checks one file of a project, its inference reading the project index
+/// behind `link`; also says which project facts the analysis read.
+pub fn analyse_with_link(
+    display: &str,
+    source: &[u8],
+    settings: &Settings,
+    project: &ProjectFacts,
+    link: Option<ProjectLink>,
+) -> (FileReport, Vec<Dep>) {
+    let mut reads = Vec::new();
     let outcome = stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, settings.target_ruby);
         let errors = parsed.errors();
@@ -162,22 +186,33 @@ pub fn analyse_in_project(display: &str, source: &[u8], settings: &Settings, pro
                 Diagnostic::without_rule(display, line, column, message.clone())
             })
             .collect();
+        let mut reads = Vec::new();
         if errors.is_empty() {
-            diagnostics.extend(run_rules(&parsed, display, settings, project));
+            diagnostics.extend(run_rules(&parsed, display, settings, project, link, &mut reads));
         }
-        (diagnostics, errors.len())
+        (diagnostics, errors.len(), reads)
     });
     let (mut diagnostics, parse_errors) = match outcome {
-        Ok(result) => result,
+        Ok((diagnostics, errors, read)) => {
+            reads = read;
+            (diagnostics, errors)
+        }
         Err(failure) => (vec![analysis_failure(display, failure)], 0),
     };
     diagnostics.sort_by(|a, b| a.position_key().cmp(&b.position_key()));
-    FileReport { path: display.to_string(), diagnostics, parse_errors }
+    (FileReport { path: display.to_string(), diagnostics, parse_errors }, reads)
 }
 
 /// Runs the enabled rules (`disable:` and the profile switch the others
 /// off), then drops what the file's markers silence.
-fn run_rules(parsed: &ParsedFile<'_>, display: &str, settings: &Settings, project: &ProjectFacts) -> Vec<Diagnostic> {
+fn run_rules(
+    parsed: &ParsedFile<'_>,
+    display: &str,
+    settings: &Settings,
+    project: &ProjectFacts,
+    link: Option<ProjectLink>,
+    reads: &mut Vec<Dep>,
+) -> Vec<Diagnostic> {
     let suppressions = Suppressions::of(parsed);
     let core;
     let env = match &settings.signatures {
@@ -187,7 +222,7 @@ fn run_rules(parsed: &ParsedFile<'_>, display: &str, settings: &Settings, projec
             &core.env
         }
     };
-    let context = RuleContext::new(parsed, display, env, project);
+    let context = RuleContext::new(parsed, display, env, project).in_project(link);
     let mut diagnostics = Vec::new();
     for rule in rules::all() {
         let Some(severity) = settings.severity_of(rule) else { continue };
@@ -199,6 +234,9 @@ fn run_rules(parsed: &ParsedFile<'_>, display: &str, settings: &Settings, projec
                 diagnostics.push(into_diagnostic(finding, display, line, column, severity));
             }
         }
+    }
+    if let Some(inference) = context.inference_if_run() {
+        *reads = inference.project_reads();
     }
     diagnostics
 }

@@ -82,6 +82,48 @@ pub fn describe_io_error(error: &std::io::Error) -> String {
     }
 }
 
+/// The files of the project a command's targets belong to: the config's
+/// `paths` (default `lib`), then the targets, each once. Paths of the
+/// config that name nothing are left out (only targets are reported).
+pub fn project_files(config: &crate::config::Config, targets: &[Target], cwd: &Path) -> Vec<Target> {
+    let configured = config.paths.clone().unwrap_or_else(|| vec!["lib".to_string()]);
+    // A file named two ways (`lib/a.rb`, `./lib/a.rb`) is one file: the
+    // target's spelling wins, since that is how it is reported.
+    let mut at: rustc_hash::FxHashMap<std::path::PathBuf, usize> = Default::default();
+    let mut out: Vec<Target> = Vec::new();
+    let found = expand(&configured, cwd, &config.exclude);
+    for (target, is_target) in found.into_iter().map(|t| (t, false)).chain(targets.iter().cloned().map(|t| (t, true))) {
+        if !matches!(target, Target::File { .. }) {
+            continue;
+        }
+        let key = lexical_absolute(cwd, target.display());
+        match at.get(&key) {
+            Some(&i) if is_target => out[i] = target,
+            Some(_) => {}
+            None => {
+                at.insert(key, out.len());
+                out.push(target);
+            }
+        }
+    }
+    out
+}
+
+/// `cwd/path` with `.` and `..` folded, without asking the filesystem.
+fn lexical_absolute(cwd: &Path, path: &str) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for component in cwd.join(path).components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

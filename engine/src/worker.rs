@@ -27,6 +27,8 @@ enum Request {
 /// Returns the process exit code.
 pub fn serve() -> i32 {
     crate::failpoint::at_startup();
+    // The project model outlives each call: that is the worker's point.
+    crate::workspace::keep_warm();
     let mut channel = match private_protocol_channel() {
         Ok(channel) => channel,
         Err(error) => {

@@ -28,6 +28,11 @@ fn undefined_method() {
         // Columns count bytes: "é" is two.
         ("x = \"é\"; x.shout", &[(1, 13)]),
         ("x = \"a\"\nx&.shout", &[(2, 4)]),
+        // A project class whose whole method set the model knows (Ruby:
+        // NoMethodError), also through a known superclass.
+        ("class Local\nend\nLocal.new.anything", &[(3, 11)]),
+        ("class Price\n  def label = 1\nend\np = Price.new\np.lable", &[(5, 3)]),
+        ("class Base\n  def label = 1\nend\nclass Price < Base\nend\nPrice.new.lable", &[(6, 11)]),
     ];
     let silent = &[
         "\"hi\".upcase",
@@ -54,8 +59,22 @@ fn undefined_method() {
         "File.foreach(\"x\")",
         // A standard library adds it (io/console).
         "IO.console",
-        // Classes known only from source may be reopened by extensions.
-        "class Local\nend\nLocal.new.anything",
+        // A project class with a method nobody can list.
+        "class Local\n  def method_missing(*) = 1\nend\nLocal.new.anything",
+        "class Local\n  def respond_to_missing?(*) = true\nend\nLocal.new.anything",
+        "class Local\n  define_method(name) { 1 }\nend\nLocal.new.anything",
+        "class Local\n  include Unknown\nend\nLocal.new.anything",
+        "class Local < Unknown\nend\nLocal.new.anything",
+        "class Local\n  class_eval \"def anything; end\"\nend\nLocal.new.anything",
+        // Attribute macros, aliases and literal define_method define names.
+        "class Local\n  attr_reader :anything\nend\nLocal.new.anything",
+        "class Local\n  def x = 1\n  alias anything x\nend\nLocal.new.anything",
+        "class Local\n  define_method(:anything) { 1 }\nend\nLocal.new.anything",
+        "Point = Struct.new(:anything)\nPoint.new(1).anything",
+        "module M\n  def anything = 1\nend\nclass Local\n  include M\nend\nLocal.new.anything",
+        "class Base\n  def anything = 1\nend\nclass Local < Base\nend\nLocal.new.anything",
+        // A gem may reopen the class.
+        "require \"some_gem\"\nclass Local\nend\nLocal.new.anything",
         // `$!` is an Exception typed by its class: a subclass defines it.
         "begin\nrescue\n  $!.exit_value\nend",
         // A global's type is a promise others break ($stdout as a StringIO).

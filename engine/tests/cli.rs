@@ -177,7 +177,10 @@ fn stats_are_present_unless_no_stats() {
         let envelope = run.json();
         assert_eq!(keys(&envelope), ["success", "error_count", "diagnostics", "stats", "fail_on"], "{args:?}");
         let stats = &envelope["stats"];
-        assert_eq!(keys(stats), ["target_files", "files_with_diagnostics", "wall_seconds", "peak_rss_bytes"]);
+        assert_eq!(keys(stats), ["target_files", "files_with_diagnostics", "wall_seconds", "peak_rss_bytes", "cache"]);
+        // A one-shot run builds the project model from nothing.
+        assert_eq!(stats["cache"]["reread"], stats["cache"]["project_files"]);
+        assert_eq!(stats["cache"]["reanalysed"], json!(2));
         assert_eq!(stats["target_files"], json!(2));
         assert_eq!(stats["files_with_diagnostics"], json!(1));
         assert!(stats["wall_seconds"].as_f64().unwrap() >= 0.0);

@@ -51,6 +51,10 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         writeln!(io.err, "rigor: warning: {warning}")?;
     }
     let env = &signatures.signatures.env;
+    let mut config = config;
+    config.settings.signatures = Some(signatures.signatures.clone());
+    let target = crate::files::Target::File { display: args.file.clone() };
+    let project = crate::workspace::project_of(&config, &[target], &io.cwd);
     let grammar = config.settings.target_ruby;
     let annotations = crate::analysis::on_analysis_thread(|| {
         let outcome = stack_guard::guarded(|| {
@@ -59,7 +63,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
             if !errors.is_empty() {
                 return Err(Unavailable::ParseErrors(errors.into_iter().map(|(_, m)| m).collect()));
             }
-            let types = infer::infer_file(&parsed, env);
+            let types = infer::infer_in_project(&parsed, env, project.link(&args.file)).types;
             Ok(line_types(&parsed, &types))
         });
         match outcome {

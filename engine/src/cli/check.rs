@@ -5,10 +5,11 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{usage_error, write_json, Format, Io, EXIT_FINDINGS, EXIT_OK};
-use crate::analysis::{self, FileReport};
+use crate::analysis::FileReport;
 use crate::config::{self, Config, ConfigWarning};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::files;
+use crate::workspace::{self, CacheFigures};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -32,6 +33,8 @@ pub struct Args {
 pub(super) struct Analysed {
     pub config: Config,
     pub reports: Vec<FileReport>,
+    /// What the project model reused and redid.
+    pub figures: CacheFigures,
 }
 
 /// Loads the configuration and analyses the paths (shared with `triage`).
@@ -57,8 +60,13 @@ pub(super) fn analyse(
         .warnings
         .extend(signatures.warnings.iter().map(|w| ConfigWarning { kind: "signatures", message: w.clone() }));
     config.settings.signatures = Some(signatures.signatures);
-    let reports = analysis::analyse_targets(&targets, &io.cwd, &config.settings);
-    Ok(Ok(Analysed { config, reports }))
+    let project_files = files::project_files(&config, &targets, &io.cwd);
+    let (reports, figures) = workspace::with_workspace(&io.cwd, |workspace| {
+        let mut project = workspace.project(&project_files, &io.cwd, &config.settings);
+        let reports = workspace.check(&mut project, &targets, &io.cwd, &config.settings);
+        (reports, project.figures)
+    });
+    Ok(Ok(Analysed { config, reports, figures }))
 }
 
 #[derive(Serialize)]
@@ -67,6 +75,7 @@ struct Stats {
     files_with_diagnostics: usize,
     wall_seconds: f64,
     peak_rss_bytes: u64,
+    cache: CacheFigures,
 }
 
 #[derive(Serialize)]
@@ -94,6 +103,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         files_with_diagnostics: analysed.reports.iter().filter(|r| !r.diagnostics.is_empty()).count(),
         wall_seconds: (started.elapsed().as_secs_f64() * 1e4).round() / 1e4,
         peak_rss_bytes: peak_rss_bytes(),
+        cache: analysed.figures.clone(),
     });
     match args.format {
         Format::Json => write_json(

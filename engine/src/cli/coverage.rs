@@ -59,11 +59,13 @@ enum FileOutcome {
     Failed(Vec<String>),
 }
 
-/// Counts each expression of one file's source by the tier of its type.
-pub fn count_source(
+/// Counts each expression of one file's source by the tier of its type,
+/// inferred as a file of its project.
+pub fn count_in_project(
     source: &[u8],
     env: &crate::rbs::Environment,
     grammar: RubyVersion,
+    link: Option<crate::infer::ProjectLink>,
 ) -> Result<TierCounts, Vec<String>> {
     let outcome = stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, grammar);
@@ -71,7 +73,7 @@ pub fn count_source(
         if !errors.is_empty() {
             return Err(errors.into_iter().map(|(_, message)| message).collect());
         }
-        let types = infer::infer_file(&parsed, env);
+        let types = infer::infer_in_project(&parsed, env, link).types;
         let mut counts = TierCounts::default();
         let untyped = Type::untyped();
         for node in all_nodes(&parsed.root()) {
@@ -142,6 +144,9 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         writeln!(io.err, "rigor: warning: {warning}")?;
     }
     let env = &signatures.signatures.env;
+    let mut config = config;
+    config.settings.signatures = Some(signatures.signatures.clone());
+    let project = crate::workspace::project_of(&config, &targets, &io.cwd);
     let grammar = config.settings.target_ruby;
     let cwd = io.cwd.clone();
     let outcomes: Vec<(String, FileOutcome)> = crate::analysis::on_analysis_thread(|| {
@@ -150,7 +155,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
             .map(|target| {
                 let display = target.display().to_string();
                 let outcome = match std::fs::read(cwd.join(&display)) {
-                    Ok(source) => match count_source(&source, env, grammar) {
+                    Ok(source) => match count_in_project(&source, env, grammar, project.link(&display)) {
                         Ok(counts) => FileOutcome::Counted(counts),
                         Err(errors) => FileOutcome::Failed(errors),
                     },
@@ -282,9 +287,9 @@ mod tests {
         assert_eq!(ratio(1, 3), 0.3333);
         assert_eq!(precise_ratio(&TierCounts::default()), 1.0);
         let env = crate::rbs::Environment::default();
-        let counts = count_source(b"x = 1\nx\n", &env, RubyVersion::Latest).unwrap();
+        let counts = count_in_project(b"x = 1\nx\n", &env, RubyVersion::Latest, None).unwrap();
         assert_eq!(counts.total(), 3);
         assert_eq!(counts.0[Tier::Constant.index()], 3);
-        assert!(count_source(b"def (", &env, RubyVersion::Latest).is_err());
+        assert!(count_in_project(b"def (", &env, RubyVersion::Latest, None).is_err());
     }
 }

@@ -114,6 +114,10 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         writeln!(io.err, "rigor: warning: {warning}")?;
     }
     let env = &signatures.signatures.env;
+    let mut config = config;
+    config.settings.signatures = Some(signatures.signatures.clone());
+    let project =
+        crate::workspace::project_of(&config, &[crate::files::Target::File { display: file.clone() }], &io.cwd);
     let grammar = config.settings.target_ruby;
     let found = crate::analysis::on_analysis_thread(|| {
         let outcome = stack_guard::guarded(|| {
@@ -123,7 +127,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
                 return Err(Unavailable::ParseErrors(errors.into_iter().map(|(_, m)| m).collect()));
             }
             let Some(node) = innermost_at(&parsed, offset) else { return Ok(None) };
-            let types = infer::infer_file(&parsed, env);
+            let types = infer::infer_in_project(&parsed, env, project.link(&file)).types;
             let ty = types.of(&node).cloned().unwrap_or_else(Type::untyped);
             Ok(Some((class_name(&node), display(&ty), erase(&ty))))
         });

@@ -550,8 +550,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 if side == Side::Instance {
                     defs.extend(self.overrides(&class, method));
                 }
-                Plan::Defs(defs)
+                match self.index.overrides_elsewhere(&class, side, method) {
+                    None => Plan::Defs(defs),
+                    Some(elsewhere) => {
+                        let own = defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>();
+                        Plan::Fixed(union(own.into_iter().chain(elsewhere)))
+                    }
+                }
             }
+            Callee::External(id) => Plan::Fixed(self.index.external_return(id)),
             Callee::Reader(ivar) => Plan::Reader { ivar, class },
             Callee::Writer => Plan::Fixed(args.last().and_then(Arg::positional).cloned().unwrap_or_else(Type::untyped)),
             Callee::Opaque => Plan::Fixed(Type::untyped()),

@@ -52,7 +52,18 @@ impl<'pr> Inferrer<'pr, '_> {
         self.record(&target.as_node(), &Type::untyped());
     }
 
+    pub(super) fn constant_type_of(&mut self, full: &Name) -> Type {
+        self.constant_type(full)
+    }
+
     fn constant_type(&mut self, full: &Name) -> Type {
+        if !self.index.constants.contains_key(full) {
+            // Assigned in another file of the project: what that file's
+            // inference found (`untyped` before the exports are in).
+            if let Some(ty) = self.index.project_constant(full) {
+                return ty;
+            }
+        }
         let is_class = self.index.class(full).is_some() || self.env.has_class(full);
         if is_class && !self.index.constants.contains_key(full) {
             return Type::Singleton(full.clone());

@@ -7,73 +7,15 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruby_prism::{CallNode, Node, Visit};
 
+use std::cell::RefCell;
+
+use crate::model::index::{Dep, FileId, FileInterface, SharedIndex};
 use crate::rbs::Environment;
 use crate::stack_guard::ensure_room;
 use crate::syntax::{constant_path_text, name, node_clone};
-use crate::types::Name;
+use crate::types::{Name, Type};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
-    Instance,
-    Singleton,
-}
-
-/// How a class's superclass is known.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Superclass {
-    /// No `<`: Object (for classes), or none (for modules).
-    Implicit,
-    Known(Name),
-    /// Something this file cannot resolve: its methods are unknown.
-    Unknown,
-}
-
-/// What a method name maps to in a user class.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum MethodEntry {
-    Def(usize),
-    /// `attr_reader`: returns the instance variable (index into `ivar_names`).
-    Reader(usize),
-    /// `attr_writer`: returns its argument.
-    Writer,
-    /// `define_method` and the like: exists, returns something unknown.
-    Opaque,
-}
-
-pub struct UserClass {
-    pub name: Name,
-    pub is_module: bool,
-    pub superclass: Superclass,
-    pub includes: Vec<Name>,
-    pub extends: Vec<Name>,
-    pub prepends: Vec<Name>,
-    /// A mixin this file cannot resolve: its methods could be anything.
-    pub unknown_mixins: bool,
-    pub instance_methods: HashMap<String, MethodEntry>,
-    pub singleton_methods: HashMap<String, MethodEntry>,
-    /// Instance variables others may set (`attr_writer`, `instance_variable_set`).
-    pub ivars_set_from_outside: HashSet<String>,
-    pub ivars_opaque: bool,
-    /// Instance variables `initialize` assigns in its straight-line body.
-    pub initialized_ivars: HashSet<String>,
-    pub has_method_missing: bool,
-    /// `extend self`: instance methods answer on the module too.
-    pub extends_self: bool,
-    /// Methods defined more than once (conditionally, or redefined): every
-    /// `def` of the name, since any of them may be the one that runs.
-    pub redefined: HashMap<(Side, String), Vec<usize>>,
-    /// Written superclass and mixin paths, resolved once every class is known.
-    pending: Vec<(PendingKind, String)>,
-    lexical: Vec<Name>,
-}
-
-#[derive(Clone, Copy)]
-enum PendingKind {
-    Superclass,
-    Include,
-    Extend,
-    Prepend,
-}
+pub use crate::model::classes::{MethodEntry, PendingKind, Side, Superclass, UserClass};
 
 /// One `def` the index found, with where it lives.
 pub struct DefInfo<'pr> {
@@ -106,10 +48,56 @@ pub struct ProgramIndex<'pr> {
     pub class_at: HashMap<usize, Name>,
     /// `instance_variable_set`, `instance_eval`-style code: ivars unknowable.
     pub ivars_unknowable: bool,
+    /// The rest of the project, when the file is analysed as part of one.
+    pub project: Option<ProjectLink>,
+}
+
+/// A file's window onto the rest of its project: the project index, which
+/// file this is, and the project facts its analysis read (so a cached
+/// analysis is reused only while they read the same).
+pub struct ProjectLink {
+    pub index: SharedIndex,
+    pub file: FileId,
+    classes_read: RefCell<HashSet<Name>>,
+    constants_read: RefCell<HashSet<Name>>,
+}
+
+impl ProjectLink {
+    pub fn new(index: SharedIndex, file: FileId) -> ProjectLink {
+        ProjectLink { index, file, classes_read: RefCell::default(), constants_read: RefCell::default() }
+    }
+
+    fn read_class(&self, name: &str) {
+        if !self.classes_read.borrow().contains(name) {
+            self.classes_read.borrow_mut().insert(Name::from(name));
+        }
+    }
+
+    fn read_constant(&self, name: &str) {
+        if !self.constants_read.borrow().contains(name) {
+            self.constants_read.borrow_mut().insert(Name::from(name));
+        }
+    }
+
+    /// What the analysis read of the project, sorted.
+    pub fn reads(&self) -> Vec<Dep> {
+        let mut deps: Vec<Dep> = self.classes_read.borrow().iter().cloned().map(Dep::Class).collect();
+        deps.extend(self.constants_read.borrow().iter().cloned().map(Dep::Constant));
+        deps.sort();
+        deps
+    }
 }
 
 impl<'pr> ProgramIndex<'pr> {
     pub fn build(root: &Node<'pr>, env: &Environment) -> ProgramIndex<'pr> {
+        ProgramIndex::build_in(root, env, None)
+    }
+
+    /// Indexes a file of a project: its own classes, completed by what
+    /// the project's other files add to them (a class reopened elsewhere,
+    /// a superclass or mixin defined elsewhere). The walk itself never
+    /// looks at the project, so what the file declares is its own fact.
+    pub fn build_in(root: &Node<'pr>, env: &Environment, project: Option<ProjectLink>) -> ProgramIndex<'pr> {
         let mut index = ProgramIndex {
             classes: HashMap::default(),
             defs: Vec::new(),
@@ -120,6 +108,7 @@ impl<'pr> ProgramIndex<'pr> {
             ivar_names: Vec::new(),
             class_at: HashMap::default(),
             ivars_unknowable: false,
+            project: None,
         };
         let mut walker = Walker {
             index: &mut index,
@@ -130,13 +119,122 @@ impl<'pr> ProgramIndex<'pr> {
             in_block: 0,
         };
         walker.visit(root);
+        index.project = project;
+        index.merge_other_files();
         index.resolve_pending(env);
         index.mark_extended_self();
         index
     }
 
+    /// A class this file opens, or one the rest of the project defines.
     pub fn class(&self, name: &str) -> Option<&UserClass> {
-        self.classes.get(name)
+        if let Some(local) = self.classes.get(name) {
+            return Some(local);
+        }
+        let project = self.project.as_ref()?;
+        project.read_class(name);
+        project.index.class(name)
+    }
+
+    /// Is the class opened by this file alone (so everything about it is in
+    /// view here)? Classes of other files are known, but their bodies are not.
+    pub fn is_local(&self, name: &str) -> bool {
+        self.classes.get(name).is_some_and(|c| !c.spread)
+    }
+
+    /// What this file defines for the others (call on an index built
+    /// without a project, so nothing of other files is mixed in).
+    pub fn interface(&self) -> FileInterface {
+        let mut classes: Vec<UserClass> = self.classes.values().cloned().collect();
+        classes.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut constants: Vec<Name> = self.constants.keys().cloned().collect();
+        constants.sort();
+        FileInterface {
+            classes,
+            ivar_names: self.ivar_names.clone(),
+            constants,
+            ivars_unknowable: self.ivars_unknowable,
+        }
+    }
+
+    /// The file's number in its project, if it is analysed as part of one.
+    pub fn file_id(&self) -> Option<FileId> {
+        self.project.as_ref().map(|p| p.file)
+    }
+
+    /// What another file of the project assigns to a constant this file
+    /// does not assign.
+    pub fn project_constant(&self, full: &str) -> Option<Type> {
+        let project = self.project.as_ref()?;
+        project.read_constant(full);
+        project.index.constant(full, project.file).cloned()
+    }
+
+    /// What subclasses in other files return from their overrides of a
+    /// method this file defines for `class`.
+    pub fn overrides_elsewhere(&self, class: &str, side: Side, method: &str) -> Option<Vec<Type>> {
+        let project = self.project.as_ref()?;
+        for descendant in project.index.descendants(class) {
+            project.read_class(&descendant);
+        }
+        project.index.override_returns(class, side, method, project.file)
+    }
+
+    /// The return type another file's method has.
+    pub fn external_return(&self, id: u32) -> Type {
+        match &self.project {
+            Some(project) => project.index.method(id).returns.clone(),
+            None => Type::untyped(),
+        }
+    }
+
+    /// Completes this file's classes with their parts in other files.
+    fn merge_other_files(&mut self) {
+        let Some(project) = &self.project else { return };
+        let mut names: Vec<Name> = self.classes.keys().cloned().collect();
+        names.sort();
+        for name in names {
+            project.read_class(&name);
+            let Some(other) = project.index.class_without(&name, project.file) else { continue };
+            let local = self.classes.get_mut(&name).expect("listed");
+            local.spread = true;
+            if local.superclass == Superclass::Implicit
+                && other.written.iter().any(|(k, _)| *k == PendingKind::Superclass)
+            {
+                local.superclass = other.superclass.clone();
+            }
+            for (list, more) in [
+                (&mut local.includes, &other.includes),
+                (&mut local.extends, &other.extends),
+                (&mut local.prepends, &other.prepends),
+            ] {
+                for module in more {
+                    if !list.contains(module) {
+                        list.push(module.clone());
+                    }
+                }
+            }
+            local.unknown_mixins |= other.unknown_mixins;
+            local.has_method_missing |= other.has_method_missing;
+            local.ivars_opaque |= other.ivars_opaque;
+            local.extends_self |= other.extends_self;
+            local.ivars_set_from_outside.extend(other.ivars_set_from_outside.iter().cloned());
+            if !local.instance_methods.contains_key("initialize") {
+                local.initialized_ivars.extend(other.initialized_ivars.iter().cloned());
+            }
+            for side in [Side::Instance, Side::Singleton] {
+                let (table, more) = match side {
+                    Side::Instance => (&mut local.instance_methods, &other.instance_methods),
+                    Side::Singleton => (&mut local.singleton_methods, &other.singleton_methods),
+                };
+                for (method, entry) in more {
+                    // Defined here and elsewhere: the file loaded last wins,
+                    // so neither body can be trusted for the result.
+                    let merged = if table.contains_key(method) { MethodEntry::Opaque } else { *entry };
+                    table.insert(method.clone(), merged);
+                }
+            }
+        }
     }
 
     pub fn def(&self, id: usize) -> &DefInfo<'pr> {
@@ -150,6 +248,11 @@ impl<'pr> ProgramIndex<'pr> {
             || self.constants.contains_key(full)
             || env.has_class(full)
             || env.constant(full).is_some()
+            || self.project.as_ref().is_some_and(|project| {
+                project.read_class(full);
+                project.read_constant(full);
+                project.index.class(full).is_some() || project.index.has_constant(full)
+            })
     }
 
     /// Ruby's constant lookup, simplified: the lexical scopes innermost
@@ -268,6 +371,7 @@ impl<'pr> ProgramIndex<'pr> {
         for class in names {
             let (pending, lexical) = {
                 let user = self.classes.get_mut(&class).expect("listed");
+                user.written = user.pending.clone();
                 (std::mem::take(&mut user.pending), user.lexical.clone())
             };
             for (kind, written) in pending {
@@ -320,25 +424,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
 
     fn open_class(&mut self, full: Name, is_module: bool) {
         let lexical = self.lexical.clone();
-        self.index.classes.entry(full.clone()).or_insert_with(|| UserClass {
-            name: full,
-            is_module,
-            superclass: Superclass::Implicit,
-            includes: Vec::new(),
-            extends: Vec::new(),
-            prepends: Vec::new(),
-            unknown_mixins: false,
-            instance_methods: HashMap::default(),
-            singleton_methods: HashMap::default(),
-            ivars_set_from_outside: HashSet::default(),
-            ivars_opaque: false,
-            initialized_ivars: HashSet::default(),
-            has_method_missing: false,
-            extends_self: false,
-            redefined: HashMap::default(),
-            pending: Vec::new(),
-            lexical,
-        });
+        self.index.classes.entry(full.clone()).or_insert_with(|| UserClass::new(full, is_module, lexical));
     }
 
     /// The full name a `class`/`module` header defines.
@@ -521,7 +607,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
                         // defined later, is a module method too.
                         (Node::SelfNode { .. }, _) if matches!(kind, PendingKind::Extend) => class.extends_self = true,
                         (_, Some(written)) if side == Side::Instance => class.pending.push((kind, written)),
-                        _ => class.unknown_mixins = true,
+                        _ => {
+                            class.unknown_mixins = true;
+                            class.computed_mixins = true;
+                        }
                     }
                 }
             }

@@ -15,6 +15,8 @@ pub enum Callee<'e> {
     Writer,
     /// Exists, but returns something this engine cannot know.
     Opaque,
+    /// Defined in another file of the project (the project's method number).
+    External(u32),
     /// Not found; `complete` when every ancestor was known, so the call
     /// would raise NoMethodError.
     Missing {
@@ -139,6 +141,7 @@ impl<'a> Inferrer<'_, 'a> {
             MethodEntry::Reader(ivar) => Callee::Reader(self.index.ivar_names[*ivar].clone()),
             MethodEntry::Writer => Callee::Writer,
             MethodEntry::Opaque => Callee::Opaque,
+            MethodEntry::External(id) => Callee::External(*id),
         };
         let reopened = env.has_class(class);
         // A signature for the method itself beats its body: RBS is the
@@ -185,6 +188,14 @@ impl<'a> Inferrer<'_, 'a> {
                 }
                 match &user.superclass {
                     Superclass::Known(parent) => self.lookup_in(parent, Side::Instance, method, depth + 1),
+                    // Within a project the model sees every class, so a
+                    // class whose ancestors all are known is closed: what
+                    // Object (as the project leaves it) lacks is missing.
+                    Superclass::Implicit
+                        if !user.is_module && self.index.project.is_some() && &*user.name != "Object" =>
+                    {
+                        self.lookup_in("Object", Side::Instance, method, depth + 1)
+                    }
                     Superclass::Implicit if !user.is_module => match env.instance_method("Object", method) {
                         Some(found) => Callee::Rbs(found),
                         None => Callee::Missing { complete: false },

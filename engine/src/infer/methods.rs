@@ -251,6 +251,9 @@ impl<'pr> Inferrer<'pr, '_> {
         if self.index.ivars_unknowable {
             return Type::untyped();
         }
+        if let Some(across) = self.project_ivar_type(class, side, ivar, in_initialize) {
+            return across;
+        }
         let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
         let set_from_outside = self
             .index
@@ -293,5 +296,53 @@ impl<'pr> Inferrer<'pr, '_> {
         if let Some(flow) = state.as_mut() {
             flow.ivars.insert(ivar.to_string(), ty.settle_elements());
         }
+    }
+
+    /// An instance variable of a class whose family reaches other files of
+    /// the project: the union of every file's writes to it, from the
+    /// project's exports (`untyped` before they are in, or when any file
+    /// of the family may set it in ways nobody can list). `None` when the
+    /// family lies wholly in this file.
+    fn project_ivar_type(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool) -> Option<Type> {
+        let project = self.index.project.as_ref()?;
+        let members = project.index.family(class);
+        let local_only = members.iter().all(|m| self.index.is_local(m) || project.index.class(m).is_none())
+            && self.index.class(class).is_some_and(|c| !c.spread);
+        if local_only {
+            return None;
+        }
+        for member in &members {
+            // Reading the member records it as a dependency.
+            let Some(user) = self.index.class(member) else { continue };
+            if user.ivars_set_from_outside.contains(ivar) || user.ivars_opaque || user.is_module {
+                return Some(Type::untyped());
+            }
+            if project.index.ivars_unknowable(member) || self.ancestry_open(member) {
+                return Some(Type::untyped());
+            }
+        }
+        if !project.index.exported {
+            return Some(Type::untyped());
+        }
+        let mut writes: Vec<Type> = Vec::new();
+        let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
+        if let Some(local) = self.ivar_table.as_ref().and_then(|t| t.get(&(family, side, ivar.to_string()))) {
+            writes.push(local.clone());
+        }
+        for member in &members {
+            if let Some(elsewhere) = project.index.ivar_writes(member, side, ivar, project.file) {
+                writes.push(elsewhere);
+            }
+        }
+        if writes.is_empty() {
+            return Some(Type::untyped());
+        }
+        let initialized = side == Side::Instance
+            && !in_initialize
+            && self.index.class(class).is_some_and(|c| c.initialized_ivars.contains(ivar));
+        if !initialized {
+            writes.push(Type::nil());
+        }
+        Some(union(writes))
     }
 }

@@ -35,7 +35,7 @@ use crate::syntax::node_kind::class_name;
 use crate::syntax::ParsedFile;
 use crate::types::{join, Name, Type};
 pub use flow::{Flow, State};
-pub use index::{ProgramIndex, Side, Superclass};
+pub use index::{ProgramIndex, ProjectLink, Side, Superclass};
 pub use lookup::Callee;
 pub use query::Inference;
 pub use signature::Relation;
@@ -54,6 +54,10 @@ pub struct FileTypes {
     types: HashMap<NodeKey, Type>,
     /// Inferred return type of each `def`, by the def's start offset.
     returns: HashMap<usize, Type>,
+    /// The types of the constants inference evaluated, by full name.
+    pub constants: HashMap<Name, Type>,
+    /// What the file assigns to instance variables, by family.
+    pub ivars: HashMap<IvarKey, Type>,
 }
 
 impl FileTypes {
@@ -82,8 +86,19 @@ pub fn infer_file(parsed: &ParsedFile<'_>, env: &Environment) -> FileTypes {
 /// Infers a file and keeps its index, so rules can ask about methods the
 /// way inference resolved them.
 pub fn infer_with_index<'pr, 'e>(parsed: &'pr ParsedFile<'_>, env: &'e Environment) -> Inference<'pr, 'e> {
+    infer_in_project(parsed, env, None)
+}
+
+/// Infers a file of a project: what the file does not define itself comes
+/// from the project index behind `project`.
+pub fn infer_in_project<'pr, 'e>(
+    parsed: &'pr ParsedFile<'_>,
+    env: &'e Environment,
+    project: Option<ProjectLink>,
+) -> Inference<'pr, 'e> {
     let root = parsed.root();
-    let index = ProgramIndex::build(&root, env);
+    let exporting = project.is_some();
+    let index = ProgramIndex::build_in(&root, env, project);
     let families = Rc::new(methods::ivar_families(&index));
     // Pass one learns what each instance variable is assigned; pass two
     // reads instance variables through that table.
@@ -92,6 +107,9 @@ pub fn infer_with_index<'pr, 'e>(parsed: &'pr ParsedFile<'_>, env: &'e Environme
     first.utf8_source = utf8;
     first.program(&root);
     if first.ivar_writes.is_empty() {
+        if exporting {
+            first.evaluate_all_constants();
+        }
         let types = first.finish();
         return Inference::new(types, index, env, families);
     }
@@ -112,7 +130,16 @@ pub fn infer_with_index<'pr, 'e>(parsed: &'pr ParsedFile<'_>, env: &'e Environme
     let mut second = Inferrer::new(env, &index, families.clone(), Some(table));
     second.utf8_source = utf8;
     second.program(&root);
-    let types = second.finish();
+    if exporting {
+        second.evaluate_all_constants();
+    }
+    let mut ivars = second.ivar_table.take().unwrap_or_default();
+    for (key, ty) in std::mem::take(&mut second.ivar_writes) {
+        let entry = ivars.entry(key).or_insert(Type::Bot);
+        *entry = join(entry, &ty);
+    }
+    let mut types = second.finish();
+    types.ivars = ivars;
     Inference::new(types, index, env, families)
 }
 
@@ -222,7 +249,18 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 MethodState::InProgress => None,
             })
             .collect();
-        FileTypes { types: self.types, returns }
+        let constants = self.constants.into_iter().filter_map(|(name, ty)| Some((name, ty?))).collect();
+        FileTypes { types: self.types, returns, constants, ivars: HashMap::default() }
+    }
+
+    /// Evaluates the constants the file assigns that nothing read, so the
+    /// project learns their types too.
+    fn evaluate_all_constants(&mut self) {
+        let mut names: Vec<Name> = self.index.constants.keys().cloned().collect();
+        names.sort();
+        for name in names {
+            self.constant_type_of(&name);
+        }
     }
 
     pub fn record(&mut self, node: &Node<'pr>, ty: &Type) {

@@ -4,12 +4,13 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
-use super::index::{ProgramIndex, Side};
+use super::index::{MethodEntry, ProgramIndex, Side};
 use super::lookup::Callee;
 use super::signature::Relation;
 use super::{FileTypes, Inferrer};
+use crate::model::index::{Dep, FileExports};
 use crate::rbs::Environment;
-use crate::types::Name;
+use crate::types::{Name, Type};
 
 /// What inference learned about one file, with its index kept for queries.
 pub struct Inference<'pr, 'e> {
@@ -56,5 +57,60 @@ impl<'pr, 'e> Inference<'pr, 'e> {
     /// Does this class's ancestry leave what the file and signatures show?
     pub fn ancestry_open(&self, class: &str) -> bool {
         self.inferrer().ancestry_open(class)
+    }
+}
+
+impl Inference<'_, '_> {
+    /// What this file's inference found that other files may read: the
+    /// return type of each of its methods, its constants' types, and its
+    /// writes to instance variables (under every class of the family they
+    /// were gathered in).
+    pub fn exports(&self) -> FileExports {
+        let inferrer = Inferrer::new(self.env, &self.index, self.families.clone(), Some(self.types.ivars.clone()));
+        let mut names: Vec<&Name> = self.index.classes.keys().collect();
+        names.sort();
+        let mut methods = Vec::new();
+        for name in &names {
+            let class = &self.index.classes[*name];
+            for side in [Side::Instance, Side::Singleton] {
+                let mut entries: Vec<(&String, &MethodEntry)> = class.methods(side).iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                for (method, entry) in entries {
+                    let ty = match entry {
+                        MethodEntry::Def(id) => {
+                            let start = self.index.def(*id).node.location().start() as usize;
+                            self.types.def_return(start).cloned().unwrap_or_else(Type::untyped)
+                        }
+                        MethodEntry::Reader(ivar) => {
+                            inferrer.class_ivar_type(name, side, &self.index.ivar_names[*ivar], false)
+                        }
+                        _ => continue,
+                    };
+                    methods.push((((*name).clone(), side, method.clone()), ty));
+                }
+            }
+        }
+        let mut constants: Vec<(Name, Type)> = self
+            .index
+            .constants
+            .keys()
+            .map(|name| (name.clone(), self.types.constants.get(name).cloned().unwrap_or_else(Type::untyped)))
+            .collect();
+        constants.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut ivars = Vec::new();
+        for ((family, side, ivar), ty) in &self.types.ivars {
+            for name in &names {
+                if self.families.get(*name).unwrap_or(name) == family {
+                    ivars.push((((*name).clone(), *side, ivar.clone()), ty.clone()));
+                }
+            }
+        }
+        ivars.sort_by(|a, b| a.0.cmp(&b.0));
+        FileExports { methods, constants, ivars }
+    }
+
+    /// The project facts this analysis read, if it ran in a project.
+    pub fn project_reads(&self) -> Vec<Dep> {
+        self.index.project.as_ref().map(|p| p.reads()).unwrap_or_default()
     }
 }

@@ -2,13 +2,13 @@
 //! inference gives it (computed once per file, shared by every rule), the
 //! signatures, and what the rest of the project defines.
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 
 use ruby_prism::Node;
 
 use super::hazards::Hazards;
 use super::project::ProjectFacts;
-use crate::infer::{infer_with_index, FileTypes, Inference};
+use crate::infer::{infer_in_project, FileTypes, Inference, ProjectLink};
 use crate::rbs::Environment;
 use crate::syntax::walk::all_nodes;
 use crate::syntax::ParsedFile;
@@ -20,6 +20,8 @@ pub struct RuleContext<'f, 'src> {
     pub path: &'f str,
     pub env: &'f Environment,
     pub project: &'f ProjectFacts,
+    /// The project index this file's inference reads, taken on first use.
+    link: Cell<Option<ProjectLink>>,
     inference: OnceCell<Inference<'f, 'f>>,
     nodes: OnceCell<Vec<Node<'f>>>,
     hazards: OnceCell<Hazards>,
@@ -32,15 +34,27 @@ impl<'f, 'src> RuleContext<'f, 'src> {
             path,
             env,
             project,
+            link: Cell::new(None),
             inference: OnceCell::new(),
             nodes: OnceCell::new(),
             hazards: OnceCell::new(),
         }
     }
 
+    /// Infers the file against the rest of its project.
+    pub fn in_project(self, link: Option<ProjectLink>) -> Self {
+        self.link.set(link);
+        self
+    }
+
     /// Inference over the file, run on first use only.
     pub fn inference(&self) -> &Inference<'f, 'f> {
-        self.inference.get_or_init(|| infer_with_index(self.parsed, self.env))
+        self.inference.get_or_init(|| infer_in_project(self.parsed, self.env, self.link.take()))
+    }
+
+    /// The inference, if some rule asked for it.
+    pub fn inference_if_run(&self) -> Option<&Inference<'f, 'f>> {
+        self.inference.get()
     }
 
     pub fn types(&self) -> &FileTypes {

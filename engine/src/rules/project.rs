@@ -564,7 +564,10 @@ impl<'pr> Visit<'pr> for Collector {
     fn visit_def_node(&mut self, node: &ruby_prism::DefNode<'pr>) {
         let method = name(node.name());
         *self.facts.def_counts.entry(method.clone()).or_default() += 1;
-        if method == "method_missing" && node.receiver().is_none() {
+        // `respond_to_missing?` comes with a `method_missing` somewhere
+        // (perhaps a mixin's): the class answers to names nobody lists.
+        let answers_anything = method == "method_missing" || method == "respond_to_missing?";
+        if answers_anything && node.receiver().is_none() {
             match (self.lexical.last(), self.blocks) {
                 (Some((class, _)), _) => {
                     self.facts.dynamic_classes.insert(class.clone());

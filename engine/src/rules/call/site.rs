@@ -83,14 +83,18 @@ pub fn shown(ty: &Type) -> String {
 /// code evaluated from strings).
 pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool {
     let Some((class, side)) = receiver_class(ty) else { return false };
-    if !cx.env.has_class(&class) || cx.sees_unseen_code() {
+    // A project class counts as known: the model sees all of it.
+    let project_class = cx.inference().index.project.is_some() && cx.inference().index.class(&class).is_some();
+    if !(cx.env.has_class(&class) || project_class) || cx.sees_unseen_code() {
         return false;
     }
     // Class objects answer to singleton methods a value typed `Class` does
     // not show; modules' own methods are what C extensions add most
     // (`ObjectSpace.each_iseq` from a gem's extension).
     let opaque_class_object = side == Side::Instance && matches!(class.as_str(), "Class" | "Module");
-    if opaque_class_object || (side == Side::Singleton && cx.env.is_module(&class)) {
+    if opaque_class_object
+        || (side == Side::Singleton && (cx.env.is_module(&class) || cx.inference().is_module(&class)))
+    {
         return false;
     }
     let inference = cx.inference();

@@ -1,0 +1,117 @@
+//! What is known of a class or module: its place in the hierarchy and its
+//! methods. One file's `class` bodies build these (`infer::index`); the
+//! project index merges every file's into one per name.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::types::Name;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    Instance,
+    Singleton,
+}
+
+/// How a class's superclass is known.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Superclass {
+    /// No `<`: Object (for classes), or none (for modules).
+    Implicit,
+    Known(Name),
+    /// Something nobody can resolve: its methods are unknown.
+    Unknown,
+}
+
+/// What a method name maps to in a user class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MethodEntry {
+    Def(usize),
+    /// `attr_reader`: returns the instance variable (index into `ivar_names`).
+    Reader(usize),
+    /// `attr_writer`: returns its argument.
+    Writer,
+    /// `define_method` and the like: exists, returns something unknown.
+    Opaque,
+    /// Defined in another file of the project: the project index's method
+    /// number, whose return type that file's summary gave.
+    External(u32),
+}
+
+/// The relation a written constant path stands in to a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PendingKind {
+    Superclass,
+    Include,
+    Extend,
+    Prepend,
+}
+
+#[derive(Debug, Clone)]
+pub struct UserClass {
+    pub name: Name,
+    pub is_module: bool,
+    pub superclass: Superclass,
+    pub includes: Vec<Name>,
+    pub extends: Vec<Name>,
+    pub prepends: Vec<Name>,
+    /// A mixin nobody can resolve: its methods could be anything.
+    pub unknown_mixins: bool,
+    /// A mixin written as something other than a constant path.
+    pub computed_mixins: bool,
+    pub instance_methods: HashMap<String, MethodEntry>,
+    pub singleton_methods: HashMap<String, MethodEntry>,
+    /// Instance variables others may set (`attr_writer`, `instance_variable_set`).
+    pub ivars_set_from_outside: HashSet<String>,
+    pub ivars_opaque: bool,
+    /// Instance variables `initialize` assigns in its straight-line body.
+    pub initialized_ivars: HashSet<String>,
+    pub has_method_missing: bool,
+    /// `extend self`: instance methods answer on the module too.
+    pub extends_self: bool,
+    /// Methods defined more than once (conditionally, or redefined): every
+    /// `def` of the name, since any of them may be the one that runs.
+    pub redefined: HashMap<(Side, String), Vec<usize>>,
+    /// Superclass and mixin paths as written, in order; resolved once every
+    /// class is known (in the file, then in the project).
+    pub written: Vec<(PendingKind, String)>,
+    pub(crate) pending: Vec<(PendingKind, String)>,
+    /// The lexical scope the class was opened in (for resolving `written`).
+    pub lexical: Vec<Name>,
+    /// Also opened by another file of the project: this file does not see
+    /// all of it.
+    pub spread: bool,
+}
+
+impl UserClass {
+    pub fn new(name: Name, is_module: bool, lexical: Vec<Name>) -> UserClass {
+        UserClass {
+            name,
+            is_module,
+            superclass: Superclass::Implicit,
+            includes: Vec::new(),
+            extends: Vec::new(),
+            prepends: Vec::new(),
+            unknown_mixins: false,
+            computed_mixins: false,
+            instance_methods: HashMap::default(),
+            singleton_methods: HashMap::default(),
+            ivars_set_from_outside: HashSet::default(),
+            ivars_opaque: false,
+            initialized_ivars: HashSet::default(),
+            has_method_missing: false,
+            extends_self: false,
+            redefined: HashMap::default(),
+            written: Vec::new(),
+            pending: Vec::new(),
+            lexical,
+            spread: false,
+        }
+    }
+
+    pub fn methods(&self, side: Side) -> &HashMap<String, MethodEntry> {
+        match side {
+            Side::Instance => &self.instance_methods,
+            Side::Singleton => &self.singleton_methods,
+        }
+    }
+}

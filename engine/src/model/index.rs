@@ -1,0 +1,648 @@
+//! The project index: every file's classes, methods and constants merged
+//! into one view per name, which each file's inference consults for what
+//! it does not define itself.
+//!
+//! It is built in two strata, both pure functions of the files' facts:
+//! the *structure* (classes, ancestry, method names; every other file's
+//! method returns `untyped`) and the *exported* index, which adds the return
+//! types, constant types and instance-variable writes that each file's
+//! inference against the structure found ([`FileExports`]). One stratum
+//! of exports is one round of cross-file propagation; every round is sound
+//! on its own, so a bounded number of rounds needs no convergence.
+
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
+
+use super::classes::{MethodEntry, PendingKind, Side, Superclass, UserClass};
+use crate::rbs::Environment;
+use crate::types::{union, Name, Type};
+
+/// Which file of the project, by its place in the project's file list.
+pub type FileId = u32;
+
+/// What one file defines for the others, read off its syntax: owned, so it
+/// outlives the file's tree and can be cached by the file's content.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileInterface {
+    /// Its classes as the file opens them (method entries in the file's own
+    /// numbering: `Def` ids and `Reader` indexes into `ivar_names`).
+    pub classes: Vec<UserClass>,
+    pub ivar_names: Vec<String>,
+    /// Constants it assigns, by full name.
+    pub constants: Vec<Name>,
+    /// `instance_variable_set` or the like: its ivars cannot be listed.
+    pub ivars_unknowable: bool,
+}
+
+impl PartialEq for UserClass {
+    fn eq(&self, other: &Self) -> bool {
+        canonical(self) == canonical(other)
+    }
+}
+
+/// What one file's inference (against the structure) learned that other
+/// files may read: each method's return type, each constant's type, and
+/// what it writes to instance variables, keyed by class.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileExports {
+    pub methods: Vec<((Name, Side, String), Type)>,
+    pub constants: Vec<(Name, Type)>,
+    pub ivars: Vec<((Name, Side, String), Type)>,
+}
+
+/// One method of the project as other files see it.
+#[derive(Debug, Clone)]
+pub struct ExternalMethod {
+    pub returns: Type,
+}
+
+#[derive(Debug, Default)]
+pub struct ProjectClass {
+    /// Every file's part together, entries `External`.
+    pub merged: Option<UserClass>,
+    /// Each file's own part, entries `External`, names resolved.
+    parts: Vec<(FileId, UserClass)>,
+}
+
+#[derive(Debug, Default)]
+pub struct ProjectIndex {
+    classes: HashMap<Name, ProjectClass>,
+    methods: Vec<ExternalMethod>,
+    constants: HashMap<Name, (Vec<FileId>, Type)>,
+    /// Instance-variable writes per (class, side, ivar), with the files.
+    ivars: HashMap<(Name, Side, String), Vec<(FileId, Type)>>,
+    /// Classes linked by inheritance or mixins, project-wide: each class's
+    /// representative.
+    families: HashMap<Name, Name>,
+    /// Files whose instance variables cannot be listed.
+    unknowable: HashSet<FileId>,
+    /// Direct subclasses and includers of each class.
+    children: HashMap<Name, Vec<Name>>,
+    /// The project's files, by id (fingerprints name files by path, so
+    /// adding a file does not disturb what others read).
+    paths: Vec<Arc<str>>,
+    /// Whether exports were folded in (the second stratum).
+    pub exported: bool,
+}
+
+/// A fact of the project a file's analysis read; the analysis is reused
+/// only while each of these reads the same.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dep {
+    /// Everything about a class or module: parts, ancestry, methods with
+    /// their return types, instance-variable writes (absent counts too).
+    Class(Name),
+    /// A constant (not a class): who assigns it and its type.
+    Constant(Name),
+    /// The rules' project facts as a whole (fingerprinted by the workspace).
+    Facts,
+}
+
+impl ProjectIndex {
+    /// The structure: every file's interface merged, names resolved;
+    /// methods return `untyped` until [`ProjectIndex::with_exports`].
+    pub fn structure(files: &[(&str, &FileInterface)], env: &Environment) -> ProjectIndex {
+        let mut index =
+            ProjectIndex { paths: files.iter().map(|(path, _)| Arc::from(*path)).collect(), ..ProjectIndex::default() };
+        for (id, (_, file)) in files.iter().enumerate() {
+            let id = id as FileId;
+            if file.ivars_unknowable {
+                index.unknowable.insert(id);
+            }
+            for class in &file.classes {
+                let part = index.externalise(class);
+                index.classes.entry(class.name.clone()).or_default().parts.push((id, part));
+            }
+            for constant in &file.constants {
+                let entry = index.constants.entry(constant.clone()).or_insert_with(|| (Vec::new(), Type::untyped()));
+                if !entry.0.contains(&id) {
+                    entry.0.push(id);
+                }
+            }
+        }
+        index.resolve_parts(env);
+        index.merge_parts();
+        index.families = index.compute_families();
+        index.children = index.subclasses();
+        index
+    }
+
+    /// Every project class below this one (subclasses, includers), sorted.
+    pub fn descendants(&self, class: &str) -> Vec<Name> {
+        descendants_of(&self.children, &Name::from(class))
+    }
+
+    /// What project classes below `class`, in other files than `except`,
+    /// return from their own definitions of `method`: a call on a `class`
+    /// instance may run any of them. `None` when none overrides it.
+    pub fn override_returns(&self, class: &str, side: Side, method: &str, except: FileId) -> Option<Vec<Type>> {
+        let mut out = Vec::new();
+        for descendant in self.descendants(class) {
+            let Some(project_class) = self.classes.get(&descendant) else { continue };
+            for (file, part) in &project_class.parts {
+                if *file == except {
+                    continue;
+                }
+                match part.methods(side).get(method) {
+                    Some(MethodEntry::External(id)) => out.push(self.methods[*id as usize].returns.clone()),
+                    Some(_) => out.push(Type::untyped()),
+                    None => {}
+                }
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// The same structure with one round of exports folded in.
+    pub fn with_exports(mut self, exports: &[Option<&FileExports>]) -> ProjectIndex {
+        let mut returns: HashMap<(Name, Side, String), Vec<Type>> = HashMap::default();
+        let mut constants: HashMap<Name, Vec<Type>> = HashMap::default();
+        for (id, file) in exports.iter().enumerate() {
+            let Some(file) = file else { continue };
+            for (key, ty) in &file.methods {
+                returns.entry(key.clone()).or_default().push(ty.clone());
+            }
+            for (name, ty) in &file.constants {
+                constants.entry(name.clone()).or_default().push(ty.clone());
+            }
+            for (key, ty) in &file.ivars {
+                self.ivars.entry(key.clone()).or_default().push((id as FileId, ty.clone()));
+            }
+        }
+        // A method's return in another file: the union over every file
+        // defining it, and over the project's overrides in subclasses (the
+        // receiver may be a subclass instance).
+        let names: Vec<Name> = sorted_keys(&self.classes);
+        for class in &names {
+            let descendants = descendants_of(&self.children, class);
+            let parts: Vec<(String, Side, u32)> = self.classes[class]
+                .parts
+                .iter()
+                .flat_map(|(_, part)| {
+                    [Side::Instance, Side::Singleton].into_iter().flat_map(move |side| {
+                        part.methods(side).iter().filter_map(move |(method, entry)| match entry {
+                            MethodEntry::External(id) => Some((method.clone(), side, *id)),
+                            _ => None,
+                        })
+                    })
+                })
+                .collect();
+            for (method, side, id) in parts {
+                let key = (class.clone(), side, method.clone());
+                let mut all: Vec<Type> = returns.get(&key).cloned().unwrap_or_else(|| vec![Type::untyped()]);
+                for descendant in &descendants {
+                    let overrides = self.class(descendant).is_some_and(|c| c.methods(side).contains_key(&method));
+                    if overrides {
+                        match returns.get(&(descendant.clone(), side, method.clone())) {
+                            Some(found) => all.extend(found.iter().cloned()),
+                            None => all.push(Type::untyped()),
+                        }
+                    }
+                }
+                self.methods[id as usize].returns = union(all);
+            }
+        }
+        for (name, (_, ty)) in self.constants.iter_mut() {
+            if let Some(found) = constants.get(name) {
+                *ty = union(found.iter().cloned());
+            }
+        }
+        self.exported = true;
+        self
+    }
+
+    /// A file's class as other files see it: entries point into the
+    /// project's method table.
+    fn externalise(&mut self, class: &UserClass) -> UserClass {
+        let mut part = class.clone();
+        part.redefined = HashMap::default();
+        for side in [Side::Instance, Side::Singleton] {
+            let table = match side {
+                Side::Instance => &mut part.instance_methods,
+                Side::Singleton => &mut part.singleton_methods,
+            };
+            let mut names: Vec<String> = table.keys().cloned().collect();
+            names.sort();
+            for method in names {
+                let entry = table[&method];
+                let converted = match entry {
+                    MethodEntry::Def(_) | MethodEntry::Reader(_) | MethodEntry::External(_) => {
+                        self.methods.push(ExternalMethod { returns: Type::untyped() });
+                        MethodEntry::External((self.methods.len() - 1) as u32)
+                    }
+                    other => other,
+                };
+                table.insert(method, converted);
+            }
+        }
+        part
+    }
+
+    /// Resolves each part's written superclass and mixins against the
+    /// whole project, in its own lexical scope.
+    fn resolve_parts(&mut self, env: &Environment) {
+        let names = sorted_keys(&self.classes);
+        // Two sweeps: a superclass found in the first helps resolve
+        // constants through ancestors in the second.
+        for _ in 0..2 {
+            for class in &names {
+                let count = self.classes[class].parts.len();
+                for at in 0..count {
+                    let (written, lexical) = {
+                        let part = &self.classes[class].parts[at].1;
+                        (part.written.clone(), part.lexical.clone())
+                    };
+                    let mut superclass = Superclass::Implicit;
+                    let (mut includes, mut extends, mut prepends, mut unknown) =
+                        (Vec::new(), Vec::new(), Vec::new(), false);
+                    for (kind, path) in &written {
+                        let resolved = self.resolve_constant(env, &lexical, path).filter(|n| n != class);
+                        match (kind, resolved) {
+                            (PendingKind::Superclass, Some(name)) => superclass = Superclass::Known(name),
+                            (PendingKind::Superclass, None) => superclass = Superclass::Unknown,
+                            (PendingKind::Include, Some(name)) => includes.push(name),
+                            (PendingKind::Extend, Some(name)) => extends.push(name),
+                            (PendingKind::Prepend, Some(name)) => prepends.push(name),
+                            (_, None) => unknown = true,
+                        }
+                    }
+                    let part = &mut self.classes.get_mut(class).expect("listed").parts[at].1;
+                    // A superclass the file could not write as a constant
+                    // (`Struct.new(...)` is written as `::Struct`) stays.
+                    if !matches!(part.superclass, Superclass::Unknown)
+                        || written.iter().any(|(k, _)| *k == PendingKind::Superclass)
+                    {
+                        part.superclass = superclass;
+                    }
+                    part.includes = includes;
+                    part.extends = extends;
+                    part.prepends = prepends;
+                    part.unknown_mixins = unknown || part.computed_mixins;
+                }
+            }
+            self.merge_parts();
+        }
+    }
+
+    fn merge_parts(&mut self) {
+        for class in self.classes.values_mut() {
+            let mut parts = class.parts.iter();
+            let Some((_, first)) = parts.next() else { continue };
+            let mut merged = first.clone();
+            for (_, part) in parts {
+                merge_into(&mut merged, part);
+            }
+            merged.spread = class.parts.len() > 1;
+            class.merged = Some(merged);
+        }
+    }
+
+    /// The class as every file but `file` defines it, if any other does.
+    pub fn class_without(&self, name: &str, file: FileId) -> Option<UserClass> {
+        let class = self.classes.get(name)?;
+        let mut others = class.parts.iter().filter(|(id, _)| *id != file);
+        let (_, first) = others.next()?;
+        let mut merged = first.clone();
+        for (_, part) in others {
+            merge_into(&mut merged, part);
+        }
+        Some(merged)
+    }
+
+    pub fn class(&self, name: &str) -> Option<&UserClass> {
+        self.classes.get(name)?.merged.as_ref()
+    }
+
+    /// Files that open the class.
+    pub fn files_of(&self, name: &str) -> impl Iterator<Item = FileId> + '_ {
+        self.classes.get(name).into_iter().flat_map(|c| c.parts.iter().map(|(id, _)| *id))
+    }
+
+    pub fn has_constant(&self, name: &str) -> bool {
+        self.constants.contains_key(name)
+    }
+
+    /// A constant other files assign, with its type (`untyped` before exports).
+    pub fn constant(&self, name: &str, except: FileId) -> Option<&Type> {
+        let (files, ty) = self.constants.get(name)?;
+        files.iter().any(|f| *f != except).then_some(ty)
+    }
+
+    pub fn method(&self, id: u32) -> &ExternalMethod {
+        &self.methods[id as usize]
+    }
+
+    /// The project-wide family of a class: every class linked to it by
+    /// inheritance or mixins (instance variables are shared along them).
+    pub fn family(&self, name: &str) -> Vec<Name> {
+        let Some(rep) = self.families.get(name) else { return vec![Name::from(name)] };
+        let mut out: Vec<Name> = self.families.iter().filter(|(_, r)| *r == rep).map(|(n, _)| n.clone()).collect();
+        out.sort();
+        out
+    }
+
+    /// What other files than `except` write to an instance variable of
+    /// `class`; `None` when they write nothing the exports list.
+    pub fn ivar_writes(&self, class: &str, side: Side, ivar: &str, except: FileId) -> Option<Type> {
+        let writes = self.ivars.get(&(Name::from(class), side, ivar.to_string()))?;
+        let others: Vec<Type> = writes.iter().filter(|(f, _)| *f != except).map(|(_, t)| t.clone()).collect();
+        (!others.is_empty()).then(|| union(others))
+    }
+
+    /// May a file that opens this class set its instance variables in ways
+    /// nobody can list?
+    pub fn ivars_unknowable(&self, class: &str) -> bool {
+        self.files_of(class).any(|f| self.unknowable.contains(&f))
+    }
+
+    /// Direct subclasses and includers of each class, by name.
+    fn subclasses(&self) -> HashMap<Name, Vec<Name>> {
+        let mut out: HashMap<Name, Vec<Name>> = HashMap::default();
+        for name in sorted_keys(&self.classes) {
+            let Some(class) = self.class(&name) else { continue };
+            let mut parents: Vec<Name> = class.includes.iter().chain(&class.prepends).cloned().collect();
+            if let Superclass::Known(parent) = &class.superclass {
+                parents.push(parent.clone());
+            }
+            for parent in parents {
+                out.entry(parent).or_default().push(name.clone());
+            }
+        }
+        out
+    }
+
+    fn compute_families(&self) -> HashMap<Name, Name> {
+        let mut parent: HashMap<Name, Name> = self.classes.keys().map(|k| (k.clone(), k.clone())).collect();
+        fn find(parent: &HashMap<Name, Name>, name: &Name) -> Name {
+            let mut current = name.clone();
+            for _ in 0..256 {
+                match parent.get(&current) {
+                    Some(next) if *next != current => current = next.clone(),
+                    _ => break,
+                }
+            }
+            current
+        }
+        for name in sorted_keys(&self.classes) {
+            let Some(class) = self.class(&name) else { continue };
+            let mut related: Vec<Name> = class.includes.iter().chain(&class.prepends).cloned().collect();
+            if let Superclass::Known(parent_class) = &class.superclass {
+                related.push(parent_class.clone());
+            }
+            for other in related {
+                if !parent.contains_key(&other) {
+                    continue;
+                }
+                let a = find(&parent, &name);
+                let b = find(&parent, &other);
+                if a != b {
+                    let (low, high) = if a < b { (a, b) } else { (b, a) };
+                    parent.insert(high, low);
+                }
+            }
+        }
+        let names: Vec<Name> = parent.keys().cloned().collect();
+        names.into_iter().map(|n| (n.clone(), find(&parent, &n))).collect()
+    }
+
+    /// Ruby's constant lookup over the project and the signatures: the
+    /// lexical scopes innermost first, the innermost class's ancestors,
+    /// then the top level.
+    pub fn resolve_constant(&self, env: &Environment, lexical: &[Name], written: &str) -> Option<Name> {
+        let known = |full: &str| {
+            self.classes.contains_key(full)
+                || self.constants.contains_key(full)
+                || env.has_class(full)
+                || env.constant(full).is_some()
+        };
+        if let Some(absolute) = written.strip_prefix("::") {
+            return known(absolute).then(|| Name::from(absolute));
+        }
+        let (head, rest) = match written.split_once("::") {
+            Some((head, rest)) => (head, Some(rest)),
+            None => (written, None),
+        };
+        let mut found = None;
+        for scope in lexical.iter().rev() {
+            let full = format!("{scope}::{head}");
+            if known(&full) {
+                found = Some(Name::from(full));
+                break;
+            }
+        }
+        if found.is_none() {
+            if let Some(innermost) = lexical.last() {
+                for ancestor in self.ancestor_names(env, innermost) {
+                    let full = format!("{ancestor}::{head}");
+                    if known(&full) {
+                        found = Some(Name::from(full));
+                        break;
+                    }
+                }
+            }
+        }
+        let head = match found {
+            Some(found) => found,
+            None => known(head).then(|| Name::from(head))?,
+        };
+        match rest {
+            None => Some(head),
+            Some(rest) => {
+                let full = format!("{head}::{rest}");
+                known(&full).then(|| Name::from(full))
+            }
+        }
+    }
+
+    /// Superclasses and mixins of a project class, then the signatures'.
+    pub fn ancestor_names(&self, env: &Environment, class: &str) -> Vec<Name> {
+        let mut out = Vec::new();
+        let mut current = Some(Name::from(class));
+        let mut guard = 0;
+        while let Some(name) = current.take() {
+            guard += 1;
+            if guard > 64 {
+                break;
+            }
+            match self.class(&name) {
+                Some(user) => {
+                    out.extend(user.prepends.iter().cloned());
+                    if guard > 1 {
+                        out.push(name.clone());
+                    }
+                    out.extend(user.includes.iter().rev().cloned());
+                    if env.has_class(&name) {
+                        out.extend(env.ancestors(&name).iter().skip(1).map(|a| a.name.clone()));
+                        break;
+                    }
+                    current = match &user.superclass {
+                        Superclass::Known(parent) => Some(parent.clone()),
+                        Superclass::Implicit if !user.is_module => Some(Name::from("Object")),
+                        _ => None,
+                    };
+                }
+                None => {
+                    let skip = usize::from(guard == 1);
+                    out.extend(env.ancestors(&name).iter().skip(skip).map(|a| a.name.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// A fingerprint of what a dependency reads now; equal fingerprints
+    /// mean an analysis that read it may be reused.
+    pub fn fingerprint(&self, dep: &Dep) -> u64 {
+        let mut hasher = FxHasher::default();
+        match dep {
+            Dep::Class(name) => {
+                0u8.hash(&mut hasher);
+                match self.classes.get(name) {
+                    None => 0u8.hash(&mut hasher),
+                    Some(class) => {
+                        1u8.hash(&mut hasher);
+                        for (file, part) in &class.parts {
+                            self.paths.get(*file as usize).hash(&mut hasher);
+                            canonical(part).hash(&mut hasher);
+                            for side in [Side::Instance, Side::Singleton] {
+                                for (method, entry) in sorted_entries(part.methods(side)) {
+                                    if let MethodEntry::External(id) = entry {
+                                        (method, &self.methods[id as usize].returns).hash(&mut hasher);
+                                    }
+                                }
+                            }
+                        }
+                        let mut ivars: Vec<_> = self.ivars.iter().filter(|((c, _, _), _)| c == name).collect();
+                        ivars.sort_by(|a, b| a.0.cmp(b.0));
+                        for (key, writes) in ivars {
+                            key.hash(&mut hasher);
+                            for (file, ty) in writes {
+                                (self.paths.get(*file as usize), ty).hash(&mut hasher);
+                            }
+                        }
+                        self.families.get(name).map(|rep| self.family(rep)).hash(&mut hasher);
+                        self.ivars_unknowable(name).hash(&mut hasher);
+                        self.descendants(name).hash(&mut hasher);
+                    }
+                }
+            }
+            Dep::Facts => 2u8.hash(&mut hasher),
+            Dep::Constant(name) => {
+                1u8.hash(&mut hasher);
+                if let Some((files, ty)) = self.constants.get(name) {
+                    for file in files {
+                        self.paths.get(*file as usize).hash(&mut hasher);
+                    }
+                    ty.hash(&mut hasher);
+                }
+                self.classes.contains_key(name).hash(&mut hasher);
+            }
+        }
+        hasher.finish()
+    }
+}
+
+fn merge_into(merged: &mut UserClass, part: &UserClass) {
+    if merged.superclass == Superclass::Implicit {
+        merged.superclass = part.superclass.clone();
+    } else if part.superclass == Superclass::Unknown {
+        merged.superclass = Superclass::Unknown;
+    }
+    for (list, more) in [
+        (&mut merged.includes, &part.includes),
+        (&mut merged.extends, &part.extends),
+        (&mut merged.prepends, &part.prepends),
+    ] {
+        for name in more {
+            if !list.contains(name) {
+                list.push(name.clone());
+            }
+        }
+    }
+    merged.unknown_mixins |= part.unknown_mixins;
+    merged.is_module |= part.is_module;
+    for side in [Side::Instance, Side::Singleton] {
+        let (table, more) = match side {
+            Side::Instance => (&mut merged.instance_methods, &part.instance_methods),
+            Side::Singleton => (&mut merged.singleton_methods, &part.singleton_methods),
+        };
+        for (method, entry) in sorted_entries(more) {
+            // Defined in several files: whichever loads last wins, so
+            // nothing can be said of what it returns.
+            let merged_entry = match table.get(&method) {
+                Some(_) => MethodEntry::Opaque,
+                None => entry,
+            };
+            table.insert(method, merged_entry);
+        }
+    }
+    merged.ivars_set_from_outside.extend(part.ivars_set_from_outside.iter().cloned());
+    merged.ivars_opaque |= part.ivars_opaque;
+    merged.initialized_ivars.extend(part.initialized_ivars.iter().cloned());
+    merged.has_method_missing |= part.has_method_missing;
+    merged.extends_self |= part.extends_self;
+    merged.spread = true;
+}
+
+fn descendants_of(subclasses: &HashMap<Name, Vec<Name>>, class: &Name) -> Vec<Name> {
+    let mut out: Vec<Name> = Vec::new();
+    let mut queue: Vec<Name> = subclasses.get(class).cloned().unwrap_or_default();
+    while let Some(next) = queue.pop() {
+        if &next == class || out.contains(&next) || out.len() > 4096 {
+            continue;
+        }
+        queue.extend(subclasses.get(&next).into_iter().flatten().cloned());
+        out.push(next);
+    }
+    out.sort();
+    out
+}
+
+fn sorted_keys<V>(map: &HashMap<Name, V>) -> Vec<Name> {
+    let mut keys: Vec<Name> = map.keys().cloned().collect();
+    keys.sort();
+    keys
+}
+
+fn sorted_entries(table: &HashMap<String, MethodEntry>) -> Vec<(String, MethodEntry)> {
+    let mut entries: Vec<(String, MethodEntry)> = table.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries
+}
+
+/// A class's facts in a canonical order, for comparing and hashing.
+fn canonical(class: &UserClass) -> String {
+    let mut ivars_outside: Vec<&String> = class.ivars_set_from_outside.iter().collect();
+    ivars_outside.sort();
+    let mut initialized: Vec<&String> = class.initialized_ivars.iter().collect();
+    initialized.sort();
+    let mut redefined: Vec<_> = class.redefined.iter().collect();
+    redefined.sort_by(|a, b| a.0.cmp(b.0));
+    format!(
+        "{}|{}|{:?}|{:?}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}",
+        class.name,
+        class.is_module,
+        class.superclass,
+        class.includes,
+        class.extends,
+        class.prepends,
+        class.unknown_mixins,
+        class.computed_mixins,
+        sorted_entries(&class.instance_methods),
+        sorted_entries(&class.singleton_methods),
+        ivars_outside,
+        class.ivars_opaque,
+        initialized,
+        class.has_method_missing,
+        class.extends_self,
+        redefined,
+        class.written,
+        class.lexical,
+        class.spread,
+    )
+}
+
+/// Shared ownership of an index between the files analysed against it.
+pub type SharedIndex = Arc<ProjectIndex>;

@@ -1,0 +1,24 @@
+//! What the warm model did for one call: reported in `check`'s stats and
+//! in the worker's result, so a slow call can be told from a cold one.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CacheFigures {
+    /// Files of the project this call (the config's `paths` and the targets).
+    pub project_files: usize,
+    /// Files the workspace holds after the call.
+    pub files_cached: usize,
+    /// Files read again because their stat changed (new content or new files).
+    pub reread: usize,
+    /// Files read again because their stat could not be trusted, found unchanged.
+    pub rehashed: usize,
+    /// Files whose facts (classes, methods, constants) were derived again.
+    pub facts_derived: usize,
+    /// Files inferred again for what they export to the others.
+    pub exports_derived: usize,
+    /// Target files analysed again (the rest reused their last report).
+    pub reanalysed: usize,
+    /// Time spent in the model, in milliseconds.
+    pub millis: f64,
+}

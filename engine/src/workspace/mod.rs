@@ -1,0 +1,458 @@
+//! The warm project: the project model kept across a worker's calls and
+//! brought up to date incrementally. A one-shot CLI run builds one and
+//! drops it; the worker keeps one per root (see [`with_workspace`]).
+//!
+//! Each call:
+//! 1. looks at every project file (`model::sources`: stat, and a hash
+//!    when the stat changed or cannot be trusted);
+//! 2. derives the facts of files whose content changed (their interface
+//!    for the project index, the rules' project facts);
+//! 3. merges them into the structure index;
+//! 4. infers each file against the structure for its exports (method
+//!    returns, constant types, ivar writes), reusing a file's exports
+//!    while its content and every project fact it read are unchanged;
+//! 5. folds the exports in, and analyses each target against that,
+//!    with the same reuse rule.
+//!
+//! Every derived value is keyed by what it read, so a warm answer is the
+//! one a cold run computes (`tests/warm_equals_cold.rs` proves it on real
+//! code under random edits).
+
+mod figures;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap as HashMap, FxHasher};
+use std::hash::{Hash, Hasher};
+
+pub use figures::CacheFigures;
+
+use crate::analysis::{self, FileReport, Settings};
+use crate::files::Target;
+use crate::infer::ProjectLink;
+use crate::model::index::{Dep, FileExports, FileId, FileInterface, ProjectIndex, SharedIndex};
+use crate::model::sources::{ContentHash, Look, Source, SourceStore};
+use crate::rbs::{Environment, Signatures};
+use crate::rules::project::ProjectFacts;
+
+/// How many files a workspace keeps by default: enough for a 20,000-file
+/// project; past it the least recently used are dropped (and derived
+/// again if asked for).
+pub const DEFAULT_CAPACITY: usize = 20_000;
+
+/// A value derived from a file, with the project facts it read and what
+/// they read as at the time.
+struct Cached<T> {
+    hash: ContentHash,
+    deps: Vec<(Dep, u64)>,
+    value: T,
+}
+
+/// What a file defines, read off its syntax alone.
+struct FileFacts {
+    interface: FileInterface,
+    rules: ProjectFacts,
+    /// Fingerprint of `rules`, so an unchanged one is recognised.
+    rules_fingerprint: u64,
+}
+
+struct FileState {
+    hash: ContentHash,
+    source: Source,
+    facts: Arc<FileFacts>,
+    exports: Option<Cached<Arc<FileExports>>>,
+    report: Option<Cached<Arc<FileReport>>>,
+    used: u64,
+}
+
+/// What the derived values depend on besides the files: the engine build,
+/// the settings and the signatures. A change of any drops everything.
+struct Context {
+    cwd: PathBuf,
+    settings: String,
+    signatures: Option<Arc<Signatures>>,
+}
+
+impl Context {
+    fn of(cwd: &Path, settings: &Settings) -> Context {
+        let mut plain = settings.clone();
+        let signatures = plain.signatures.take();
+        Context { cwd: cwd.to_path_buf(), settings: format!("{}|{plain:?}", crate::BUILD), signatures }
+    }
+
+    fn same(&self, other: &Context) -> bool {
+        self.cwd == other.cwd
+            && self.settings == other.settings
+            && match (&self.signatures, &other.signatures) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+pub struct Workspace {
+    context: Option<Context>,
+    sources: SourceStore,
+    files: HashMap<String, FileState>,
+    tick: u64,
+    capacity: usize,
+}
+
+/// The project brought up to date for one call: its index with exports,
+/// the rules' project facts, and each file's number and content.
+pub struct Project {
+    pub index: SharedIndex,
+    pub facts: Arc<ProjectFacts>,
+    facts_fingerprint: u64,
+    ids: HashMap<String, FileId>,
+    sources: HashMap<String, Source>,
+    pub figures: CacheFigures,
+}
+
+impl Project {
+    /// A link for inferring `display` as one of the project's files.
+    pub fn link(&self, display: &str) -> Option<ProjectLink> {
+        let id = *self.ids.get(display)?;
+        Some(ProjectLink::new(self.index.clone(), id))
+    }
+
+    pub fn source(&self, display: &str) -> Option<&Source> {
+        self.sources.get(display)
+    }
+}
+
+impl Default for Workspace {
+    fn default() -> Self {
+        Workspace::with_capacity(DEFAULT_CAPACITY)
+    }
+}
+
+impl Workspace {
+    pub fn with_capacity(capacity: usize) -> Workspace {
+        Workspace { context: None, sources: SourceStore::default(), files: HashMap::default(), tick: 0, capacity }
+    }
+
+    /// Brings the project made of `files` up to date (steps 1-4 above).
+    pub fn project(&mut self, files: &[Target], cwd: &Path, settings: &Settings) -> Project {
+        let started = Instant::now();
+        let mut figures = CacheFigures::default();
+        let context = Context::of(cwd, settings);
+        if !self.context.as_ref().is_some_and(|c| c.same(&context)) {
+            self.files.clear();
+            self.sources = SourceStore::default();
+        }
+        self.context = Some(context);
+        self.tick += 1;
+        let core;
+        let env = match &settings.signatures {
+            Some(signatures) => &signatures.env,
+            None => {
+                core = crate::rbs::load(&crate::rbs::Request::default());
+                &core.env
+            }
+        };
+
+        // 1. Look at every file.
+        let mut present: Vec<(String, Source)> = Vec::new();
+        for target in files {
+            let Target::File { display } = target else { continue };
+            match self.sources.look(&cwd.join(display)) {
+                Ok((source, look)) => {
+                    match look {
+                        Look::Unchanged => {}
+                        Look::Rehashed => figures.rehashed += 1,
+                        Look::Changed => figures.reread += 1,
+                    }
+                    present.push((display.clone(), source));
+                }
+                Err(_) => continue,
+            }
+        }
+
+        // 2. Facts of new and changed files.
+        let stale: Vec<&(String, Source)> = present
+            .iter()
+            .filter(|(display, source)| self.files.get(display).is_none_or(|state| state.hash != source.hash))
+            .collect();
+        figures.facts_derived = stale.len();
+        let fresh: Vec<(String, Source, FileFacts)> = analysis::on_analysis_thread(|| {
+            stale
+                .par_iter()
+                .map(|(display, source)| {
+                    (display.clone(), source.clone(), facts_of(display, &source.bytes, settings, env))
+                })
+                .collect()
+        });
+        for (display, source, facts) in fresh {
+            let facts = Arc::new(facts);
+            match self.files.get_mut(&display) {
+                Some(state) => {
+                    state.hash = source.hash;
+                    state.source = source;
+                    state.facts = facts;
+                }
+                None => {
+                    let state =
+                        FileState { hash: source.hash, source, facts, exports: None, report: None, used: self.tick };
+                    self.files.insert(display, state);
+                }
+            }
+        }
+        for (display, _) in &present {
+            if let Some(state) = self.files.get_mut(display) {
+                state.used = self.tick;
+            }
+        }
+
+        // 3. The structure.
+        let facts_now: Vec<Arc<FileFacts>> =
+            present.iter().map(|(display, _)| self.files[display].facts.clone()).collect();
+        let interfaces: Vec<(&str, &FileInterface)> =
+            present.iter().zip(&facts_now).map(|((display, _), facts)| (display.as_str(), &facts.interface)).collect();
+        let structure = Arc::new(ProjectIndex::structure(&interfaces, env));
+        let ids: HashMap<String, FileId> =
+            present.iter().enumerate().map(|(i, (display, _))| (display.clone(), i as FileId)).collect();
+
+        // 4. Exports against the structure.
+        let memo = Fingerprints::new(structure.clone());
+        let to_infer: Vec<(String, Source)> = present
+            .iter()
+            .filter(|(display, source)| {
+                let state = &self.files[display];
+                !state.exports.as_ref().is_some_and(|c| c.hash == source.hash && memo.all_same(&c.deps))
+            })
+            .cloned()
+            .collect();
+        figures.exports_derived = to_infer.len();
+        let derived: Vec<(String, Cached<Arc<FileExports>>)> = analysis::on_analysis_thread(|| {
+            to_infer
+                .par_iter()
+                .map(|(display, source)| {
+                    let link = ProjectLink::new(structure.clone(), ids[display]);
+                    let (exports, reads) = exports_of(&source.bytes, settings, env, link);
+                    let deps = memo.record(reads);
+                    (display.clone(), Cached { hash: source.hash, deps, value: Arc::new(exports) })
+                })
+                .collect()
+        });
+        for (display, cached) in derived {
+            if let Some(state) = self.files.get_mut(&display) {
+                state.exports = Some(cached);
+            }
+        }
+        drop(memo);
+
+        // 5. Fold them in (the analyses in `check` read this).
+        let exports: Vec<Option<&FileExports>> =
+            present.iter().map(|(display, _)| self.files[display].exports.as_ref().map(|c| &*c.value)).collect();
+        let structure = Arc::try_unwrap(structure).unwrap_or_else(|shared| rebuild(&shared, &interfaces, env));
+        let index = Arc::new(structure.with_exports(&exports));
+        drop(exports);
+        drop(interfaces);
+
+        let facts = present
+            .iter()
+            .map(|(display, _)| self.files[display].facts.rules.clone())
+            .fold(ProjectFacts::default(), ProjectFacts::merge)
+            .settle();
+        let mut hasher = FxHasher::default();
+        for (display, _) in &present {
+            self.files[display].facts.rules_fingerprint.hash(&mut hasher);
+        }
+        let facts_fingerprint = hasher.finish();
+
+        self.evict(&present);
+        figures.files_cached = self.files.len();
+        figures.project_files = present.len();
+        figures.millis = started.elapsed().as_secs_f64() * 1e3;
+        let sources = present.into_iter().collect();
+        Project { index, facts: Arc::new(facts), facts_fingerprint, ids, sources, figures }
+    }
+
+    /// Checks `targets` as files of `project`, reusing each file's report
+    /// while its content, the project's facts and every project fact its
+    /// analysis read are unchanged. Unreadable targets report so.
+    pub fn check(
+        &mut self,
+        project: &mut Project,
+        targets: &[Target],
+        cwd: &Path,
+        settings: &Settings,
+    ) -> Vec<FileReport> {
+        let started = Instant::now();
+        let memo = Fingerprints::new(project.index.clone());
+        let facts_fingerprint = project.facts_fingerprint;
+        let mut work: Vec<(usize, String, Source)> = Vec::new();
+        let mut out: Vec<Option<FileReport>> = vec![None; targets.len()];
+        for (at, target) in targets.iter().enumerate() {
+            let display = match target {
+                Target::File { display } => display,
+                Target::Missing { display, reason } => {
+                    out[at] = Some(analysis::unreadable(display, reason));
+                    continue;
+                }
+            };
+            let Some(source) = project.sources.get(display) else {
+                let reason = match std::fs::metadata(cwd.join(display)) {
+                    Ok(_) => "cannot be read".to_string(),
+                    Err(error) => crate::files::describe_io_error(&error),
+                };
+                out[at] = Some(analysis::unreadable(display, &reason));
+                continue;
+            };
+            let reusable = self.files.get(display).and_then(|state| state.report.as_ref()).filter(|cached| {
+                cached.hash == source.hash
+                    && cached.deps.first() == Some(&(Dep::Facts, facts_fingerprint))
+                    && memo.all_same(&cached.deps[1..])
+            });
+            match reusable {
+                Some(cached) => out[at] = Some((*cached.value).clone()),
+                None => work.push((at, display.clone(), source.clone())),
+            }
+        }
+        project.figures.reanalysed = work.len();
+        let facts = project.facts.clone();
+        let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
+            work.par_iter()
+                .map(|(at, display, source)| {
+                    let link = project.link(display);
+                    let (report, reads) = analysis::analyse_with_link(display, &source.bytes, settings, &facts, link);
+                    let mut deps = vec![(Dep::Facts, facts_fingerprint)];
+                    deps.extend(memo.record(reads));
+                    (*at, display.clone(), source.hash, report, deps)
+                })
+                .collect()
+        });
+        for (at, display, hash, report, deps) in done {
+            if let Some(state) = self.files.get_mut(&display) {
+                state.report = Some(Cached { hash, deps, value: Arc::new(report.clone()) });
+            }
+            out[at] = Some(report);
+        }
+        project.figures.millis += started.elapsed().as_secs_f64() * 1e3;
+        out.into_iter().map(|r| r.expect("every target reported")).collect()
+    }
+
+    /// Drops the least recently used files past the capacity, and files
+    /// of earlier calls that no longer exist.
+    fn evict(&mut self, present: &[(String, Source)]) {
+        let tick = self.tick;
+        let cwd = self.context.as_ref().map(|c| c.cwd.clone()).unwrap_or_default();
+        self.files.retain(|display, state| state.used == tick || cwd.join(display).is_file());
+        if self.files.len() > self.capacity {
+            let mut by_age: Vec<(u64, String)> = self.files.iter().map(|(d, s)| (s.used, d.clone())).collect();
+            by_age.sort();
+            let excess = self.files.len() - self.capacity;
+            for (_, display) in by_age.into_iter().take(excess) {
+                self.files.remove(&display);
+            }
+        }
+        let keep: rustc_hash::FxHashSet<PathBuf> = self.files.keys().map(|d| cwd.join(d)).collect();
+        let _ = present;
+        self.sources.retain(|path| keep.contains(path));
+    }
+}
+
+/// A target analysed again: its place, path, content hash, report and reads.
+type Reanalysed = (usize, String, ContentHash, FileReport, Vec<(Dep, u64)>);
+
+/// Fingerprints of project facts under one index, each computed once.
+struct Fingerprints {
+    index: SharedIndex,
+    memo: Mutex<HashMap<Dep, u64>>,
+}
+
+impl Fingerprints {
+    fn new(index: SharedIndex) -> Fingerprints {
+        Fingerprints { index, memo: Mutex::new(HashMap::default()) }
+    }
+
+    fn of(&self, dep: &Dep) -> u64 {
+        if let Some(known) = self.memo.lock().unwrap_or_else(|p| p.into_inner()).get(dep) {
+            return *known;
+        }
+        let value = self.index.fingerprint(dep);
+        self.memo.lock().unwrap_or_else(|p| p.into_inner()).insert(dep.clone(), value);
+        value
+    }
+
+    fn all_same(&self, deps: &[(Dep, u64)]) -> bool {
+        deps.iter().all(|(dep, value)| self.of(dep) == *value)
+    }
+
+    fn record(&self, reads: Vec<Dep>) -> Vec<(Dep, u64)> {
+        reads
+            .into_iter()
+            .map(|dep| {
+                let value = self.of(&dep);
+                (dep, value)
+            })
+            .collect()
+    }
+}
+
+/// The structure index is shared with the export pass's links until they
+/// are dropped; should one outlive it, build it again.
+fn rebuild(_shared: &ProjectIndex, interfaces: &[(&str, &FileInterface)], env: &Environment) -> ProjectIndex {
+    ProjectIndex::structure(interfaces, env)
+}
+
+fn facts_of(display: &str, source: &[u8], settings: &Settings, env: &Environment) -> FileFacts {
+    let (interface, rules) = analysis::facts_of(display, source, settings.target_ruby, env);
+    let rules_fingerprint = {
+        let mut hasher = FxHasher::default();
+        format!("{rules:?}").hash(&mut hasher);
+        hasher.finish()
+    };
+    FileFacts { interface, rules, rules_fingerprint }
+}
+
+fn exports_of(source: &[u8], settings: &Settings, env: &Environment, link: ProjectLink) -> (FileExports, Vec<Dep>) {
+    analysis::exports_of(source, settings.target_ruby, env, link)
+}
+
+/// The project the command's targets belong to, up to date: what
+/// `type-of`, `annotate`, `coverage` and `sig-gen` infer files against.
+/// `config.settings.signatures` must be loaded.
+pub fn project_of(config: &crate::config::Config, targets: &[Target], cwd: &Path) -> Project {
+    let files = crate::files::project_files(config, targets, cwd);
+    with_workspace(cwd, |workspace| workspace.project(&files, cwd, &config.settings))
+}
+
+/// Runs `work` with the workspace for `cwd`: the worker's warm one, kept
+/// across calls, or a fresh one for a one-shot CLI run.
+pub fn with_workspace<T>(cwd: &Path, work: impl FnOnce(&mut Workspace) -> T) -> T {
+    if !KEEP_WARM.load(std::sync::atomic::Ordering::Relaxed) {
+        return work(&mut Workspace::default());
+    }
+    let mut kept = WARM.lock().unwrap_or_else(|p| p.into_inner());
+    let at = match kept.iter().position(|(root, _)| root == cwd) {
+        Some(at) => at,
+        None => {
+            if kept.len() >= WARM_ROOTS {
+                kept.remove(0);
+            }
+            kept.push((cwd.to_path_buf(), Workspace::default()));
+            kept.len() - 1
+        }
+    };
+    // Most recently used last.
+    let entry = kept.remove(at);
+    kept.push(entry);
+    let last = kept.len() - 1;
+    work(&mut kept[last].1)
+}
+
+/// The worker keeps its workspaces; a CLI run does not.
+pub fn keep_warm() {
+    KEEP_WARM.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+static KEEP_WARM: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static WARM: Mutex<Vec<(PathBuf, Workspace)>> = Mutex::new(Vec::new());
+/// Roots a worker keeps warm at once.
+const WARM_ROOTS: usize = 4;
