@@ -386,3 +386,4 @@ pub fn diagnostics(result: &Value) -> Vec<(String, String, u64, u64)> {
         })
         .collect()
 }
+pub mod warm;

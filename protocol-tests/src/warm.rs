@@ -1,0 +1,419 @@
+//! The differential test of the warm project model: on a copy of real
+//! code, a seeded sequence of random edits (bodies, methods added, renamed
+//! and removed, classes added, files added and deleted, `sig/` and config
+//! edits, same-size rewrites with the mtime put back), and after each the
+//! warm worker's `check --format json` must equal a fresh process's, byte
+//! for byte.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// A small deterministic generator (xorshift64*), so a seed replays.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+/// A `rigor worker` spoken to over the private pipe protocol.
+pub struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Worker {
+    pub fn start(rigor: &Path) -> Worker {
+        let mut child = Command::new(rigor)
+            .arg("worker")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start rigor worker");
+        let stdin = child.stdin.take().expect("stdin");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut hello = String::new();
+        stdout.read_line(&mut hello).expect("hello");
+        assert!(hello.contains("\"hello\""), "no hello: {hello}");
+        Worker { child, stdin, stdout, next_id: 0 }
+    }
+
+    /// Runs `rigor <argv>` in the worker: (exit code, stdout, the result).
+    pub fn call(&mut self, argv: &[&str], cwd: &Path) -> (i64, String, Value) {
+        self.next_id += 1;
+        let request = json!({"type": "call", "id": self.next_id, "argv": argv, "cwd": cwd});
+        writeln!(self.stdin, "{request}").expect("send");
+        self.stdin.flush().expect("flush");
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).expect("answer");
+        let result: Value = serde_json::from_str(&line).expect("JSON answer");
+        assert_eq!(result["id"], json!(self.next_id), "{result}");
+        let code = result["exit_code"].as_i64().expect("exit code");
+        let out = result["stdout"].as_str().expect("stdout").to_string();
+        (code, out, result)
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The kinds of edit, each as likely.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edit {
+    Body,
+    AddMethod,
+    RenameMethod,
+    RemoveMethod,
+    AddClass,
+    AddFile,
+    DeleteFile,
+    Signature,
+    Config,
+    SameSizeRewrite,
+    CallTypo,
+}
+
+const EDITS: &[Edit] = &[
+    Edit::Body,
+    Edit::AddMethod,
+    Edit::RenameMethod,
+    Edit::RemoveMethod,
+    Edit::AddClass,
+    Edit::AddFile,
+    Edit::DeleteFile,
+    Edit::Signature,
+    Edit::Config,
+    Edit::SameSizeRewrite,
+    Edit::CallTypo,
+];
+
+/// A project being edited: its root and the directory checked.
+pub struct Project {
+    pub root: PathBuf,
+    pub checked: String,
+    added: usize,
+}
+
+impl Project {
+    pub fn new(root: PathBuf, checked: &str) -> Project {
+        Project { root, checked: checked.to_string(), added: 0 }
+    }
+
+    fn ruby_files(&self) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root.join(&self.checked)];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rb") {
+                    out.push(path);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// Applies one random edit; says what it did.
+    pub fn edit(&mut self, rng: &mut Rng) -> String {
+        let kind = EDITS[rng.below(EDITS.len())];
+        let files = self.ruby_files();
+        if files.is_empty() {
+            return self.add_file(rng);
+        }
+        let file = files[rng.below(files.len())].clone();
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let shown = file.strip_prefix(&self.root).unwrap_or(&file).display().to_string();
+        let defs: Vec<usize> = (0..lines.len()).filter(|i| lines[*i].trim_start().starts_with("def ")).collect();
+        let classes: Vec<usize> = (0..lines.len())
+            .filter(|i| lines[*i].trim_start().starts_with("class ") && !lines[*i].contains("<<"))
+            .collect();
+        self.added += 1;
+        let n = self.added;
+        let what = match kind {
+            Edit::Body if !defs.is_empty() => {
+                let at = defs[rng.below(defs.len())];
+                let body =
+                    ["rigor_probe = 1", "rigor_probe = \"s\"", "return nil if rigor_probe_flag", "@rigor_probe = [1]"];
+                lines.insert(at + 1, body[rng.below(body.len())].to_string());
+                format!("body edit after {shown}:{}", at + 1)
+            }
+            Edit::AddMethod | Edit::Body if !classes.is_empty() => {
+                let at = classes[rng.below(classes.len())];
+                let returns = ["42", "\"text\"", "[1, 2]", "nil", "self", "label"];
+                lines.insert(at + 1, format!("def rigor_added_{n} = {}", returns[rng.below(returns.len())]));
+                format!("method added in {shown}:{}", at + 1)
+            }
+            Edit::RenameMethod if !defs.is_empty() => {
+                let at = defs[rng.below(defs.len())];
+                lines[at] = lines[at].replacen("def ", &format!("def r{n}_"), 1);
+                format!("method renamed at {shown}:{}", at + 1)
+            }
+            Edit::RemoveMethod if !defs.is_empty() => {
+                let at = defs[rng.below(defs.len())];
+                let indent = lines[at].len() - lines[at].trim_start().len();
+                let end = (at + 1..lines.len().min(at + 40)).find(|i| {
+                    let line = &lines[*i];
+                    line.trim() == "end" && line.len() - line.trim_start().len() == indent
+                });
+                match end {
+                    Some(end) => {
+                        lines.drain(at..=end);
+                        format!("method removed at {shown}:{}", at + 1)
+                    }
+                    None => {
+                        lines.remove(at);
+                        format!("def line removed at {shown}:{}", at + 1)
+                    }
+                }
+            }
+            Edit::AddClass => {
+                let parent = classes
+                    .first()
+                    .and_then(|at| lines[*at].trim_start().strip_prefix("class "))
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .map(str::to_string);
+                let header = match parent {
+                    Some(parent) if rng.below(2) == 0 => format!("class RigorAdded{n} < {parent}"),
+                    _ => format!("class RigorAdded{n}"),
+                };
+                lines.push(format!("{header}\n  def made = {n}\nend\nRigorAdded{n}.new.made\nRigorAdded{n}.new.mdae"));
+                format!("class added to {shown}")
+            }
+            Edit::AddFile => return self.add_file(rng),
+            Edit::DeleteFile => {
+                let _ = std::fs::remove_file(&file);
+                return format!("deleted {shown}");
+            }
+            Edit::Signature => return self.edit_signature(rng),
+            Edit::Config => return self.edit_config(rng),
+            Edit::SameSizeRewrite => return same_size_rewrite(&file, &shown),
+            Edit::CallTypo if !classes.is_empty() => {
+                let at = classes[rng.below(classes.len())];
+                let name = lines[at]
+                    .trim_start()
+                    .trim_start_matches("class ")
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("Object")
+                    .to_string();
+                lines.push(format!("{name}.new.rigor_typo_{n}"));
+                format!("typo call on {name} in {shown}")
+            }
+            _ => {
+                lines.push(format!("RIGOR_CONSTANT_{n} = {n}"));
+                format!("constant added to {shown}")
+            }
+        };
+        let mut out = lines.join("\n");
+        out.push('\n');
+        std::fs::write(&file, out).expect("write edit");
+        what
+    }
+
+    fn add_file(&mut self, rng: &mut Rng) -> String {
+        self.added += 1;
+        let n = self.added;
+        let dir = self.root.join(&self.checked);
+        let classes = self.class_names();
+        let reopened = classes.get(rng.below(classes.len().max(1))).cloned().unwrap_or_else(|| "Object".into());
+        let body = format!(
+            "class {reopened}\n  def rigor_file_{n} = [{n}]\nend\n\nclass RigorFile{n}\n  LIMIT = {n}\n  def go = RigorFile{n}::LIMIT\nend\nRigorFile{n}.new.go\n"
+        );
+        let path = dir.join(format!("rigor_added_{n}.rb"));
+        std::fs::write(&path, body).expect("add file");
+        format!("added {} reopening {reopened}", path.strip_prefix(&self.root).unwrap_or(&path).display())
+    }
+
+    fn class_names(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for file in self.ruby_files().iter().take(50) {
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            for line in text.lines() {
+                if let Some(rest) = line.strip_prefix("class ") {
+                    if let Some(name) = rest.split_whitespace().next() {
+                        if name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) {
+                            out.push(name.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn edit_signature(&mut self, rng: &mut Rng) -> String {
+        let sig = self.root.join("sig");
+        std::fs::create_dir_all(&sig).expect("sig dir");
+        let classes = self.class_names();
+        let class = classes.get(rng.below(classes.len().max(1))).cloned().unwrap_or_else(|| "String".into());
+        let returns = ["Integer", "String", "bool", "Array[Symbol]"];
+        let text = format!(
+            "class {class}\n  def rigor_sig_{}: () -> {}\nend\n",
+            self.added,
+            returns[rng.below(returns.len())]
+        );
+        let path = sig.join("rigor.rbs");
+        if rng.below(4) == 0 {
+            let _ = std::fs::remove_file(&path);
+            return "sig/rigor.rbs removed".into();
+        }
+        std::fs::write(&path, text).expect("write sig");
+        format!("sig/rigor.rbs declares {class}")
+    }
+
+    fn edit_config(&mut self, rng: &mut Rng) -> String {
+        let configs = [
+            "profile: strict\n",
+            "profile: lenient\n",
+            "disable:\n  - flow.dead-assignment\n",
+            "severity:\n  call.undefined-method: warning\n",
+            "",
+        ];
+        let text = configs[rng.below(configs.len())];
+        let path = self.root.join(".rigor.yml");
+        if text.is_empty() {
+            let _ = std::fs::remove_file(&path);
+            return ".rigor.yml removed".into();
+        }
+        std::fs::write(&path, text).expect("write config");
+        format!(".rigor.yml: {}", text.trim().replace('\n', " "))
+    }
+}
+
+/// Rewrites a file with content of the same size and puts its mtime back,
+/// the edit a stat-only cache misses.
+fn same_size_rewrite(file: &Path, shown: &str) -> String {
+    let Ok(bytes) = std::fs::read(file) else { return "nothing to rewrite".into() };
+    let Ok(mtime) = std::fs::metadata(file).and_then(|m| m.modified()) else { return "no mtime".into() };
+    let mut changed = bytes.clone();
+    // Swap one digit for another, or an `a` for a `b`: same size.
+    match changed.iter().position(|b| b.is_ascii_digit()) {
+        Some(at) => changed[at] = if changed[at] == b'9' { b'1' } else { changed[at] + 1 },
+        None => match changed.iter().position(|b| *b == b'a') {
+            Some(at) => changed[at] = b'b',
+            None => return "nothing to rewrite".into(),
+        },
+    }
+    std::fs::write(file, &changed).expect("rewrite");
+    if let Ok(handle) = std::fs::File::options().write(true).open(file) {
+        let _ = handle.set_modified(mtime);
+    }
+    format!("same-size rewrite of {shown}, mtime restored")
+}
+
+/// One compared step.
+pub struct Step {
+    pub edit: String,
+    pub warm: Duration,
+    pub cold: Duration,
+}
+
+/// Runs `edits` random edits; after each, compares warm and cold `check`
+/// output. Panics with the edit log at the first difference.
+pub fn run(rigor: &Path, project: &mut Project, seed: u64, edits: usize, mut on_step: impl FnMut(usize, &Step)) {
+    let mut rng = Rng::new(seed);
+    let mut worker = Worker::start(rigor);
+    let checked = project.checked.clone();
+    let argv = ["check", "--format=json", "--no-stats", "--", checked.as_str()];
+    let mut log: Vec<String> = Vec::new();
+    // The first (cold) call fills the model.
+    compare(rigor, &mut worker, &project.root, &argv, &log, &checked);
+    for step in 0..edits {
+        let edit = project.edit(&mut rng);
+        log.push(edit.clone());
+        let (warm, cold) = compare(rigor, &mut worker, &project.root, &argv, &log, &checked);
+        on_step(step, &Step { edit, warm, cold });
+    }
+}
+
+fn compare(
+    rigor: &Path,
+    worker: &mut Worker,
+    root: &Path,
+    argv: &[&str],
+    log: &[String],
+    checked: &str,
+) -> (Duration, Duration) {
+    let started = Instant::now();
+    let (warm_code, warm_out, _) = worker.call(argv, root);
+    let warm = started.elapsed();
+    let started = Instant::now();
+    let cold = Command::new(rigor).args(argv).current_dir(root).output().expect("run rigor check");
+    let cold_time = started.elapsed();
+    let cold_out = String::from_utf8_lossy(&cold.stdout).into_owned();
+    if warm_out != cold_out || Some(warm_code as i32) != cold.status.code() {
+        let diff = first_difference(&warm_out, &cold_out);
+        panic!(
+            "warm and cold `rigor check {checked}` differ after {} edit(s):\n{}\nexit codes: warm {warm_code}, cold {:?}\n{diff}",
+            log.len(),
+            log.iter().enumerate().map(|(i, e)| format!("  {}. {e}", i + 1)).collect::<Vec<_>>().join("\n"),
+            cold.status.code(),
+        );
+    }
+    (warm, cold_time)
+}
+
+fn first_difference(warm: &str, cold: &str) -> String {
+    let (w, c): (Vec<&str>, Vec<&str>) = (warm.lines().collect(), cold.lines().collect());
+    for i in 0..w.len().max(c.len()) {
+        if w.get(i) != c.get(i) {
+            let from = i.saturating_sub(3);
+            let warm_part = w[from.min(w.len())..(i + 4).min(w.len())].join("\n");
+            let cold_part = c[from.min(c.len())..(i + 4).min(c.len())].join("\n");
+            return format!("first difference at line {}:\n--- warm\n{warm_part}\n--- cold\n{cold_part}", i + 1);
+        }
+    }
+    "no line differs (trailing bytes?)".into()
+}
+
+/// Copies a directory tree (regular files and directories only).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create copy");
+    for entry in std::fs::read_dir(from).expect("read corpus").flatten() {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_tree(&path, &target);
+        } else if path.is_file() {
+            std::fs::copy(&path, &target).expect("copy file");
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! Warm equals cold: after every one of a seeded sequence of random edits
+//! to a copy of a Ruby project, the persistent worker's `check` output is
+//! byte for byte a fresh process's. The project is `RIGOR_WARM_CORPUS`
+//! (a directory holding `lib/`, e.g. a slice of Debian's rubocop, which
+//! `scripts/test` fetches), else the bundled cross-file fixture project.
+//! `scripts/warm-vs-cold` runs a longer sequence on whole corpora.
+
+use protocol_tests::warm::{copy_tree, run, Project};
+use protocol_tests::{bin, fixtures};
+
+fn edits() -> usize {
+    std::env::var("RIGOR_WARM_EDITS").ok().and_then(|n| n.parse().ok()).unwrap_or(60)
+}
+
+#[test]
+fn warm_check_equals_cold_check_after_each_random_edit() {
+    let source = match std::env::var_os("RIGOR_WARM_CORPUS") {
+        Some(dir) => std::path::PathBuf::from(dir),
+        None => fixtures().join("warm-project"),
+    };
+    let scratch = tempfile::tempdir().expect("scratch");
+    copy_tree(&source, scratch.path());
+    let mut project = Project::new(scratch.path().to_path_buf(), "lib");
+    let seed = std::env::var("RIGOR_WARM_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(2026);
+    let mut steps = 0;
+    run(&bin("rigor"), &mut project, seed, edits(), |_, step| {
+        steps += 1;
+        eprintln!("{:>3}. {} (warm {:?}, cold {:?})", steps, step.edit, step.warm, step.cold);
+    });
+    assert_eq!(steps, edits());
+}
+
+#[test]
+fn the_fixture_project_is_analysed_across_files() {
+    // The differential test is only worth something if the model matters:
+    // the fixture's cross-file typo is found, and cross-file calls are typed.
+    let rigor = bin("rigor");
+    let root = fixtures().join("warm-project");
+    let out = std::process::Command::new(&rigor)
+        .args(["check", "--format=json", "--no-stats", "--", "lib"])
+        .current_dir(&root)
+        .output()
+        .expect("rigor check");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("undefined method `lable` for Shop::Item"), "{text}");
+    let typed = std::process::Command::new(&rigor)
+        .args(["type-of", "--format=json", "lib/report.rb:12:52"])
+        .current_dir(&root)
+        .output()
+        .expect("rigor type-of");
+    let answer: serde_json::Value = serde_json::from_slice(&typed.stdout).expect("json");
+    assert_eq!(answer["type"], "1024", "{answer}");
+}
