@@ -4,7 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::infer::{self, ProgramIndex, ProjectLink};
+use crate::infer::{self, FileTypes, ProgramIndex, ProjectLink};
 use crate::model::index::{Dep, FileExports, FileInterface, ProjectIndex};
 use crate::rbs::Environment;
 use crate::rbs::{self, Signatures};
@@ -114,12 +114,12 @@ pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> File
     };
     let (interface, facts) = facts_of(display, source, settings.target_ruby, env);
     let structure = Arc::new(ProjectIndex::structure(&[(display, &interface)], env));
-    let (exports, _) = exports_of(source, settings.target_ruby, env, ProjectLink::new(structure.clone(), 0));
+    let (exports, _, _) = exports_of(source, settings.target_ruby, env, ProjectLink::new(structure.clone(), 0));
     let structure =
         Arc::try_unwrap(structure).unwrap_or_else(|_| ProjectIndex::structure(&[(display, &interface)], env));
     let index = Arc::new(structure.with_exports(&[Some(&exports)]));
     let facts = facts.settle();
-    analyse_with_link(display, source, settings, &facts, Some(ProjectLink::new(index, 0))).0
+    analyse_with_link(display, source, settings, &facts, Some(ProjectLink::new(index, 0)), None).0
 }
 
 /// What a file defines, read off its syntax alone: its interface for the
@@ -149,21 +149,23 @@ pub fn exports_of(
     version: RubyVersion,
     env: &Environment,
     link: ProjectLink,
-) -> (FileExports, Vec<Dep>) {
+) -> (FileExports, Vec<Dep>, Option<FileTypes>) {
     stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, version);
         if !parsed.errors().is_empty() {
-            return (FileExports::default(), Vec::new());
+            return (FileExports::default(), Vec::new(), None);
         }
         let inference = infer::infer_in_project(&parsed, env, Some(link));
-        (inference.exports(), inference.project_reads())
+        let (exports, reads) = (inference.exports(), inference.project_reads());
+        // The types too: an analysis asking the same questions reuses them.
+        (exports, reads, Some(inference.types))
     })
     .unwrap_or_default()
 }
 
 /// Checks one file of a project whose definitions are `project`.
 pub fn analyse_in_project(display: &str, source: &[u8], settings: &Settings, project: &ProjectFacts) -> FileReport {
-    analyse_with_link(display, source, settings, project, None).0
+    analyse_with_link(display, source, settings, project, None, None).0
 }
 
 /// Checks one file of a project, its inference reading the project index
@@ -174,6 +176,7 @@ pub fn analyse_with_link(
     settings: &Settings,
     project: &ProjectFacts,
     link: Option<ProjectLink>,
+    reused: Option<FileTypes>,
 ) -> (FileReport, Vec<Dep>) {
     let mut reads = Vec::new();
     let outcome = stack_guard::guarded(|| {
@@ -188,7 +191,7 @@ pub fn analyse_with_link(
             .collect();
         let mut reads = Vec::new();
         if errors.is_empty() {
-            diagnostics.extend(run_rules(&parsed, display, settings, project, link, &mut reads));
+            diagnostics.extend(run_rules(&parsed, display, settings, project, link, reused, &mut reads));
         }
         (diagnostics, errors.len(), reads)
     });
@@ -211,6 +214,7 @@ fn run_rules(
     settings: &Settings,
     project: &ProjectFacts,
     link: Option<ProjectLink>,
+    reused: Option<FileTypes>,
     reads: &mut Vec<Dep>,
 ) -> Vec<Diagnostic> {
     let suppressions = Suppressions::of(parsed);
@@ -222,7 +226,7 @@ fn run_rules(
             &core.env
         }
     };
-    let context = RuleContext::new(parsed, display, env, project).in_project(link);
+    let context = RuleContext::new(parsed, display, env, project).in_project(link, reused);
     let mut diagnostics = Vec::new();
     for rule in rules::all() {
         let Some(severity) = settings.severity_of(rule) else { continue };

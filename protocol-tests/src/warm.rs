@@ -20,7 +20,7 @@ impl Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -33,7 +33,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            (self.next_u64() % n as u64) as usize
         }
     }
 }
@@ -301,10 +301,11 @@ impl Project {
 
     fn edit_config(&mut self, rng: &mut Rng) -> String {
         let configs = [
-            "profile: strict\n",
-            "profile: lenient\n",
+            "severity_profile: strict\n",
+            "severity_profile: lenient\n",
             "disable:\n  - flow.dead-assignment\n",
-            "severity:\n  call.undefined-method: warning\n",
+            "severity_overrides:\n  call.undefined-method: warning\n",
+            "paths:\n  - lib\nexclude:\n  - lib/**/rigor_added_*.rb\n",
             "",
         ];
         let text = configs[rng.below(configs.len())];

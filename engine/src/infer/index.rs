@@ -60,17 +60,36 @@ pub struct ProjectLink {
     pub file: FileId,
     classes_read: RefCell<HashSet<Name>>,
     constants_read: RefCell<HashSet<Name>>,
+    other_reads: RefCell<HashSet<Dep>>,
+    exported_read: std::cell::Cell<bool>,
 }
 
 impl ProjectLink {
     pub fn new(index: SharedIndex, file: FileId) -> ProjectLink {
-        ProjectLink { index, file, classes_read: RefCell::default(), constants_read: RefCell::default() }
+        ProjectLink {
+            index,
+            file,
+            classes_read: RefCell::default(),
+            constants_read: RefCell::default(),
+            other_reads: RefCell::default(),
+            exported_read: Default::default(),
+        }
     }
 
     fn read_class(&self, name: &str) {
         if !self.classes_read.borrow().contains(name) {
             self.classes_read.borrow_mut().insert(Name::from(name));
         }
+    }
+
+    /// Notes a read of what other files' method returns or ivar writes.
+    pub fn read(&self, dep: Dep) {
+        self.other_reads.borrow_mut().insert(dep);
+    }
+
+    /// Notes that the analysis asked whether the exports are in.
+    pub fn read_exported(&self) {
+        self.exported_read.set(true);
     }
 
     fn read_constant(&self, name: &str) {
@@ -83,6 +102,10 @@ impl ProjectLink {
     pub fn reads(&self) -> Vec<Dep> {
         let mut deps: Vec<Dep> = self.classes_read.borrow().iter().cloned().map(Dep::Class).collect();
         deps.extend(self.constants_read.borrow().iter().cloned().map(Dep::Constant));
+        deps.extend(self.other_reads.borrow().iter().cloned());
+        if self.exported_read.get() {
+            deps.push(Dep::Exported);
+        }
         deps.sort();
         deps
     }
@@ -176,6 +199,9 @@ impl<'pr> ProgramIndex<'pr> {
         let project = self.project.as_ref()?;
         for descendant in project.index.descendants(class) {
             project.read_class(&descendant);
+            if project.index.class(&descendant).is_some_and(|c| c.methods(side).contains_key(method)) {
+                project.read(Dep::Return(descendant.clone(), side, method.to_string()));
+            }
         }
         project.index.override_returns(class, side, method, project.file)
     }
@@ -183,7 +209,11 @@ impl<'pr> ProgramIndex<'pr> {
     /// The return type another file's method has.
     pub fn external_return(&self, id: u32) -> Type {
         match &self.project {
-            Some(project) => project.index.method(id).returns.clone(),
+            Some(project) => {
+                let method = project.index.method(id);
+                project.read(Dep::Return(method.owner.clone(), method.side, method.name.clone()));
+                method.returns.clone()
+            }
             None => Type::untyped(),
         }
     }
@@ -319,7 +349,7 @@ impl<'pr> ProgramIndex<'pr> {
             if guard > 64 {
                 break;
             }
-            match self.classes.get(&name) {
+            match self.class(&name) {
                 Some(user) => {
                     out.extend(user.prepends.iter().cloned());
                     if guard > 1 {

@@ -321,6 +321,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 return Some(Type::untyped());
             }
         }
+        project.read_exported();
         if !project.index.exported {
             return Some(Type::untyped());
         }
@@ -330,6 +331,7 @@ impl<'pr> Inferrer<'pr, '_> {
             writes.push(local.clone());
         }
         for member in &members {
+            project.read(crate::model::index::Dep::Ivars(member.clone()));
             if let Some(elsewhere) = project.index.ivar_writes(member, side, ivar, project.file) {
                 writes.push(elsewhere);
             }

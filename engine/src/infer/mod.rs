@@ -143,6 +143,19 @@ pub fn infer_in_project<'pr, 'e>(
     Inference::new(types, index, env, families)
 }
 
+/// A file's inference already made against an index that answers every
+/// question it asked as this one does: only the index is built again.
+pub fn infer_reusing<'pr, 'e>(
+    parsed: &'pr ParsedFile<'_>,
+    env: &'e Environment,
+    project: Option<ProjectLink>,
+    types: FileTypes,
+) -> Inference<'pr, 'e> {
+    let index = ProgramIndex::build_in(&parsed.root(), env, project);
+    let families = Rc::new(methods::ivar_families(&index));
+    Inference::new(types, index, env, families)
+}
+
 /// Instance variables are shared along inheritance and mixins within a
 /// file: (family, side, name).
 pub(crate) type IvarKey = (Name, Side, String);

@@ -56,6 +56,10 @@ pub struct FileExports {
 #[derive(Debug, Clone)]
 pub struct ExternalMethod {
     pub returns: Type,
+    /// Whose method it is, as a dependency names it.
+    pub owner: Name,
+    pub side: Side,
+    pub name: String,
 }
 
 #[derive(Debug, Default)]
@@ -73,9 +77,13 @@ pub struct ProjectIndex {
     constants: HashMap<Name, (Vec<FileId>, Type)>,
     /// Instance-variable writes per (class, side, ivar), with the files.
     ivars: HashMap<(Name, Side, String), Vec<(FileId, Type)>>,
+    /// The keys of `ivars`, by class, sorted.
+    ivars_by_class: HashMap<Name, Vec<(Name, Side, String)>>,
     /// Classes linked by inheritance or mixins, project-wide: each class's
     /// representative.
     families: HashMap<Name, Name>,
+    /// Each family's members, sorted, by representative.
+    members: HashMap<Name, Vec<Name>>,
     /// Files whose instance variables cannot be listed.
     unknowable: HashSet<FileId>,
     /// Direct subclasses and includers of each class.
@@ -85,19 +93,27 @@ pub struct ProjectIndex {
     paths: Vec<Arc<str>>,
     /// Whether exports were folded in (the second stratum).
     pub exported: bool,
+    /// Each class's parts' fingerprints, by file (see `seal`).
+    part_prints: HashMap<Name, Vec<(FileId, u64)>>,
 }
 
 /// A fact of the project a file's analysis read; the analysis is reused
 /// only while each of these reads the same.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Dep {
-    /// Everything about a class or module: parts, ancestry, methods with
-    /// their return types, instance-variable writes (absent counts too).
+    /// A class or module's structure: its parts, ancestry and method
+    /// names, family and descendants (absent counts too).
     Class(Name),
+    /// What other files' definitions of a method return.
+    Return(Name, Side, String),
+    /// What other files write to a class's instance variables.
+    Ivars(Name),
     /// A constant (not a class): who assigns it and its type.
     Constant(Name),
     /// The rules' project facts as a whole (fingerprinted by the workspace).
     Facts,
+    /// Whether the exports are in (read where nothing is known without them).
+    Exported,
 }
 
 impl ProjectIndex {
@@ -125,7 +141,14 @@ impl ProjectIndex {
         index.resolve_parts(env);
         index.merge_parts();
         index.families = index.compute_families();
+        for (name, rep) in &index.families {
+            index.members.entry(rep.clone()).or_default().push(name.clone());
+        }
+        for members in index.members.values_mut() {
+            members.sort();
+        }
         index.children = index.subclasses();
+        index.seal();
         index
     }
 
@@ -139,6 +162,8 @@ impl ProjectIndex {
     /// instance may run any of them. `None` when none overrides it.
     pub fn override_returns(&self, class: &str, side: Side, method: &str, except: FileId) -> Option<Vec<Type>> {
         let mut out = Vec::new();
+        // (Which descendants define it is their structure; what they
+        // return, a `Return` dependency the caller records.)
         for descendant in self.descendants(class) {
             let Some(project_class) = self.classes.get(&descendant) else { continue };
             for (file, part) in &project_class.parts {
@@ -209,7 +234,14 @@ impl ProjectIndex {
                 *ty = union(found.iter().cloned());
             }
         }
+        for key in self.ivars.keys() {
+            self.ivars_by_class.entry(key.0.clone()).or_default().push(key.clone());
+        }
+        for keys in self.ivars_by_class.values_mut() {
+            keys.sort();
+        }
         self.exported = true;
+        self.seal();
         self
     }
 
@@ -229,7 +261,12 @@ impl ProjectIndex {
                 let entry = table[&method];
                 let converted = match entry {
                     MethodEntry::Def(_) | MethodEntry::Reader(_) | MethodEntry::External(_) => {
-                        self.methods.push(ExternalMethod { returns: Type::untyped() });
+                        self.methods.push(ExternalMethod {
+                            returns: Type::untyped(),
+                            owner: class.name.clone(),
+                            side,
+                            name: method.clone(),
+                        });
                         MethodEntry::External((self.methods.len() - 1) as u32)
                     }
                     other => other,
@@ -337,10 +374,10 @@ impl ProjectIndex {
     /// The project-wide family of a class: every class linked to it by
     /// inheritance or mixins (instance variables are shared along them).
     pub fn family(&self, name: &str) -> Vec<Name> {
-        let Some(rep) = self.families.get(name) else { return vec![Name::from(name)] };
-        let mut out: Vec<Name> = self.families.iter().filter(|(_, r)| *r == rep).map(|(n, _)| n.clone()).collect();
-        out.sort();
-        out
+        match self.families.get(name).and_then(|rep| self.members.get(rep)) {
+            Some(members) => members.clone(),
+            None => vec![Name::from(name)],
+        }
     }
 
     /// What other files than `except` write to an instance variable of
@@ -494,32 +531,20 @@ impl ProjectIndex {
 
     /// A fingerprint of what a dependency reads now; equal fingerprints
     /// mean an analysis that read it may be reused.
-    pub fn fingerprint(&self, dep: &Dep) -> u64 {
+    pub fn fingerprint(&self, dep: &Dep, reader: FileId) -> u64 {
         let mut hasher = FxHasher::default();
         match dep {
             Dep::Class(name) => {
                 0u8.hash(&mut hasher);
-                match self.classes.get(name) {
+                match self.part_prints.get(name) {
                     None => 0u8.hash(&mut hasher),
-                    Some(class) => {
+                    Some(parts) => {
                         1u8.hash(&mut hasher);
-                        for (file, part) in &class.parts {
-                            self.paths.get(*file as usize).hash(&mut hasher);
-                            canonical(part).hash(&mut hasher);
-                            for side in [Side::Instance, Side::Singleton] {
-                                for (method, entry) in sorted_entries(part.methods(side)) {
-                                    if let MethodEntry::External(id) = entry {
-                                        (method, &self.methods[id as usize].returns).hash(&mut hasher);
-                                    }
-                                }
-                            }
-                        }
-                        let mut ivars: Vec<_> = self.ivars.iter().filter(|((c, _, _), _)| c == name).collect();
-                        ivars.sort_by(|a, b| a.0.cmp(b.0));
-                        for (key, writes) in ivars {
-                            key.hash(&mut hasher);
-                            for (file, ty) in writes {
-                                (self.paths.get(*file as usize), ty).hash(&mut hasher);
+                        // The reader's own part is its own content, which
+                        // its cache key already holds.
+                        for (file, print) in parts {
+                            if *file != reader {
+                                print.hash(&mut hasher);
                             }
                         }
                         self.families.get(name).map(|rep| self.family(rep)).hash(&mut hasher);
@@ -528,19 +553,78 @@ impl ProjectIndex {
                     }
                 }
             }
+            Dep::Return(owner, side, method) => {
+                3u8.hash(&mut hasher);
+                for (file, part) in self.classes.get(owner).map(|c| c.parts.as_slice()).unwrap_or_default() {
+                    if *file == reader {
+                        continue;
+                    }
+                    match part.methods(*side).get(method) {
+                        Some(MethodEntry::External(id)) => {
+                            (self.paths.get(*file as usize), &self.methods[*id as usize].returns).hash(&mut hasher)
+                        }
+                        other => (self.paths.get(*file as usize), other.is_some()).hash(&mut hasher),
+                    }
+                }
+            }
+            Dep::Ivars(class) => {
+                4u8.hash(&mut hasher);
+                for key in self.ivars_by_class.get(class).into_iter().flatten() {
+                    for (writer, ty) in &self.ivars[key] {
+                        if *writer != reader {
+                            (key, self.paths.get(*writer as usize), ty).hash(&mut hasher);
+                        }
+                    }
+                }
+            }
             Dep::Facts => 2u8.hash(&mut hasher),
+            Dep::Exported => self.exported.hash(&mut hasher),
             Dep::Constant(name) => {
                 1u8.hash(&mut hasher);
                 if let Some((files, ty)) = self.constants.get(name) {
-                    for file in files {
+                    for file in files.iter().filter(|f| **f != reader) {
                         self.paths.get(*file as usize).hash(&mut hasher);
                     }
-                    ty.hash(&mut hasher);
+                    files.iter().any(|f| *f != reader).then_some(ty).hash(&mut hasher);
                 }
                 self.classes.contains_key(name).hash(&mut hasher);
             }
         }
         hasher.finish()
+    }
+
+    /// Does the reader own part of what `dep` reads (so its fingerprint
+    /// for this reader leaves that part out)?
+    pub fn touches(&self, dep: &Dep, reader: FileId) -> bool {
+        match dep {
+            Dep::Class(name) => self.part_prints.get(name).is_some_and(|parts| parts.iter().any(|(f, _)| *f == reader)),
+            Dep::Constant(name) => self.constants.get(name).is_some_and(|(files, _)| files.contains(&reader)),
+            Dep::Return(owner, _, _) => {
+                self.part_prints.get(owner).is_some_and(|parts| parts.iter().any(|(f, _)| *f == reader))
+            }
+            Dep::Ivars(class) => self
+                .ivars_by_class
+                .get(class)
+                .is_some_and(|keys| keys.iter().any(|k| self.ivars[k].iter().any(|(f, _)| *f == reader))),
+            Dep::Facts | Dep::Exported => false,
+        }
+    }
+
+    /// Fingerprints each file's part of each class: its facts, its
+    /// methods' return types and its instance-variable writes.
+    fn seal(&mut self) {
+        let mut prints: HashMap<Name, Vec<(FileId, u64)>> = HashMap::default();
+        for (name, class) in &self.classes {
+            let mut parts = Vec::with_capacity(class.parts.len());
+            for (file, part) in &class.parts {
+                let mut hasher = FxHasher::default();
+                self.paths.get(*file as usize).hash(&mut hasher);
+                canonical(part).hash(&mut hasher);
+                parts.push((*file, hasher.finish()));
+            }
+            prints.insert(name.clone(), parts);
+        }
+        self.part_prints = prints;
     }
 }
 

@@ -8,7 +8,7 @@ use ruby_prism::Node;
 
 use super::hazards::Hazards;
 use super::project::ProjectFacts;
-use crate::infer::{infer_in_project, FileTypes, Inference, ProjectLink};
+use crate::infer::{infer_in_project, infer_reusing, FileTypes, Inference, ProjectLink};
 use crate::rbs::Environment;
 use crate::syntax::walk::all_nodes;
 use crate::syntax::ParsedFile;
@@ -22,6 +22,8 @@ pub struct RuleContext<'f, 'src> {
     pub project: &'f ProjectFacts,
     /// The project index this file's inference reads, taken on first use.
     link: Cell<Option<ProjectLink>>,
+    /// Types an earlier inference of the same file found, to reuse.
+    reused: Cell<Option<FileTypes>>,
     inference: OnceCell<Inference<'f, 'f>>,
     nodes: OnceCell<Vec<Node<'f>>>,
     hazards: OnceCell<Hazards>,
@@ -35,21 +37,27 @@ impl<'f, 'src> RuleContext<'f, 'src> {
             env,
             project,
             link: Cell::new(None),
+            reused: Cell::new(None),
             inference: OnceCell::new(),
             nodes: OnceCell::new(),
             hazards: OnceCell::new(),
         }
     }
 
-    /// Infers the file against the rest of its project.
-    pub fn in_project(self, link: Option<ProjectLink>) -> Self {
+    /// Infers the file against the rest of its project, or takes the
+    /// types an equivalent inference found.
+    pub fn in_project(self, link: Option<ProjectLink>, reused: Option<FileTypes>) -> Self {
         self.link.set(link);
+        self.reused.set(reused);
         self
     }
 
     /// Inference over the file, run on first use only.
     pub fn inference(&self) -> &Inference<'f, 'f> {
-        self.inference.get_or_init(|| infer_in_project(self.parsed, self.env, self.link.take()))
+        self.inference.get_or_init(|| match self.reused.take() {
+            Some(types) => infer_reusing(self.parsed, self.env, self.link.take(), types),
+            None => infer_in_project(self.parsed, self.env, self.link.take()),
+        })
     }
 
     /// The inference, if some rule asked for it.

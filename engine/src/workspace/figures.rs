@@ -19,6 +19,22 @@ pub struct CacheFigures {
     pub exports_derived: usize,
     /// Target files analysed again (the rest reused their last report).
     pub reanalysed: usize,
+    /// Of those, files inferred again (the rest reused this call's export
+    /// inference, the exports having changed nothing they read).
+    pub reinferred: usize,
     /// Time spent in the model, in milliseconds.
     pub millis: f64,
+    /// The same, by step.
+    pub phases: Phases,
+}
+
+/// Milliseconds per step of a call (see `workspace`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Phases {
+    pub look: f64,
+    pub facts: f64,
+    pub structure: f64,
+    pub exports: f64,
+    pub fold: f64,
+    pub analysis: f64,
 }

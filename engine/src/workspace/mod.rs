@@ -32,7 +32,7 @@ pub use figures::CacheFigures;
 
 use crate::analysis::{self, FileReport, Settings};
 use crate::files::Target;
-use crate::infer::ProjectLink;
+use crate::infer::{FileTypes, ProjectLink};
 use crate::model::index::{Dep, FileExports, FileId, FileInterface, ProjectIndex, SharedIndex};
 use crate::model::sources::{ContentHash, Look, Source, SourceStore};
 use crate::rbs::{Environment, Signatures};
@@ -110,6 +110,9 @@ pub struct Project {
     facts_fingerprint: u64,
     ids: HashMap<String, FileId>,
     sources: HashMap<String, Source>,
+    /// Types this call's export pass inferred, by file: the analysis takes
+    /// them when the exports changed nothing the file read.
+    inferred: Mutex<HashMap<String, FileTypes>>,
     pub figures: CacheFigures,
 }
 
@@ -139,6 +142,7 @@ impl Workspace {
     /// Brings the project made of `files` up to date (steps 1-4 above).
     pub fn project(&mut self, files: &[Target], cwd: &Path, settings: &Settings) -> Project {
         let started = Instant::now();
+        let mut phase = started;
         let mut figures = CacheFigures::default();
         let context = Context::of(cwd, settings);
         if !self.context.as_ref().is_some_and(|c| c.same(&context)) {
@@ -173,6 +177,7 @@ impl Workspace {
             }
         }
 
+        figures.phases.look = lap(&mut phase);
         // 2. Facts of new and changed files.
         let stale: Vec<&(String, Source)> = present
             .iter()
@@ -208,6 +213,7 @@ impl Workspace {
             }
         }
 
+        figures.phases.facts = lap(&mut phase);
         // 3. The structure.
         let facts_now: Vec<Arc<FileFacts>> =
             present.iter().map(|(display, _)| self.files[display].facts.clone()).collect();
@@ -217,35 +223,41 @@ impl Workspace {
         let ids: HashMap<String, FileId> =
             present.iter().enumerate().map(|(i, (display, _))| (display.clone(), i as FileId)).collect();
 
+        figures.phases.structure = lap(&mut phase);
         // 4. Exports against the structure.
         let memo = Fingerprints::new(structure.clone());
         let to_infer: Vec<(String, Source)> = present
             .iter()
             .filter(|(display, source)| {
                 let state = &self.files[display];
-                !state.exports.as_ref().is_some_and(|c| c.hash == source.hash && memo.all_same(&c.deps))
+                !state.exports.as_ref().is_some_and(|c| c.hash == source.hash && memo.all_same(&c.deps, ids[display]))
             })
             .cloned()
             .collect();
         figures.exports_derived = to_infer.len();
-        let derived: Vec<(String, Cached<Arc<FileExports>>)> = analysis::on_analysis_thread(|| {
+        let derived: Vec<(String, Cached<Arc<FileExports>>, Option<FileTypes>)> = analysis::on_analysis_thread(|| {
             to_infer
                 .par_iter()
                 .map(|(display, source)| {
                     let link = ProjectLink::new(structure.clone(), ids[display]);
-                    let (exports, reads) = exports_of(&source.bytes, settings, env, link);
-                    let deps = memo.record(reads);
-                    (display.clone(), Cached { hash: source.hash, deps, value: Arc::new(exports) })
+                    let (exports, reads, types) = analysis::exports_of(&source.bytes, settings.target_ruby, env, link);
+                    let deps = memo.record(reads, ids[display]);
+                    (display.clone(), Cached { hash: source.hash, deps, value: Arc::new(exports) }, types)
                 })
                 .collect()
         });
-        for (display, cached) in derived {
+        let mut inferred: HashMap<String, FileTypes> = HashMap::default();
+        for (display, cached, types) in derived {
             if let Some(state) = self.files.get_mut(&display) {
                 state.exports = Some(cached);
+            }
+            if let Some(types) = types {
+                inferred.insert(display, types);
             }
         }
         drop(memo);
 
+        figures.phases.exports = lap(&mut phase);
         // 5. Fold them in (the analyses in `check` read this).
         let exports: Vec<Option<&FileExports>> =
             present.iter().map(|(display, _)| self.files[display].exports.as_ref().map(|c| &*c.value)).collect();
@@ -265,12 +277,21 @@ impl Workspace {
         }
         let facts_fingerprint = hasher.finish();
 
+        figures.phases.fold = lap(&mut phase);
         self.evict(&present);
         figures.files_cached = self.files.len();
         figures.project_files = present.len();
         figures.millis = started.elapsed().as_secs_f64() * 1e3;
         let sources = present.into_iter().collect();
-        Project { index, facts: Arc::new(facts), facts_fingerprint, ids, sources, figures }
+        Project {
+            index,
+            facts: Arc::new(facts),
+            facts_fingerprint,
+            ids,
+            sources,
+            inferred: Mutex::new(inferred),
+            figures,
+        }
     }
 
     /// Checks `targets` as files of `project`, reusing each file's report
@@ -286,7 +307,7 @@ impl Workspace {
         let started = Instant::now();
         let memo = Fingerprints::new(project.index.clone());
         let facts_fingerprint = project.facts_fingerprint;
-        let mut work: Vec<(usize, String, Source)> = Vec::new();
+        let mut work: Vec<(usize, String, Source, Option<FileTypes>)> = Vec::new();
         let mut out: Vec<Option<FileReport>> = vec![None; targets.len()];
         for (at, target) in targets.iter().enumerate() {
             let display = match target {
@@ -307,23 +328,41 @@ impl Workspace {
             let reusable = self.files.get(display).and_then(|state| state.report.as_ref()).filter(|cached| {
                 cached.hash == source.hash
                     && cached.deps.first() == Some(&(Dep::Facts, facts_fingerprint))
-                    && memo.all_same(&cached.deps[1..])
+                    && memo.all_same(&cached.deps[1..], project.ids[display])
             });
             match reusable {
                 Some(cached) => out[at] = Some((*cached.value).clone()),
-                None => work.push((at, display.clone(), source.clone())),
+                None => {
+                    // Did the exports change nothing this file's inference
+                    // read? Then that inference stands.
+                    let id = project.ids[display];
+                    let reuse = self
+                        .files
+                        .get(display)
+                        .and_then(|state| state.exports.as_ref())
+                        .is_some_and(|exports| exports.hash == source.hash && memo.all_same(&exports.deps, id));
+                    let types = if reuse {
+                        project.inferred.lock().unwrap_or_else(|p| p.into_inner()).remove(display)
+                    } else {
+                        None
+                    };
+                    work.push((at, display.clone(), source.clone(), types));
+                }
             }
         }
+        project.inferred.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        project.figures.reinferred = work.iter().filter(|w| w.3.is_none()).count();
         project.figures.reanalysed = work.len();
         let facts = project.facts.clone();
         let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
-            work.par_iter()
-                .map(|(at, display, source)| {
-                    let link = project.link(display);
-                    let (report, reads) = analysis::analyse_with_link(display, &source.bytes, settings, &facts, link);
+            work.into_par_iter()
+                .map(|(at, display, source, types)| {
+                    let link = project.link(&display);
+                    let (report, reads) =
+                        analysis::analyse_with_link(&display, &source.bytes, settings, &facts, link, types);
                     let mut deps = vec![(Dep::Facts, facts_fingerprint)];
-                    deps.extend(memo.record(reads));
-                    (*at, display.clone(), source.hash, report, deps)
+                    deps.extend(memo.record(reads, project.ids[&display]));
+                    (at, display, source.hash, report, deps)
                 })
                 .collect()
         });
@@ -333,7 +372,8 @@ impl Workspace {
             }
             out[at] = Some(report);
         }
-        project.figures.millis += started.elapsed().as_secs_f64() * 1e3;
+        project.figures.phases.analysis = started.elapsed().as_secs_f64() * 1e3;
+        project.figures.millis += project.figures.phases.analysis;
         out.into_iter().map(|r| r.expect("every target reported")).collect()
     }
 
@@ -360,10 +400,19 @@ impl Workspace {
 /// A target analysed again: its place, path, content hash, report and reads.
 type Reanalysed = (usize, String, ContentHash, FileReport, Vec<(Dep, u64)>);
 
-/// Fingerprints of project facts under one index, each computed once.
+/// Milliseconds since `phase`, which moves on to now.
+fn lap(phase: &mut Instant) -> f64 {
+    let now = Instant::now();
+    let millis = (now - *phase).as_secs_f64() * 1e3;
+    *phase = now;
+    millis
+}
+
+/// Fingerprints of project facts under one index, each computed once
+/// (per reader, where the reader's own part is left out).
 struct Fingerprints {
     index: SharedIndex,
-    memo: Mutex<HashMap<Dep, u64>>,
+    memo: Mutex<HashMap<(Dep, Option<FileId>), u64>>,
 }
 
 impl Fingerprints {
@@ -371,24 +420,25 @@ impl Fingerprints {
         Fingerprints { index, memo: Mutex::new(HashMap::default()) }
     }
 
-    fn of(&self, dep: &Dep) -> u64 {
-        if let Some(known) = self.memo.lock().unwrap_or_else(|p| p.into_inner()).get(dep) {
+    fn of(&self, dep: &Dep, reader: FileId) -> u64 {
+        let key = (dep.clone(), self.index.touches(dep, reader).then_some(reader));
+        if let Some(known) = self.memo.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
             return *known;
         }
-        let value = self.index.fingerprint(dep);
-        self.memo.lock().unwrap_or_else(|p| p.into_inner()).insert(dep.clone(), value);
+        let value = self.index.fingerprint(dep, reader);
+        self.memo.lock().unwrap_or_else(|p| p.into_inner()).insert(key, value);
         value
     }
 
-    fn all_same(&self, deps: &[(Dep, u64)]) -> bool {
-        deps.iter().all(|(dep, value)| self.of(dep) == *value)
+    fn all_same(&self, deps: &[(Dep, u64)], reader: FileId) -> bool {
+        deps.iter().all(|(dep, value)| self.of(dep, reader) == *value)
     }
 
-    fn record(&self, reads: Vec<Dep>) -> Vec<(Dep, u64)> {
+    fn record(&self, reads: Vec<Dep>, reader: FileId) -> Vec<(Dep, u64)> {
         reads
             .into_iter()
             .map(|dep| {
-                let value = self.of(&dep);
+                let value = self.of(&dep, reader);
                 (dep, value)
             })
             .collect()
@@ -409,10 +459,6 @@ fn facts_of(display: &str, source: &[u8], settings: &Settings, env: &Environment
         hasher.finish()
     };
     FileFacts { interface, rules, rules_fingerprint }
-}
-
-fn exports_of(source: &[u8], settings: &Settings, env: &Environment, link: ProjectLink) -> (FileExports, Vec<Dep>) {
-    analysis::exports_of(source, settings.target_ruby, env, link)
 }
 
 /// The project the command's targets belong to, up to date: what
