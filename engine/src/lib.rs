@@ -5,6 +5,7 @@
 pub const BUILD: &str = concat!("src ", env!("RIGOR_SOURCE_FINGERPRINT"));
 
 pub mod analysis;
+pub mod baseline;
 pub mod catalogue;
 pub mod cli;
 pub mod config;
@@ -13,6 +14,7 @@ pub mod failpoint;
 pub mod files;
 pub mod infer;
 pub mod rbs;
+pub mod report;
 pub mod rules;
 pub mod sig_gen;
 pub mod signatures;
