@@ -3,7 +3,7 @@
 //! new ones. Only the CLI writes baselines; MCP tools only read them.
 
 use super::check::analyse;
-use super::{usage_error, Io, EXIT_OK};
+use super::{usage_error, Io, EXIT_FINDINGS, EXIT_OK};
 use crate::baseline::{self, Baseline};
 use crate::diagnostic::Diagnostic;
 
@@ -58,7 +58,14 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     };
     let all: Vec<&Diagnostic> = analysed.reports.iter().flat_map(|r| &r.diagnostics).collect();
     let recorded = Baseline::from_diagnostics(&all);
-    std::fs::write(&target, recorded.to_yaml())?;
+    let written = target
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&target, recorded.to_yaml()));
+    if let Err(error) = written {
+        writeln!(io.err, "rigor: cannot write {}: {}", options.output, crate::files::describe_io_error(&error))?;
+        return Ok(EXIT_FINDINGS);
+    }
     let unrecorded = all.iter().filter(|d| d.rule.is_none()).count();
     writeln!(
         io.err,
