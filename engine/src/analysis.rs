@@ -88,11 +88,28 @@ pub fn on_analysis_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     analysis_pool().install(work)
 }
 
+static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+/// How many analysis threads to start (`--workers`); 0: one per core.
+static WORKERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Asks for `workers` analysis threads. The pool starts once per process,
+/// so this takes effect only before the first analysis: on `Err` the pool
+/// already runs with that many threads.
+pub fn set_workers(workers: usize) -> Result<(), usize> {
+    WORKERS.store(workers, std::sync::atomic::Ordering::SeqCst);
+    let threads = analysis_pool().current_num_threads();
+    if threads == workers {
+        Ok(())
+    } else {
+        Err(threads)
+    }
+}
+
 /// Threads with stacks deep enough for real code; see `stack_guard`.
 fn analysis_pool() -> &'static rayon::ThreadPool {
-    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
     POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()
+            .num_threads(WORKERS.load(std::sync::atomic::Ordering::SeqCst))
             .stack_size(stack_guard::ANALYSIS_STACK)
             .thread_name(|i| format!("rigor-analysis-{i}"))
             .build()

@@ -48,7 +48,7 @@ fn check() -> Value {
     json!({
         "name": "rigor_check",
         "title": "Check Ruby files",
-        "description": "Analyse Ruby files with Rigor and return its diagnostics as JSON: {success, error_count, diagnostics: [{path, line, column, severity, rule, message, ...}]}. Lines and columns are 1-based (columns count bytes). Finding diagnostics is a normal result, not a tool error. Directories expand to their .rb files. Use rigor_explain to learn what a rule means.",
+        "description": "Analyse Ruby files with Rigor and return its diagnostics as JSON: {success, error_count, diagnostics: [{path, line, column, severity, rule, message, ...}]}. Lines and columns are 1-based (columns count bytes). Finding diagnostics is a normal result, not a tool error. Directories expand to their .rb files. Use rigor_explain to learn what a rule means. Findings the project's baseline (.rigor-baseline.yml) records are hidden and counted in `baseline.hidden`; no_baseline shows them. Read-only: it never writes a baseline.",
         "inputSchema": {
             "type": "object",
             "properties": {
@@ -56,6 +56,10 @@ fn check() -> Value {
                     "type": "array",
                     "items": {"type": "string"},
                     "description": "Files or directories to check, relative to the project root. An empty list checks the configured paths (default: lib)."
+                },
+                "no_baseline": {
+                    "type": "boolean",
+                    "description": "Report every finding, including those the project's baseline (.rigor-baseline.yml) hides. Default false: the baseline is honoured."
                 },
                 "config": config_property()
             },
@@ -69,12 +73,22 @@ fn check() -> Value {
                 "error_count": {"type": "integer"},
                 "diagnostics": {"type": "array", "items": diagnostic_schema()},
                 "fail_on": {"type": "string"},
-                "config_warnings": {"type": "array"}
+                "config_warnings": {"type": "array"},
+                "baseline": {
+                    "type": "object",
+                    "properties": {
+                        "path": {"type": "string"},
+                        "hidden": {"type": "integer"},
+                        "strict": {"type": "boolean"},
+                        "stale": {"type": "array"}
+                    },
+                    "required": ["path", "hidden"]
+                }
             },
             "required": ["success", "error_count", "diagnostics"]
         },
         "annotations": READ_ONLY(),
-        "argv": ["check", "--format=json", "--no-stats", config_flag(), "--", {"spread": "paths", "path": true}]
+        "argv": ["check", "--format=json", "--no-stats", {"flag": "--no-baseline", "arg": "no_baseline"}, config_flag(), "--", {"spread": "paths", "path": true}]
     })
 }
 
@@ -138,36 +152,59 @@ fn triage() -> Value {
 }
 
 fn type_of() -> Value {
+    let answer = json!({
+        "type": "object",
+        "properties": {
+            "file": {"type": "string"},
+            "line": {"type": "integer"},
+            "column": {"type": "integer"},
+            "node": {"type": "string"},
+            "type": {"type": "string"},
+            "erased": {"type": "string"},
+            "error": {"type": "string"}
+        },
+        "required": ["file", "line", "column"]
+    });
+    let mut single = answer.clone();
+    single["properties"]["results"] = json!({"type": "array", "items": answer});
+    single["required"] = json!([]);
     json!({
         "name": "rigor_type_of",
         "title": "Type of an expression",
-        "description": "Infer the type of the innermost Ruby expression at a position (1-based line and byte column) and return JSON: {file, line, column, node (its Prism class, e.g. Prism::CallNode), type (Rigor's display, e.g. Array[String], \"hi\", Integer?), erased (the nearest RBS type)}. `untyped` means Rigor cannot tell. When the file is missing, does not parse or has no expression there, the JSON carries `error` instead of a type.",
+        "description": "Infer the type of the innermost Ruby expression at a position (1-based line and byte column) and return JSON: {file, line, column, node (its Prism class, e.g. Prism::CallNode), type (Rigor's display, e.g. Array[String], \"hi\", Integer?), erased (the nearest RBS type)}. `untyped` means Rigor cannot tell. When the file is missing, does not parse or has no expression there, the JSON carries `error` instead of a type. Give either file, line and col, or `positions` to ask for several at once (each file is parsed once): then the answer is {results: [...]}, one entry per position in the order given, each with a type or an `error`. A single position answers in the single form.",
         "inputSchema": {
             "type": "object",
             "properties": {
                 "file": {"type": "string", "description": "Ruby file, relative to the project root."},
                 "line": {"type": "integer", "minimum": 1, "description": "1-based line."},
                 "col": {"type": "integer", "minimum": 1, "description": "1-based column, counted in bytes."},
+                "positions": {
+                    "type": "array",
+                    "minItems": 1,
+                    "description": "Several positions instead of file/line/col.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "file": {"type": "string", "description": "Ruby file, relative to the project root."},
+                            "line": {"type": "integer", "minimum": 1},
+                            "col": {"type": "integer", "minimum": 1, "description": "Counted in bytes."}
+                        },
+                        "required": ["file", "line", "col"],
+                        "additionalProperties": false
+                    }
+                },
                 "config": config_property()
             },
-            "required": ["file", "line", "col"],
+            "dependentRequired": {"file": ["line", "col"], "line": ["file", "col"], "col": ["file", "line"]},
             "additionalProperties": false
         },
-        "outputSchema": {
-            "type": "object",
-            "properties": {
-                "file": {"type": "string"},
-                "line": {"type": "integer"},
-                "column": {"type": "integer"},
-                "node": {"type": "string"},
-                "type": {"type": "string"},
-                "erased": {"type": "string"},
-                "error": {"type": "string"}
-            },
-            "required": ["file", "line", "column"]
-        },
+        "outputSchema": single,
         "annotations": READ_ONLY(),
-        "argv": ["type-of", "--format=json", config_flag(), "--", {"join": "{file}:{line}:{col}", "path": true}]
+        "argv": [
+            "type-of", "--format=json", config_flag(), "--",
+            {"join": "{file}:{line}:{col}", "path": true},
+            {"spread": "positions", "join": "{file}:{line}:{col}", "path": true}
+        ]
     })
 }
 

@@ -18,7 +18,6 @@ const KNOWN_UNUSED_KEYS: &[&str] = &[
     "includes",
     "pre_eval",
     "plugins",
-    "baseline",
     "cache",
     "parallel",
     "bundler",
@@ -40,6 +39,7 @@ const USED_KEYS: &[&str] = &[
     "libraries",
     "target_ruby",
     "bleeding_edge",
+    "baseline",
 ];
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -61,6 +61,9 @@ pub struct Config {
     pub signature_paths: Vec<PathBuf>,
     /// Standard-library signature sets of the rbs gem to load (`json`, `set`).
     pub libraries: Vec<String>,
+    /// `baseline: PATH` (resolved against the config file's directory) or
+    /// `baseline: false`; `None` when the key is absent.
+    pub baseline: Option<crate::baseline::Source>,
 }
 
 /// A configuration that cannot be used: which file, where, and why.
@@ -92,6 +95,15 @@ struct RawConfig {
     libraries: Option<Vec<String>>,
     target_ruby: Option<TargetRuby>,
     bleeding_edge: Option<RawBleedingEdge>,
+    baseline: Option<RawBaseline>,
+}
+
+/// `baseline: PATH | false`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawBaseline {
+    Switch(bool),
+    Path(String),
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -168,6 +180,9 @@ pub fn load(cwd: &Path, explicit: Option<&str>) -> Result<Config, ConfigError> {
     parse(&text).map_err(fail).map(|mut config| {
         let base = file.parent().map(Path::to_path_buf).unwrap_or_else(|| cwd.to_path_buf());
         config.signature_paths = config.signature_paths.iter().map(|p| base.join(p)).collect();
+        if let Some(crate::baseline::Source::IfPresent(path)) = &mut config.baseline {
+            *path = base.join(&*path);
+        }
         config.file = Some(file);
         config
     })
@@ -247,6 +262,17 @@ fn parse(text: &[u8]) -> Result<Config, Problem> {
             BleedingEdge::Only(tokens)
         }
     };
+    let baseline = match raw.baseline {
+        None => None,
+        Some(RawBaseline::Switch(false)) => Some(crate::baseline::Source::Off),
+        Some(RawBaseline::Switch(true)) => {
+            return Err(Problem {
+                line: line_of_entry(text, "baseline", "true"),
+                message: "baseline: expects a file path or `false`".into(),
+            })
+        }
+        Some(RawBaseline::Path(path)) => Some(crate::baseline::Source::IfPresent(PathBuf::from(path))),
+    };
     let mut exclude = GlobSetBuilder::new();
     for pattern in raw.exclude.unwrap_or_default() {
         let glob = Glob::new(&pattern).map_err(|e| Problem {
@@ -274,6 +300,7 @@ fn parse(text: &[u8]) -> Result<Config, Problem> {
         warnings,
         signature_paths: raw.signature_paths.unwrap_or_default().into_iter().map(PathBuf::from).collect(),
         libraries: raw.libraries.unwrap_or_default(),
+        baseline,
     })
 }
 

@@ -5,6 +5,7 @@
 pub const BUILD: &str = concat!("src ", env!("RIGOR_SOURCE_FINGERPRINT"));
 
 pub mod analysis;
+pub mod baseline;
 pub mod catalogue;
 pub mod cli;
 pub mod config;
@@ -14,6 +15,7 @@ pub mod files;
 pub mod infer;
 pub mod model;
 pub mod rbs;
+pub mod report;
 pub mod rules;
 pub mod sig_gen;
 pub mod signatures;

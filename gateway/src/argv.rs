@@ -23,9 +23,11 @@ pub enum Element {
         flag: Option<String>,
         options: ArgOptions,
     },
-    /// Each element of an array argument as its own word.
+    /// Each element of an array argument as its own word; with `each`, an
+    /// array of objects, each made one word by that pattern over its fields.
     Spread {
         name: String,
+        each: Option<Vec<Part>>,
         options: ArgOptions,
     },
     /// One word built from a pattern such as `{file}:{line}:{col}`.
@@ -112,12 +114,16 @@ impl ArgvTemplate {
                         out.argv.push(word);
                     }
                 }
-                Element::Spread { name, options } => match lookup(name, options) {
+                Element::Spread { name, each, options } => match lookup(name, options) {
                     None => {}
                     Some((Value::Array(items), from_call)) => {
                         for (index, item) in items.iter().enumerate() {
-                            let word =
-                                positional(name, scalar_word(&format!("{name}[{index}]"), item)?, options_ended)?;
+                            let label = format!("{name}[{index}]");
+                            let word = match each {
+                                None => scalar_word(&label, item)?,
+                                Some(parts) => fill_from_object(&label, parts, item)?,
+                            };
+                            let word = positional(name, word, options_ended)?;
                             if options.path && from_call {
                                 out.paths.push(word.clone());
                             }
@@ -154,6 +160,24 @@ impl ArgvTemplate {
         }
         Ok(out)
     }
+}
+
+/// One word from `parts`, each placeholder replaced by a field of `item`.
+fn fill_from_object(label: &str, parts: &[Part], item: &Value) -> Result<String, String> {
+    let Value::Object(fields) = item else {
+        return Err(format!("`{label}` must be an object, not {}", kind(item)));
+    };
+    let mut word = String::new();
+    for part in parts {
+        match part {
+            Part::Text(text) => word.push_str(text),
+            Part::Arg(field) => match fields.get(field) {
+                Some(value) => word.push_str(&scalar_word(&format!("{label}.{field}"), value)?),
+                None => return Err(format!("`{label}` has no `{field}`")),
+            },
+        }
+    }
+    Ok(word)
 }
 
 fn positional(name: &str, word: String, options_ended: bool) -> Result<String, String> {
@@ -201,7 +225,8 @@ fn parse_element(item: &Value) -> Result<Element, String> {
         return Ok(Element::Arg { name, flag: text("flag")?, options });
     }
     if let Some(name) = text("spread")? {
-        return Ok(Element::Spread { name, options });
+        let each = text("join")?.map(|pattern| parse_pattern(&pattern)).transpose()?;
+        return Ok(Element::Spread { name, each, options });
     }
     if let Some(pattern) = text("join")? {
         return Ok(Element::Join { parts: parse_pattern(&pattern)?, options });
@@ -290,6 +315,28 @@ mod tests {
             ),
             (json!(["type-of", {"join": "{file}:{line}"}]), json!({"file": "a.rb"}), Ok(vec!["type-of"])),
             (json!(["x", {"spread": "paths"}]), json!({"paths": "lib"}), Err("must be an array")),
+            (
+                json!(["type-of", "--", {"spread": "at", "join": "{file}:{line}:{col}"}]),
+                json!({"at": [{"file": "a.rb", "line": 1, "col": 2}, {"file": "-b.rb", "line": 3, "col": 4}]}),
+                Ok(vec!["type-of", "--", "a.rb:1:2", "-b.rb:3:4"]),
+            ),
+            (
+                json!(["type-of", {"spread": "at", "join": "{file}:{line}"}]),
+                json!({"at": [{"file": "-b.rb", "line": 3}]}),
+                Err("starts with '-'"),
+            ),
+            (
+                json!(["t", {"spread": "at", "join": "{file}:{line}"}]),
+                json!({"at": [{"file": "a.rb"}]}),
+                Err("`at[0]` has no `line`"),
+            ),
+            (
+                json!(["t", {"spread": "at", "join": "{file}"}]),
+                json!({"at": ["a.rb"]}),
+                Err("`at[0]` must be an object"),
+            ),
+            (json!(["t", {"spread": "at", "join": "{file}"}]), json!({"at": [{"file": [1]}]}), Err("at[0].file")),
+            (json!(["t", {"spread": "at", "join": "{file}"}]), json!({}), Ok(vec!["t"])),
             (json!(["x", {"arg": "a"}]), json!({"a": {"b": 1}}), Err("string, number or boolean")),
         ];
         for (template, args, expected) in cases {
@@ -312,6 +359,11 @@ mod tests {
         let args = json!({"c": "x.yml", "p": ["a", "b"], "n": "not-a-path"});
         let out = template.synthesize(args.as_object().unwrap(), &SessionDefaults::new()).unwrap();
         assert_eq!(out.paths, ["x.yml", "a", "b"]);
+        let each =
+            ArgvTemplate::parse(&json!(["--", {"spread": "at", "join": "{file}:{line}", "path": true}])).unwrap();
+        let args = json!({"at": [{"file": "../x.rb", "line": 1}]});
+        let out = each.synthesize(args.as_object().unwrap(), &SessionDefaults::new()).unwrap();
+        assert_eq!(out.paths, ["../x.rb:1"], "each word is confined like a joined one");
     }
 
     #[test]
@@ -322,6 +374,7 @@ mod tests {
             (json!([{"nothing": 1}]), "one of `arg`"),
             (json!([{"join": "{a"}]), "argv[0]"),
             (json!([{"join": "a}"}]), "unmatched"),
+            (json!([{"spread": "p", "join": "{a"}]), "argv[0]"),
         ] {
             let error = ArgvTemplate::parse(&template).unwrap_err();
             assert!(error.contains(fragment), "{template}: {error}");

@@ -208,7 +208,9 @@ async def test_list_tools(gateway_stderr: TextIO) -> None:
     assert tools["rigor_check"].input_schema.get("required") == ["paths"]
     assert tools["rigor_check"].input_schema["properties"]["paths"]["type"] == "array"
     assert "rule" in tools["rigor_explain"].input_schema.get("properties", {})
-    assert tools["rigor_type_of"].input_schema.get("required") == ["file", "line", "col"]
+    type_of = tools["rigor_type_of"].input_schema
+    assert type_of["dependentRequired"]["file"] == ["line", "col"]
+    assert type_of["properties"]["positions"]["items"]["required"] == ["file", "line", "col"]
     assert tools["rigor_coverage"].input_schema.get("required") == ["paths"]
     assert tools["rigor_annotate"].output_schema is None
     # These declare an output schema, so the SDK validates their structuredContent.

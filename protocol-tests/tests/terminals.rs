@@ -173,6 +173,6 @@ fn one_shot_calls_exit_0_1_or_2() {
     assert_eq!(code, Some(2), "{stderr}");
     let (code, stdout, _) = run(&["tools"], "");
     assert_eq!(code, Some(0));
-    assert!(stdout.starts_with("rigor_check  (paths, config)"), "{stdout}");
+    assert!(stdout.starts_with("rigor_check  (paths, no_baseline, config)"), "{stdout}");
     let _ = result_text(&json!({"content": [{"text": ""}]}));
 }

@@ -43,6 +43,37 @@ fn rigor_type_of_failures_are_answers_and_bad_positions_are_errors() {
     assert_eq!(zero["isError"], json!(true), "{zero}");
     let missing_col = mcp.call_tool("rigor_type_of", json!({"file": "typed/inventory.rb", "line": 1}));
     assert_eq!(missing_col["isError"], json!(true), "{missing_col}");
+    assert!(result_text(&missing_col).contains("col"), "{missing_col}");
+    let nothing = mcp.call_tool("rigor_type_of", json!({}));
+    assert_eq!(nothing["isError"], json!(true), "{nothing}");
+    assert!(result_text(&nothing).contains("needs a position"), "{nothing}");
+}
+
+#[test]
+fn rigor_type_of_answers_several_positions_in_order() {
+    let mut mcp = Mcp::start(&[]);
+    let positions = json!([
+        {"file": "typed/inventory.rb", "line": 21, "col": 11},
+        {"file": "typed/nope.rb", "line": 1, "col": 1},
+        {"file": "typed/inventory.rb", "line": 8, "col": 20},
+        {"file": "typed/inventory.rb", "line": 999, "col": 1}
+    ]);
+    let result = mcp.call_tool("rigor_type_of", json!({"positions": positions}));
+    assert_eq!(result["isError"], json!(false), "{result}");
+    let results = result["structuredContent"]["results"].as_array().unwrap_or_else(|| panic!("{result}"));
+    assert_eq!(results.len(), 4, "{result}");
+    let mut single = |line, col| {
+        mcp.call_tool("rigor_type_of", json!({"file": "typed/inventory.rb", "line": line, "col": col}))
+            ["structuredContent"]
+            .clone()
+    };
+    assert_eq!(results[0], single(21, 11), "the same answer as asked alone");
+    assert_eq!(results[2], single(8, 20));
+    assert!(results[1]["error"].as_str().unwrap().contains("no such file"), "{result}");
+    assert!(results[3]["error"].as_str().unwrap().contains("out of range"), "{result}");
+    // Positions outside the root are refused like a single file is.
+    let outside = mcp.call_tool("rigor_type_of", json!({"positions": [{"file": "../x.rb", "line": 1, "col": 1}]}));
+    assert_eq!(outside["isError"], json!(true), "{outside}");
 }
 
 #[test]

@@ -4,18 +4,28 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{usage_error, write_json, Format, Io, EXIT_FINDINGS, EXIT_OK};
+use super::check_ci::{self as gate, BaselineArgs, CheckFormat, FailOn, Gated};
+use super::{usage_error, write_json, Io, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::FileReport;
 use crate::config::{self, Config, ConfigWarning};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::files;
+use crate::report;
 use crate::workspace::{self, CacheFigures};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Output format
+    /// Output format (sarif, github, gitlab, checkstyle, junit, teamcity: for CI)
     #[arg(long, value_enum, default_value_t)]
-    format: Format,
+    format: CheckFormat,
+    /// The lowest severity that fails the run (exit 1)
+    #[arg(long, value_enum, default_value_t, value_name = "SEVERITY")]
+    fail_on: FailOn,
+    #[command(flatten)]
+    baseline: BaselineArgs,
+    /// Analysis threads (default: one per core)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    workers: Option<u16>,
     /// Include run statistics (the default)
     #[arg(long, overrides_with = "no_stats")]
     stats: bool,
@@ -88,15 +98,26 @@ struct Envelope<'a> {
     fail_on: &'static str,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     config_warnings: &'a [ConfigWarning],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<&'a gate::BaselineUse>,
 }
 
 pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     let started = Instant::now();
+    if let Some(workers) = args.workers {
+        gate::use_workers(workers.into(), io)?;
+    }
     let analysed = match analyse(&args.paths, args.config.as_deref(), io)? {
         Ok(analysed) => analysed,
         Err(code) => return Ok(code),
     };
-    let diagnostics: Vec<&Diagnostic> = analysed.reports.iter().flat_map(|r| &r.diagnostics).collect();
+    let all: Vec<&Diagnostic> = analysed.reports.iter().flat_map(|r| &r.diagnostics).collect();
+    let files: Vec<String> = analysed.reports.iter().map(|r| r.path.clone()).collect();
+    let Gated { diagnostics, baseline, failed } =
+        match gate::apply(&all, &files, &args.baseline, args.fail_on, &analysed.config, io)? {
+            Ok(gated) => gated,
+            Err(code) => return Ok(code),
+        };
     let error_count = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
     let stats = (!args.no_stats).then(|| Stats {
         target_files: analysed.reports.len(),
@@ -105,21 +126,42 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         peak_rss_bytes: peak_rss_bytes(),
         cache: analysed.figures.clone(),
     });
-    match args.format {
-        Format::Json => write_json(
+    match args.format.ci() {
+        None if args.format == CheckFormat::Json => write_json(
             io.out,
             &Envelope {
-                success: error_count == 0,
+                success: !failed,
                 error_count,
                 diagnostics: diagnostics.clone(),
                 stats,
-                fail_on: "error",
+                fail_on: args.fail_on.as_str(),
                 config_warnings: &analysed.config.warnings,
+                baseline: baseline.as_ref(),
             },
         )?,
-        Format::Text => write_text(io, &diagnostics, &analysed, stats.as_ref())?,
+        None => {
+            write_text(io, &diagnostics, &analysed, stats.as_ref())?;
+            if let Some(baseline) = &baseline {
+                gate::write_baseline_summary(io.out, baseline)?;
+            }
+        }
+        Some(format) => {
+            for warning in &analysed.config.warnings {
+                writeln!(io.err, "rigor: config warning: {}", warning.message)?;
+            }
+            let run = report::Run {
+                diagnostics: &diagnostics,
+                files: &files,
+                settings: &analysed.config.settings,
+                root: &io.cwd,
+            };
+            report::write(format, &run, io.out)?;
+            if let Some(baseline) = &baseline {
+                gate::write_baseline_summary(io.err, baseline)?;
+            }
+        }
     }
-    Ok(if error_count == 0 { EXIT_OK } else { EXIT_FINDINGS })
+    Ok(if failed { EXIT_FINDINGS } else { EXIT_OK })
 }
 
 fn write_text(

@@ -23,6 +23,9 @@ pub struct Args {
     /// Exit 1 when the precise ratio is below this (0.0 to 1.0)
     #[arg(long, value_name = "RATIO")]
     threshold: Option<f64>,
+    /// Analysis threads (default: one per core)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    workers: Option<u16>,
     /// Configuration file (default: .rigor.yml, else .rigor.dist.yml)
     #[arg(long, value_name = "PATH")]
     config: Option<String>,
@@ -121,6 +124,9 @@ struct ParseFailure<'a> {
 }
 
 pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
+    if let Some(workers) = args.workers {
+        super::check_ci::use_workers(workers.into(), io)?;
+    }
     if let Some(threshold) = args.threshold {
         if !(0.0..=1.0).contains(&threshold) {
             return usage_error(io, &format!("--threshold must be between 0 and 1, got {threshold}"));

@@ -3,7 +3,9 @@
 //! path with output captured in memory.
 
 mod annotate;
+mod baseline;
 mod check;
+mod check_ci;
 mod coverage;
 mod explain;
 mod mcp;
@@ -18,7 +20,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub const EXIT_OK: i32 = 0;
-/// Error-severity diagnostics found, or a command failure (missing file, …).
+/// Diagnostics at or above `--fail-on` found, or a command failure (missing file, …).
 pub const EXIT_FINDINGS: i32 = 1;
 /// Bad command line: unknown command or flag, bad value, missing argument.
 pub const EXIT_USAGE: i32 = 64;
@@ -64,6 +66,8 @@ struct Cli {
 enum Command {
     /// Check Ruby files and report diagnostics
     Check(check::Args),
+    /// Record the current findings in a baseline file, so check reports only new ones
+    Baseline(baseline::Args),
     /// Describe the rules this engine implements
     Explain(explain::Args),
     /// Summarise diagnostics: distribution, hotspots, selectors, hints
@@ -100,6 +104,7 @@ pub fn run<T: Into<OsString> + Clone>(args: impl IntoIterator<Item = T>, io: &mu
     };
     let outcome = match cli.command {
         Command::Check(args) => check::run(args, io),
+        Command::Baseline(args) => baseline::run(args, io),
         Command::Explain(args) => explain::run(args, io),
         Command::Triage(args) => triage::run(args, io),
         Command::TypeOf(args) => type_of::run(args, io),
