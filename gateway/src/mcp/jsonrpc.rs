@@ -3,6 +3,11 @@
 
 use serde_json::{json, Map, Value};
 
+use super::id_scan::IdScanner;
+
+/// serde_json refuses nesting deeper than this.
+const PARSER_DEPTH_LIMIT: u64 = 128;
+
 /// Error codes, with the numbers JSON-RPC and MCP assign.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
@@ -134,14 +139,31 @@ pub fn kind_of(value: &Value) -> &'static str {
     }
 }
 
+/// The id of a message the parser refused, if its top-level `id` member
+/// can still be found and is a string or an integer.
+pub fn recover_id(scanned: &IdScanner) -> Option<RequestId> {
+    scanned.id().and_then(RequestId::from_value)
+}
+
 /// Classifies one line of input.
 pub fn classify(line: &[u8]) -> Incoming {
     let value: Value = match serde_json::from_slice(line) {
         Ok(value) => value,
         Err(error) => {
+            // Answer to the request's id whenever it can be found, so the
+            // client is not left waiting on it.
+            let scanned = IdScanner::scan(line);
+            let id = recover_id(&scanned);
+            if scanned.max_depth() > PARSER_DEPTH_LIMIT && error.to_string().contains("recursion limit") {
+                let message = format!(
+                    "the message nests {} levels deep; this server reads at most {PARSER_DEPTH_LIMIT}",
+                    scanned.max_depth()
+                );
+                return Incoming::Invalid { id, error: RpcError::new(ErrorCode::InvalidRequest, message) };
+            }
             let problem = if std::str::from_utf8(line).is_err() { "input is not valid UTF-8" } else { "invalid JSON" };
             return Incoming::Invalid {
-                id: None,
+                id,
                 error: RpcError::new(ErrorCode::ParseError, format!("parse error: {problem} ({error})")),
             };
         }
@@ -230,6 +252,22 @@ mod tests {
             assert_eq!(invalid_code(line), (id.clone(), *code), "{line}");
         }
         assert!(matches!(classify(b"\xff\xfe"), Incoming::Invalid { error, .. } if error.message.contains("UTF-8")));
+    }
+
+    #[test]
+    fn refused_messages_are_answered_to_their_id_when_it_can_be_found() {
+        let deep =
+            format!(r#"{{"jsonrpc":"2.0","method":"ping","params":{}{},"id":11}}"#, "[".repeat(500), "]".repeat(500));
+        assert_eq!(invalid_code(&deep), (Some(RequestId::Number(11)), -32600));
+        let cases: &[(&str, Option<RequestId>, i64)] = &[
+            (r#"{"jsonrpc":"2.0","id":"t","method":"pi"#, Some(RequestId::Text("t".into())), -32700),
+            (r#"{"jsonrpc":"2.0","id":3,"method":"ping",}"#, Some(RequestId::Number(3)), -32700),
+            (r#"{"jsonrpc":"2.0","id":3.5,"method":}"#, None, -32700),
+            (r#"{"params":{"id":4},"method":}"#, None, -32700),
+        ];
+        for (line, id, code) in cases {
+            assert_eq!(invalid_code(line), (id.clone(), *code), "{line}");
+        }
     }
 
     #[test]

@@ -121,8 +121,9 @@ impl Session {
     async fn handle(&mut self, frame: Frame) {
         let line = match frame {
             Frame::Line(line) => line,
-            Frame::TooLong { bytes } => {
+            Frame::TooLong { bytes, id } => {
                 trace::incoming(&self.name, &Value::String(format!("<a message of {bytes} bytes, over the limit>")));
+                let id = id.as_ref().and_then(RequestId::from_value);
                 let error = RpcError::new(
                     ErrorCode::InvalidRequest,
                     format!(
@@ -130,7 +131,7 @@ impl Session {
                         self.gateway.max_line_bytes
                     ),
                 );
-                return self.outbox.send(jsonrpc::error_response(None, &error)).await;
+                return self.outbox.send(jsonrpc::error_response(id.as_ref(), &error)).await;
             }
         };
         trace::incoming_bytes(&self.name, &line);

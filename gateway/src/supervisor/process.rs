@@ -2,6 +2,7 @@
 //! (docs/worker-protocol.md): spawn, read the hello, run calls, stop.
 
 use std::collections::VecDeque;
+use std::os::fd::AsRawFd;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
@@ -25,6 +26,8 @@ const MAX_WORKER_LINE: usize = 256 * 1024 * 1024;
 const STDERR_TAIL_LINES: usize = 12;
 /// How long a worker may take to exit after a shutdown request.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
+/// How long output written just before a worker ended may take to arrive.
+const EXIT_DRAIN: Duration = Duration::from_millis(200);
 
 /// The worker's first message.
 #[derive(Debug, Clone)]
@@ -170,16 +173,36 @@ impl WorkerProcess {
     }
 
     /// Sends one call and waits for its result. Any failure other than a
-    /// clean per-request error leaves the worker unusable.
+    /// clean per-request error leaves the worker unusable. A worker found
+    /// dead before it read the request gives `NotDelivered`: the call can
+    /// safely run elsewhere.
     pub async fn call(&mut self, id: u64, argv: &[String], cwd: &Path) -> Result<Reply, CallFailure> {
         let request = json!({"type": "call", "id": id, "argv": argv, "cwd": cwd});
         self.stderr_tail.clear();
+        if let Ok(Some(_)) = self.child.try_wait() {
+            return Err(CallFailure::NotDelivered(self.exit_report("before the call was sent").await));
+        }
         if let Err(error) = self.send(&request).await {
             let when = format!("(writing the request failed: {error})");
-            return Err(CallFailure::WorkerDied(self.exit_report(&when).await));
+            return Err(CallFailure::NotDelivered(self.exit_report(&when).await));
         }
+        let mut exited = false;
         loop {
-            match self.lines.recv().await {
+            let line = if exited {
+                // What it wrote before it ended still counts.
+                tokio::time::timeout(EXIT_DRAIN, self.lines.recv()).await.unwrap_or(None)
+            } else {
+                tokio::select! {
+                    biased;
+                    line = self.lines.recv() => line,
+                    // Its output may outlive it (a child holding the pipe).
+                    _ = self.child.wait() => {
+                        exited = true;
+                        continue;
+                    }
+                }
+            };
+            match line {
                 Some(WorkerLine::Message(message)) => {
                     let same_id = message.get("id") == Some(&json!(id));
                     match message.get("type").and_then(Value::as_str) {
@@ -206,7 +229,56 @@ impl WorkerProcess {
                         "the worker wrote a line of {bytes} bytes, over the limit"
                     )))
                 }
-                None => return Err(CallFailure::WorkerDied(self.exit_report("during the call").await)),
+                None => {
+                    // Bytes of the request still in the pipe: it died before
+                    // reading the request, which therefore did not kill it.
+                    let unread = self.unread_input();
+                    let report = self.exit_report("during the call").await;
+                    return Err(if unread > 0 {
+                        CallFailure::NotDelivered(report)
+                    } else {
+                        CallFailure::WorkerDied(report)
+                    });
+                }
+            }
+        }
+    }
+
+    /// Bytes written to the worker's stdin that it has not read.
+    fn unread_input(&self) -> usize {
+        let Some(stdin) = &self.stdin else { return 0 };
+        let mut unread: libc::c_int = 0;
+        // SAFETY: FIONREAD on a pipe end we own writes one int.
+        let status = unsafe { libc::ioctl(stdin.as_raw_fd(), libc::FIONREAD, &mut unread) };
+        if status == 0 {
+            unread.max(0) as usize
+        } else {
+            0
+        }
+    }
+
+    /// Resolves when an idle worker stops being usable: it exited, closed
+    /// its output, or wrote something that is not a protocol message.
+    /// Cancel-safe, so the supervisor can wait on it between calls.
+    pub async fn lost(&mut self) -> String {
+        loop {
+            let line = tokio::select! {
+                line = self.lines.recv() => line,
+                _ = self.child.wait() => None,
+            };
+            match line {
+                Some(WorkerLine::Message(message)) => tracing::warn!(
+                    pid = self.pid,
+                    "ignoring a message from the idle worker: {}",
+                    clip(&message.to_string())
+                ),
+                Some(WorkerLine::NotJson(text)) => {
+                    return format!("the idle worker (pid {}) wrote a line that is not JSON: {}", self.pid, clip(&text))
+                }
+                Some(WorkerLine::TooLong(bytes)) => {
+                    return format!("the idle worker (pid {}) wrote a line of {bytes} bytes", self.pid)
+                }
+                None => return self.exit_report("while idle").await,
             }
         }
     }
@@ -350,7 +422,7 @@ async fn read_protocol_lines(stdout: tokio::process::ChildStdout, lines: mpsc::S
                     WorkerLine::NotJson(text)
                 }
             },
-            Frame::TooLong { bytes } => WorkerLine::TooLong(bytes),
+            Frame::TooLong { bytes, .. } => WorkerLine::TooLong(bytes),
         };
 
         if lines.send(line).await.is_err() {
@@ -366,7 +438,7 @@ async fn forward_stderr(stderr: tokio::process::ChildStderr, pid: u32, tail: Std
     while let Ok(Some(frame)) = reader.next_frame().await {
         let line = match frame {
             Frame::Line(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Frame::TooLong { bytes } => format!("<a stderr line of {bytes} bytes, not shown>"),
+            Frame::TooLong { bytes, .. } => format!("<a stderr line of {bytes} bytes, not shown>"),
         };
         tracing::info!(target: "rigor_mcp::engine", pid, "{line}");
         tail.push(line);
