@@ -47,6 +47,9 @@ pub struct IdScanner {
     overflow: bool,
     /// The current top-level member is `id`.
     in_id: bool,
+    /// An id value not yet followed by `,` or `}`: garbage after it would
+    /// mean it was not the id the client wrote.
+    pending: Option<Value>,
     /// The last `id` member seen (null when its value was not a scalar).
     found: Option<Value>,
 }
@@ -61,6 +64,7 @@ impl Default for IdScanner {
             raw: Vec::new(),
             overflow: false,
             in_id: false,
+            pending: None,
             found: None,
         }
     }
@@ -110,9 +114,15 @@ impl IdScanner {
             (Expect::Open, 0xEF | 0xBB | 0xBF) => {}
             (Expect::Open, b'{') => self.open(Expect::Key),
             (Expect::Key, b'"') => self.begin_text(),
-            (Expect::Key | Expect::Next, b'}') => self.close(),
+            (Expect::Key | Expect::Next, b'}') => {
+                self.accept_pending();
+                self.close();
+            }
             (Expect::Colon, b':') => self.expect = Expect::Value,
-            (Expect::Next, b',') => self.expect = Expect::Key,
+            (Expect::Next, b',') => {
+                self.accept_pending();
+                self.expect = Expect::Key;
+            }
             (Expect::Value, b'"') => self.begin_text(),
             (Expect::Value, b'{' | b'[') => {
                 if self.in_id {
@@ -192,8 +202,14 @@ impl IdScanner {
 
     fn finish_id(&mut self) {
         let value = if self.overflow { None } else { serde_json::from_slice::<Value>(&self.raw).ok() };
-        self.found = Some(value.unwrap_or(Value::Null));
+        self.pending = Some(value.unwrap_or(Value::Null));
         self.expect = Expect::Next;
+    }
+
+    fn accept_pending(&mut self) {
+        if let Some(id) = self.pending.take() {
+            self.found = Some(id);
+        }
     }
 
     fn keep(&mut self, byte: u8, limit: usize) {
@@ -266,6 +282,8 @@ mod tests {
         assert_eq!(id_of(r#"{"jsonrpc":"2.0","id":9,"method":"pi"#), Some(json!(9)), "truncated after the id");
         assert_eq!(id_of(r#"{"jsonrpc":"2.0","id":9"#), None, "the number might go on");
         assert_eq!(id_of(r#"{"id":"unterminated"#), None);
+        assert_eq!(id_of(r#"{"id":"fz-1"b","method":"ping"}"#), None, "garbage right after the id");
+        assert_eq!(id_of(r#"{"id":"fz-1"}"#), Some(json!("fz-1")));
         let long_id = format!(r#"{{"id":"{}"}}"#, "x".repeat(ID_LIMIT));
         assert_eq!(id_of(&long_id), Some(Value::Null), "too long to keep");
     }
