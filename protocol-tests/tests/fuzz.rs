@@ -169,7 +169,7 @@ fn expected_id(line: &[u8], known: Option<Value>) -> Option<Value> {
 fn a_stream_of_mutated_messages_gets_one_answer_per_usable_id_and_the_gateway_keeps_serving() {
     let max = MAX_LINE_BYTES.to_string();
     let mut mcp = Mcp::start(&["--max-line-bytes", &max]);
-    let mut rng = Rng(0x5EED_1D5_0F_F00D);
+    let mut rng = Rng(0x5EED_1D50_FF00_D00D);
     let mut stream = Vec::new();
     let mut expected: Vec<Value> = Vec::new();
     let mut kinds_refused = 0;
@@ -193,26 +193,23 @@ fn a_stream_of_mutated_messages_gets_one_answer_per_usable_id_and_the_gateway_ke
         stdin
     });
     let mut answers: BTreeMap<String, usize> = BTreeMap::new();
-    let mut final_answer = None;
-    loop {
+    let final_answer = loop {
         let message = mcp.server.receive();
         if message.get("method").is_some() {
             continue;
         }
         assert!(message.get("result").is_some() != message.get("error").is_some(), "{message}");
         if message["id"] == json!("final") {
-            final_answer = Some(message);
-            break;
+            break message;
         }
         *answers.entry(message["id"].to_string()).or_default() += 1;
-    }
+    };
     // Calls are answered in order, but other answers may trail slightly.
     while let Some(message) = mcp.server.receive_within(Duration::from_millis(500)) {
         *answers.entry(message["id"].to_string()).or_default() += 1;
     }
     let _stdin = writer.join().unwrap();
 
-    let final_answer = final_answer.unwrap();
     assert_eq!(final_answer["result"]["isError"], json!(false), "{final_answer}");
     assert!(result_text(&final_answer["result"]).contains("flow.dead-assignment"));
     for id in &expected {
