@@ -30,7 +30,7 @@ impl Prepared {
             Prepared::Queued { catalogue, name, argv, pending } => {
                 let outcome = pending.outcome().await;
                 match catalogue.get(&name) {
-                    Some(tool) => Ok(to_result(tool, &argv, outcome)),
+                    Some(tool) => Ok(to_result(tool, &catalogue.server.meta_key, &argv, outcome)),
                     None => Err(RpcError::new(ErrorCode::InternalError, format!("tool {name} vanished"))),
                 }
             }
@@ -70,11 +70,9 @@ async fn validate(gateway: &Gateway, params: &Params) -> Result<Validated, Resul
     let catalogue = match gateway.supervisor.catalogue().await {
         CatalogueState::Ready(catalogue) => catalogue,
         CatalogueState::Unavailable(reason) => {
-            return Err(Ok(error_result(format!("The Rigor engine is not available: {reason}"))))
+            return Err(Ok(error_result(format!("The engine is not available: {reason}"))))
         }
-        CatalogueState::Starting => {
-            return Err(Ok(error_result("The Rigor engine is still starting; try again.".into())))
-        }
+        CatalogueState::Starting => return Err(Ok(error_result("The engine is still starting; try again.".into()))),
     };
     let Some(tool) = catalogue.get(&name) else {
         return Err(Err(invalid_params(format!(
@@ -110,7 +108,8 @@ pub fn error_result(text: String) -> Value {
     json!({"content": [{"type": "text", "text": text}], "isError": true})
 }
 
-fn to_result(tool: &Tool, argv: &[String], outcome: Result<CallOutcome, CallFailure>) -> Value {
+/// The tool result; the worker's details go under `_meta[meta_key]`.
+fn to_result(tool: &Tool, meta_key: &str, argv: &[String], outcome: Result<CallOutcome, CallFailure>) -> Value {
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(failure) => return error_result(format!("{} call failed: {failure}", tool.name)),
@@ -149,7 +148,7 @@ fn to_result(tool: &Tool, argv: &[String], outcome: Result<CallOutcome, CallFail
             content.insert(0, json!({"type": "text", "text": format!("NOTICE: {notice}")}));
         }
     }
-    result["_meta"] = json!({"rigor/worker": worker});
+    result["_meta"] = json!({meta_key: worker});
     result
 }
 

@@ -323,6 +323,12 @@ impl Mcp {
         Mcp { server: Server::spawn(&bin("rigor-mcp"), args, cwd), next_id: 0 }
     }
 
+    /// Starts `rigor-mcp ARGS` in `cwd` with extra environment variables,
+    /// without initializing.
+    pub fn start_raw_with_env(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Mcp {
+        Mcp { server: Server::spawn_with_env(&bin("rigor-mcp"), args, cwd, env), next_id: 0 }
+    }
+
     /// Starts `rigor-mcp --root <fixture project> ARGS` and initializes.
     pub fn start(args: &[&str]) -> Mcp {
         Mcp::start_with_env(args, &[])

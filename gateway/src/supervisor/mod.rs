@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::catalogue::{Catalogue, EngineInfo};
 use crate::events::{GatewayEvent, LogLevel};
+use crate::identity::{ServerIdentity, DEFAULT_ENV_PREFIX};
 
 use crate::reload::{watcher, ReloadConfig};
 use backoff::Backoff;
@@ -46,7 +47,7 @@ pub struct SupervisorConfig {
 /// Why a call produced no result from the engine.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CallFailure {
-    #[error("the Rigor engine is not available: {0}")]
+    #[error("the engine is not available: {0}")]
     Unavailable(String),
     #[error("{0}")]
     WorkerDied(String),
@@ -177,7 +178,7 @@ enum WorkerState {
     Stopped,
     Running {
         process: Box<WorkerProcess>,
-        hello: Hello,
+        hello: Box<Hello>,
         started: Instant,
     },
     /// Starting failed; calls fail fast until the retry time, when the
@@ -237,6 +238,7 @@ impl SupervisorHandle {
             freshness,
             last_reload: None,
             engine_path: None,
+            env_prefix: DEFAULT_ENV_PREFIX.to_string(),
 
             next_request: 0,
             _watcher: watcher,
@@ -291,6 +293,15 @@ impl SupervisorHandle {
                 failures: 0,
                 retry_at: None,
             }),
+        }
+    }
+
+    /// Who the server is now: the running engine's identity, else the
+    /// defaults (Rigor's).
+    pub fn identity(&self) -> ServerIdentity {
+        match &*self.catalogue.borrow() {
+            CatalogueState::Ready(catalogue) => catalogue.server.clone(),
+            _ => ServerIdentity::default(),
         }
     }
 
@@ -351,6 +362,8 @@ struct Supervisor {
     last_reload: Option<ReloadTiming>,
     /// The engine executable found at the last launch.
     engine_path: Option<PathBuf>,
+    /// Variables with this prefix reach the worker: its hello says which.
+    env_prefix: String,
     next_request: u64,
     queued: Arc<AtomicUsize>,
     events: broadcast::Sender<GatewayEvent>,
@@ -502,14 +515,15 @@ impl Supervisor {
 
     fn install(&mut self, process: WorkerProcess, hello: Hello, code: CodeState) {
         self.backoff.reset();
-        let (catalogue, problems) = Catalogue::build(hello.engine.clone(), &hello.tools);
+        let (catalogue, problems) = Catalogue::build(hello.engine.clone(), hello.server.clone(), &hello.tools);
         for problem in problems {
             tracing::error!("engine catalogue: {problem}");
         }
         tracing::info!(pid = process.pid(), engine = %hello.engine, tools = ?catalogue.names(), "worker ready");
         self.emit(LogLevel::Info, format!("engine worker started: pid {}, {}", process.pid(), hello.engine));
         self.catalogue.send_replace(CatalogueState::Ready(Arc::new(catalogue)));
-        self.state = WorkerState::Running { process: Box::new(process), hello, started: Instant::now() };
+        self.state =
+            WorkerState::Running { process: Box::new(process), hello: Box::new(hello), started: Instant::now() };
         self.freshness.serving = Some(code);
         self.freshness.start_failed = None;
     }
@@ -532,13 +546,23 @@ impl Supervisor {
     async fn launch(&mut self) -> Result<(WorkerProcess, Hello), String> {
         let program = locate(self.config.engine.as_deref())?;
         self.engine_path = Some(program.clone());
-        let spec = SpawnSpec {
-            program,
-            root: self.config.root.clone(),
-            hello_timeout: self.config.hello_timeout,
-            environment: self.config.environment.resolve(),
-        };
-        WorkerProcess::start(&spec).await
+        loop {
+            let spec = SpawnSpec {
+                program: program.clone(),
+                root: self.config.root.clone(),
+                hello_timeout: self.config.hello_timeout,
+                environment: self.config.environment.resolve(&self.env_prefix),
+            };
+            let (mut process, hello) = WorkerProcess::start(&spec).await?;
+            if hello.server.env_prefix == self.env_prefix {
+                return Ok((process, hello));
+            }
+            // Its variables are known only from its hello: start it again
+            // with them (once per engine that is not Rigor).
+            tracing::info!(prefix = %hello.server.env_prefix, "the engine asks for its own variables; restarting it with them");
+            self.env_prefix = hello.server.env_prefix.clone();
+            process.kill().await;
+        }
     }
 
     /// Rebuilds and restarts if the code changed since the worker started.

@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 
 use super::CallFailure;
 use crate::catalogue::EngineInfo;
+use crate::identity::ServerIdentity;
 use crate::mcp::framing::{Frame, LineReader};
 
 /// The protocol version this gateway speaks.
@@ -35,6 +36,7 @@ pub struct Hello {
     pub engine: EngineInfo,
     pub pid: u32,
     pub tools: Vec<Value>,
+    pub server: ServerIdentity,
 }
 
 /// A finished call as the worker reported it.
@@ -393,6 +395,7 @@ fn parse_hello(message: &Value) -> Result<Hello, String> {
         },
         pid: message.get("pid").and_then(Value::as_u64).unwrap_or_default() as u32,
         tools: message.get("tools").and_then(Value::as_array).cloned().ok_or("the hello has no `tools` array")?,
+        server: ServerIdentity::from_hello(message.get("server"))?,
     })
 }
 
