@@ -1,6 +1,8 @@
 //! JSON-RPC 2.0 messages as MCP uses them: classification of what arrives,
 //! and builders for what we send.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
 
 use super::id_scan::IdScanner;
@@ -116,10 +118,10 @@ pub enum Params {
 
 impl Params {
     /// The parameters as an object; absent parameters are an empty object.
-    pub fn object(&self) -> Result<Map<String, Value>, RpcError> {
+    pub fn object(&self) -> Result<Cow<'_, Map<String, Value>>, RpcError> {
         match self {
-            Params::None => Ok(Map::new()),
-            Params::Object(map) => Ok(map.clone()),
+            Params::None => Ok(Cow::Owned(Map::new())),
+            Params::Object(map) => Ok(Cow::Borrowed(map)),
             Params::Other(value) => Err(RpcError::new(
                 ErrorCode::InvalidParams,
                 format!("params must be an object, not {}", kind_of(value)),
@@ -172,7 +174,7 @@ pub fn classify(line: &[u8]) -> Incoming {
         id,
         error: RpcError::new(ErrorCode::InvalidRequest, message),
     };
-    let object = match value {
+    let mut object = match value {
         Value::Object(object) => object,
         Value::Array(_) => {
             return invalid(None, "batches (JSON arrays) are not supported: send one JSON-RPC object per line".into())
@@ -197,10 +199,11 @@ pub fn classify(line: &[u8]) -> Incoming {
         }
         None => return invalid(id, "missing `method`".into()),
     };
-    let params = match object.get("params") {
+    // Taken, not copied: this runs for every message.
+    let params = match object.remove("params") {
         None => Params::None,
-        Some(Value::Object(map)) => Params::Object(map.clone()),
-        Some(other) => Params::Other(other.clone()),
+        Some(Value::Object(map)) => Params::Object(map),
+        Some(other) => Params::Other(other),
     };
     match id {
         Some(id) => Incoming::Request { id, method, params },

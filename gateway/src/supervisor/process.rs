@@ -206,9 +206,9 @@ impl WorkerProcess {
             };
             match line {
                 Some(WorkerLine::Message(message)) => {
-                    let same_id = message.get("id") == Some(&json!(id));
+                    let same_id = message.get("id").and_then(Value::as_u64) == Some(id);
                     match message.get("type").and_then(Value::as_str) {
-                        Some("result") if same_id => return parse_reply(&message).map_err(CallFailure::Protocol),
+                        Some("result") if same_id => return parse_reply(message).map_err(CallFailure::Protocol),
                         Some("error") if same_id || message.get("id") == Some(&Value::Null) => {
                             let text = message.get("message").and_then(Value::as_str).unwrap_or("no message");
                             return Err(CallFailure::Rejected(text.to_string()));
@@ -399,13 +399,18 @@ fn parse_hello(message: &Value) -> Result<Hello, String> {
     })
 }
 
-fn parse_reply(message: &Value) -> Result<Reply, String> {
+/// The result's fields, taken out of the message (not copied: output can be large).
+fn parse_reply(mut message: Value) -> Result<Reply, String> {
     let exit_code = message.get("exit_code").and_then(Value::as_i64).ok_or("a result without an integer exit_code")?;
-    let text = |key: &str| message.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+    let mut text = |key: &str| match message.get_mut(key).map(Value::take) {
+        Some(Value::String(text)) => text,
+        _ => String::new(),
+    };
+    let (stdout, stderr) = (text("stdout"), text("stderr"));
     Ok(Reply {
         exit_code: i32::try_from(exit_code).map_err(|_| format!("exit_code {exit_code} out of range"))?,
-        stdout: text("stdout"),
-        stderr: text("stderr"),
+        stdout,
+        stderr,
         elapsed_ms: message.get("elapsed_ms").and_then(Value::as_f64).unwrap_or_default(),
     })
 }
