@@ -288,9 +288,9 @@ impl WorkerProcess {
     async fn send(&mut self, message: &Value) -> std::io::Result<()> {
         crate::trace::to_worker(self.pid, message);
         let stdin = self.stdin.as_mut().ok_or_else(|| std::io::Error::other("stdin already closed"))?;
-        let mut line = message.to_string();
-        line.push('\n');
-        stdin.write_all(line.as_bytes()).await?;
+        let mut line = serde_json::to_vec(message)?;
+        line.push(b'\n');
+        stdin.write_all(&line).await?;
         stdin.flush().await
     }
 
