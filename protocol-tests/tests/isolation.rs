@@ -61,9 +61,12 @@ fn a_worker_killed_from_outside_is_reported_with_its_signal() {
 /// engine closes its stdin and stdout on SIGUSR1 and lingers).
 fn end_idle_worker(pid: u32, how: i32) {
     signal(pid, how);
-    if how == libc::SIGSEGV && !wait_gone(pid, Duration::from_millis(300)) {
-        // Rust's runtime takes the first SIGSEGV sent from outside for a
-        // possible stack overflow and carries on; the second one is fatal.
+    // Rust's runtime takes the first SIGSEGV sent from outside for a
+    // possible stack overflow and carries on; a later one is fatal. Two
+    // sent before it runs count as one, so repeat until it is gone.
+    let started = std::time::Instant::now();
+    while how == libc::SIGSEGV && !wait_gone(pid, Duration::from_millis(200)) {
+        assert!(started.elapsed() < Duration::from_secs(10), "worker {pid} survives SIGSEGV");
         signal(pid, libc::SIGSEGV);
     }
 }

@@ -27,6 +27,9 @@ const MAX_WORKER_LINE: usize = 256 * 1024 * 1024;
 const STDERR_TAIL_LINES: usize = 12;
 /// How long a worker may take to exit after a shutdown request.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
+/// A worker killed from outside this soon after a request was written may
+/// have died before it could act on it (see `killed_from_outside`).
+const KILL_RACE: Duration = Duration::from_millis(50);
 /// How long output written just before a worker ended may take to arrive.
 const EXIT_DRAIN: Duration = Duration::from_millis(200);
 
@@ -188,6 +191,7 @@ impl WorkerProcess {
             let when = format!("(writing the request failed: {error})");
             return Err(CallFailure::NotDelivered(self.exit_report(&when).await));
         }
+        let sent = std::time::Instant::now();
         let mut exited = false;
         loop {
             let line = if exited {
@@ -235,8 +239,9 @@ impl WorkerProcess {
                     // Bytes of the request still in the pipe: it died before
                     // reading the request, which therefore did not kill it.
                     let unread = self.unread_input();
+                    let killed_at_once = sent.elapsed() < KILL_RACE && self.killed_from_outside().await;
                     let report = self.exit_report("during the call").await;
-                    return Err(if unread > 0 {
+                    return Err(if unread > 0 || killed_at_once {
                         CallFailure::NotDelivered(report)
                     } else {
                         CallFailure::WorkerDied(report)
@@ -244,6 +249,15 @@ impl WorkerProcess {
                 }
             }
         }
+    }
+
+    /// Whether it ended by a signal only another process sends. A kill
+    /// that lands as the request is written can let the kernel hand the
+    /// request to a process that is already dying: such a call is retried.
+    async fn killed_from_outside(&mut self) -> bool {
+        let status = tokio::time::timeout(EXIT_DRAIN, self.child.wait()).await;
+        let signal = status.ok().and_then(Result::ok).and_then(|status| status.signal());
+        matches!(signal, Some(libc::SIGKILL | libc::SIGTERM | libc::SIGINT | libc::SIGHUP))
     }
 
     /// Bytes written to the worker's stdin that it has not read.
