@@ -341,3 +341,15 @@ fn sig_gen() -> Value {
 pub fn tools() -> Vec<Value> {
     vec![check(), triage(), explain(), type_of(), annotate(), coverage(), sig_gen()]
 }
+
+/// Who the server is (the hello's `server`): what MCP clients see, which
+/// variables the gateway passes to the worker, the `_meta` key of results.
+pub fn server() -> Value {
+    json!({
+        "name": "rigor-mcp",
+        "title": "Rigor",
+        "instructions": "Rigor is a Ruby type checker. Its tools analyse the Ruby files of the project root (paths are relative to it). Call rigor_check before proposing a refactor: it returns JSON diagnostics, and finding diagnostics is a normal result, not an error. rigor_type_of gives the inferred type of the expression at a file position, rigor_annotate shows a file with the type of each line, and rigor_coverage measures how precisely code is typed. rigor_triage summarises a whole project; rigor_explain describes a rule.",
+        "env_prefix": "RIGOR_",
+        "meta_key": "rigor/worker",
+    })
+}

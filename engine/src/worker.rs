@@ -101,6 +101,7 @@ pub fn hello() -> Value {
         "engine": {"name": "rigor", "version": env!("CARGO_PKG_VERSION"), "build": crate::BUILD},
         "pid": std::process::id(),
         "tools": catalogue::tools(),
+        "server": catalogue::server(),
     })
 }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::argv::ArgvTemplate;
+use crate::identity::ServerIdentity;
 
 /// Tool fields that belong to MCP and are shown to clients; everything
 /// else in the hello (argv, timeout_seconds…) is private to the gateway.
@@ -116,13 +117,15 @@ impl std::fmt::Display for EngineInfo {
 
 pub struct Catalogue {
     pub engine: EngineInfo,
+    /// Who the server is, as the engine said.
+    pub server: ServerIdentity,
     tools: Vec<Tool>,
 }
 
 impl Catalogue {
     /// Builds a catalogue from a hello's `tools`. A broken tool definition is
     /// left out (and reported) rather than taking every tool down with it.
-    pub fn build(engine: EngineInfo, raw_tools: &[Value]) -> (Catalogue, Vec<String>) {
+    pub fn build(engine: EngineInfo, server: ServerIdentity, raw_tools: &[Value]) -> (Catalogue, Vec<String>) {
         let mut tools: Vec<Tool> = Vec::new();
         let mut problems = Vec::new();
         for raw in raw_tools {
@@ -134,7 +137,7 @@ impl Catalogue {
                 Err(problem) => problems.push(problem),
             }
         }
-        (Catalogue { engine, tools }, problems)
+        (Catalogue { engine, server, tools }, problems)
     }
 
     pub fn get(&self, name: &str) -> Option<&Tool> {
@@ -173,7 +176,7 @@ mod tests {
 
     #[test]
     fn listing_shows_only_public_fields() {
-        let (catalogue, problems) = Catalogue::build(engine(), &[tool("a")]);
+        let (catalogue, problems) = Catalogue::build(engine(), ServerIdentity::default(), &[tool("a")]);
         assert!(problems.is_empty());
         let listed = &catalogue.listing()[0];
         assert!(listed.get("argv").is_none() && listed.get("timeout_seconds").is_none());
@@ -185,14 +188,15 @@ mod tests {
     fn broken_tools_are_left_out_and_reported() {
         let mut bad = tool("b");
         bad["inputSchema"] = json!({"type": "array"});
-        let (catalogue, problems) = Catalogue::build(engine(), &[tool("a"), bad, tool("a"), json!(3)]);
+        let (catalogue, problems) =
+            Catalogue::build(engine(), ServerIdentity::default(), &[tool("a"), bad, tool("a"), json!(3)]);
         assert_eq!(catalogue.names(), ["a"]);
         assert_eq!(problems.len(), 3, "{problems:?}");
     }
 
     #[test]
     fn input_errors_name_the_offending_field() {
-        let (catalogue, _) = Catalogue::build(engine(), &[tool("a")]);
+        let (catalogue, _) = Catalogue::build(engine(), ServerIdentity::default(), &[tool("a")]);
         let a = catalogue.get("a").unwrap();
         assert!(a.check_input(&json!({"n": 1})).is_ok());
         let error = a.check_input(&json!({"n": "x"})).unwrap_err();

@@ -30,7 +30,7 @@ impl Prepared {
             Prepared::Queued { catalogue, name, argv, pending } => {
                 let outcome = pending.outcome().await;
                 match catalogue.get(&name) {
-                    Some(tool) => Ok(to_result(tool, &argv, outcome)),
+                    Some(tool) => Ok(to_result(tool, &catalogue.server.meta_key, &argv, outcome)),
                     None => Err(RpcError::new(ErrorCode::InternalError, format!("tool {name} vanished"))),
                 }
             }
@@ -60,9 +60,10 @@ async fn validate(gateway: &Gateway, params: &Params) -> Result<Validated, Resul
         Some(other) => return Err(Err(invalid_params(format!("`name` must be a string, not {}", kind_of(other))))),
         None => return Err(Err(invalid_params("tools/call needs `name`, the tool to call".into()))),
     };
+    let no_arguments = Value::Object(Map::new());
     let arguments = match params.get("arguments") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(arguments)) => arguments.clone(),
+        None | Some(Value::Null) => &no_arguments,
+        Some(arguments @ Value::Object(_)) => arguments,
         Some(other) => {
             return Err(Err(invalid_params(format!("`arguments` must be an object, not {}", kind_of(other)))))
         }
@@ -70,11 +71,9 @@ async fn validate(gateway: &Gateway, params: &Params) -> Result<Validated, Resul
     let catalogue = match gateway.supervisor.catalogue().await {
         CatalogueState::Ready(catalogue) => catalogue,
         CatalogueState::Unavailable(reason) => {
-            return Err(Ok(error_result(format!("The Rigor engine is not available: {reason}"))))
+            return Err(Ok(error_result(format!("The engine is not available: {reason}"))))
         }
-        CatalogueState::Starting => {
-            return Err(Ok(error_result("The Rigor engine is still starting; try again.".into())))
-        }
+        CatalogueState::Starting => return Err(Ok(error_result("The engine is still starting; try again.".into()))),
     };
     let Some(tool) = catalogue.get(&name) else {
         return Err(Err(invalid_params(format!(
@@ -82,14 +81,14 @@ async fn validate(gateway: &Gateway, params: &Params) -> Result<Validated, Resul
             catalogue.names().join(", ")
         ))));
     };
-    if let Err(problems) = tool.check_input(&Value::Object(arguments.clone())) {
+    if let Err(problems) = tool.check_input(arguments) {
         return Err(Ok(error_result(format!(
             "Invalid arguments for {name}: {problems}. The input schema is in tools/list."
         ))));
     }
     let synthesized = tool
         .template
-        .synthesize(&arguments, &gateway.session_defaults)
+        .synthesize(arguments.as_object().expect("checked to be an object"), &gateway.session_defaults)
         .map_err(|problem| Ok(error_result(format!("Invalid arguments for {name}: {problem}"))))?;
     for path in &synthesized.paths {
         if let Err(problem) = confine::check(&gateway.root, path) {
@@ -110,12 +109,13 @@ pub fn error_result(text: String) -> Value {
     json!({"content": [{"type": "text", "text": text}], "isError": true})
 }
 
-fn to_result(tool: &Tool, argv: &[String], outcome: Result<CallOutcome, CallFailure>) -> Value {
-    let outcome = match outcome {
+/// The tool result; the worker's details go under `_meta[meta_key]`.
+fn to_result(tool: &Tool, meta_key: &str, argv: &[String], outcome: Result<CallOutcome, CallFailure>) -> Value {
+    let mut outcome = match outcome {
         Ok(outcome) => outcome,
         Err(failure) => return error_result(format!("{} call failed: {failure}", tool.name)),
     };
-    let reply = &outcome.reply;
+    let reply = &mut outcome.reply;
     let mut worker = json!({
         "pid": outcome.worker_pid,
         "engine": outcome.engine.to_string(),
@@ -131,7 +131,7 @@ fn to_result(tool: &Tool, argv: &[String], outcome: Result<CallOutcome, CallFail
             json!({"build_ms": reload.build.as_secs_f64() * 1e3, "restart_ms": reload.restart.as_secs_f64() * 1e3});
     }
     let mut result = match reply.exit_code {
-        0 | 1 => normal_result(tool, &reply.stdout, &reply.stderr),
+        0 | 1 => normal_result(tool, std::mem::take(&mut reply.stdout), &reply.stderr),
         EXIT_USAGE => error_result(format!(
             "{} was called with arguments the engine rejects (exit 64): {}",
             tool.name,
@@ -149,14 +149,14 @@ fn to_result(tool: &Tool, argv: &[String], outcome: Result<CallOutcome, CallFail
             content.insert(0, json!({"type": "text", "text": format!("NOTICE: {notice}")}));
         }
     }
-    result["_meta"] = json!({"rigor/worker": worker});
+    result["_meta"] = json!({meta_key: worker});
     result
 }
 
 /// A result for exit 0 or 1: the output as text, plus structured content
 /// when the tool declares an output schema (which it must then satisfy:
 /// official clients reject a mismatch).
-fn normal_result(tool: &Tool, stdout: &str, stderr: &str) -> Value {
+fn normal_result(tool: &Tool, stdout: String, stderr: &str) -> Value {
     // A command that failed with exit 1 (a missing file, a parse error) may
     // say why only on stderr; an empty answer would hide it.
     if stdout.trim().is_empty() && !stderr.trim().is_empty() {
@@ -166,9 +166,9 @@ fn normal_result(tool: &Tool, stdout: &str, stderr: &str) -> Value {
         }
         return json!({"content": [{"type": "text", "text": text}], "isError": false});
     }
-    let mut result = json!({"content": [{"type": "text", "text": stdout}], "isError": false});
+    let mut structured = None;
     if tool.has_output_schema() {
-        let structured = match serde_json::from_str::<Value>(stdout) {
+        let value = match serde_json::from_str::<Value>(&stdout) {
             Ok(value @ Value::Object(_)) => value,
             Ok(other) => {
                 return error_result(format!(
@@ -179,12 +179,17 @@ fn normal_result(tool: &Tool, stdout: &str, stderr: &str) -> Value {
             }
             Err(error) => return error_result(format!("{}: the engine's output is not JSON ({error})", tool.name)),
         };
-        if let Err(problems) = tool.check_output(&structured) {
+        if let Err(problems) = tool.check_output(&value) {
             return error_result(format!(
                 "{}: the engine's output does not match its outputSchema: {problems}",
                 tool.name
             ));
         }
+        structured = Some(value);
+    }
+    // The output moves into the result, not copied: it can be large.
+    let mut result = json!({"content": [{"type": "text", "text": stdout}], "isError": false});
+    if let Some(structured) = structured {
         result["structuredContent"] = structured;
     }
     result

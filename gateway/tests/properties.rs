@@ -12,6 +12,7 @@ use rigor_gateway::argv::SessionDefaults;
 use rigor_gateway::gateway::Gateway;
 use rigor_gateway::mcp::connection::Connection;
 use rigor_gateway::mcp::framing::{Frame, LineReader};
+use rigor_gateway::mcp::id_scan::IdScanner;
 use rigor_gateway::mcp::jsonrpc::{classify, Incoming, RequestId};
 use rigor_gateway::session;
 use rigor_gateway::supervisor::{SupervisorConfig, SupervisorHandle, WorkerEnvironment};
@@ -57,7 +58,11 @@ proptest! {
                 let mut text = line.clone();
                 let bytes = text.len() + usize::from(crlf);
                 if bytes > limit {
-                    return Some(Frame::TooLong { bytes });
+                    let mut seen = text.clone();
+                    if crlf {
+                        seen.push(b'\r');
+                    }
+                    return Some(Frame::TooLong { bytes, id: IdScanner::scan(&seen).id().cloned() });
                 }
                 if index == 0 && text.starts_with(b"\xEF\xBB\xBF") {
                     text.drain(..3);
@@ -69,6 +74,25 @@ proptest! {
             })
             .collect();
         prop_assert_eq!(read_frames(input, chunk, limit), expected);
+    }
+
+    #[test]
+    fn an_over_long_request_keeps_its_id_wherever_it_is_and_however_it_arrives(
+        id in prop_oneof![any::<i64>().prop_map(|n| json!(n)), "[a-z0-9 \"\\\\]{0,12}".prop_map(|s| json!(s))],
+        pad in 0usize..300,
+        depth in 0usize..200,
+        id_first in any::<bool>(),
+        chunk in 1usize..64,
+    ) {
+        let nested = format!("{}\"{}\"{}", "[".repeat(depth), "x".repeat(pad), "]".repeat(depth));
+        let line = if id_first {
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping","params":{{"p":{nested},"id":0}}}}"#)
+        } else {
+            format!(r#"{{"jsonrpc":"2.0","method":"ping","params":{{"id":0,"p":{nested}}},"id":{id}}}"#)
+        };
+        let limit = 40;
+        let frames = read_frames(format!("{line}\n{{}}\n").into_bytes(), chunk, limit);
+        prop_assert_eq!(frames, vec![Frame::TooLong { bytes: line.len(), id: Some(id) }, Frame::Line(b"{}".to_vec())]);
     }
 
     #[test]

@@ -111,6 +111,33 @@ pub fn zombie_children(pid: u32) -> Vec<u32> {
     zombies
 }
 
+/// Pids of the live (not zombie) children of `pid`.
+pub fn live_children(pid: u32) -> Vec<u32> {
+    let mut children = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else { continue };
+        let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+        let alive = !matches!(fields.first(), Some(&"Z") | Some(&"X") | None);
+        if alive && fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) {
+            children.push(child);
+        }
+    }
+    children
+}
+
+/// Waits until `pid` has a live child other than `except`; returns it.
+pub fn wait_new_child(pid: u32, except: u32, limit: Duration) -> Option<u32> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Some(child) = live_children(pid).into_iter().find(|c| *c != except) {
+            return Some(child);
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    None
+}
+
 /// The fake engine script (docs/worker-protocol.md in Python), copied into
 /// `dir` so a test may edit it.
 pub fn fake_engine_in(dir: &Path) -> PathBuf {
@@ -294,6 +321,12 @@ impl Mcp {
     /// Starts `rigor-mcp ARGS` in `cwd` without initializing.
     pub fn start_raw(args: &[&str], cwd: &Path) -> Mcp {
         Mcp { server: Server::spawn(&bin("rigor-mcp"), args, cwd), next_id: 0 }
+    }
+
+    /// Starts `rigor-mcp ARGS` in `cwd` with extra environment variables,
+    /// without initializing.
+    pub fn start_raw_with_env(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Mcp {
+        Mcp { server: Server::spawn_with_env(&bin("rigor-mcp"), args, cwd, env), next_id: 0 }
     }
 
     /// Starts `rigor-mcp --root <fixture project> ARGS` and initializes.

@@ -3,7 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use protocol_tests::{fake_engine_in, process_alive, result_text, signal, wait_gone, worker_pid, zombie_children, Mcp};
+use protocol_tests::{
+    fake_engine_in, process_alive, result_text, signal, wait_gone, wait_new_child, worker_pid, zombie_children, Mcp,
+};
 use serde_json::{json, Value};
 
 const FAILPOINTS: &str = "explain/fp.panic:panic,explain/fp.abort:abort,explain/fp.exit:exit,explain/fp.garbage:garbage,explain/fp.hang:hang";
@@ -53,6 +55,81 @@ fn a_worker_killed_from_outside_is_reported_with_its_signal() {
     assert_eq!(answer["result"]["isError"], json!(true));
     assert!(result_text(&answer["result"]).contains("signal 9 (SIGKILL)"), "{answer}");
     assert_eq!(explain(&mut mcp, "flow")["isError"], json!(false));
+}
+
+/// Ends the idle worker `pid` by `how`: a signal, or `pipes` (the fake
+/// engine closes its stdin and stdout on SIGUSR1 and lingers).
+fn end_idle_worker(pid: u32, how: i32) {
+    signal(pid, how);
+    // Rust's runtime takes the first SIGSEGV sent from outside for a
+    // possible stack overflow and carries on; a later one is fatal. Two
+    // sent before it runs count as one, so repeat until it is gone.
+    let started = std::time::Instant::now();
+    while how == libc::SIGSEGV && !wait_gone(pid, Duration::from_millis(200)) {
+        assert!(started.elapsed() < Duration::from_secs(10), "worker {pid} survives SIGSEGV");
+        signal(pid, libc::SIGSEGV);
+    }
+}
+
+const IDLE_DEATHS: [(i32, &str); 3] =
+    [(libc::SIGKILL, "SIGKILL"), (libc::SIGTERM, "SIGTERM"), (libc::SIGSEGV, "SIGSEGV")];
+
+/// Each way an idle worker can end: the next call, sent at once, succeeds;
+/// and without any call the gateway has already started a fresh worker.
+fn idle_deaths_cost_nothing(mut mcp: Mcp, call: fn(&mut Mcp) -> Value, deaths: &[(i32, &str)]) {
+    let gateway = mcp.server.pid();
+    for (how, name) in deaths {
+        let pid = worker_pid(&call(&mut mcp));
+        end_idle_worker(pid, *how);
+        let next = call(&mut mcp);
+        assert_eq!(next["isError"], json!(false), "{name}, next call at once: {next}");
+        assert_ne!(worker_pid(&next), pid, "{name}: a fresh worker served");
+
+        let pid = worker_pid(&next);
+        end_idle_worker(pid, *how);
+        let fresh = wait_new_child(gateway, pid, Duration::from_secs(5));
+        let fresh = fresh.unwrap_or_else(|| panic!("{name}: no fresh worker started without a call"));
+        let next = call(&mut mcp);
+        assert_eq!(next["isError"], json!(false), "{name}, next call later: {next}");
+        assert_eq!(worker_pid(&next), fresh, "{name}: the worker started in the background served");
+    }
+    assert!(zombie_children(gateway).is_empty(), "every worker was reaped");
+    mcp.server.assert_stdout_is_protocol_only();
+}
+
+#[test]
+fn an_idle_rigor_worker_killed_by_any_signal_is_replaced_unseen() {
+    let mcp = Mcp::start(&[]);
+    idle_deaths_cost_nothing(mcp, |mcp| explain(mcp, "flow"), &IDLE_DEATHS);
+}
+
+#[test]
+fn an_idle_fake_worker_killed_or_closing_its_pipes_is_replaced_unseen() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = fake_engine_in(dir.path());
+    let mcp = Mcp::start(&["--engine", engine.to_str().unwrap()]);
+    let mut deaths = IDLE_DEATHS.to_vec();
+    deaths.push((libc::SIGUSR1, "closed pipes"));
+    idle_deaths_cost_nothing(mcp, |mcp| mcp.call_tool("echo", json!({"text": "x"})), &deaths);
+}
+
+#[test]
+fn a_worker_that_dies_between_two_pipelined_calls_costs_the_second_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = fake_engine_in(dir.path());
+    let mut mcp = Mcp::start(&["--engine", engine.to_str().unwrap()]);
+    for round in 0..8 {
+        // die_after answers, then the worker kills itself with SIGKILL
+        // while the next call is already on its way to it.
+        let dying = mcp.send_request("tools/call", json!({"name": "die_after", "arguments": {}}));
+        let next = mcp.send_request("tools/call", json!({"name": "echo", "arguments": {"text": round.to_string()}}));
+        let first = mcp.server.answer_to(&dying);
+        assert_eq!(result_text(&first["result"]), "dying", "{first}");
+        let second = mcp.server.answer_to(&next);
+        assert_eq!(second["result"]["isError"], json!(false), "round {round}: {second}");
+        assert_eq!(result_text(&second["result"]), format!("v1:{round}"));
+        assert_ne!(worker_pid(&second["result"]), worker_pid(&first["result"]));
+    }
 }
 
 #[test]

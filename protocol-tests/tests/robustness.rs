@@ -38,10 +38,47 @@ fn an_over_long_line_is_refused_and_skipped() {
     line.push(b'\n');
     mcp.server.send_raw(&line);
     let answer = mcp.server.receive();
-    assert_eq!(answer["id"], Value::Null);
+    assert_eq!(answer["id"], json!(99), "answered to the id found at the start of the line");
     assert_eq!(answer["error"]["code"], json!(-32600));
     assert!(answer["error"]["message"].as_str().unwrap().contains("1000"), "{answer}");
     assert_eq!(mcp.request("ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn a_5_mib_line_with_its_id_anywhere_is_answered_to_that_id() {
+    let mut mcp = Mcp::start(&[]);
+    let pad = "x".repeat(5 * 1024 * 1024);
+    let lines = [
+        (json!(11), format!(r#"{{"jsonrpc":"2.0","id":11,"method":"ping","params":{{"pad":"{pad}"}}}}"#)),
+        (
+            json!("late"),
+            format!(r#"{{"jsonrpc":"2.0","method":"ping","params":{{"id":1,"pad":"{pad}"}},"id":"late"}}"#),
+        ),
+        (Value::Null, format!(r#"{{"jsonrpc":"2.0","method":"ping","params":{{"id":1,"pad":"{pad}"}}}}"#)),
+    ];
+    for (id, line) in lines {
+        mcp.server.send_raw(format!("{line}\n").as_bytes());
+        let answer = mcp.server.receive();
+        assert_eq!(answer["id"], id, "{}", answer["error"]);
+        assert_eq!(answer["error"]["code"], json!(-32600));
+    }
+    assert_eq!(mcp.request("ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn json_nested_deeper_than_the_parser_allows_is_answered_to_its_id() {
+    let mut mcp = Mcp::start(&[]);
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"rigor_explain","arguments":{{"rule":{}1{}}}}},"id":12}}"#,
+        "[".repeat(500),
+        "]".repeat(500)
+    );
+    mcp.server.send_raw(format!("{deep}\n").as_bytes());
+    let answer = mcp.server.receive();
+    assert_eq!(answer["id"], json!(12), "{answer}");
+    assert_eq!(answer["error"]["code"], json!(-32600));
+    assert!(answer["error"]["message"].as_str().unwrap().contains("503 levels deep"), "{answer}");
+    mcp.server.assert_stdout_is_protocol_only();
 }
 
 #[test]

@@ -71,7 +71,7 @@ fn tools_list_pages_follow_next_cursor() {
         }
     }
     assert_eq!(pages, 3);
-    assert_eq!(names, ["echo", "sleep", "quick_sleep", "env", "close", "spawn_child", "cat"]);
+    assert_eq!(names, ["echo", "sleep", "quick_sleep", "env", "close", "spawn_child", "die_after", "cat"]);
     for bad in [json!("nonsense"), json!(5), json!("tools:99")] {
         let answer = mcp.request("tools/list", json!({"cursor": bad}));
         assert_eq!(answer["error"]["code"], json!(-32602), "{bad}: {answer}");

@@ -19,6 +19,10 @@ fn the_hello_announces_protocol_engine_pid_and_tools() {
     assert_eq!(hello["protocol"], json!(1));
     assert_eq!(hello["engine"]["name"], json!("rigor"));
     assert_eq!(hello["pid"], json!(server.pid()));
+    assert_eq!(hello["server"]["name"], json!("rigor-mcp"));
+    assert_eq!(hello["server"]["env_prefix"], json!("RIGOR_"));
+    assert_eq!(hello["server"]["meta_key"], json!("rigor/worker"));
+    assert!(hello["server"]["instructions"].as_str().unwrap().contains("rigor_check"));
     let names: Vec<&str> = hello["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,

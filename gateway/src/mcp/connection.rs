@@ -41,7 +41,8 @@ impl Outbox {
     pub async fn send(&self, message: Value) {
         crate::trace::outgoing(&self.name, &message);
         // serde_json escapes control characters, so the text has no newline.
-        let text = message.to_string();
+        // (to_string, not Display: it writes to a buffer, not a Formatter.)
+        let text = serde_json::to_string(&message).expect("a Value always serialises");
         if self.sender.send(text).await.is_err() {
             tracing::debug!("client output closed; message dropped");
         }

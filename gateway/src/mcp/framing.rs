@@ -1,19 +1,24 @@
 //! Splits a byte stream into lines without ever buffering more than the
-//! line limit: an over-long line is reported and skipped, not accumulated.
+//! line limit: an over-long line is reported and skipped, not accumulated
+//! (its top-level `id` is still looked for as it streams past).
 
+use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+use super::id_scan::IdScanner;
 
 /// Default bound on one incoming message.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 pub enum Frame {
     /// One line without its terminator (`\n` or `\r\n`).
     Line(Vec<u8>),
-    /// A line longer than the limit; its bytes were discarded.
-    TooLong { bytes: usize },
+    /// A line longer than the limit; its bytes were discarded. `id` is its
+    /// top-level `id` member, when one was found (see `IdScanner::id`).
+    TooLong { bytes: usize, id: Option<Value> },
 }
 
 /// Assembles lines from chunks of bytes; knows nothing about I/O, so the
@@ -24,11 +29,13 @@ struct LineAssembler {
     /// Bytes of the current line so far, kept or not.
     total: usize,
     at_start: bool,
+    /// Looks for the id of a line once it is over the limit.
+    scanner: Option<Box<IdScanner>>,
 }
 
 impl LineAssembler {
     fn new(limit: usize) -> Self {
-        LineAssembler { limit, line: Vec::new(), total: 0, at_start: true }
+        LineAssembler { limit, line: Vec::new(), total: 0, at_start: true, scanner: None }
     }
 
     /// Takes bytes from `available`: returns how many were used and the
@@ -41,6 +48,8 @@ impl LineAssembler {
         self.total += chunk.len();
         if self.total > self.limit {
             // Stop keeping bytes: an over-long line costs no memory.
+            let scanner = self.scanner.get_or_insert_with(|| Box::new(IdScanner::scan(&self.line)));
+            scanner.feed(chunk);
             self.line = Vec::new();
         } else {
             self.line.extend_from_slice(chunk);
@@ -58,8 +67,8 @@ impl LineAssembler {
         let total = std::mem::take(&mut self.total);
         let at_start = std::mem::replace(&mut self.at_start, false);
         let mut line = std::mem::take(&mut self.line);
-        if total > self.limit {
-            return Frame::TooLong { bytes: total };
+        if let Some(scanner) = self.scanner.take() {
+            return Frame::TooLong { bytes: total, id: scanner.id().cloned() };
         }
         if line.last() == Some(&b'\r') {
             line.pop();
@@ -198,12 +207,26 @@ mod tests {
         let mut input = vec![b'x'; 50];
         input.extend_from_slice(b"\n{}\n");
         let got = frames(&input, 10).await;
-        assert_eq!(got, vec![Frame::TooLong { bytes: 50 }, line("{}")]);
+        assert_eq!(got, vec![Frame::TooLong { bytes: 50, id: None }, line("{}")]);
+    }
+
+    #[tokio::test]
+    async fn an_over_long_line_keeps_its_id_even_when_it_comes_late() {
+        let early = format!("{{\"id\":11,\"method\":\"ping\",\"pad\":\"{}\"}}\n", "x".repeat(500));
+        let late = format!("{{\"pad\":[\"{}\",{{\"id\":1}}],\"id\":\"late\"}}\n", "x".repeat(500));
+        let got = frames(format!("{early}{late}").as_bytes(), 100).await;
+        assert_eq!(
+            got,
+            vec![
+                Frame::TooLong { bytes: early.len() - 1, id: Some(serde_json::json!(11)) },
+                Frame::TooLong { bytes: late.len() - 1, id: Some(serde_json::json!("late")) },
+            ]
+        );
     }
 
     #[tokio::test]
     async fn an_over_long_last_line_without_newline_is_reported() {
-        assert_eq!(frames(b"{}\nxxxxxxxxxxxxxxxx", 10).await, vec![line("{}"), Frame::TooLong { bytes: 16 }]);
+        assert_eq!(frames(b"{}\nxxxxxxxxxxxxxxxx", 10).await, vec![line("{}"), Frame::TooLong { bytes: 16, id: None }]);
     }
 
     #[tokio::test]

@@ -1,7 +1,14 @@
 //! JSON-RPC 2.0 messages as MCP uses them: classification of what arrives,
 //! and builders for what we send.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
+
+use super::id_scan::IdScanner;
+
+/// serde_json refuses nesting deeper than this.
+const PARSER_DEPTH_LIMIT: u64 = 128;
 
 /// Error codes, with the numbers JSON-RPC and MCP assign.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,10 +118,10 @@ pub enum Params {
 
 impl Params {
     /// The parameters as an object; absent parameters are an empty object.
-    pub fn object(&self) -> Result<Map<String, Value>, RpcError> {
+    pub fn object(&self) -> Result<Cow<'_, Map<String, Value>>, RpcError> {
         match self {
-            Params::None => Ok(Map::new()),
-            Params::Object(map) => Ok(map.clone()),
+            Params::None => Ok(Cow::Owned(Map::new())),
+            Params::Object(map) => Ok(Cow::Borrowed(map)),
             Params::Other(value) => Err(RpcError::new(
                 ErrorCode::InvalidParams,
                 format!("params must be an object, not {}", kind_of(value)),
@@ -134,14 +141,31 @@ pub fn kind_of(value: &Value) -> &'static str {
     }
 }
 
+/// The id of a message the parser refused, if its top-level `id` member
+/// can still be found and is a string or an integer.
+pub fn recover_id(scanned: &IdScanner) -> Option<RequestId> {
+    scanned.id().and_then(RequestId::from_value)
+}
+
 /// Classifies one line of input.
 pub fn classify(line: &[u8]) -> Incoming {
     let value: Value = match serde_json::from_slice(line) {
         Ok(value) => value,
         Err(error) => {
+            // Answer to the request's id whenever it can be found, so the
+            // client is not left waiting on it.
+            let scanned = IdScanner::scan(line);
+            let id = recover_id(&scanned);
+            if scanned.max_depth() > PARSER_DEPTH_LIMIT && error.to_string().contains("recursion limit") {
+                let message = format!(
+                    "the message nests {} levels deep; this server reads at most {PARSER_DEPTH_LIMIT}",
+                    scanned.max_depth()
+                );
+                return Incoming::Invalid { id, error: RpcError::new(ErrorCode::InvalidRequest, message) };
+            }
             let problem = if std::str::from_utf8(line).is_err() { "input is not valid UTF-8" } else { "invalid JSON" };
             return Incoming::Invalid {
-                id: None,
+                id,
                 error: RpcError::new(ErrorCode::ParseError, format!("parse error: {problem} ({error})")),
             };
         }
@@ -150,7 +174,7 @@ pub fn classify(line: &[u8]) -> Incoming {
         id,
         error: RpcError::new(ErrorCode::InvalidRequest, message),
     };
-    let object = match value {
+    let mut object = match value {
         Value::Object(object) => object,
         Value::Array(_) => {
             return invalid(None, "batches (JSON arrays) are not supported: send one JSON-RPC object per line".into())
@@ -175,10 +199,11 @@ pub fn classify(line: &[u8]) -> Incoming {
         }
         None => return invalid(id, "missing `method`".into()),
     };
-    let params = match object.get("params") {
+    // Taken, not copied: this runs for every message.
+    let params = match object.remove("params") {
         None => Params::None,
-        Some(Value::Object(map)) => Params::Object(map.clone()),
-        Some(other) => Params::Other(other.clone()),
+        Some(Value::Object(map)) => Params::Object(map),
+        Some(other) => Params::Other(other),
     };
     match id {
         Some(id) => Incoming::Request { id, method, params },
@@ -230,6 +255,22 @@ mod tests {
             assert_eq!(invalid_code(line), (id.clone(), *code), "{line}");
         }
         assert!(matches!(classify(b"\xff\xfe"), Incoming::Invalid { error, .. } if error.message.contains("UTF-8")));
+    }
+
+    #[test]
+    fn refused_messages_are_answered_to_their_id_when_it_can_be_found() {
+        let deep =
+            format!(r#"{{"jsonrpc":"2.0","method":"ping","params":{}{},"id":11}}"#, "[".repeat(500), "]".repeat(500));
+        assert_eq!(invalid_code(&deep), (Some(RequestId::Number(11)), -32600));
+        let cases: &[(&str, Option<RequestId>, i64)] = &[
+            (r#"{"jsonrpc":"2.0","id":"t","method":"pi"#, Some(RequestId::Text("t".into())), -32700),
+            (r#"{"jsonrpc":"2.0","id":3,"method":"ping",}"#, Some(RequestId::Number(3)), -32700),
+            (r#"{"jsonrpc":"2.0","id":3.5,"method":}"#, None, -32700),
+            (r#"{"params":{"id":4},"method":}"#, None, -32700),
+        ];
+        for (line, id, code) in cases {
+            assert_eq!(invalid_code(line), (id.clone(), *code), "{line}");
+        }
     }
 
     #[test]

@@ -4,4 +4,5 @@
 
 pub mod connection;
 pub mod framing;
+pub mod id_scan;
 pub mod jsonrpc;

@@ -27,10 +27,14 @@ impl Fingerprint {
             root.hash(&mut hasher);
             // A file on its own needs one stat, not a directory walk: this
             // runs before every call.
-            if std::fs::metadata(root).is_ok_and(|meta| meta.is_file()) {
-                files += 1;
-                describe(root, &mut hasher);
-                continue;
+            match std::fs::metadata(root) {
+                Ok(meta) if meta.is_file() => {
+                    files += 1;
+                    root.hash(&mut hasher);
+                    hash_metadata(&meta, &mut hasher);
+                    continue;
+                }
+                _ => {}
             }
             let walker = WalkDir::new(root).sort_by_file_name().into_iter().filter_entry(|entry| {
                 entry.depth() == 0
@@ -57,12 +61,14 @@ impl Fingerprint {
 fn describe(path: &Path, hasher: &mut DefaultHasher) {
     path.hash(hasher);
     match std::fs::metadata(path) {
-        Ok(meta) => {
-            (meta.len(), meta.mtime(), meta.mtime_nsec(), meta.ino()).hash(hasher);
-        }
+        Ok(meta) => hash_metadata(&meta, hasher),
         // Deleted between listing and stat: that is a change too.
         Err(_) => 0u8.hash(hasher),
     }
+}
+
+fn hash_metadata(meta: &std::fs::Metadata, hasher: &mut DefaultHasher) {
+    (meta.len(), meta.mtime(), meta.mtime_nsec(), meta.ino()).hash(hasher);
 }
 
 #[cfg(test)]

@@ -33,9 +33,9 @@ impl Default for Audience {
 pub type SharedAudience = Arc<Mutex<Audience>>;
 
 /// The final frame of a listen stream that ends gracefully.
-pub fn listen_closed(id: &RequestId) -> Value {
+pub fn listen_closed(id: &RequestId, server: &crate::identity::ServerIdentity) -> Value {
     let mut result = json!({"_meta": {SUBSCRIPTION_ID_KEY: id.to_value()}});
-    era::decorate_modern(&mut result, false);
+    era::decorate_modern(&mut result, false, server);
     result
 }
 

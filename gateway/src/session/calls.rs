@@ -49,14 +49,16 @@ pub async fn pipeline(
         let in_flight = in_flight.clone();
         let activity = gateway.supervisor.watch_activity();
         let session = session.clone();
+        let gateway = gateway.clone();
         waiting.spawn(async move {
             let answer = match progress_token {
                 Some(token) => with_progress(prepared.answer(), activity, &outbox, token).await,
                 None => prepared.answer().await,
             };
-            log_call(&session, &tool, started.elapsed(), &answer);
+            let server = gateway.supervisor.identity();
+            log_call(&session, &tool, &server.meta_key, started.elapsed(), &answer);
             if in_flight.finish(&id) {
-                outbox.send(to_message(&id, shape.finish(answer))).await;
+                outbox.send(to_message(&id, shape.finish(answer, &server))).await;
             } else {
                 tracing::info!(%session, %tool, "call {id} cancelled; no answer sent");
             }
@@ -67,11 +69,11 @@ pub async fn pipeline(
 }
 
 /// One concise line per call: what a person watching terminal A wants.
-fn log_call(session: &str, tool: &str, took: Duration, answer: &Result<Value, RpcError>) {
+fn log_call(session: &str, tool: &str, meta_key: &str, took: Duration, answer: &Result<Value, RpcError>) {
     let ms = took.as_secs_f64() * 1e3;
     match answer {
         Ok(result) => {
-            let worker = &result["_meta"]["rigor/worker"];
+            let worker = &result["_meta"][meta_key];
             let exit = worker["exit_code"].as_i64().map_or("-".to_string(), |c| c.to_string());
             let pid = worker["pid"].as_u64().map_or("-".to_string(), |p| p.to_string());
             if result["isError"] == json!(true) {

@@ -7,6 +7,7 @@
 
 use serde_json::{json, Value};
 
+use crate::identity::ServerIdentity;
 use crate::mcp::jsonrpc::{kind_of, ErrorCode, Params, RpcError};
 
 /// Handshake-era versions we speak, newest first.
@@ -85,13 +86,9 @@ pub fn unsupported_version(requested: &str) -> RpcError {
     .with_data(json!({"supported": MODERN_VERSIONS, "requested": requested}))
 }
 
-pub fn server_info() -> Value {
-    json!({"name": "rigor-mcp", "title": "Rigor", "version": env!("CARGO_PKG_VERSION")})
-}
-
 /// Stateless-era result fields: `resultType`, the server's identity in
 /// `_meta`, and for cacheable results (lists, discover) caching directives.
-pub fn decorate_modern(result: &mut Value, cacheable: bool) {
+pub fn decorate_modern(result: &mut Value, cacheable: bool, server: &ServerIdentity) {
     let Some(object) = result.as_object_mut() else { return };
     object.insert("resultType".into(), json!("complete"));
     if cacheable {
@@ -101,7 +98,7 @@ pub fn decorate_modern(result: &mut Value, cacheable: bool) {
     }
     let meta = object.entry("_meta").or_insert_with(|| json!({}));
     if let Some(meta) = meta.as_object_mut() {
-        meta.insert(SERVER_INFO_KEY.into(), server_info());
+        meta.insert(SERVER_INFO_KEY.into(), server.server_info());
     }
 }
 
@@ -153,14 +150,14 @@ mod tests {
     #[test]
     fn modern_results_carry_result_type_server_info_and_cache_directives() {
         let mut result = json!({"tools": [], "_meta": {"rigor/worker": {"pid": 1}}});
-        decorate_modern(&mut result, true);
+        decorate_modern(&mut result, true, &ServerIdentity::default());
         assert_eq!(result["resultType"], json!("complete"));
         assert_eq!(result["ttlMs"], json!(0));
         assert_eq!(result["cacheScope"], json!("private"));
         assert_eq!(result["_meta"]["rigor/worker"]["pid"], json!(1));
         assert_eq!(result["_meta"][SERVER_INFO_KEY]["name"], json!("rigor-mcp"));
         let mut call = json!({"content": []});
-        decorate_modern(&mut call, false);
+        decorate_modern(&mut call, false, &ServerIdentity::default());
         assert!(call.get("ttlMs").is_none());
     }
 }

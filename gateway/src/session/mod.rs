@@ -16,6 +16,7 @@ use tokio::task::JoinSet;
 
 use crate::events::LogLevel;
 use crate::gateway::Gateway;
+use crate::identity::ServerIdentity;
 use crate::mcp::connection::{Connection, Outbox};
 use crate::mcp::framing::Frame;
 use crate::mcp::jsonrpc::{self, classify, ErrorCode, Incoming, Params, RequestId, RpcError};
@@ -34,8 +35,6 @@ const CALL_QUEUE: usize = 256;
 /// After the client's input ends, calls in flight get this long to finish.
 const DRAIN_GRACE: Duration = Duration::from_millis(800);
 
-const INSTRUCTIONS: &str = "Rigor is a Ruby type checker. Its tools analyse the Ruby files of the project root (paths are relative to it). Call rigor_check before proposing a refactor: it returns JSON diagnostics, and finding diagnostics is a normal result, not an error. rigor_type_of gives the inferred type of the expression at a file position, rigor_annotate shows a file with the type of each line, and rigor_coverage measures how precisely code is typed. rigor_triage summarises a whole project; rigor_explain describes a rule.";
-
 /// How the answer to a request is shaped for its era.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Shape {
@@ -47,10 +46,10 @@ pub(crate) enum Shape {
 }
 
 impl Shape {
-    fn finish(self, answer: Result<Value, RpcError>) -> Result<Value, RpcError> {
+    fn finish(self, answer: Result<Value, RpcError>, server: &ServerIdentity) -> Result<Value, RpcError> {
         answer.map(|mut result| {
             if let Shape::Modern { cacheable } = self {
-                era::decorate_modern(&mut result, cacheable);
+                era::decorate_modern(&mut result, cacheable, server);
             }
             result
         })
@@ -112,7 +111,8 @@ pub async fn serve(mut connection: Connection, gateway: Arc<Gateway>) {
     let listens = std::mem::take(&mut session.audience.lock().expect("audience").listens);
     for id in listens {
         if session.in_flight.finish(&id) {
-            session.outbox.send(jsonrpc::response(&id, audience::listen_closed(&id))).await;
+            let server = session.gateway.supervisor.identity();
+            session.outbox.send(jsonrpc::response(&id, audience::listen_closed(&id, &server))).await;
         }
     }
 }
@@ -121,8 +121,9 @@ impl Session {
     async fn handle(&mut self, frame: Frame) {
         let line = match frame {
             Frame::Line(line) => line,
-            Frame::TooLong { bytes } => {
+            Frame::TooLong { bytes, id } => {
                 trace::incoming(&self.name, &Value::String(format!("<a message of {bytes} bytes, over the limit>")));
+                let id = id.as_ref().and_then(RequestId::from_value);
                 let error = RpcError::new(
                     ErrorCode::InvalidRequest,
                     format!(
@@ -130,7 +131,7 @@ impl Session {
                         self.gateway.max_line_bytes
                     ),
                 );
-                return self.outbox.send(jsonrpc::error_response(None, &error)).await;
+                return self.outbox.send(jsonrpc::error_response(id.as_ref(), &error)).await;
             }
         };
         trace::incoming_bytes(&self.name, &line);
@@ -186,15 +187,23 @@ impl Session {
             Err(error) => return self.answer(&id, Err(error)).await,
         };
         let ready = self.era != Era::Undecided;
+        if matches!(method, "initialize" | "server/discover") {
+            // Who we are comes from the engine's hello: wait for it.
+            let _ = self.gateway.supervisor.catalogue().await;
+        }
+        let server = self.gateway.supervisor.identity();
         let immediate = match method {
             "ping" => Ok(json!({})),
-            "initialize" => self.initialize(&params),
-            "server/discover" => Ok(discover()),
+            "initialize" => self.initialize(&params, &server),
+            "server/discover" => Ok(discover(&server)),
             "logging/setLevel" if ready && shape == Shape::Handshake => self.set_level(&params),
             "subscriptions/listen" if ready && shape != Shape::Handshake => return self.listen(id, &params).await,
             "tools/list" if ready => {
                 let gateway = self.gateway.clone();
-                return self.spawn_answer(id, async move { shape.finish(list_tools(gateway, params).await) });
+                return self.spawn_answer(id, async move {
+                    let listed = list_tools(gateway.clone(), params).await;
+                    shape.finish(listed, &gateway.supervisor.identity())
+                });
             }
             "tools/call" if ready => {
                 // Through the pipeline, so calls reach the worker in arrival order.
@@ -211,7 +220,7 @@ impl Session {
             )),
             other => Err(RpcError::new(ErrorCode::MethodNotFound, format!("method not found: {other}"))),
         };
-        self.answer(&id, shape.finish(immediate)).await;
+        self.answer(&id, shape.finish(immediate, &server)).await;
     }
 
     /// Decides the era on the first request, and holds later requests to it.
@@ -264,7 +273,7 @@ impl Session {
         }
     }
 
-    fn initialize(&mut self, params: &Params) -> Result<Value, RpcError> {
+    fn initialize(&mut self, params: &Params, server: &ServerIdentity) -> Result<Value, RpcError> {
         if let Era::Handshake { .. } = self.era {
             return Err(RpcError::new(
                 ErrorCode::InvalidRequest,
@@ -289,8 +298,8 @@ impl Session {
         Ok(json!({
             "protocolVersion": version,
             "capabilities": {"tools": {"listChanged": true}, "logging": {}},
-            "serverInfo": era::server_info(),
-            "instructions": INSTRUCTIONS,
+            "serverInfo": server.server_info(),
+            "instructions": server.instructions,
         }))
     }
 
@@ -338,11 +347,11 @@ impl Session {
 }
 
 /// `server/discover` (2026-07-28): what this server speaks.
-fn discover() -> Value {
+fn discover(server: &ServerIdentity) -> Value {
     json!({
         "supportedVersions": MODERN_VERSIONS,
         "capabilities": {"tools": {"listChanged": true}},
-        "instructions": INSTRUCTIONS,
+        "instructions": server.instructions,
     })
 }
 

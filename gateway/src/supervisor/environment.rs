@@ -1,5 +1,6 @@
-//! The worker's environment: a small allowlist, every `RIGOR_*` variable,
-//! and what the user asks for with `--pass-env`. Not everything the
+//! The worker's environment: a small allowlist, every variable with the
+//! engine's prefix (`RIGOR_*` unless its hello says otherwise), and what
+//! the user asks for with `--pass-env`. Not everything the
 //! gateway inherited from the IDE (tokens, credentials, unrelated config).
 
 use std::ffi::OsString;
@@ -16,16 +17,16 @@ pub struct WorkerEnvironment {
 
 impl WorkerEnvironment {
     /// Whether a variable of the gateway's environment reaches the worker.
-    pub fn allows(&self, name: &str) -> bool {
+    pub fn allows(&self, name: &str, prefix: &str) -> bool {
         ALLOWED.contains(&name)
             || name.starts_with("LC_")
-            || name.starts_with("RIGOR_")
+            || name.starts_with(prefix)
             || self.pass.iter().any(|p| p == name)
     }
 
     /// The worker's variables, from the gateway's current environment.
-    pub fn resolve(&self) -> Vec<(OsString, OsString)> {
-        std::env::vars_os().filter(|(name, _)| name.to_str().is_some_and(|name| self.allows(name))).collect()
+    pub fn resolve(&self, prefix: &str) -> Vec<(OsString, OsString)> {
+        std::env::vars_os().filter(|(name, _)| name.to_str().is_some_and(|name| self.allows(name, prefix))).collect()
     }
 }
 
@@ -37,10 +38,11 @@ mod tests {
     fn only_the_allowlist_rigor_variables_and_passed_names_get_through() {
         let environment = WorkerEnvironment { pass: vec!["BUNDLE_GEMFILE".into()] };
         for name in ["PATH", "HOME", "LC_ALL", "RIGOR_FAILPOINT", "RIGOR_RBS_PATH", "BUNDLE_GEMFILE"] {
-            assert!(environment.allows(name), "{name}");
+            assert!(environment.allows(name, "RIGOR_"), "{name}");
         }
         for name in ["AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "RUST_LOG", "rigor_lower", "LD_PRELOAD"] {
-            assert!(!environment.allows(name), "{name}");
+            assert!(!environment.allows(name, "RIGOR_"), "{name}");
         }
+        assert!(environment.allows("FAKE_X", "FAKE_") && !environment.allows("RIGOR_FAILPOINT", "FAKE_"));
     }
 }

@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::catalogue::{Catalogue, EngineInfo};
 use crate::events::{GatewayEvent, LogLevel};
+use crate::identity::{ServerIdentity, DEFAULT_ENV_PREFIX};
 
 use crate::reload::{watcher, ReloadConfig};
 use backoff::Backoff;
@@ -46,10 +47,14 @@ pub struct SupervisorConfig {
 /// Why a call produced no result from the engine.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CallFailure {
-    #[error("the Rigor engine is not available: {0}")]
+    #[error("the engine is not available: {0}")]
     Unavailable(String),
     #[error("{0}")]
     WorkerDied(String),
+    /// The worker was gone before it read the request; the call is retried
+    /// once on a fresh worker, and reported only if that fails too.
+    #[error("{0}")]
+    NotDelivered(String),
     #[error("the engine worker broke the protocol: {0}")]
     Protocol(String),
     #[error("the engine worker rejected the request: {0}")]
@@ -159,15 +164,22 @@ enum Control {
 enum Event {
     Control(Control),
     RetryStart,
+    /// The idle worker died or broke the protocol.
+    WorkerLost(String),
     Shutdown,
 }
+
+/// A worker that dies idle sooner than this after starting is restarted
+/// with a growing delay, so an engine that cannot stay up does not spin.
+const QUICK_DEATH: Duration = Duration::from_secs(2);
 
 enum WorkerState {
     /// No worker; the next call starts one.
     Stopped,
     Running {
         process: Box<WorkerProcess>,
-        hello: Hello,
+        hello: Box<Hello>,
+        started: Instant,
     },
     /// Starting failed; calls fail fast until the retry time, when the
     /// supervisor tries again by itself.
@@ -219,11 +231,14 @@ impl SupervisorHandle {
             config,
             state: WorkerState::Stopped,
             backoff: Backoff::default(),
+            churn: Backoff::default(),
+            restart_at: None,
             catalogue: catalogue_tx,
             activity: activity_tx,
             freshness,
             last_reload: None,
             engine_path: None,
+            env_prefix: DEFAULT_ENV_PREFIX.to_string(),
 
             next_request: 0,
             _watcher: watcher,
@@ -281,6 +296,15 @@ impl SupervisorHandle {
         }
     }
 
+    /// Who the server is now: the running engine's identity, else the
+    /// defaults (Rigor's).
+    pub fn identity(&self) -> ServerIdentity {
+        match &*self.catalogue.borrow() {
+            CatalogueState::Ready(catalogue) => catalogue.server.clone(),
+            _ => ServerIdentity::default(),
+        }
+    }
+
     /// Catalogue updates, for announcing changes to clients.
     pub fn watch_catalogue(&self) -> watch::Receiver<CatalogueState> {
         self.catalogue.clone()
@@ -327,6 +351,10 @@ struct Supervisor {
     config: SupervisorConfig,
     state: WorkerState,
     backoff: Backoff,
+    /// Delays restarts of workers that keep dying soon after starting.
+    churn: Backoff,
+    /// When a worker that died idle is started again (state `Stopped`).
+    restart_at: Option<Instant>,
     catalogue: watch::Sender<CatalogueState>,
     activity: watch::Sender<Activity>,
     freshness: Freshness,
@@ -334,6 +362,8 @@ struct Supervisor {
     last_reload: Option<ReloadTiming>,
     /// The engine executable found at the last launch.
     engine_path: Option<PathBuf>,
+    /// Variables with this prefix reach the worker: its hello says which.
+    env_prefix: String,
     next_request: u64,
     queued: Arc<AtomicUsize>,
     events: broadcast::Sender<GatewayEvent>,
@@ -364,12 +394,14 @@ impl Supervisor {
         loop {
             let retry_at = match &self.state {
                 WorkerState::Failing(unavailable) => unavailable.retry_at,
-                _ => None,
+                WorkerState::Stopped => self.restart_at,
+                WorkerState::Running { .. } => None,
             };
             let event = tokio::select! {
                 _ = shutdown.wait_for(|stop| *stop) => Event::Shutdown,
                 _ = sleep_until(retry_at) => Event::RetryStart,
                 message = control.recv() => message.map_or(Event::Shutdown, Event::Control),
+                reason = idle_loss(&mut self.state) => Event::WorkerLost(reason),
             };
             let job = match event {
                 Event::Shutdown => break,
@@ -377,6 +409,11 @@ impl Supervisor {
                 // recovers (and clients hear of its tools) without a call.
                 Event::RetryStart => {
                     self.start_worker().await;
+                    continue;
+                }
+                // Noticed at once, not at the next call: replace it now.
+                Event::WorkerLost(reason) => {
+                    self.replace_lost_worker(reason).await;
                     continue;
                 }
                 // Rebuild at the save, not at the next call.
@@ -400,6 +437,9 @@ impl Supervisor {
             // No stale answers: a call made after an edit runs the edit.
             self.refresh().await;
             let outcome = self.serve(&job, &mut shutdown).await;
+            if outcome.is_ok() {
+                self.churn.reset();
+            }
             let broke_worker = matches!(&outcome, Err(failure) if !failure.leaves_worker_usable());
             let failure_kind = outcome.as_ref().err().cloned();
 
@@ -429,9 +469,34 @@ impl Supervisor {
         self.stop_worker().await;
     }
 
+    /// An idle worker exited, was killed, closed its pipes or wrote garbage:
+    /// start a fresh one now (or, if it died right after starting, soon).
+    async fn replace_lost_worker(&mut self, reason: String) {
+        let lived = match &self.state {
+            WorkerState::Running { started, .. } => started.elapsed(),
+            _ => Duration::ZERO,
+        };
+        let first_line = reason.lines().next().unwrap_or_default().to_string();
+        tracing::warn!("{reason}");
+        self.stop_worker().await;
+        if lived < QUICK_DEATH {
+            let delay = self.churn.next_delay();
+            self.emit(
+                LogLevel::Warning,
+                format!("{first_line}; a fresh worker starts in {:.1} s or at the next call", delay.as_secs_f64()),
+            );
+            self.restart_at = Some(Instant::now() + delay);
+            return;
+        }
+        self.churn.reset();
+        self.emit(LogLevel::Warning, format!("{first_line}; starting a fresh one"));
+        self.start_worker().await;
+    }
+
     /// Starts a worker and publishes its catalogue; on failure, schedules
     /// the next attempt with a growing delay.
     async fn start_worker(&mut self) {
+        self.restart_at = None;
         let now = self.current_code();
         let code = self.freshness.target(now).unwrap_or(now);
 
@@ -450,14 +515,15 @@ impl Supervisor {
 
     fn install(&mut self, process: WorkerProcess, hello: Hello, code: CodeState) {
         self.backoff.reset();
-        let (catalogue, problems) = Catalogue::build(hello.engine.clone(), &hello.tools);
+        let (catalogue, problems) = Catalogue::build(hello.engine.clone(), hello.server.clone(), &hello.tools);
         for problem in problems {
             tracing::error!("engine catalogue: {problem}");
         }
         tracing::info!(pid = process.pid(), engine = %hello.engine, tools = ?catalogue.names(), "worker ready");
         self.emit(LogLevel::Info, format!("engine worker started: pid {}, {}", process.pid(), hello.engine));
         self.catalogue.send_replace(CatalogueState::Ready(Arc::new(catalogue)));
-        self.state = WorkerState::Running { process: Box::new(process), hello };
+        self.state =
+            WorkerState::Running { process: Box::new(process), hello: Box::new(hello), started: Instant::now() };
         self.freshness.serving = Some(code);
         self.freshness.start_failed = None;
     }
@@ -480,13 +546,23 @@ impl Supervisor {
     async fn launch(&mut self) -> Result<(WorkerProcess, Hello), String> {
         let program = locate(self.config.engine.as_deref())?;
         self.engine_path = Some(program.clone());
-        let spec = SpawnSpec {
-            program,
-            root: self.config.root.clone(),
-            hello_timeout: self.config.hello_timeout,
-            environment: self.config.environment.resolve(),
-        };
-        WorkerProcess::start(&spec).await
+        loop {
+            let spec = SpawnSpec {
+                program: program.clone(),
+                root: self.config.root.clone(),
+                hello_timeout: self.config.hello_timeout,
+                environment: self.config.environment.resolve(&self.env_prefix),
+            };
+            let (mut process, hello) = WorkerProcess::start(&spec).await?;
+            if hello.server.env_prefix == self.env_prefix {
+                return Ok((process, hello));
+            }
+            // Its variables are known only from its hello: start it again
+            // with them (once per engine that is not Rigor).
+            tracing::info!(prefix = %hello.server.env_prefix, "the engine asks for its own variables; restarting it with them");
+            self.env_prefix = hello.server.env_prefix.clone();
+            process.kill().await;
+        }
     }
 
     /// Rebuilds and restarts if the code changed since the worker started.
@@ -587,7 +663,25 @@ impl Supervisor {
         }
     }
 
+    /// Runs one call; a call that never reached the worker (it had died)
+    /// runs once more on a fresh worker, unseen by the client.
     async fn serve(&mut self, job: &CallJob, shutdown: &mut watch::Receiver<bool>) -> Result<CallOutcome, CallFailure> {
+        match self.attempt(job, shutdown).await {
+            Err(CallFailure::NotDelivered(reason)) if !*shutdown.borrow() && !job.cancel.is_cancelled() => {
+                tracing::info!("{}; running the call on a fresh worker", reason.lines().next().unwrap_or_default());
+                self.stop_worker().await;
+                self.start_worker().await;
+                self.attempt(job, shutdown).await
+            }
+            outcome => outcome,
+        }
+    }
+
+    async fn attempt(
+        &mut self,
+        job: &CallJob,
+        shutdown: &mut watch::Receiver<bool>,
+    ) -> Result<CallOutcome, CallFailure> {
         match &self.state {
             WorkerState::Stopped => self.start_worker().await,
             WorkerState::Failing(Unavailable { retry_at: Some(at), .. }) if Instant::now() >= *at => {
@@ -596,7 +690,7 @@ impl Supervisor {
             _ => {}
         }
         let (process, hello) = match &mut self.state {
-            WorkerState::Running { process, hello } => (process, hello),
+            WorkerState::Running { process, hello, .. } => (process, hello),
             WorkerState::Failing(unavailable) => return Err(CallFailure::Unavailable(unavailable.to_string())),
             WorkerState::Stopped => return Err(CallFailure::Unavailable("the worker is not running".into())),
         };
@@ -611,7 +705,7 @@ impl Supervisor {
             _ = shutdown.wait_for(|stop| *stop) => Err(CallFailure::ShuttingDown),
         };
         if let Err(failure) = &outcome {
-            if !failure.leaves_worker_usable() {
+            if !failure.leaves_worker_usable() && !matches!(failure, CallFailure::NotDelivered(_)) {
                 tracing::warn!(pid = worker_pid, "worker discarded: {failure}");
             }
         }
@@ -626,6 +720,14 @@ impl Supervisor {
             (*process).stop().await;
             tracing::debug!(pid, "worker stopped");
         }
+    }
+}
+
+/// Resolves when the running worker is lost; never while there is none.
+async fn idle_loss(state: &mut WorkerState) -> String {
+    match state {
+        WorkerState::Running { process, .. } => process.lost().await,
+        _ => std::future::pending().await,
     }
 }
 

@@ -2,6 +2,7 @@
 //! (docs/worker-protocol.md): spawn, read the hello, run calls, stop.
 
 use std::collections::VecDeque;
+use std::os::fd::AsRawFd;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
@@ -15,6 +16,7 @@ use tokio::sync::mpsc;
 
 use super::CallFailure;
 use crate::catalogue::EngineInfo;
+use crate::identity::ServerIdentity;
 use crate::mcp::framing::{Frame, LineReader};
 
 /// The protocol version this gateway speaks.
@@ -25,6 +27,11 @@ const MAX_WORKER_LINE: usize = 256 * 1024 * 1024;
 const STDERR_TAIL_LINES: usize = 12;
 /// How long a worker may take to exit after a shutdown request.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
+/// A worker killed from outside this soon after a request was written may
+/// have died before it could act on it (see `killed_from_outside`).
+const KILL_RACE: Duration = Duration::from_millis(50);
+/// How long output written just before a worker ended may take to arrive.
+const EXIT_DRAIN: Duration = Duration::from_millis(200);
 
 /// The worker's first message.
 #[derive(Debug, Clone)]
@@ -32,6 +39,7 @@ pub struct Hello {
     pub engine: EngineInfo,
     pub pid: u32,
     pub tools: Vec<Value>,
+    pub server: ServerIdentity,
 }
 
 /// A finished call as the worker reported it.
@@ -170,20 +178,41 @@ impl WorkerProcess {
     }
 
     /// Sends one call and waits for its result. Any failure other than a
-    /// clean per-request error leaves the worker unusable.
+    /// clean per-request error leaves the worker unusable. A worker found
+    /// dead before it read the request gives `NotDelivered`: the call can
+    /// safely run elsewhere.
     pub async fn call(&mut self, id: u64, argv: &[String], cwd: &Path) -> Result<Reply, CallFailure> {
         let request = json!({"type": "call", "id": id, "argv": argv, "cwd": cwd});
         self.stderr_tail.clear();
+        if let Ok(Some(_)) = self.child.try_wait() {
+            return Err(CallFailure::NotDelivered(self.exit_report("before the call was sent").await));
+        }
         if let Err(error) = self.send(&request).await {
             let when = format!("(writing the request failed: {error})");
-            return Err(CallFailure::WorkerDied(self.exit_report(&when).await));
+            return Err(CallFailure::NotDelivered(self.exit_report(&when).await));
         }
+        let sent = std::time::Instant::now();
+        let mut exited = false;
         loop {
-            match self.lines.recv().await {
+            let line = if exited {
+                // What it wrote before it ended still counts.
+                tokio::time::timeout(EXIT_DRAIN, self.lines.recv()).await.unwrap_or(None)
+            } else {
+                tokio::select! {
+                    biased;
+                    line = self.lines.recv() => line,
+                    // Its output may outlive it (a child holding the pipe).
+                    _ = self.child.wait() => {
+                        exited = true;
+                        continue;
+                    }
+                }
+            };
+            match line {
                 Some(WorkerLine::Message(message)) => {
-                    let same_id = message.get("id") == Some(&json!(id));
+                    let same_id = message.get("id").and_then(Value::as_u64) == Some(id);
                     match message.get("type").and_then(Value::as_str) {
-                        Some("result") if same_id => return parse_reply(&message).map_err(CallFailure::Protocol),
+                        Some("result") if same_id => return parse_reply(message).map_err(CallFailure::Protocol),
                         Some("error") if same_id || message.get("id") == Some(&Value::Null) => {
                             let text = message.get("message").and_then(Value::as_str).unwrap_or("no message");
                             return Err(CallFailure::Rejected(text.to_string()));
@@ -206,7 +235,66 @@ impl WorkerProcess {
                         "the worker wrote a line of {bytes} bytes, over the limit"
                     )))
                 }
-                None => return Err(CallFailure::WorkerDied(self.exit_report("during the call").await)),
+                None => {
+                    // Bytes of the request still in the pipe: it died before
+                    // reading the request, which therefore did not kill it.
+                    let unread = self.unread_input();
+                    let killed_at_once = sent.elapsed() < KILL_RACE && self.killed_from_outside().await;
+                    let report = self.exit_report("during the call").await;
+                    return Err(if unread > 0 || killed_at_once {
+                        CallFailure::NotDelivered(report)
+                    } else {
+                        CallFailure::WorkerDied(report)
+                    });
+                }
+            }
+        }
+    }
+
+    /// Whether it ended by a signal only another process sends. A kill
+    /// that lands as the request is written can let the kernel hand the
+    /// request to a process that is already dying: such a call is retried.
+    async fn killed_from_outside(&mut self) -> bool {
+        let status = tokio::time::timeout(EXIT_DRAIN, self.child.wait()).await;
+        let signal = status.ok().and_then(Result::ok).and_then(|status| status.signal());
+        matches!(signal, Some(libc::SIGKILL | libc::SIGTERM | libc::SIGINT | libc::SIGHUP))
+    }
+
+    /// Bytes written to the worker's stdin that it has not read.
+    fn unread_input(&self) -> usize {
+        let Some(stdin) = &self.stdin else { return 0 };
+        let mut unread: libc::c_int = 0;
+        // SAFETY: FIONREAD on a pipe end we own writes one int.
+        let status = unsafe { libc::ioctl(stdin.as_raw_fd(), libc::FIONREAD, &mut unread) };
+        if status == 0 {
+            unread.max(0) as usize
+        } else {
+            0
+        }
+    }
+
+    /// Resolves when an idle worker stops being usable: it exited, closed
+    /// its output, or wrote something that is not a protocol message.
+    /// Cancel-safe, so the supervisor can wait on it between calls.
+    pub async fn lost(&mut self) -> String {
+        loop {
+            let line = tokio::select! {
+                line = self.lines.recv() => line,
+                _ = self.child.wait() => None,
+            };
+            match line {
+                Some(WorkerLine::Message(message)) => tracing::warn!(
+                    pid = self.pid,
+                    "ignoring a message from the idle worker: {}",
+                    clip(&message.to_string())
+                ),
+                Some(WorkerLine::NotJson(text)) => {
+                    return format!("the idle worker (pid {}) wrote a line that is not JSON: {}", self.pid, clip(&text))
+                }
+                Some(WorkerLine::TooLong(bytes)) => {
+                    return format!("the idle worker (pid {}) wrote a line of {bytes} bytes", self.pid)
+                }
+                None => return self.exit_report("while idle").await,
             }
         }
     }
@@ -214,9 +302,9 @@ impl WorkerProcess {
     async fn send(&mut self, message: &Value) -> std::io::Result<()> {
         crate::trace::to_worker(self.pid, message);
         let stdin = self.stdin.as_mut().ok_or_else(|| std::io::Error::other("stdin already closed"))?;
-        let mut line = message.to_string();
-        line.push('\n');
-        stdin.write_all(line.as_bytes()).await?;
+        let mut line = serde_json::to_vec(message)?;
+        line.push(b'\n');
+        stdin.write_all(&line).await?;
         stdin.flush().await
     }
 
@@ -321,16 +409,22 @@ fn parse_hello(message: &Value) -> Result<Hello, String> {
         },
         pid: message.get("pid").and_then(Value::as_u64).unwrap_or_default() as u32,
         tools: message.get("tools").and_then(Value::as_array).cloned().ok_or("the hello has no `tools` array")?,
+        server: ServerIdentity::from_hello(message.get("server"))?,
     })
 }
 
-fn parse_reply(message: &Value) -> Result<Reply, String> {
+/// The result's fields, taken out of the message (not copied: output can be large).
+fn parse_reply(mut message: Value) -> Result<Reply, String> {
     let exit_code = message.get("exit_code").and_then(Value::as_i64).ok_or("a result without an integer exit_code")?;
-    let text = |key: &str| message.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+    let mut text = |key: &str| match message.get_mut(key).map(Value::take) {
+        Some(Value::String(text)) => text,
+        _ => String::new(),
+    };
+    let (stdout, stderr) = (text("stdout"), text("stderr"));
     Ok(Reply {
         exit_code: i32::try_from(exit_code).map_err(|_| format!("exit_code {exit_code} out of range"))?,
-        stdout: text("stdout"),
-        stderr: text("stderr"),
+        stdout,
+        stderr,
         elapsed_ms: message.get("elapsed_ms").and_then(Value::as_f64).unwrap_or_default(),
     })
 }
@@ -350,7 +444,7 @@ async fn read_protocol_lines(stdout: tokio::process::ChildStdout, lines: mpsc::S
                     WorkerLine::NotJson(text)
                 }
             },
-            Frame::TooLong { bytes } => WorkerLine::TooLong(bytes),
+            Frame::TooLong { bytes, .. } => WorkerLine::TooLong(bytes),
         };
 
         if lines.send(line).await.is_err() {
@@ -366,7 +460,7 @@ async fn forward_stderr(stderr: tokio::process::ChildStderr, pid: u32, tail: Std
     while let Ok(Some(frame)) = reader.next_frame().await {
         let line = match frame {
             Frame::Line(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Frame::TooLong { bytes } => format!("<a stderr line of {bytes} bytes, not shown>"),
+            Frame::TooLong { bytes, .. } => format!("<a stderr line of {bytes} bytes, not shown>"),
         };
         tracing::info!(target: "rigor_mcp::engine", pid, "{line}");
         tail.push(line);

@@ -3,7 +3,10 @@
 //! floor: a JSON line relayed through two processes and back, the same
 //! topology as client → gateway → worker, with no work done.
 //!
-//! A second scenario, type-of, shows an engine with real start-up work.
+//! A second scenario, type-of, shows an engine with real start-up work. A
+//! third puts a minimal worker (this program, `bench-gateway worker`)
+//! behind the gateway, so the gateway's own cost is measured apart from
+//! Rigor's, next to the same answer given directly by one process.
 //!
 //! Usage: bench-gateway [--calls N] [--spawns N] [--bin-dir DIR]
 
@@ -90,6 +93,61 @@ fn serve_role(role: &str) {
     }
 }
 
+/// `worker`: a minimal engine worker (docs/worker-protocol.md) with one
+/// tool, `echo`, that answers at once: what remains is the gateway's cost.
+fn serve_worker() {
+    let mut out = std::io::stdout().lock();
+    let hello = json!({"type": "hello", "protocol": 1, "engine": {"name": "bench-echo", "version": "1"},
+        "pid": std::process::id(), "server": {"name": "bench-echo", "env_prefix": "BENCH_", "meta_key": "bench/worker"},
+        "tools": [{"name": "echo", "description": "echoes text",
+            "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"], "additionalProperties": false},
+            "argv": ["echo", "--", {"arg": "text"}]}]});
+    writeln!(out, "{hello}").unwrap();
+    out.flush().unwrap();
+    for line in std::io::stdin().lock().lines() {
+        let request: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        if request["type"] == json!("shutdown") {
+            return;
+        }
+        let text = request["argv"].as_array().and_then(|argv| argv.last()).cloned().unwrap_or_default();
+        let reply = json!({"type": "result", "id": request["id"], "exit_code": 0, "stdout": text, "stderr": "", "elapsed_ms": 0.0});
+        writeln!(out, "{reply}").unwrap();
+        out.flush().unwrap();
+    }
+}
+
+/// Warm calls through the gateway in front of the minimal worker, and, in
+/// the same loop, the same answer from one process directly (the echo).
+fn fake_worker_calls(gateway_bin: &Path, root: &Path, rounds: usize) -> (Vec<Duration>, Vec<Duration>) {
+    let exe = std::env::current_exe().unwrap();
+    let args = ["--log-level", "error", "--root", root.to_str().unwrap(), "--engine", exe.to_str().unwrap()];
+    let mut gateway = Pipe::spawn(gateway_bin, &args, root);
+    let mut direct = Pipe::spawn(&exe, &["--echo"], root);
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}});
+    gateway.round_trip(&init.to_string());
+    gateway.stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n").unwrap();
+    let warmup = 50;
+    let (mut through, mut straight) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    for i in 0..rounds + warmup {
+        let call = json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hello"}}}).to_string();
+        let started = Instant::now();
+        let answer = gateway.round_trip(&call);
+        let elapsed = started.elapsed();
+        let answer: Value = serde_json::from_str(&answer).expect("a JSON answer");
+        assert_eq!(answer["result"]["content"][0]["text"], json!("hello"), "{answer}");
+        // What a server answering directly sends: the same result.
+        let same = answer.to_string();
+        let started = Instant::now();
+        direct.round_trip(&same);
+        let direct_elapsed = started.elapsed();
+        if i >= warmup {
+            through.push(elapsed);
+            straight.push(direct_elapsed);
+        }
+    }
+    (through, straight)
+}
+
 /// Median and p99 of `rounds` warm calls of one tool through one gateway,
 /// with the engine's own part (its reported elapsed time).
 fn warm_calls(
@@ -143,6 +201,9 @@ fn main() {
     if let Some(role) = args.get(1).filter(|a| *a == "--echo" || *a == "--relay") {
         return serve_role(role);
     }
+    if args.get(1).is_some_and(|a| a == "worker") {
+        return serve_worker();
+    }
     let calls = argument(&args, "--calls", 2000);
     let spawns = argument(&args, "--spawns", 200);
     let bin_dir = args
@@ -194,6 +255,9 @@ fn main() {
     );
     let typed_spawns = spawned(&rigor, &shop, &["type-of", "--format=json", position], (spawns / 8).max(5));
 
+    // 3. The gateway's own cost: a minimal worker, against a direct answer.
+    let (fake_samples, direct_samples) = fake_worker_calls(&gateway_bin, &project, calls);
+
     let warm = stats(call_samples.clone());
     let engine = stats(engine_samples);
     let spawn = stats(spawn_samples);
@@ -203,6 +267,8 @@ fn main() {
         stats(call_samples.iter().map(|d| d.saturating_sub(Duration::from_secs_f64(engine.median_us / 1e6))).collect());
     let typed_warm = stats(typed_samples);
     let typed_spawn = stats(typed_spawns);
+    let fake = stats(fake_samples);
+    let direct = stats(direct_samples);
 
     println!("bench-gateway: {calls} warm calls, {spawns} spawns");
     println!("{:<46} {:>12} {:>12}", "", "median µs", "p99 µs");
@@ -216,6 +282,11 @@ fn main() {
     println!("2. rigor_type_of (reads the core RBS signatures)");
     row("   warm tools/call through rigor-mcp", typed_warm);
     row("   fresh `rigor type-of` process per call", typed_spawn);
+    println!("3. gateway's own cost: a minimal worker (echo) behind rigor-mcp");
+    row("   warm tools/call through rigor-mcp", fake);
+    row("   the same answer from one process directly", direct);
+    let added = Stats { median_us: fake.median_us - direct.median_us, p99_us: fake.p99_us - direct.p99_us };
+    row("     added by rigor-mcp", added);
     println!();
     let speedup = spawn.median_us / warm.median_us;
     let overhead_ratio = overhead.median_us / floor.median_us;
@@ -228,4 +299,11 @@ fn main() {
         if overhead_ratio <= 2.0 { "met" } else { "MISSED" }
     );
     println!("2. spawn-per-call / warm call      = {:.1}x", typed_spawn.median_us / typed_warm.median_us);
+    let met = added.median_us <= 30.0 && added.p99_us <= 60.0;
+    println!(
+        "3. added by rigor-mcp              = +{:.1} µs median, +{:.1} µs p99  (target <= +30 / +60: {})",
+        added.median_us,
+        added.p99_us,
+        if met { "met" } else { "MISSED" }
+    );
 }
