@@ -11,6 +11,7 @@ pub mod confine;
 pub mod control;
 pub mod events;
 pub mod gateway;
+pub mod http;
 pub mod logging;
 pub mod mcp;
 pub mod oneshot;

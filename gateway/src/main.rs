@@ -1,6 +1,6 @@
 use rigor_gateway::client::Client;
-use rigor_gateway::options::{self, Command, EXIT_USAGE};
-use rigor_gateway::{attach, logging, oneshot, server, trace_view};
+use rigor_gateway::options::{self, Command, Transport, EXIT_USAGE};
+use rigor_gateway::{attach, http, logging, oneshot, server, trace_view};
 
 fn main() {
     let cli = match options::parse(std::env::args_os()) {
@@ -34,7 +34,13 @@ fn main() {
             }
         };
         let code = match &cli.command {
-            None | Some(Command::Serve) => return server::serve_stdio(gateway, cli.server.control.as_deref()).await,
+            None | Some(Command::Serve) => {
+                let control = cli.server.control.as_deref();
+                return match cli.server.transport {
+                    Transport::Stdio => server::serve_stdio(gateway, control).await,
+                    Transport::Http => http::serve(gateway, &cli.server.http, control).await,
+                };
+            }
             Some(Command::Call(args)) => {
                 oneshot::call(Client::in_process(gateway.clone()).await, &args.tool, &args.arguments, args.json).await
             }
