@@ -45,6 +45,8 @@ impl HttpGateway {
                 }
             }
         }
+        let _ = child.kill();
+        let _ = child.wait();
         panic!("rigor-mcp printed no address");
     }
 
