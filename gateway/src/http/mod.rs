@@ -125,6 +125,10 @@ async fn run(gateway: Arc<Gateway>, options: &HttpOptions, control: Option<&std:
     tracing::info!("serving MCP Streamable HTTP at http://{bound}{PATH}");
 
     let stopping = endpoint.stopping.clone();
+    // Answers are small and awaited: send each at once, not after Nagle's delay.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let server = axum::serve(listener, endpoint::router(endpoint.clone()))
         .with_graceful_shutdown(async move {
             let signal = crate::server::termination_signal().await;
