@@ -26,6 +26,18 @@ fn main() {
                 None => attach::raw(&args.socket).await,
             };
         }
+        // The HTTP socket is bound first: a refused flag starts no worker.
+        let serving = matches!(cli.command, None | Some(Command::Serve));
+        let listening = match cli.server.transport {
+            Transport::Http if serving => match http::listen(&cli.server.http, cli.server.control.as_deref()).await {
+                Ok(listening) => Some(listening),
+                Err(problem) => {
+                    eprintln!("rigor-mcp: {problem}");
+                    return EXIT_USAGE;
+                }
+            },
+            _ => None,
+        };
         let gateway = match server::start_gateway(&cli.server) {
             Ok(gateway) => gateway,
             Err(problem) => {
@@ -36,9 +48,9 @@ fn main() {
         let code = match &cli.command {
             None | Some(Command::Serve) => {
                 let control = cli.server.control.as_deref();
-                return match cli.server.transport {
-                    Transport::Stdio => server::serve_stdio(gateway, control).await,
-                    Transport::Http => http::serve(gateway, &cli.server.http, control).await,
+                return match listening {
+                    Some(listening) => http::serve(gateway, listening).await,
+                    None => server::serve_stdio(gateway, control).await,
                 };
             }
             Some(Command::Call(args)) => {

@@ -72,21 +72,16 @@ pub(crate) struct Endpoint {
     abandon: CancellationToken,
 }
 
-/// Serves MCP over HTTP until SIGTERM/SIGINT/SIGHUP, then stops the worker.
-/// Returns the exit code.
-pub async fn serve(gateway: Arc<Gateway>, options: &HttpOptions, control: Option<&std::path::Path>) -> i32 {
-    let code = match run(gateway.clone(), options, control).await {
-        Ok(()) => 0,
-        Err(problem) => {
-            eprintln!("rigor-mcp: {problem}");
-            EXIT_USAGE
-        }
-    };
-    gateway.supervisor.shutdown().await;
-    code
+/// A checked configuration and its bound socket: made before the worker
+/// starts, so a refused flag is a one-line start-up error.
+pub struct Listening {
+    listener: tokio::net::TcpListener,
+    sessions: Sessions,
+    guard: Guard,
 }
 
-async fn run(gateway: Arc<Gateway>, options: &HttpOptions, control: Option<&std::path::Path>) -> Result<(), String> {
+/// Checks the HTTP flags and binds the socket.
+pub async fn listen(options: &HttpOptions, control: Option<&std::path::Path>) -> Result<Listening, String> {
     if control.is_some() {
         return Err("--control works with --transport stdio only; over HTTP, open more sessions instead".into());
     }
@@ -111,10 +106,28 @@ async fn run(gateway: Arc<Gateway>, options: &HttpOptions, control: Option<&std:
     let guard = Guard::new(token, &options.allow_origin, &options.host)?;
     let listener =
         tokio::net::TcpListener::bind(address).await.map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    Ok(Listening { listener, sessions: Sessions::new(options.max_sessions, Duration::from_secs_f64(idle)), guard })
+}
+
+/// Serves MCP over HTTP until SIGTERM/SIGINT/SIGHUP, then stops the worker.
+/// Returns the exit code.
+pub async fn serve(gateway: Arc<Gateway>, listening: Listening) -> i32 {
+    let code = match run(gateway.clone(), listening).await {
+        Ok(()) => 0,
+        Err(problem) => {
+            eprintln!("rigor-mcp: {problem}");
+            EXIT_USAGE
+        }
+    };
+    gateway.supervisor.shutdown().await;
+    code
+}
+
+async fn run(gateway: Arc<Gateway>, Listening { listener, sessions, guard }: Listening) -> Result<(), String> {
     let bound = listener.local_addr().map_err(|e| format!("cannot read the bound address: {e}"))?;
     let endpoint = Arc::new(Endpoint {
         gateway,
-        sessions: Sessions::new(options.max_sessions, Duration::from_secs_f64(idle)),
+        sessions,
         guard,
         stopping: CancellationToken::new(),
         abandon: CancellationToken::new(),
