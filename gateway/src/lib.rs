@@ -12,6 +12,7 @@ pub mod control;
 pub mod events;
 pub mod gateway;
 pub mod identity;
+pub mod http;
 pub mod logging;
 pub mod mcp;
 pub mod oneshot;

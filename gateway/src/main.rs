@@ -1,6 +1,6 @@
 use rigor_gateway::client::Client;
-use rigor_gateway::options::{self, Command, EXIT_USAGE};
-use rigor_gateway::{attach, logging, oneshot, server, trace_view};
+use rigor_gateway::options::{self, Command, Transport, EXIT_USAGE};
+use rigor_gateway::{attach, http, logging, oneshot, server, trace_view};
 
 fn main() {
     let cli = match options::parse(std::env::args_os()) {
@@ -26,6 +26,18 @@ fn main() {
                 None => attach::raw(&args.socket).await,
             };
         }
+        // The HTTP socket is bound first: a refused flag starts no worker.
+        let serving = matches!(cli.command, None | Some(Command::Serve));
+        let listening = match cli.server.transport {
+            Transport::Http if serving => match http::listen(&cli.server.http, cli.server.control.as_deref()).await {
+                Ok(listening) => Some(listening),
+                Err(problem) => {
+                    eprintln!("rigor-mcp: {problem}");
+                    return EXIT_USAGE;
+                }
+            },
+            _ => None,
+        };
         let gateway = match server::start_gateway(&cli.server) {
             Ok(gateway) => gateway,
             Err(problem) => {
@@ -34,7 +46,13 @@ fn main() {
             }
         };
         let code = match &cli.command {
-            None | Some(Command::Serve) => return server::serve_stdio(gateway, cli.server.control.as_deref()).await,
+            None | Some(Command::Serve) => {
+                let control = cli.server.control.as_deref();
+                return match listening {
+                    Some(listening) => http::serve(gateway, listening).await,
+                    None => server::serve_stdio(gateway, control).await,
+                };
+            }
             Some(Command::Call(args)) => {
                 oneshot::call(Client::in_process(gateway.clone()).await, &args.tool, &args.arguments, args.json).await
             }

@@ -81,13 +81,17 @@ pub struct CallArgs {
 pub enum Transport {
     #[default]
     Stdio,
+    /// MCP Streamable HTTP at /mcp (see the --host, --port and security flags)
+    Http,
 }
 
 #[derive(Args, Debug, Clone)]
 pub struct ServerOptions {
-    /// Transport (only stdio for now)
+    /// Transport: stdio, or Streamable HTTP at http://HOST:PORT/mcp
     #[arg(long, value_enum, default_value_t, global = true)]
     pub transport: Transport,
+    #[command(flatten)]
+    pub http: crate::http::HttpOptions,
     /// Session-default Rigor configuration for tools that take `config`
     #[arg(long, value_name = "PATH", global = true)]
     pub config: Option<PathBuf>,
@@ -134,8 +138,7 @@ pub struct ServerOptions {
     /// Tools per tools/list page
     #[arg(long, value_name = "N", default_value_t = 50, global = true)]
     pub tools_page_size: usize,
-    /// Longest accepted incoming message, in bytes
-
+    /// Longest accepted incoming message, in bytes (over HTTP: the body; 413 beyond it)
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES, global = true)]
     pub max_line_bytes: usize,
 }

@@ -123,7 +123,7 @@ pub async fn serve_stdio(gateway: Arc<Gateway>, control: Option<&Path>) -> i32 {
     0
 }
 
-async fn termination_signal() -> &'static str {
+pub(crate) async fn termination_signal() -> &'static str {
     use tokio::signal::unix::{signal, SignalKind};
     let mut term = signal(SignalKind::terminate()).expect("SIGTERM handler");
     let mut int = signal(SignalKind::interrupt()).expect("SIGINT handler");

@@ -140,8 +140,13 @@ fn an_engine_that_is_not_a_worker_is_reported() {
 
 #[test]
 fn usage_errors_exit_64_with_one_line() {
-    let cases: &[&[&str]] =
-        &[&["--transport", "http"], &["--bogus"], &["--root", "/nonexistent-dir"], &["--call-timeout", "-1"]];
+    let cases: &[&[&str]] = &[
+        &["--transport", "pigeon"],
+        &["--transport", "http", "--host", "0.0.0.0"],
+        &["--bogus"],
+        &["--root", "/nonexistent-dir"],
+        &["--call-timeout", "-1"],
+    ];
     for args in cases {
         let output =
             std::process::Command::new(bin("rigor-mcp")).args(*args).current_dir(fixture_project()).output().unwrap();

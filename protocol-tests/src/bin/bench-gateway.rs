@@ -10,6 +10,9 @@
 //!
 //! Usage: bench-gateway [--calls N] [--spawns N] [--bin-dir DIR]
 
+#[path = "../bench_http.rs"]
+mod bench_http;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -221,6 +224,13 @@ fn main() {
     // 1. The specified comparison: rigor_explain of one rule.
     let (call_samples, engine_samples) =
         warm_calls(&gateway_bin, &project, "rigor_explain", json!({"rule": "flow.dead-assignment"}), calls);
+    let http_samples = bench_http::warm_calls(
+        &gateway_bin,
+        &project,
+        "rigor_explain",
+        &json!({"rule": "flow.dead-assignment"}),
+        calls,
+    );
     let spawn_samples = spawned(&rigor, &project, &["explain", "--format=json", "flow.dead-assignment"], spawns);
 
     // The floor: the same JSON line relayed through two processes.
@@ -276,6 +286,7 @@ fn main() {
     row("   warm tools/call through rigor-mcp", warm);
     row("     of which engine work (worker elapsed_ms)", engine);
     row("     gateway overhead (call - engine median)", overhead);
+    row("   warm tools/call over HTTP (--transport http)", stats(http_samples));
     row("   fresh `rigor explain` process per call", spawn);
     row("   floor: JSON line relayed via 2 processes", floor);
     row("     (one process echo, for reference)", echo);
