@@ -659,6 +659,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             (Type::Constant(Literal::Str(_)) | Type::Tuple(_) | Type::Shape(_), "size" | "length" | "bytesize", []) => {
                 Some(Type::non_negative_int())
             }
+            // Read to the end, `IO#read` gives "" at EOF, never nil (RBS: `String?`).
+            (Type::Nominal { class, .. }, "read", []) if matches!(&**class, "IO" | "File") => {
+                Some(Type::nominal("String"))
+            }
+            // Group 0 is the whole match: always there.
+            (Type::Nominal { class, .. }, "begin" | "end" | "[]", [Type::Constant(Literal::Int(0))])
+                if &**class == "MatchData" =>
+            {
+                Some(Type::nominal(if method == "[]" { "String" } else { "Integer" }))
+            }
             (Type::Singleton(class), "class", []) => {
                 Some(if self.is_module(class) { Type::singleton("Module") } else { Type::singleton("Class") })
             }
