@@ -146,6 +146,10 @@ const CASES: &[(&str, &str)] = &[
     ("class G\n  PORT = nil\n  def self.port = G::PORT\nend\nG.port", "nil"),
     ("class G\n  PORT = 1\n  probe(self::PORT)\nend", "1"),
     ("module M\n  PORT = 1\n  def self.port = self::PORT\nend\nM.port", "1"),
+    // Soundness: a splat in `return a, *b` spreads (ERB::Compiler#compile)
+    ("def f(b) = (return 1, *b)\nf(2)", "Array[Integer | untyped]"),
+    ("def f\n  return 1, *[2, 3]\nend\nf", "[1, 2, 3]"),
+    ("def f\n  return 1, :a\nend\nf", "[1, :a]"),
     // Soundness: strings and tuples mutated after they were built
     ("def w(s) = s << \"x\"\ndef f\n  s = \"\"\n  w(s)\n  s\nend\nf", "String"),
     ("s = \"\"\nw(out: s)\ns", "String"),
