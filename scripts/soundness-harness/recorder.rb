@@ -103,6 +103,11 @@ module SoundnessRecorder
       value = tp.return_value
       after_block = @last_event == :b_return
       @last_event = :return
+      if @throwing
+        # The first return after `throw` began: the wrapper's own frame.
+        @throwing = false
+        @raise_depth = depth
+      end
       # A method left by an exception or `throw` also "returns", with nil:
       # skip nil returns of frames one may be passing through.
       if value.nil? && @raise_depth && @raise_depth >= depth
@@ -150,7 +155,8 @@ end
 # `throw` unwinds like an exception, without a :raise event.
 Kernel.prepend(Module.new do
   def throw(*args)
-    SoundnessRecorder.on_raise
+    # A C call (no trace event of its own) marks the unwinding.
+    SoundnessRecorder.instance_variable_set(:@throwing, true)
     super
   end
 end)
