@@ -239,6 +239,12 @@ fn possible_nil_receiver() {
         "def m\n  h = ENV[\"HOME\"]\n  if h.nil?\n    return 0\n  else\n    h.upcase\n  end\nend",
         "def m\n  h = ENV[\"HOME\"]\n  h = \"x\" if h.nil?\n  h.upcase\nend",
         "def m\n  h = ENV.fetch(\"HOME\")\n  h.upcase\nend",
+        "def m\n  h = ENV[\"A\"]\n  return if nil == h\n  h.upcase\nend",
+        "def m\n  return if (h = ENV[\"A\"]).nil?\n  h.upcase\nend",
+        "def m\n  h = ENV[\"A\"]\n  h.to_s.empty? ? nil : h.upcase\nend",
+        "def m\n  h = ENV[\"A\"]\n  return if h.nil? || h.empty?\n  h.upcase\nend",
+        "def m\n  h = ENV[\"A\"]\n  h.nil? and return\n  h.upcase\nend",
+        "def m\n  h = ENV[\"A\"]\n  return unless h&.size\n  h.upcase\nend",
         // The last match: set by a match the code checked.
         "def m(s)\n  return unless s =~ /(a)/\n  $1.upcase\nend",
         "def m(s)\n  return unless s =~ /(a)/\n  v = $1\n  v.upcase\nend",
