@@ -12,8 +12,6 @@ require "ripper"
 require "English"
 require "bigdecimal"
 require "bigdecimal/util"
-require "rational"  rescue nil
-require "fiddle" rescue nil
 
 Benchmark.measure { 100.times { } }.real
 Benchmark.realtime { 1 + 1 }
