@@ -204,6 +204,20 @@ fn possible_nil_receiver() {
         ("def m(f)\n  a = nil\n  if f\n    a = [1]\n  end\n  a.push(2)\nend", &[(6, 5)]),
         ("def m(f)\n  s = nil\n  s = \"a\" unless f\n  s.strip\nend", &[(4, 5)]),
         ("def m(f)\n  s = nil\n  while f\n    s = \"a\"\n  end\n  s.strip\nend", &[(6, 5)]),
+        // The reference's example: a signature's optional return.
+        ("def m\n  s = String.new\n  p = s.byteslice(0, 2)\n  p.upcase\nend", &[(4, 5)]),
+        ("ENV[\"HOME\"].upcase", &[(1, 13)]),
+        ("def m(s)\n  i = \"abc\".index(s)\n  i + 1\nend", &[(3, 5)]),
+        ("def m(words)\n  [\"a\", \"b\"].first(1)\n  %w[a b].sample.upcase\nend", &[(3, 18)]),
+        // A block parameter is nil when no block is given.
+        ("def m(&blk)\n  blk.arity\nend", &[(2, 7)]),
+        // Conditionals without `else` give nil.
+        ("def m(f)\n  s = (\"x\" if f)\n  s.upcase\nend", &[(3, 5)]),
+        ("def m(b)\n  r = b.nil? ? nil : \"x\"\n  r.upcase\nend", &[(3, 5)]),
+        // `ensure` runs after File.open raised too, with the local unset.
+        ("def m(path)\n  f = File.open(path)\n  f.read\nensure\n  f.close\nend", &[(5, 5)]),
+        // A guard on another variable guards nothing.
+        ("def m\n  a = ENV[\"A\"]\n  b = ENV[\"B\"]\n  return unless a\n  b.upcase\nend", &[(5, 5)]),
     ];
     let silent = &[
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase if s\nend",
@@ -213,16 +227,61 @@ fn possible_nil_receiver() {
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s ||= \"y\"\n  s.upcase\nend",
         "def m(flag)\n  s = nil\n  s = \"x\"\n  s.upcase\nend",
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.nil? ? 0 : s.size\nend",
-        // The reference's example: the nil comes only from a signature's
-        // optional return, an invariant the engine cannot see.
-        "def m\n  s = String.new\n  p = s.byteslice(0, 2)\n  p.upcase\nend",
-        "def m(h)\n  $~.begin(0)\nend",
-        "def m(s)\n  i = \"abc\".index(s)\n  i + 1\nend",
         "def m(flag)\n  s = nil\n  s = foo if flag\n  s.upcase\nend",
-        // Conditionals without `else` are often exhaustive by invariant.
-        "def m(f)\n  s = (\"x\" if f)\n  s.upcase\nend",
-        "def m(t)\n  s = case t\n      when Integer then \"a\"\n      when String then \"b\"\n      end\n  s.strip\nend",
-        "def m(b)\n  r = b.nil? ? nil : \"x\"\n  r.upcase\nend",
+        // Guards, each as the narrowing understands it.
+        "def m\n  h = ENV[\"HOME\"]\n  h.upcase if h\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  h.upcase unless h.nil?\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  return if h.nil?\n  h.upcase\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  raise \"no\" unless h\n  h.upcase\nend",
+        "def m\n  h = ENV[\"HOME\"] or raise \"no\"\n  h.upcase\nend",
+        "def m\n  h = ENV[\"HOME\"] || return\n  h.upcase\nend",
+        "def m\n  (h = ENV[\"HOME\"]) || return\n  h.upcase\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  h or return\n  h.upcase\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  h && h.upcase\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  g = ENV[\"G\"]\n  h && g && h.upcase + g.upcase\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  !h.nil? && h.upcase\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  h.upcase if !h.nil?\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  h.nil? ? \"\" : h.upcase\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  h ? h.upcase : \"\"\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  h.upcase if h.is_a?(String)\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  h.upcase if h.kind_of?(String)\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  h.upcase if h.instance_of?(String)\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  case h\n  when String then h.upcase\n  end\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  case h\n  in String then h.upcase\n  else nil\n  end\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  case h\n  in nil then 1\n  in x then x.upcase\n  end\nend",
+        "def m(s)\n  if (m = /a/.match(s))\n    m.begin(1)\n  end\nend",
+        "def m(s)\n  if (i = s.index(\"a\")) && i > 1\n    i + 1\n  end\nend",
+        "def m(s)\n  while (line = s.gets)\n    line.chomp\n  end\nend",
+        "def m(xs)\n  xs.each do |x|\n    h = ENV[x]\n    next unless h\n    h.upcase\n  end\nend",
+        "def m(xs)\n  loop do\n    h = ENV[\"A\"]\n    break if h.nil?\n    h.upcase\n  end\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  unless h\n    raise ArgumentError\n  end\n  h.upcase\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  if h.nil?\n    return 0\n  else\n    h.upcase\n  end\nend",
+        "def m\n  h = ENV[\"HOME\"]\n  h = \"x\" if h.nil?\n  h.upcase\nend",
+        "def m\n  h = ENV.fetch(\"HOME\")\n  h.upcase\nend",
+        "def m\n  h = ENV[\"A\"]\n  return if nil == h\n  h.upcase\nend",
+        "def m\n  return if (h = ENV[\"A\"]).nil?\n  h.upcase\nend",
+        "def m\n  h = ENV[\"A\"]\n  h.to_s.empty? ? nil : h.upcase\nend",
+        "def m\n  h = ENV[\"A\"]\n  return if h.nil? || h.empty?\n  h.upcase\nend",
+        "def m\n  h = ENV[\"A\"]\n  h.nil? and return\n  h.upcase\nend",
+        "def m\n  h = ENV[\"A\"]\n  return unless h&.size\n  h.upcase\nend",
+        // The last match: set by a match the code checked.
+        "def m(s)\n  return unless s =~ /(a)/\n  $1.upcase\nend",
+        "def m(s)\n  return unless s =~ /(a)/\n  v = $1\n  v.upcase\nend",
+        "def m(s)\n  return unless s =~ /(a)(b)/\n  a, b = $1, $2\n  a.upcase\nend",
+        "def m(s)\n  s.gsub(/a/) { $&.upcase }\nend",
+        "def m(s)\n  return unless s =~ /(a)/\n  Regexp.last_match(1).upcase\nend",
+        "def m(h)\n  $~.begin(0)\nend",
+        // Group 0 is always there; `IO#read` to the end is never nil.
+        "def m(s)\n  m = /a/.match(s)\n  return unless m\n  m.begin(0) + 1\nend",
+        "def m(path)\n  File.open(path) { |f| f.read }.upcase\nend",
+        // A literal that opens the body is set before anything can raise.
+        "def m(path)\n  a = []\n  a << File.read(path)\nensure\n  a.clear\nend",
+        // A parameter is untyped (whatever its default) until call sites are known.
+        "def m(s = nil)\n  s = \"x\" if rand > 0.5\n  s.upcase\nend",
+        // RBS types `Hash#[]` as `V`; a hash's default value or block is not in its type.
+        "def m(k)\n  v = { \"a\" => \"b\" }[k]\n  v.upcase\nend",
+        // Object state: which method runs first is not known here.
+        "class C\n  def set = @s = \"x\"\n  def m = @s.upcase\nend",
     ];
     check("call.possible-nil-receiver", Severity::Error, firing, silent, true);
 }

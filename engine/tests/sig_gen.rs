@@ -316,6 +316,25 @@ fn observed_parameters_are_the_union_of_argument_types() {
         &[(constructed, None, &[("Pt", "initialize", "new_file", "def initialize: (Integer, ?Symbol) -> void")])],
         &["--params=observed"],
     );
+    // Calls the walk cannot tie to one method may pass anything: a splat
+    // (URI::Generic.build's `new(*tmp)`), an unknown receiver (IPAddr's
+    // `self.class.new(addr, family)`), `send`, `super`.
+    let unseen = "class Pt\n  def initialize(x) = @x = x\n  def self.copy(args) = new(*args)\nend\nPt.new(1)\n\nclass Q\n  def a(x) = 1\n  def b(x) = 2\n  def c(x) = 3\nend\nQ.new.a(1)\nQ.new.b(1)\nQ.new.c(1)\nsomething.a(\"s\")\nQ.new.send(:b, :sym)\nclass R < Q\n  def c(x) = super(x.to_s)\nend\n";
+    table(
+        &[(
+            unseen,
+            None,
+            &[
+                ("Pt", "initialize", "new_file", "def initialize: (untyped) -> void"),
+                ("Pt", "copy", "new_file", "def self.copy: (untyped) -> Pt"),
+                ("Q", "a", "new_file", "def a: (untyped) -> 1"),
+                ("Q", "b", "new_file", "def b: (untyped) -> 2"),
+                ("Q", "c", "new_file", "def c: (untyped) -> 3"),
+                ("R", "c", "new_file", "def c: (untyped) -> 3"),
+            ],
+        )],
+        &["--params=observed"],
+    );
 }
 
 #[test]

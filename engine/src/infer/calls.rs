@@ -57,6 +57,9 @@ pub enum BlockArg<'pr> {
     Symbol(String),
     /// `&proc`
     Other,
+    /// `&blk` whose value may be nil (an optional block passed on): the
+    /// call may run with no block at all.
+    Optional,
 }
 
 impl BlockArg<'_> {
@@ -259,8 +262,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 if let Some(block_node) = call.block() {
                     self.expr(&block_node, state, frame);
                 }
+                let passed = expression.as_ref().and_then(|e| self.recorded(e).cloned());
                 match expression.as_ref().and_then(|e| e.as_symbol_node()) {
                     Some(symbol) => BlockArg::Symbol(String::from_utf8_lossy(symbol.unescaped()).into_owned()),
+                    None if passed.as_ref().is_none_or(|t| t.may_be_nil() || t.has_unknown()) => BlockArg::Optional,
                     None => BlockArg::Other,
                 }
             }
@@ -364,7 +369,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let (method, args) = (site.method, site.args);
         match block {
             BlockArg::None => BlockRun::none(),
-            BlockArg::Other => BlockRun::none(),
+            BlockArg::Other | BlockArg::Optional => BlockRun::none(),
             BlockArg::Symbol(symbol) => {
                 // `map(&:to_s)`: the block calls `to_s` on what it is given.
                 let yielded = self.yielded_types(plans, args);
@@ -608,6 +613,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if positional.len() != args.len() {
             return None;
         }
+        if let Some(folded) = super::fold::collection(receiver, method, &positional) {
+            return Some(folded);
+        }
         match (receiver, method, positional.as_slice()) {
             (Type::Tuple(elements), "size" | "length" | "count", []) => Some(Type::int(elements.len() as i64)),
             (Type::Tuple(elements), "empty?", []) => {
@@ -657,6 +665,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             (Type::Constant(Literal::Str(_)) | Type::Tuple(_) | Type::Shape(_), "size" | "length" | "bytesize", []) => {
                 Some(Type::non_negative_int())
+            }
+            // Read to the end, `IO#read` gives "" at EOF, never nil (RBS: `String?`).
+            (Type::Nominal { class, .. }, "read", []) if matches!(&**class, "IO" | "File") => {
+                Some(Type::nominal("String"))
+            }
+            // Group 0 is the whole match: always there.
+            (Type::Nominal { class, .. }, "begin" | "end" | "[]", [Type::Constant(Literal::Int(0))])
+                if &**class == "MatchData" =>
+            {
+                Some(Type::nominal(if method == "[]" { "String" } else { "Integer" }))
             }
             (Type::Singleton(class), "class", []) => {
                 Some(if self.is_module(class) { Type::singleton("Module") } else { Type::singleton("Class") })

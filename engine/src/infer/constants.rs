@@ -30,12 +30,32 @@ impl<'pr> Inferrer<'pr, '_> {
                 None => Type::untyped(),
             },
             Some(parent) => match self.expr(&parent, state, frame) {
-                Type::Singleton(namespace) => match self.index.resolve_member(self.env, &namespace, &last) {
-                    Some(full) => self.constant_type(&full),
-                    None => Type::untyped(),
-                },
+                Type::Singleton(namespace) => {
+                    let found = match self.index.resolve_member(self.env, &namespace, &last) {
+                        Some(full) => self.constant_type(&full),
+                        None => Type::untyped(),
+                    };
+                    if self.may_be_subclass(&parent, &namespace, frame) {
+                        // `self::X` in a method: a subclass may define its own X.
+                        union([found, Type::untyped()])
+                    } else {
+                        found
+                    }
+                }
                 _ => Type::untyped(),
             },
+        }
+    }
+
+    /// Can the class a namespace expression evaluates to be a subclass of
+    /// `namespace`? A constant names exactly its class; so does `self` in a
+    /// class body or a module; anything else (`self` in a method, a local)
+    /// may hold a subclass.
+    fn may_be_subclass(&self, parent: &Node<'pr>, namespace: &str, frame: &Frame) -> bool {
+        match parent {
+            Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. } => false,
+            Node::SelfNode { .. } => frame.method.is_some() && !self.is_module(namespace),
+            _ => !self.is_module(namespace),
         }
     }
 

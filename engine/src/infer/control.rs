@@ -139,11 +139,8 @@ impl<'pr> Inferrer<'pr, '_> {
         if !is_variable || matches!(condition, Node::SplatNode { .. }) {
             return (hit, miss);
         }
-        // A class with its own `self.===` decides matches its own way.
-        let own_case_equality =
-            |class: &str| self.index.class(class).is_some_and(|c| c.singleton_methods.contains_key("==="));
         match tested {
-            Type::Singleton(class) if !own_case_equality(class) => {
+            Type::Singleton(class) if !self.own_case_equality(class) => {
                 self.narrow_node(subject, &mut hit, |t| self.narrow_to_class(t, class));
                 self.narrow_node(subject, &mut miss, |t| self.remove_class(t, class));
             }
@@ -156,25 +153,59 @@ impl<'pr> Inferrer<'pr, '_> {
         (hit, miss)
     }
 
+    /// A class with its own `self.===` decides matches its own way.
+    fn own_case_equality(&self, class: &str) -> bool {
+        self.index.class(class).is_some_and(|c| c.singleton_methods.contains_key("==="))
+    }
+
     pub fn case_match_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
         let Some(case) = node.as_case_match_node() else { return Type::untyped() };
-        let subject = match case.predicate() {
-            Some(subject) => self.expr(&subject, state, frame),
+        let predicate = case.predicate();
+        let mut subject = match &predicate {
+            Some(subject) => self.expr(subject, state, frame),
             None => Type::untyped(),
         };
         let mut exits = Vec::new();
         let mut values = Vec::new();
         for clause in case.conditions().iter() {
             let Some(arm) = clause.as_in_node() else { continue };
-            let mut matched = state.clone();
-            self.pattern(&arm.pattern(), &subject, &mut matched, frame);
+            let pattern = arm.pattern();
+            // `in String`, `in nil`: the arm sees the subject narrowed, and
+            // later arms see it without what this one took.
+            let tested = match &pattern {
+                Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. } | Node::NilNode { .. } => {
+                    let mut scratch = state.clone();
+                    Some(self.expr(&pattern, &mut scratch, frame))
+                }
+                _ => None,
+            };
+            let (hit_type, miss_type) = match &tested {
+                Some(Type::Singleton(class)) if !self.own_case_equality(class) => {
+                    (self.narrow_to_class(&subject, class), self.remove_class(&subject, class))
+                }
+                Some(Type::Constant(crate::types::Literal::Nil)) => (subject.nil_part(), subject.without_nil()),
+                _ => (subject.clone(), subject.clone()),
+            };
+            let (mut matched, missed) = match (&predicate, &tested) {
+                (Some(variable), Some(tested)) => self.when_narrowing(variable, &pattern, tested, state),
+                _ => (state.clone(), state.clone()),
+            };
+            self.pattern(&pattern, &hit_type, &mut matched, frame);
             let ty = self.statements(arm.statements(), &mut matched, frame);
             self.record(&clause, &ty);
             values.push(ty);
             exits.push(matched);
+            if tested.is_some() {
+                *state = missed;
+                subject = miss_type;
+                if state.is_none() {
+                    subject = Type::Bot;
+                }
+                continue;
+            }
             // A pattern may bind before failing: later arms see its locals.
             let mut tried = state.clone();
-            self.bind_pattern_locals(&arm.pattern(), &mut tried);
+            self.bind_pattern_locals(&pattern, &mut tried);
             *state = join_states(state, &tried);
         }
         if let Some(clause) = case.else_clause() {
@@ -382,6 +413,11 @@ impl<'pr> Inferrer<'pr, '_> {
             // sees each local as it was at the start or after any assignment.
             let mut rescue_entry = start.clone();
             if let Some(flow) = rescue_entry.as_mut() {
+                // Writes of literals that open the body cannot raise: they
+                // ran before anything else could.
+                for (local, ty) in this.opening_literal_writes(&begin) {
+                    flow.locals.entry(local).or_insert(ty);
+                }
                 flow.ivars.clear();
                 // The body may have mutated what a local holds before raising.
                 for ty in flow.locals.values_mut() {
@@ -431,6 +467,23 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         *state = after;
         value
+    }
+
+    /// `x = []`, `y = 0`... at the very start of a `begin` body: locals
+    /// bound before any statement that could raise, with their types.
+    fn opening_literal_writes(&self, begin: &ruby_prism::BeginNode<'pr>) -> Vec<(String, Type)> {
+        let Some(statements) = begin.statements() else { return Vec::new() };
+        let mut writes = Vec::new();
+        for statement in statements.body().iter() {
+            let Some(write) = statement.as_local_variable_write_node() else { break };
+            let value = write.value();
+            if !cannot_raise(&value) {
+                break;
+            }
+            let Some(ty) = self.recorded(&value).cloned() else { break };
+            writes.push((name(write.name()), ty.settle_elements()));
+        }
+        writes
     }
 
     /// The exception a `rescue` clause binds.
@@ -563,5 +616,26 @@ impl<'pr> ruby_prism::Visit<'pr> for PatternValues<'_, 'pr, '_, '_> {
     }
     fn visit_array_node(&mut self, node: &ruby_prism::ArrayNode<'pr>) {
         self.inferrer.expr(&node.as_node(), self.state, self.frame);
+    }
+}
+
+/// A literal whose evaluation cannot raise: numbers, symbols, nil and
+/// booleans, plain strings, and arrays and hashes of those.
+fn cannot_raise(node: &Node<'_>) -> bool {
+    match node {
+        Node::IntegerNode { .. }
+        | Node::FloatNode { .. }
+        | Node::SymbolNode { .. }
+        | Node::NilNode { .. }
+        | Node::TrueNode { .. }
+        | Node::FalseNode { .. }
+        | Node::StringNode { .. } => true,
+        Node::ArrayNode { .. } => node.as_array_node().is_some_and(|a| a.elements().iter().all(|e| cannot_raise(&e))),
+        Node::HashNode { .. } => node.as_hash_node().is_some_and(|h| {
+            h.elements().iter().all(|e| {
+                e.as_assoc_node().is_some_and(|assoc| cannot_raise(&assoc.key()) && cannot_raise(&assoc.value()))
+            })
+        }),
+        _ => false,
     }
 }

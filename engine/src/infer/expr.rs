@@ -579,7 +579,30 @@ impl<'pr> Inferrer<'pr, '_> {
         match (nodes.as_slice(), types.as_slice()) {
             ([Node::SplatNode { .. }], [ty]) => ty.clone(),
             ([_], [ty]) => ty.clone(),
-            _ => Type::Tuple(types),
+            _ => {
+                // `return a, *rest`: the splat spreads into the array.
+                let mut elements = Vec::new();
+                let mut loose = Vec::new();
+                for (node, ty) in nodes.iter().zip(types) {
+                    match (node, ty) {
+                        (Node::SplatNode { .. }, Type::Tuple(inner)) => elements.extend(inner),
+                        (Node::SplatNode { .. }, Type::Nominal { class, args })
+                            if &*class == "Array" && args.len() == 1 =>
+                        {
+                            loose.push(args[0].clone())
+                        }
+                        (Node::SplatNode { .. }, _) => loose.push(Type::untyped()),
+                        (_, ty) => elements.push(ty),
+                    }
+                }
+                if loose.is_empty() {
+                    Type::Tuple(elements)
+                } else {
+                    let element =
+                        crate::types::union(elements.into_iter().map(crate::types::widen_literals).chain(loose));
+                    Type::generic("Array", vec![element])
+                }
+            }
         }
     }
 

@@ -70,6 +70,99 @@ pub fn fold(receiver: &Type, method: &str, args: &[Arg]) -> Option<Type> {
     }
 }
 
+/// Pure methods of a collection the receiver's type pins down: a tuple
+/// (below), or `sum` of an `Array[Integer]` (Integer; 0 when empty).
+pub fn collection(receiver: &Type, method: &str, args: &[&Type]) -> Option<Type> {
+    match receiver {
+        Type::Tuple(elements) => tuple(elements, method, args),
+        Type::Nominal { class, args: element } if &**class == "Array" && method == "sum" && args.is_empty() => {
+            match element.as_slice() {
+                [Type::Nominal { class, .. }] if &**class == "Integer" => Some(Type::nominal("Integer")),
+                [Type::IntRange { .. }] => Some(Type::nominal("Integer")),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Pure methods of a tuple whose elements are all literals (`[1, 2].sum`).
+/// Only where Ruby's answer is certain: integer sums without overflow,
+/// `min`/`max` among integers or among symbols, `include?` decided by
+/// literal equality. Anything else is left to RBS.
+pub fn tuple(elements: &[Type], method: &str, args: &[&Type]) -> Option<Type> {
+    if let ("sum", [], Some(sum)) = (method, args, numeric_sum(elements)) {
+        return Some(sum);
+    }
+    let literals: Vec<&Literal> = elements
+        .iter()
+        .map(|e| match e {
+            Type::Constant(literal) => Some(literal),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let integers: Option<Vec<i64>> = literals
+        .iter()
+        .map(|l| match l {
+            Literal::Int(v) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    match (method, args) {
+        ("sum", []) => {
+            let integers = integers?;
+            integers
+                .iter()
+                .try_fold(0i64, |acc, v| acc.checked_add(*v))
+                .map(Type::int)
+                .or(Some(Type::nominal("Integer")))
+        }
+        ("min" | "max", []) if literals.is_empty() => Some(Type::nil()),
+        ("min" | "max", []) => {
+            let pick_max = method == "max";
+            if let Some(integers) = integers {
+                let best = if pick_max { integers.iter().max() } else { integers.iter().min() };
+                return best.map(|v| Type::int(*v));
+            }
+            let symbols: Vec<&str> = literals
+                .iter()
+                .map(|l| match l {
+                    Literal::Sym(s) => Some(s.as_str()),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            let best = if pick_max { symbols.iter().max() } else { symbols.iter().min() };
+            best.map(|s| Type::symbol(*s))
+        }
+        ("include?" | "member?", [Type::Constant(wanted)]) => {
+            let mut answer = false;
+            for literal in &literals {
+                answer |= literal_equality(literal, wanted)?;
+            }
+            Some(boolean(answer))
+        }
+        _ => None,
+    }
+}
+
+/// `sum` of numbers that are not all literals: Integer when every element
+/// is one, Float when one is a Float and the rest are Integers or Floats.
+fn numeric_sum(elements: &[Type]) -> Option<Type> {
+    let class = |e: &Type| match e {
+        Type::Constant(Literal::Int(_)) | Type::IntRange { .. } => Some(false),
+        Type::Constant(Literal::Float(_)) => Some(true),
+        Type::Nominal { class, .. } if &**class == "Integer" => Some(false),
+        Type::Nominal { class, .. } if &**class == "Float" => Some(true),
+        _ => None,
+    };
+    let floats: Vec<bool> = elements.iter().map(class).collect::<Option<_>>()?;
+    let all_literal_ints = elements.iter().all(|e| matches!(e, Type::Constant(Literal::Int(_))));
+    if all_literal_ints {
+        return None;
+    }
+    Some(Type::nominal(if floats.contains(&true) { "Float" } else { "Integer" }))
+}
+
 fn boolean(value: bool) -> Type {
     Type::Constant(if value { Literal::True } else { Literal::False })
 }
@@ -377,6 +470,31 @@ mod tests {
         assert_eq!(f(Type::string("héllo"), "length", vec![]).as_deref(), Some("5"));
         assert_eq!(f(Type::string(" x \n"), "strip", vec![]).as_deref(), Some("\"x\""));
         assert_eq!(f(Type::symbol("a"), "to_s", vec![]).as_deref(), Some("\"a\""));
+    }
+
+    fn t(elements: Vec<Type>, method: &str, args: Vec<Type>) -> Option<String> {
+        let args: Vec<&Type> = args.iter().collect();
+        tuple(&elements, method, &args).map(|t| display(&t))
+    }
+
+    #[test]
+    fn literal_tuples_fold_like_ruby() {
+        let ints = || vec![Type::int(3), Type::int(1), Type::int(2)];
+        assert_eq!(t(ints(), "sum", vec![]).as_deref(), Some("6"));
+        assert_eq!(t(vec![], "sum", vec![]).as_deref(), Some("0"));
+        assert_eq!(t(vec![Type::int(i64::MAX), Type::int(1)], "sum", vec![]).as_deref(), Some("Integer"));
+        assert_eq!(t(vec![Type::float(0.1), Type::float(0.2)], "sum", vec![]).as_deref(), Some("Float"));
+        assert_eq!(t(vec![Type::string("a")], "sum", vec![]), None);
+        assert_eq!(t(ints(), "min", vec![]).as_deref(), Some("1"));
+        assert_eq!(t(ints(), "max", vec![]).as_deref(), Some("3"));
+        assert_eq!(t(vec![], "max", vec![]).as_deref(), Some("nil"));
+        assert_eq!(t(vec![Type::symbol("b"), Type::symbol("a")], "min", vec![]).as_deref(), Some(":a"));
+        assert_eq!(t(vec![Type::int(1), Type::symbol("a")], "min", vec![]), None);
+        assert_eq!(t(ints(), "include?", vec![Type::int(2)]).as_deref(), Some("true"));
+        assert_eq!(t(ints(), "include?", vec![Type::float(2.0)]).as_deref(), Some("true"));
+        assert_eq!(t(ints(), "include?", vec![Type::string("2")]).as_deref(), Some("false"));
+        assert_eq!(t(vec![Type::int(1), Type::nominal("String")], "include?", vec![Type::int(1)]), None);
+        assert_eq!(t(ints(), "max", vec![Type::int(2)]), None);
     }
 
     #[test]

@@ -151,6 +151,39 @@ impl<'pr> Inferrer<'pr, '_> {
                 self.record(node, &ty);
                 Branches { ty, truthy, falsy }
             }
+            // `nil == x`: NilClass#== is identity.
+            ("==" | "!=", Some(Node::NilNode { .. }), 1, false) => {
+                let ty = self.expr(node, state, frame);
+                let Some(subject) = call.arguments().and_then(|a| a.arguments().iter().next()) else {
+                    return self.split(ty, state.clone(), state.clone());
+                };
+                if !is_variable(&subject) {
+                    return self.split(ty, state.clone(), state.clone());
+                }
+                let mut equal = state.clone();
+                let mut unequal = state.clone();
+                self.narrow_node(&subject, &mut equal, Type::nil_part);
+                self.narrow_node(&subject, &mut unequal, Type::without_nil);
+                if method == "!=" {
+                    self.split(ty, unequal, equal)
+                } else {
+                    self.split(ty, equal, unequal)
+                }
+            }
+            // `x.to_s.empty?` false: x is not nil (`nil.to_s` is "").
+            ("empty?", Some(Node::CallNode { .. }), 0, false) => {
+                let ty = self.expr(node, state, frame);
+                let to_s = receiver.as_ref().and_then(|r| r.as_call_node());
+                let subject = to_s
+                    .filter(|c| name(c.name()) == "to_s" && c.arguments().is_none() && c.block().is_none())
+                    .and_then(|c| c.receiver())
+                    .filter(is_variable);
+                let mut falsy = state.clone();
+                if let Some(subject) = subject {
+                    self.narrow_node(&subject, &mut falsy, Type::without_nil);
+                }
+                self.split(ty, state.clone(), falsy)
+            }
             ("==" | "!=" | "equal?", Some(subject), 1, false) if is_variable(subject) => {
                 let ty = self.expr(node, state, frame);
                 let compared = call.arguments().and_then(|a| a.arguments().iter().next());
@@ -205,7 +238,17 @@ impl<'pr> Inferrer<'pr, '_> {
                     flow.ivars.insert(ivar, narrowed);
                 }
             }
-            Node::ParenthesesNode { .. } => {}
+            // `(m = re.match(s)).nil?`: the local just written.
+            Node::ParenthesesNode { .. } => {
+                if let Some(inner) = single_statement(node) {
+                    self.narrow_node(&inner, state, narrow);
+                }
+            }
+            Node::LocalVariableWriteNode { .. } => {
+                if let Some(write) = node.as_local_variable_write_node() {
+                    narrow_local(state, &name(write.name()), narrow);
+                }
+            }
             _ => {}
         }
     }
@@ -242,7 +285,22 @@ impl<'pr> Inferrer<'pr, '_> {
 }
 
 fn is_variable(node: &Node<'_>) -> bool {
-    matches!(node, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. })
+    match node {
+        Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => true,
+        Node::LocalVariableWriteNode { .. } => true,
+        Node::ParenthesesNode { .. } => single_statement(node).is_some_and(|inner| is_variable(&inner)),
+        _ => false,
+    }
+}
+
+/// The one statement inside `( ... )`.
+fn single_statement<'pr>(node: &Node<'pr>) -> Option<Node<'pr>> {
+    let body = node.as_parentheses_node()?.body()?;
+    let statements = body.as_statements_node()?;
+    if statements.body().len() != 1 {
+        return None;
+    }
+    statements.body().iter().next()
 }
 
 fn narrow_local(state: &mut State, local: &str, narrow: impl Fn(&Type) -> Type) {

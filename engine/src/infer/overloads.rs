@@ -43,6 +43,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         args: &[Arg],
         block: &BlockArg<'pr>,
     ) -> Vec<&'a MethodType> {
+        if matches!(block, BlockArg::Optional) {
+            // A block that may be nil: what a call with one picks, and what
+            // a call without one picks.
+            let mut both = self.select(overloads, owner_args, receiver, args, &BlockArg::Other);
+            for overload in self.select(overloads, owner_args, receiver, args, &BlockArg::None) {
+                if !both.iter().any(|o| std::ptr::eq(*o, overload)) {
+                    both.push(overload);
+                }
+            }
+            return both;
+        }
         let any_takes_block = overloads.iter().any(|o| o.block.is_some());
         let unknown_shape = args.iter().any(|a| matches!(a, Arg::Splat | Arg::Forward));
         let keywords = args.iter().find_map(|a| match a {

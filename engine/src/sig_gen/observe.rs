@@ -6,7 +6,7 @@ use crate::infer::Side;
 use crate::types::{union, widen_literals, Type};
 
 use super::classify::is_initialize;
-use super::walk::{DefSite, Observations, Param};
+use super::walk::{unresolved_key, DefSite, Observations, Param};
 
 /// Types for the first `count` positional parameters of `site`; `None`
 /// where nothing sure was observed.
@@ -18,6 +18,11 @@ pub fn parameter_types(observations: &Observations, site: &DefSite, count: usize
     }
     if is_initialize(site) {
         keys = vec![(site.class.clone(), Side::Instance, "initialize".to_string())];
+    }
+    // A call of this name the walk could not resolve (unknown receiver,
+    // splat, `send`, `super`) may pass anything.
+    if observations.contains_key(&unresolved_key(keys[0].2.clone())) {
+        return vec![None; count];
     }
     // Calls whose positional count the method accepts; others call
     // something else (a method of the same name elsewhere, or an error).

@@ -59,6 +59,11 @@ pub struct DefSite {
 /// argument types of each call.
 pub type Observations = HashMap<(Name, Side, String), Vec<Vec<Type>>>;
 
+/// Where calls that could not be tied to one method are noted, by name.
+pub fn unresolved_key(method: String) -> (Name, Side, String) {
+    (Name::from("?"), Side::Instance, method)
+}
+
 /// What the walk found in one file.
 #[derive(Default)]
 pub struct Found {
@@ -262,9 +267,23 @@ impl<'pr> Walker<'_, 'pr> {
         });
     }
 
+    /// Notes a call this walk cannot tie to one method: every method of
+    /// that name may have callers with arguments nobody observed.
+    fn unresolved(&mut self, method: String) {
+        self.found.observations.entry(unresolved_key(method)).or_default();
+    }
+
     fn observe(&mut self, call: &CallNode<'pr>) {
         let Some(types) = self.types else { return };
         let method = name(call.name());
+        let called = if method == "new" { "initialize".to_string() } else { method.clone() };
+        // `send(:m, ...)`, `method(:m)`, `public_send`: `m` is called, unseen.
+        if matches!(method.as_str(), "send" | "__send__" | "public_send" | "method" | "instance_method") {
+            let first = call.arguments().and_then(|a| a.arguments().iter().next());
+            if let Some(symbol) = first.as_ref().and_then(|f| f.as_symbol_node()) {
+                self.unresolved(String::from_utf8_lossy(symbol.unescaped()).into_owned());
+            }
+        }
         let target = match call.receiver() {
             None | Some(Node::SelfNode { .. }) => {
                 let scope = self.scope();
@@ -277,9 +296,9 @@ impl<'pr> Walker<'_, 'pr> {
                 Some(Type::Singleton(class)) => (class.clone(), Side::Singleton, method),
                 Some(ty) => match ty.class_name() {
                     Some(class) => (Name::from(class), Side::Instance, method),
-                    None => return,
+                    None => return self.unresolved(called),
                 },
-                None => return,
+                None => return self.unresolved(called),
             },
         };
         let mut arguments = Vec::new();
@@ -291,7 +310,8 @@ impl<'pr> Walker<'_, 'pr> {
                     | Node::BlockArgumentNode { .. }
                     | Node::ForwardingArgumentsNode { .. }
             ) {
-                return;
+                let called = if target.2 == "new" { "initialize".to_string() } else { target.2 };
+                return self.unresolved(called);
             }
             arguments.push(types.of(&argument).cloned().unwrap_or_else(Type::untyped));
         }
@@ -344,6 +364,10 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr> {
 
     fn visit_def_node(&mut self, def: &ruby_prism::DefNode<'pr>) {
         self.record_def(def);
+        // `super` in it calls an ancestor's method of this name, unobserved.
+        if contains_super(&def.as_node()) {
+            self.unresolved(name(def.name()));
+        }
         let scope = self.scope().clone();
         let side = if def.receiver().is_some() { Side::Singleton } else { scope.side };
         let inner = Scope { body: false, side, ..scope };
@@ -423,4 +447,30 @@ fn ends_in_literal(body: &Node<'_>) -> bool {
                 | Node::NilNode { .. }
         )
     )
+}
+
+/// Does this node hold a `super` call (outside nested defs)?
+fn contains_super(node: &Node<'_>) -> bool {
+    struct Finder {
+        found: bool,
+        depth: usize,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_super_node(&mut self, _: &ruby_prism::SuperNode<'pr>) {
+            self.found = true;
+        }
+        fn visit_forwarding_super_node(&mut self, _: &ruby_prism::ForwardingSuperNode<'pr>) {
+            self.found = true;
+        }
+        fn visit_def_node(&mut self, def: &ruby_prism::DefNode<'pr>) {
+            self.depth += 1;
+            if self.depth == 1 {
+                ruby_prism::visit_def_node(self, def);
+            }
+            self.depth -= 1;
+        }
+    }
+    let mut finder = Finder { found: false, depth: 0 };
+    finder.visit(node);
+    finder.found
 }

@@ -11,18 +11,19 @@ pub static RULE: RuleInfo = RuleInfo {
     aliases: &["possible-nil-receiver"],
     summary: "A method called on a value that may be nil, where nil lacks the method: NoMethodError on the nil path.",
     fires_when: &[
-        "the receiver is a local variable whose type at the call is `T | nil`: every other member is one known class that has the method",
-        "the nil is written in this code: the local is assigned the literal `nil` in the same method, and no later unconditional write hides it",
+        "the receiver's type at the call, after narrowing, is `T | nil`: every other member is one known class that has the method",
+        "whatever the nil's source: a signature's optional return (`ENV[\"HOME\"]`, `String#byteslice`, `Array#first`, `String#index`), a literal `nil`, a conditional without `else`, a loop's value, a block parameter with no block given, a local read in `ensure` that the body may not have set",
         "NilClass does not have the method (nor does the project or a standard library add it), and the call is not `&.`",
     ],
     does_not_fire_when: &[
-        "a guard narrowed nil away before the call (`if x`, `unless x.nil?`, `return unless x`, `x ||= ...`, `x && x.m`), or the call is `x&.m`",
+        "a guard narrowed nil away before the call: `if x`, `unless x.nil?`, `return/next/break/raise unless x`, `x or raise`, `x || return`, `x && x.m`, `x.nil? ? a : x.m`, `is_a?`/`kind_of?`/`instance_of?`, `case x when String`, `case x in String`, `if (m = re.match(s))`, `x ||= ...`; or the call is `x&.m`",
         "nil has the method (`to_s`, `inspect`, `nil?`, ...), or some member of the type is untyped or lacks the method too",
-        "the nil comes only from a signature's optional return (`String#index`, `Hash#[]`, `IO#read`), a global (`$~`, `$?`), an instance variable, or a conditional without `else` (often exhaustive): working code relies on invariants no type shows, so the engine is not sure",
+        "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, or a local copied from them): a match the code checked sets them",
+        "the receiver is object state (`@x`, a reader or other method of `self`) or a global: which method runs first, and what other files store, is not known here",
         "the file probes the method with `respond_to?` or rescues NoMethodError around the call",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
     ],
-    example: "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase\nend",
+    example: "def m\n  s = String.new\n  p = s.byteslice(0, 2)\n  p.upcase\nend",
     authored: Severity::Error,
     by_profile: [Some(Severity::Warning), Some(Severity::Error), Some(Severity::Error)],
     evidence: EvidenceTier::High,
@@ -40,7 +41,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             continue;
         }
         let Some(receiver) = call.explicit_receiver() else { continue };
-        if receiver.as_local_variable_read_node().is_none() {
+        if !nil_source_is_sure(receiver) {
             continue;
         }
         let Some(ty) = cx.type_of(receiver) else { continue };
@@ -52,10 +53,11 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         if !others.iter().all(|member| has_method(cx, member, &call.method)) {
             continue;
         }
-        // Cheapest first: the walk back through the local's writes last.
+        if copies_match_global(cx, receiver) {
+            continue;
+        }
         if !trusted_receiver(cx, receiver, ty)
             || !surely_missing(cx, &Type::nil(), &call.method)
-            || !nil_written_here(cx, receiver)
             || guarded_elsewhere(cx, &call)
         {
             continue;
@@ -81,79 +83,93 @@ fn has_method(cx: &RuleContext<'_, '_>, member: &Type, method: &str) -> bool {
     !matches!(cx.inference().lookup(&class, side, method), Callee::Missing { .. })
 }
 
-/// Does a `nil` this method writes reach the receiver? Walking back from
-/// the read through the local's earlier writes: a write of `nil` answers
-/// yes; a write that surely runs
-/// before the read (no branch, loop, block or rescue holds it but not the
-/// read) hides everything earlier; a conditional write does not.
-fn nil_written_here(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
-    let Some(read) = receiver.as_local_variable_read_node() else { return false };
-    let offset = receiver.location().start() as usize;
-    let scope = enclosing_scope(cx.nodes(), offset);
-    let mut writes: Vec<&Node<'_>> = cx
-        .nodes()
-        .iter()
-        .filter(|node| within(node, &scope) && (node.location().end() as usize) <= offset)
-        .filter(|node| {
-            node.as_local_variable_write_node().is_some_and(|w| w.name().as_slice() == read.name().as_slice())
-        })
-        .collect();
-    writes.sort_by_key(|node| node.location().start());
-    for write in writes.iter().rev() {
-        let value = unparenthesize(write.as_local_variable_write_node().expect("a local write").value());
-        // Only a literal `nil`: a conditional without `else` is often
-        // exhaustive by an invariant (`case type when A ... when B ... end`).
-        if matches!(value, Node::NilNode { .. }) {
-            return true;
-        }
-        if !runs_conditionally(cx.nodes(), write, offset) {
-            return false;
-        }
+/// Is the receiver's `nil` one this file's code shows? Not for the
+/// last-match globals (`$1`, `$&`: a successful match the code relies on
+/// sets them), nor for object state (`@x`, a reader or other method of
+/// `self`): which of a class's methods run first, and what subclasses and
+/// other files store, is not known here.
+fn nil_source_is_sure(receiver: &Node<'_>) -> bool {
+    let receiver = unparenthesize(crate::syntax::node_clone(receiver));
+    if is_match_global(&receiver) {
+        return false;
     }
-    false
+    match receiver {
+        Node::GlobalVariableReadNode { .. }
+        | Node::InstanceVariableReadNode { .. }
+        | Node::ClassVariableReadNode { .. } => false,
+        Node::CallNode { .. } => receiver
+            .as_call_node()
+            .is_some_and(|call| call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. }))),
+        _ => true,
+    }
 }
 
-/// Is some branch, loop, block or rescue around `write` not around the
-/// read at `offset`?
-fn runs_conditionally(nodes: &[Node<'_>], write: &Node<'_>, offset: usize) -> bool {
-    let at = write.location().start() as usize;
-    nodes.iter().any(|node| {
-        matches!(
-            node,
-            Node::IfNode { .. }
-                | Node::UnlessNode { .. }
-                | Node::CaseNode { .. }
-                | Node::CaseMatchNode { .. }
-                | Node::WhileNode { .. }
-                | Node::UntilNode { .. }
-                | Node::ForNode { .. }
-                | Node::BlockNode { .. }
-                | Node::LambdaNode { .. }
-                | Node::RescueNode { .. }
-                | Node::RescueModifierNode { .. }
-                | Node::AndNode { .. }
-                | Node::OrNode { .. }
-                | Node::BeginNode { .. }
-        ) && within_offset(node, at)
-            && !within_offset(node, offset)
+/// Is the receiver a local whose latest write before the read (in the same
+/// method) copies a last-match global (`name = $1`, `a, b = $1, $2`)?
+fn copies_match_global(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
+    let Some(read) = receiver.as_local_variable_read_node() else { return false };
+    let local = read.name();
+    let local = local.as_slice();
+    let offset = receiver.location().start() as usize;
+    let scope = enclosing_def(cx.nodes(), offset);
+    let latest = cx
+        .nodes()
+        .iter()
+        .filter(|node| {
+            scope.contains(&(node.location().start() as usize)) && (node.location().end() as usize) <= offset
+        })
+        .filter(|node| writes_local(node, local))
+        .max_by_key(|node| node.location().start());
+    let Some(write) = latest else { return false };
+    let value = match (write.as_local_variable_write_node(), write.as_multi_write_node()) {
+        (Some(single), _) => single.value(),
+        (_, Some(multi)) => multi.value(),
+        _ => return false,
+    };
+    is_match_global(&value)
+        || value.as_array_node().is_some_and(|array| array.elements().iter().any(|e| is_match_global(&e)))
+}
+
+fn writes_local(node: &Node<'_>, local: &[u8]) -> bool {
+    if let Some(write) = node.as_local_variable_write_node() {
+        return write.name().as_slice() == local;
+    }
+    node.as_multi_write_node().is_some_and(|multi| {
+        multi.lefts().iter().any(|t| t.as_local_variable_target_node().is_some_and(|t| t.name().as_slice() == local))
     })
 }
 
+/// What the last successful match set: `$1`, `$&`, `$~[2]`,
+/// `Regexp.last_match(1)`.
+fn is_match_global(node: &Node<'_>) -> bool {
+    match node {
+        Node::NumberedReferenceReadNode { .. } | Node::BackReferenceReadNode { .. } => true,
+        Node::GlobalVariableReadNode { .. } => {
+            node.as_global_variable_read_node().is_some_and(|g| g.name().as_slice() == b"$~")
+        }
+        Node::CallNode { .. } => {
+            let Some(call) = node.as_call_node() else { return false };
+            let method = call.name();
+            match (method.as_slice(), call.receiver()) {
+                (b"last_match", Some(Node::ConstantReadNode { .. })) => call
+                    .receiver()
+                    .and_then(|r| r.as_constant_read_node())
+                    .is_some_and(|c| c.name().as_slice() == b"Regexp"),
+                (b"[]", Some(receiver)) => is_match_global(&receiver),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
 /// The byte range of the innermost `def` around an offset, else the file.
-fn enclosing_scope(nodes: &[Node<'_>], offset: usize) -> std::ops::Range<usize> {
+fn enclosing_def(nodes: &[Node<'_>], offset: usize) -> std::ops::Range<usize> {
     nodes
         .iter()
-        .filter(|node| matches!(node, Node::DefNode { .. }) && within_offset(node, offset))
+        .filter(|node| matches!(node, Node::DefNode { .. }))
         .map(|node| node.location().start() as usize..node.location().end() as usize)
+        .filter(|range| range.contains(&offset))
         .min_by_key(|range| range.len())
         .unwrap_or(0..usize::MAX)
-}
-
-fn within_offset(node: &Node<'_>, offset: usize) -> bool {
-    let location = node.location();
-    (location.start() as usize..location.end() as usize).contains(&offset)
-}
-
-fn within(node: &Node<'_>, scope: &std::ops::Range<usize>) -> bool {
-    scope.contains(&(node.location().start() as usize))
 }
