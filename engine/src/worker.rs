@@ -116,6 +116,8 @@ pub fn call(id: Value, argv: &[String], cwd: Option<PathBuf>) -> Value {
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
     };
     let started = Instant::now();
+    // Figures belong to the call that made them.
+    let _ = crate::workspace::take_last_figures();
     let mut out = Vec::new();
     let mut err = Vec::new();
     let exit_code = {
@@ -129,5 +131,6 @@ pub fn call(id: Value, argv: &[String], cwd: Option<PathBuf>) -> Value {
         "stdout": String::from_utf8_lossy(&out),
         "stderr": String::from_utf8_lossy(&err),
         "elapsed_ms": (started.elapsed().as_secs_f64() * 1e6).round() / 1e3,
+        "meta": crate::workspace::take_last_figures().map(|cache| json!({"cache": cache})),
     })
 }

@@ -123,6 +123,12 @@ fn to_result(tool: &Tool, meta_key: &str, argv: &[String], outcome: Result<CallO
         "exit_code": reply.exit_code,
         "elapsed_ms": reply.elapsed_ms,
     });
+    if let Some(Value::Object(details)) = reply.meta.take() {
+        for (key, value) in details {
+            // The gateway's own fields win over an engine's.
+            worker.as_object_mut().expect("an object").entry(key).or_insert(value);
+        }
+    }
     if let Some(notice) = &outcome.notice {
         worker["notice"] = json!(notice);
     }

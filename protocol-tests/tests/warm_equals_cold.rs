@@ -1,8 +1,8 @@
 //! Warm equals cold: after every one of a seeded sequence of random edits
 //! to a copy of a Ruby project, the persistent worker's `check` output is
-//! byte for byte a fresh process's. The project is `RIGOR_WARM_CORPUS`
-//! (a directory holding `lib/`, e.g. a slice of Debian's rubocop, which
-//! `scripts/test` fetches), else the bundled cross-file fixture project.
+//! byte for byte a fresh process's. On the bundled cross-file fixture
+//! project, and on `RIGOR_WARM_CORPUS` (a directory holding `lib/`: a
+//! slice of Debian's rubocop, which `scripts/test` fetches).
 //! `scripts/warm-vs-cold` runs a longer sequence on whole corpora.
 
 use protocol_tests::warm::{copy_tree, run, Project};
@@ -12,22 +12,34 @@ fn edits() -> usize {
     std::env::var("RIGOR_WARM_EDITS").ok().and_then(|n| n.parse().ok()).unwrap_or(60)
 }
 
-#[test]
-fn warm_check_equals_cold_check_after_each_random_edit() {
-    let source = match std::env::var_os("RIGOR_WARM_CORPUS") {
-        Some(dir) => std::path::PathBuf::from(dir),
-        None => fixtures().join("warm-project"),
-    };
+fn differential(source: &std::path::Path, edits: usize) {
     let scratch = tempfile::tempdir().expect("scratch");
-    copy_tree(&source, scratch.path());
+    copy_tree(source, scratch.path());
     let mut project = Project::new(scratch.path().to_path_buf(), "lib");
     let seed = std::env::var("RIGOR_WARM_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(2026);
     let mut steps = 0;
-    run(&bin("rigor"), &mut project, seed, edits(), |_, step| {
+    run(&bin("rigor"), &mut project, seed, edits, |_, step| {
         steps += 1;
         eprintln!("{:>3}. {} (warm {:?}, cold {:?})", steps, step.edit, step.warm, step.cold);
     });
-    assert_eq!(steps, edits());
+    assert_eq!(steps, edits);
+}
+
+#[test]
+fn warm_check_equals_cold_check_after_each_random_edit() {
+    differential(&fixtures().join("warm-project"), edits());
+}
+
+/// The same on real code: `scripts/test` points `RIGOR_WARM_CORPUS` at a
+/// slice of Debian's rubocop.
+#[test]
+fn warm_check_equals_cold_check_on_a_real_corpus() {
+    let Some(corpus) = std::env::var_os("RIGOR_WARM_CORPUS") else {
+        eprintln!("RIGOR_WARM_CORPUS is not set (scripts/test sets it): nothing to compare");
+        return;
+    };
+    let edits = std::env::var("RIGOR_WARM_CORPUS_EDITS").ok().and_then(|n| n.parse().ok()).unwrap_or(50);
+    differential(std::path::Path::new(&corpus), edits);
 }
 
 #[test]

@@ -282,6 +282,7 @@ impl Workspace {
         figures.files_cached = self.files.len();
         figures.project_files = present.len();
         figures.millis = started.elapsed().as_secs_f64() * 1e3;
+        note_figures(&figures);
         let sources = present.into_iter().collect();
         Project {
             index,
@@ -374,6 +375,7 @@ impl Workspace {
         }
         project.figures.phases.analysis = started.elapsed().as_secs_f64() * 1e3;
         project.figures.millis += project.figures.phases.analysis;
+        note_figures(&project.figures);
         out.into_iter().map(|r| r.expect("every target reported")).collect()
     }
 
@@ -492,6 +494,18 @@ pub fn with_workspace<T>(cwd: &Path, work: impl FnOnce(&mut Workspace) -> T) -> 
     let last = kept.len() - 1;
     work(&mut kept[last].1)
 }
+
+/// The cache figures of the last project a command brought up to date
+/// (the worker reports them in its result's `meta`).
+pub fn take_last_figures() -> Option<CacheFigures> {
+    LAST_FIGURES.lock().unwrap_or_else(|p| p.into_inner()).take()
+}
+
+fn note_figures(figures: &CacheFigures) {
+    *LAST_FIGURES.lock().unwrap_or_else(|p| p.into_inner()) = Some(figures.clone());
+}
+
+static LAST_FIGURES: Mutex<Option<CacheFigures>> = Mutex::new(None);
 
 /// The worker keeps its workspaces; a CLI run does not.
 pub fn keep_warm() {

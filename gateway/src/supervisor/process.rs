@@ -49,6 +49,9 @@ pub struct Reply {
     pub stdout: String,
     pub stderr: String,
     pub elapsed_ms: f64,
+    /// The result's optional `meta` object: the engine's own details of
+    /// the call, passed on in the tool result's `_meta`.
+    pub meta: Option<Value>,
 }
 
 enum WorkerLine {
@@ -426,6 +429,7 @@ fn parse_reply(mut message: Value) -> Result<Reply, String> {
         stdout,
         stderr,
         elapsed_ms: message.get("elapsed_ms").and_then(Value::as_f64).unwrap_or_default(),
+        meta: message.get_mut("meta").map(Value::take).filter(Value::is_object),
     })
 }
 
