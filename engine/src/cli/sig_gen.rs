@@ -107,7 +107,11 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         include_private: args.include_private,
         grammar: config.settings.target_ruby,
     };
-    let mut generation = sig_gen::generate(&sources, env, &options);
+    let mut config = config;
+    config.settings.signatures = Some(signatures.signatures.clone());
+    let targets: Vec<Target> = sources.iter().map(|(display, _)| Target::File { display: display.clone() }).collect();
+    let project = crate::workspace::project_of(&config, &targets, &io.cwd);
+    let mut generation = sig_gen::generate(&sources, env, &options, Some(&project));
     for problem in &generation.problems {
         writeln!(io.err, "rigor: {problem}")?;
     }

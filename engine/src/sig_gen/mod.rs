@@ -142,9 +142,21 @@ struct FileResult {
 }
 
 /// Generates candidates for `files` (display path, source), in order.
-pub fn generate(files: &[(String, Vec<u8>)], env: &Environment, options: &Options) -> Generation {
+/// With a `project`, each file's returns are inferred knowing the rest of it.
+pub fn generate(
+    files: &[(String, Vec<u8>)],
+    env: &Environment,
+    options: &Options,
+    project: Option<&crate::workspace::Project>,
+) -> Generation {
     let results: Vec<FileResult> = crate::analysis::on_analysis_thread(|| {
-        files.par_iter().map(|(display, source)| analyse_file(display, source, env, options)).collect()
+        files
+            .par_iter()
+            .map(|(display, source)| {
+                let link = project.and_then(|p| p.link(display));
+                analyse_file(display, source, env, options, link)
+            })
+            .collect()
     });
     let mut observations: Observations = HashMap::default();
     let mut classes = ClassFacts::default();
@@ -180,7 +192,13 @@ pub fn generate(files: &[(String, Vec<u8>)], env: &Environment, options: &Option
     Generation { candidates, classes, problems }
 }
 
-fn analyse_file(display: &str, source: &[u8], env: &Environment, options: &Options) -> FileResult {
+fn analyse_file(
+    display: &str,
+    source: &[u8],
+    env: &Environment,
+    options: &Options,
+    link: Option<crate::infer::ProjectLink>,
+) -> FileResult {
     let outcome = stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, options.grammar);
         let errors = parsed.errors();
@@ -192,7 +210,7 @@ fn analyse_file(display: &str, source: &[u8], env: &Environment, options: &Optio
             };
         }
         let root = parsed.root();
-        let types = infer::infer_file(&parsed, env);
+        let types = infer::infer_in_project(&parsed, env, link).types;
         let index = ProgramIndex::build(&root, env);
         let observing = options.params == ParamsMode::Observed;
         let found = walk::walk(&root, &index, observing.then_some(&types), &parsed.lines);
