@@ -117,18 +117,20 @@ fn analysis_pool() -> &'static rayon::ThreadPool {
     })
 }
 
+/// The signatures the settings name, else the rbs gem's core (cached).
+pub fn signatures_of(settings: &Settings) -> Arc<Signatures> {
+    match &settings.signatures {
+        Some(signatures) => signatures.clone(),
+        None => rbs::load(&rbs::Request::default()),
+    }
+}
+
 /// Parses and checks one file's text, as a project of its own: the same
 /// steps a project of many files takes (facts, structure, exports, then
 /// the analysis against them), with one file.
 pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> FileReport {
-    let core;
-    let env = match &settings.signatures {
-        Some(signatures) => &signatures.env,
-        None => {
-            core = rbs::load(&rbs::Request::default());
-            &core.env
-        }
-    };
+    let signatures = signatures_of(settings);
+    let env = &signatures.env;
     let (interface, facts) = facts_of(display, source, settings.target_ruby, env);
     let structure = Arc::new(ProjectIndex::structure(&[(display, &interface)], env));
     let (exports, _, _) = exports_of(source, settings.target_ruby, env, ProjectLink::new(structure.clone(), 0));
@@ -235,14 +237,8 @@ fn run_rules(
     reads: &mut Vec<Dep>,
 ) -> Vec<Diagnostic> {
     let suppressions = Suppressions::of(parsed);
-    let core;
-    let env = match &settings.signatures {
-        Some(signatures) => &signatures.env,
-        None => {
-            core = rbs::load(&rbs::Request::default());
-            &core.env
-        }
-    };
+    let signatures = signatures_of(settings);
+    let env = &signatures.env;
     let context = RuleContext::new(parsed, display, env, project).in_project(link, reused);
     let mut diagnostics = Vec::new();
     for rule in rules::all() {

@@ -380,6 +380,13 @@ fn compare(
     let cold = Command::new(rigor).args(argv).current_dir(root).output().expect("run rigor check");
     let cold_time = started.elapsed();
     let cold_out = String::from_utf8_lossy(&cold.stdout).into_owned();
+    // Asked again with nothing changed, the model must answer the same.
+    let (again_code, again_out, _) = worker.call(argv, root);
+    assert!(
+        again_out == warm_out && again_code == warm_code,
+        "a second warm call with nothing changed answered differently after {} edit(s)",
+        log.len()
+    );
     if warm_out != cold_out || Some(warm_code as i32) != cold.status.code() {
         let diff = first_difference(&warm_out, &cold_out);
         panic!(

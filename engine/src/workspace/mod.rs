@@ -49,6 +49,8 @@ struct Cached<T> {
     hash: ContentHash,
     deps: Vec<(Dep, u64)>,
     value: T,
+    /// The index generation it was last found valid for.
+    validated: u64,
 }
 
 /// What a file defines, read off its syntax alone.
@@ -100,6 +102,20 @@ pub struct Workspace {
     files: HashMap<String, FileState>,
     tick: u64,
     capacity: usize,
+    /// The last project built, reused whole while no file changed.
+    last: Option<Last>,
+    /// Counts the indexes built: a report validated against one
+    /// generation needs no second look while it serves.
+    generation: u64,
+}
+
+/// What the last call built, and from which files.
+struct Last {
+    files: Vec<(String, ContentHash)>,
+    index: SharedIndex,
+    facts: Arc<ProjectFacts>,
+    facts_fingerprint: u64,
+    generation: u64,
 }
 
 /// The project brought up to date for one call: its index with exports,
@@ -110,6 +126,7 @@ pub struct Project {
     facts_fingerprint: u64,
     ids: HashMap<String, FileId>,
     sources: HashMap<String, Source>,
+    generation: u64,
     /// Types this call's export pass inferred, by file: the analysis takes
     /// them when the exports changed nothing the file read.
     inferred: Mutex<HashMap<String, FileTypes>>,
@@ -136,7 +153,15 @@ impl Default for Workspace {
 
 impl Workspace {
     pub fn with_capacity(capacity: usize) -> Workspace {
-        Workspace { context: None, sources: SourceStore::default(), files: HashMap::default(), tick: 0, capacity }
+        Workspace {
+            context: None,
+            sources: SourceStore::default(),
+            files: HashMap::default(),
+            tick: 0,
+            capacity,
+            last: None,
+            generation: 0,
+        }
     }
 
     /// Brings the project made of `files` up to date (steps 1-4 above).
@@ -148,17 +173,12 @@ impl Workspace {
         if !self.context.as_ref().is_some_and(|c| c.same(&context)) {
             self.files.clear();
             self.sources = SourceStore::default();
+            self.last = None;
         }
         self.context = Some(context);
         self.tick += 1;
-        let core;
-        let env = match &settings.signatures {
-            Some(signatures) => &signatures.env,
-            None => {
-                core = crate::rbs::load(&crate::rbs::Request::default());
-                &core.env
-            }
-        };
+        let signatures = analysis::signatures_of(settings);
+        let env = &signatures.env;
 
         // 1. Look at every file.
         let mut present: Vec<(String, Source)> = Vec::new();
@@ -178,6 +198,30 @@ impl Workspace {
         }
 
         figures.phases.look = lap(&mut phase);
+        let key: Vec<(String, ContentHash)> = present.iter().map(|(d, s)| (d.clone(), s.hash)).collect();
+        if let Some(last) = self.last.as_ref().filter(|last| last.files == key) {
+            // Nothing changed: the last project stands as it was.
+            for (display, _) in &present {
+                if let Some(state) = self.files.get_mut(display) {
+                    state.used = self.tick;
+                }
+            }
+            figures.files_cached = self.files.len();
+            figures.project_files = present.len();
+            figures.millis = started.elapsed().as_secs_f64() * 1e3;
+            note_figures(&figures);
+            let ids = present.iter().enumerate().map(|(i, (d, _))| (d.clone(), i as FileId)).collect();
+            return Project {
+                index: last.index.clone(),
+                facts: last.facts.clone(),
+                facts_fingerprint: last.facts_fingerprint,
+                ids,
+                sources: present.into_iter().collect(),
+                generation: last.generation,
+                inferred: Mutex::default(),
+                figures,
+            };
+        }
         // 2. Facts of new and changed files.
         let stale: Vec<&(String, Source)> = present
             .iter()
@@ -242,7 +286,7 @@ impl Workspace {
                     let link = ProjectLink::new(structure.clone(), ids[display]);
                     let (exports, reads, types) = analysis::exports_of(&source.bytes, settings.target_ruby, env, link);
                     let deps = memo.record(reads, ids[display]);
-                    (display.clone(), Cached { hash: source.hash, deps, value: Arc::new(exports) }, types)
+                    (display.clone(), Cached { hash: source.hash, deps, value: Arc::new(exports), validated: 0 }, types)
                 })
                 .collect()
         });
@@ -283,13 +327,23 @@ impl Workspace {
         figures.project_files = present.len();
         figures.millis = started.elapsed().as_secs_f64() * 1e3;
         note_figures(&figures);
+        self.generation += 1;
+        let facts = Arc::new(facts);
+        self.last = Some(Last {
+            files: key,
+            index: index.clone(),
+            facts: facts.clone(),
+            facts_fingerprint,
+            generation: self.generation,
+        });
         let sources = present.into_iter().collect();
         Project {
             index,
-            facts: Arc::new(facts),
+            facts,
             facts_fingerprint,
             ids,
             sources,
+            generation: self.generation,
             inferred: Mutex::new(inferred),
             figures,
         }
@@ -326,10 +380,17 @@ impl Workspace {
                 out[at] = Some(analysis::unreadable(display, &reason));
                 continue;
             };
-            let reusable = self.files.get(display).and_then(|state| state.report.as_ref()).filter(|cached| {
+            let generation = project.generation;
+            let reusable = self.files.get_mut(display).and_then(|state| state.report.as_mut()).filter(|cached| {
                 cached.hash == source.hash
-                    && cached.deps.first() == Some(&(Dep::Facts, facts_fingerprint))
-                    && memo.all_same(&cached.deps[1..], project.ids[display])
+                    && (cached.validated == generation
+                        || (cached.deps.first() == Some(&(Dep::Facts, facts_fingerprint))
+                            && memo.all_same(&cached.deps[1..], project.ids[display])))
+            });
+            // Valid for this index: later calls on it need not look again.
+            let reusable = reusable.map(|cached| {
+                cached.validated = generation;
+                &*cached
             });
             match reusable {
                 Some(cached) => out[at] = Some((*cached.value).clone()),
@@ -369,7 +430,8 @@ impl Workspace {
         });
         for (at, display, hash, report, deps) in done {
             if let Some(state) = self.files.get_mut(&display) {
-                state.report = Some(Cached { hash, deps, value: Arc::new(report.clone()) });
+                state.report =
+                    Some(Cached { hash, deps, value: Arc::new(report.clone()), validated: project.generation });
             }
             out[at] = Some(report);
         }
