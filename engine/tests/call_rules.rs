@@ -31,7 +31,7 @@ fn undefined_method() {
         // A project class whose whole method set the model knows (Ruby:
         // NoMethodError), also through a known superclass.
         ("class Local\nend\nLocal.new.anything", &[(3, 11)]),
-        ("class Price\n  def label = 1\nend\np = Price.new\np.lable", &[(5, 3)]),
+        ("class Price\n  def initialize = nil\n  def label = 1\nend\np = Price.new\np.lable", &[(6, 3)]),
         ("class Base\n  def label = 1\nend\nclass Price < Base\nend\nPrice.new.lable", &[(6, 11)]),
     ];
     let silent = &[
@@ -73,6 +73,8 @@ fn undefined_method() {
         "Point = Struct.new(:anything)\nPoint.new(1).anything",
         "module M\n  def anything = 1\nend\nclass Local\n  include M\nend\nLocal.new.anything",
         "class Base\n  def anything = 1\nend\nclass Local < Base\nend\nLocal.new.anything",
+        // A class reopened here, created by code the project does not hold.
+        "class Irb\n  def run = 1\nend\nIrb.new.eval_input",
         // A gem may reopen the class.
         "require \"some_gem\"\nclass Local\nend\nLocal.new.anything",
         // `$!` is an Exception typed by its class: a subclass defines it.

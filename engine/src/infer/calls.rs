@@ -617,6 +617,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             return Some(folded);
         }
         match (receiver, method, positional.as_slice()) {
+            // Ends the current thread: nothing after it runs (the core
+            // signature says it returns the thread).
+            (Type::Singleton(class), "exit", []) if &**class == "Thread" => Some(Type::Bot),
             (Type::Tuple(elements), "size" | "length" | "count", []) => Some(Type::int(elements.len() as i64)),
             (Type::Tuple(elements), "empty?", []) => {
                 Some(Type::Constant(if elements.is_empty() { Literal::True } else { Literal::False }))

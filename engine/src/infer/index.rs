@@ -245,6 +245,7 @@ impl<'pr> ProgramIndex<'pr> {
                 }
             }
             local.unknown_mixins |= other.unknown_mixins;
+            local.written.extend(other.written.iter().cloned());
             local.has_method_missing |= other.has_method_missing;
             local.ivars_opaque |= other.ivars_opaque;
             local.extends_self |= other.extends_self;

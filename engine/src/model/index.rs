@@ -646,6 +646,7 @@ fn merge_into(merged: &mut UserClass, part: &UserClass) {
         }
     }
     merged.unknown_mixins |= part.unknown_mixins;
+    merged.written.extend(part.written.iter().cloned());
     merged.is_module |= part.is_module;
     for side in [Side::Instance, Side::Singleton] {
         let (table, more) = match side {

@@ -47,6 +47,9 @@ pub struct ProjectFacts {
     subclassed: HashSet<String>,
     /// Which files load code from outside the project (see `requires`).
     loads: LoadGraph,
+    /// Top-level namespaces native extensions the project loads may
+    /// define (`require "fiddle.so"`: `Fiddle`), lower-cased, `_` removed.
+    native: HashSet<String>,
 }
 
 impl ProjectFacts {
@@ -72,8 +75,22 @@ impl ProjectFacts {
         for class in opened {
             *facts.files_opening.entry(class).or_default() += 1;
         }
+        for feature in &required {
+            if let Required::Feature(feature) | Required::Relative(feature) = feature {
+                if let Some(stem) = feature.strip_suffix(".so").or_else(|| feature.strip_suffix(".bundle")) {
+                    let first = stem.split('/').next().unwrap_or(stem);
+                    facts.native.insert(first.replace('_', "").to_ascii_lowercase());
+                }
+            }
+        }
         facts.loads.add(path, required);
         facts
+    }
+
+    /// May a native extension the project loads define classes under this
+    /// top-level namespace?
+    pub fn native_namespace(&self, root: &str) -> bool {
+        self.native.contains(&root.replace('_', "").to_ascii_lowercase())
     }
 
     /// Once every file is merged: work out what loads unseen code.
@@ -104,6 +121,7 @@ impl ProjectFacts {
         self.dynamic_classes.extend(other.dynamic_classes);
         self.subclassed.extend(other.subclassed);
         self.loads.merge(other.loads);
+        self.native.extend(other.native);
         for (key, modules) in other.mixins {
             self.mixins.entry(key).or_default().extend(modules);
         }

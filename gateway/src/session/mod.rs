@@ -10,6 +10,9 @@ mod in_flight;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// How long a handshake waits for the engine's hello (its identity).
+const HELLO_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 use serde_json::{json, Map, Value};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -188,8 +191,10 @@ impl Session {
         };
         let ready = self.era != Era::Undecided;
         if matches!(method, "initialize" | "server/discover") {
-            // Who we are comes from the engine's hello: wait for it.
-            let _ = self.gateway.supervisor.catalogue().await;
+            // Who we are comes from the engine's hello: wait for it, but
+            // briefly: an engine still building (`--dev`) must not keep a
+            // client's handshake past its timeout; Rigor's defaults stand in.
+            let _ = tokio::time::timeout(HELLO_WAIT, self.gateway.supervisor.catalogue()).await;
         }
         let server = self.gateway.supervisor.identity();
         let immediate = match method {

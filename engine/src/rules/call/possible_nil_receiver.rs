@@ -53,7 +53,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         if !others.iter().all(|member| has_method(cx, member, &call.method)) {
             continue;
         }
-        if copies_match_global(cx, receiver) {
+        if copies_match_global(cx, receiver) || reads_another_files_state(cx, receiver) {
             continue;
         }
         if !trusted_receiver(cx, receiver, ty)
@@ -75,6 +75,20 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             .on_call(&receiver_type, &call.method),
         );
     }
+}
+
+/// Is the receiver a call answered by another file's method (`e.args`, an
+/// attribute reader of a class defined elsewhere)? Its `nil` may be only
+/// "before the object's initializer ran", which the model cannot rule
+/// out yet: object state, as for `@x` here.
+fn reads_another_files_state(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
+    let receiver = unparenthesize(crate::syntax::node_clone(receiver));
+    let Some(call) = receiver.as_call_node() else { return false };
+    let Some(inner) = call.receiver() else { return false };
+    let Some(inner_type) = cx.type_of(&inner) else { return false };
+    let Some((class, side)) = receiver_class(inner_type) else { return false };
+    let method = crate::syntax::name(call.name());
+    matches!(cx.inference().lookup(&class, side, &method), Callee::External(_))
 }
 
 /// Is the method found for this (non-nil) member of the receiver type?

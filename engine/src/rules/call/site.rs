@@ -88,6 +88,17 @@ pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool
     if !(cx.env.has_class(&class) || project_class) || cx.sees_unseen_code() {
         return false;
     }
+    // A project class is judged only where its whole method set is in
+    // view: not one a native extension the project loads may define
+    // (`require "fiddle.so"` and `Fiddle::Function`), nor in a file that
+    // probes methods with `respond_to?` (written for several versions of
+    // its collaborators).
+    if project_class && !cx.env.has_class(&class) {
+        let root = class.split("::").next().unwrap_or(&class);
+        if cx.project.native_namespace(root) || !cx.hazards().probed.is_empty() || !defined_here(cx, &class) {
+            return false;
+        }
+    }
     // Class objects answer to singleton methods a value typed `Class` does
     // not show; modules' own methods are what C extensions add most
     // (`ObjectSpace.each_iseq` from a gem's extension).
@@ -123,6 +134,18 @@ pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool
     !answers_through_method_missing(cx, &chain)
 }
 
+/// Is the class created by the code in view, not reopened from code the
+/// project does not include (`class Irb` in irb/ext/multi-irb.rb adds to
+/// the class irb.rb creates)? Created: it writes its superclass, or has
+/// an `initialize`, or is an empty class body (nobody reopens a class to
+/// add nothing).
+fn defined_here(cx: &RuleContext<'_, '_>, class: &str) -> bool {
+    let Some(user) = cx.inference().index.class(class) else { return false };
+    user.written.iter().any(|(kind, _)| *kind == crate::model::classes::PendingKind::Superclass)
+        || user.instance_methods.contains_key("initialize")
+        || (user.instance_methods.is_empty() && user.singleton_methods.is_empty())
+}
+
 fn ancestry(cx: &RuleContext<'_, '_>, class: &str) -> Vec<String> {
     let mut chain: Vec<String> = vec![class.to_string()];
     chain.extend(cx.inference().index.ancestor_names(cx.env, class).iter().map(|a| a.to_string()));
@@ -147,7 +170,7 @@ pub fn project_may_provide(cx: &RuleContext<'_, '_>, class: &str, side: Side, me
     cx.project.may_define(&chain, owner, method)
         || cx.project.any_dynamic(&chain)
         || mixed_in_may_define(cx, &chain, owner, method)
-        || chain.iter().any(|c| cx.inference().index.class(c).is_some() && cx.project.is_spread(c))
+        || chain.iter().any(|c| cx.inference().index.classes.contains_key(*c) && cx.project.is_spread(c))
 }
 
 /// Could a module the project mixes into one of these classes (or into
