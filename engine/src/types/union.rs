@@ -41,11 +41,14 @@ pub fn union(types: impl IntoIterator<Item = Type>) -> Type {
     // An exact array or hash is redundant next to a nominal one holding
     // it; of two that hold each other, the first stays.
     let is_container = |m: &Type| matches!(m, Type::Nominal { class, .. } if matches!(&**class, "Array" | "Hash"));
-    if members.iter().any(is_container) {
+    // Only containers can hold another member: visiting just them keeps a
+    // union of thousands of tuples (a table literal) linear in its size.
+    let containers: Vec<usize> = (0..members.len()).filter(|&j| is_container(&members[j])).collect();
+    if !containers.is_empty() {
         let mut dropped = vec![false; members.len()];
         for i in 0..members.len() {
-            for j in 0..members.len() {
-                if i == j || dropped[j] || !is_container(&members[j]) || !holds(&members[j], &members[i]) {
+            for &j in &containers {
+                if i == j || dropped[j] || !holds(&members[j], &members[i]) {
                     continue;
                 }
                 if !holds(&members[i], &members[j]) || j < i {
