@@ -181,6 +181,7 @@ fn stats_are_present_unless_no_stats() {
         // A one-shot run builds the project model from nothing.
         assert_eq!(stats["cache"]["reread"], stats["cache"]["project_files"]);
         assert_eq!(stats["cache"]["reanalysed"], json!(2));
+        assert_eq!(stats["cache"]["index"], json!("rebuilt"));
         assert_eq!(stats["target_files"], json!(2));
         assert_eq!(stats["files_with_diagnostics"], json!(1));
         assert!(stats["wall_seconds"].as_f64().unwrap() >= 0.0);

@@ -63,3 +63,36 @@ fn the_fixture_project_is_analysed_across_files() {
     let answer: serde_json::Value = serde_json::from_slice(&typed.stdout).expect("json");
     assert_eq!(answer["type"], "1024", "{answer}");
 }
+
+#[test]
+fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
+    // Early cutoff: `Money#initialize` gains a statement, which changes
+    // neither the file's interface nor its exports, so no other file's
+    // analysis is looked at again; and the answer is still a cold run's.
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    copy_tree(&fixtures().join("warm-project"), scratch.path());
+    let root = scratch.path();
+    let argv = ["check", "--format=json", "--", "lib"];
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    worker.call(&argv, root);
+    let money = root.join("lib/shop/money.rb");
+    let text = std::fs::read_to_string(&money).expect("money.rb");
+    let edited = text.replace("      @cents = cents\n", "      @cents = cents\n      audit = cents.to_s\n");
+    assert_ne!(edited, text, "the fixture still has the line the edit follows");
+    std::fs::write(&money, edited).expect("edit money.rb");
+    let (_, warm, _) = worker.call(&argv, root);
+    let stats: serde_json::Value = serde_json::from_str(&warm).expect("json");
+    let cache = &stats["stats"]["cache"];
+    assert_eq!(cache["reread"], serde_json::json!(1), "{cache}");
+    assert_eq!(cache["exports_derived"], serde_json::json!(1), "{cache}");
+    assert_eq!(cache["reanalysed"], serde_json::json!(1), "{cache}");
+    assert_eq!(cache["index"], serde_json::json!("cut off"), "{cache}");
+    let cold = std::process::Command::new(&rigor)
+        .args(["check", "--format=json", "--no-stats", "--", "lib"])
+        .current_dir(root)
+        .output()
+        .expect("cold rigor check");
+    let (_, warm_plain, _) = worker.call(&["check", "--format=json", "--no-stats", "--", "lib"], root);
+    assert_eq!(warm_plain, String::from_utf8_lossy(&cold.stdout));
+}

@@ -62,7 +62,7 @@ pub struct ExternalMethod {
     pub name: String,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ProjectClass {
     /// Every file's part together, entries `External`.
     pub merged: Option<UserClass>,
@@ -70,7 +70,7 @@ pub struct ProjectClass {
     parts: Vec<(FileId, UserClass)>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ProjectIndex {
     classes: HashMap<Name, ProjectClass>,
     methods: Vec<ExternalMethod>,

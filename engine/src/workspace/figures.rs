@@ -22,6 +22,10 @@ pub struct CacheFigures {
     /// Of those, files inferred again (the rest reused this call's export
     /// inference, the exports having changed nothing they read).
     pub reinferred: usize,
+    /// What became of the project index: `kept` (no file changed),
+    /// `cut off` (files changed, but nothing another file reads: the last
+    /// index stands), `refolded` (same structure, new exports) or `rebuilt`.
+    pub index: &'static str,
     /// Time spent in the model, in milliseconds.
     pub millis: f64,
     /// The same, by step.

@@ -112,6 +112,8 @@ pub struct Workspace {
 /// What the last call built, and from which files.
 struct Last {
     files: Vec<(String, ContentHash)>,
+    /// The structure stratum, reused while no file's interface changes.
+    structure: SharedIndex,
     index: SharedIndex,
     facts: Arc<ProjectFacts>,
     facts_fingerprint: u64,
@@ -208,6 +210,7 @@ impl Workspace {
             }
             figures.files_cached = self.files.len();
             figures.project_files = present.len();
+            figures.index = "kept";
             figures.millis = started.elapsed().as_secs_f64() * 1e3;
             note_figures(&figures);
             let ids = present.iter().enumerate().map(|(i, (d, _))| (d.clone(), i as FileId)).collect();
@@ -228,6 +231,13 @@ impl Workspace {
             .filter(|(display, source)| self.files.get(display).is_none_or(|state| state.hash != source.hash))
             .collect();
         figures.facts_derived = stale.len();
+        // Early cutoff: when the same files changed only inside their
+        // bodies, the structure is the last one, bit for bit.
+        let same_files = self.last.as_ref().is_some_and(|last| {
+            last.files.len() == present.len() && last.files.iter().zip(&present).all(|((a, _), (b, _))| a == b)
+        });
+        let mut same_structure = same_files;
+        let mut same_rules = same_files;
         let fresh: Vec<(String, Source, FileFacts)> = analysis::on_analysis_thread(|| {
             stale
                 .par_iter()
@@ -240,11 +250,14 @@ impl Workspace {
             let facts = Arc::new(facts);
             match self.files.get_mut(&display) {
                 Some(state) => {
+                    same_structure &= state.facts.interface == facts.interface;
+                    same_rules &= state.facts.rules_fingerprint == facts.rules_fingerprint;
                     state.hash = source.hash;
                     state.source = source;
                     state.facts = facts;
                 }
                 None => {
+                    same_structure = false;
                     let state =
                         FileState { hash: source.hash, source, facts, exports: None, report: None, used: self.tick };
                     self.files.insert(display, state);
@@ -263,7 +276,8 @@ impl Workspace {
             present.iter().map(|(display, _)| self.files[display].facts.clone()).collect();
         let interfaces: Vec<(&str, &FileInterface)> =
             present.iter().zip(&facts_now).map(|((display, _), facts)| (display.as_str(), &facts.interface)).collect();
-        let structure = Arc::new(ProjectIndex::structure(&interfaces, env));
+        let reused_structure = self.last.as_ref().filter(|_| same_structure).map(|last| last.structure.clone());
+        let structure = reused_structure.unwrap_or_else(|| Arc::new(ProjectIndex::structure(&interfaces, env)));
         let ids: HashMap<String, FileId> =
             present.iter().enumerate().map(|(i, (display, _))| (display.clone(), i as FileId)).collect();
 
@@ -274,7 +288,11 @@ impl Workspace {
             .iter()
             .filter(|(display, source)| {
                 let state = &self.files[display];
-                !state.exports.as_ref().is_some_and(|c| c.hash == source.hash && memo.all_same(&c.deps, ids[display]))
+                // Under the last structure, what was valid stays valid.
+                !state
+                    .exports
+                    .as_ref()
+                    .is_some_and(|c| c.hash == source.hash && (same_structure || memo.all_same(&c.deps, ids[display])))
             })
             .cloned()
             .collect();
@@ -291,8 +309,10 @@ impl Workspace {
                 .collect()
         });
         let mut inferred: HashMap<String, FileTypes> = HashMap::default();
+        let mut same_exports = true;
         for (display, cached, types) in derived {
             if let Some(state) = self.files.get_mut(&display) {
+                same_exports &= state.exports.as_ref().is_some_and(|old| old.value == cached.value);
                 state.exports = Some(cached);
             }
             if let Some(types) = types {
@@ -302,11 +322,35 @@ impl Workspace {
         drop(memo);
 
         figures.phases.exports = lap(&mut phase);
+        if same_structure && same_exports && same_rules {
+            // Nothing another file reads changed: the last index stands,
+            // and reports validated against it stay valid.
+            drop(interfaces);
+            let last = self.last.as_mut().expect("same files as the last call");
+            last.files = key;
+            let project = Project {
+                index: last.index.clone(),
+                facts: last.facts.clone(),
+                facts_fingerprint: last.facts_fingerprint,
+                ids,
+                sources: present.into_iter().collect(),
+                generation: last.generation,
+                inferred: Mutex::new(inferred),
+                figures: CacheFigures::default(),
+            };
+            figures.phases.fold = lap(&mut phase);
+            self.evict();
+            figures.files_cached = self.files.len();
+            figures.project_files = project.ids.len();
+            figures.index = "cut off";
+            figures.millis = started.elapsed().as_secs_f64() * 1e3;
+            note_figures(&figures);
+            return Project { figures, ..project };
+        }
         // 5. Fold them in (the analyses in `check` read this).
         let exports: Vec<Option<&FileExports>> =
             present.iter().map(|(display, _)| self.files[display].exports.as_ref().map(|c| &*c.value)).collect();
-        let structure = Arc::try_unwrap(structure).unwrap_or_else(|shared| rebuild(&shared, &interfaces, env));
-        let index = Arc::new(structure.with_exports(&exports));
+        let index = Arc::new((*structure).clone().with_exports(&exports));
         drop(exports);
         drop(interfaces);
 
@@ -322,15 +366,17 @@ impl Workspace {
         let facts_fingerprint = hasher.finish();
 
         figures.phases.fold = lap(&mut phase);
-        self.evict(&present);
+        self.evict();
         figures.files_cached = self.files.len();
         figures.project_files = present.len();
+        figures.index = if same_structure { "refolded" } else { "rebuilt" };
         figures.millis = started.elapsed().as_secs_f64() * 1e3;
         note_figures(&figures);
         self.generation += 1;
         let facts = Arc::new(facts);
         self.last = Some(Last {
             files: key,
+            structure,
             index: index.clone(),
             facts: facts.clone(),
             facts_fingerprint,
@@ -443,7 +489,7 @@ impl Workspace {
 
     /// Drops the least recently used files past the capacity, and files
     /// of earlier calls that no longer exist.
-    fn evict(&mut self, present: &[(String, Source)]) {
+    fn evict(&mut self) {
         let tick = self.tick;
         let cwd = self.context.as_ref().map(|c| c.cwd.clone()).unwrap_or_default();
         self.files.retain(|display, state| state.used == tick || cwd.join(display).is_file());
@@ -456,7 +502,6 @@ impl Workspace {
             }
         }
         let keep: rustc_hash::FxHashSet<PathBuf> = self.files.keys().map(|d| cwd.join(d)).collect();
-        let _ = present;
         self.sources.retain(|path| keep.contains(path));
     }
 }
@@ -507,12 +552,6 @@ impl Fingerprints {
             })
             .collect()
     }
-}
-
-/// The structure index is shared with the export pass's links until they
-/// are dropped; should one outlive it, build it again.
-fn rebuild(_shared: &ProjectIndex, interfaces: &[(&str, &FileInterface)], env: &Environment) -> ProjectIndex {
-    ProjectIndex::structure(interfaces, env)
 }
 
 fn facts_of(display: &str, source: &[u8], settings: &Settings, env: &Environment) -> FileFacts {
