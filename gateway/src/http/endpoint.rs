@@ -14,7 +14,7 @@ use axum::Router;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::Value;
 
-use super::relay::{Out, Refused, Relay};
+use super::relay::{Out, Refused, Relay, Waiting};
 use super::{reply, sse, Endpoint, PATH};
 use crate::mcp::jsonrpc::{classify, ErrorCode, Incoming, Params, RequestId};
 use crate::session::era;
@@ -139,11 +139,7 @@ fn succeeded(response: &Response) -> bool {
 struct Succeeded;
 
 /// Waits for the answer and sends it as `application/json`.
-async fn answer_as_json(
-    endpoint: &Endpoint,
-    id: &RequestId,
-    mut waiting: tokio::sync::mpsc::UnboundedReceiver<Out>,
-) -> Response {
+async fn answer_as_json(endpoint: &Endpoint, id: &RequestId, mut waiting: Waiting) -> Response {
     loop {
         let out = tokio::select! {
             out = waiting.recv() => out,

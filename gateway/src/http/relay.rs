@@ -74,11 +74,11 @@ impl Relay {
     /// Sends a request to the session; its answer (and, with `progress`,
     /// its progress) will arrive on the returned channel.
     pub async fn request(
-        &self,
+        self: &Arc<Self>,
         id: &RequestId,
         progress: Option<&Value>,
         body: Vec<u8>,
-    ) -> Result<mpsc::UnboundedReceiver<Out>, Refused> {
+    ) -> Result<Waiting, Refused> {
         let (tx, rx) = mpsc::unbounded_channel();
         {
             let mut routes = self.routes.lock().expect("routes");
@@ -94,7 +94,26 @@ impl Relay {
             self.forget(id);
             return Err(Refused::Gone);
         }
-        Ok(rx)
+        Ok(Waiting { messages: rx, relay: self.clone(), id: id.clone(), settled: false })
+    }
+
+    /// The response waiting for `id` went away (its connection closed): no
+    /// answer can reach the client any more, so the request is cancelled
+    /// exactly as `notifications/cancelled` cancels it, and the one worker
+    /// is not kept busy for nobody.
+    fn abandoned(&self, id: &RequestId) {
+        if self.forget(id).is_none() {
+            return;
+        }
+        tracing::info!(session = %self.name, "the connection waiting for {id} closed; cancelling it");
+        let cancel = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": id.to_value(), "reason": "the HTTP connection closed before the answer"}});
+        let Some(sender) = self.to_session.lock().expect("session input").clone() else { return };
+        if let Err(mpsc::error::TrySendError::Full(frame)) =
+            sender.try_send(Frame::Line(cancel.to_string().into_bytes()))
+        {
+            tokio::spawn(async move { sender.send(frame).await });
+        }
     }
 
     /// Sends a notification or a response from the client to the session.
@@ -144,6 +163,34 @@ impl Relay {
     pub fn close(&self) {
         self.to_session.lock().expect("session input").take();
         self.routes.lock().expect("routes").streams.clear();
+    }
+}
+
+/// Where a request's messages arrive. Dropped before the answer (the
+/// client's connection closed), it cancels the request.
+pub struct Waiting {
+    messages: mpsc::UnboundedReceiver<Out>,
+    relay: Arc<Relay>,
+    id: RequestId,
+    /// The answer (or the end) has arrived: nothing left to cancel.
+    settled: bool,
+}
+
+impl Waiting {
+    pub async fn recv(&mut self) -> Option<Out> {
+        let out = self.messages.recv().await;
+        if !matches!(out, Some(Out::Note(_))) {
+            self.settled = true;
+        }
+        out
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if !self.settled {
+            self.relay.abandoned(&self.id);
+        }
     }
 }
 

@@ -105,7 +105,19 @@ impl StderrTail {
     }
 }
 
+/// A call as the worker reads it (docs/worker-protocol.md).
+#[derive(serde::Serialize)]
+struct CallRequest<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    id: u64,
+    argv: &'a [String],
+    cwd: &'a Path,
+}
+
 pub struct WorkerProcess {
+    /// The buffer each request is written from.
+    line: Vec<u8>,
     child: Child,
     pid: u32,
     stdin: Option<ChildStdin>,
@@ -155,7 +167,15 @@ impl WorkerProcess {
         tokio::spawn(read_protocol_lines(stdout, line_tx, pid));
         let stderr_tail = StderrTail::default();
         let stderr_done = Some(tokio::spawn(forward_stderr(stderr, pid, stderr_tail.clone())));
-        let mut worker = WorkerProcess { stdin: child.stdin.take(), child, pid, lines, stderr_tail, stderr_done };
+        let mut worker = WorkerProcess {
+            line: Vec::with_capacity(1024),
+            stdin: child.stdin.take(),
+            child,
+            pid,
+            lines,
+            stderr_tail,
+            stderr_done,
+        };
         let first = tokio::time::timeout(spec.hello_timeout, worker.lines.recv()).await;
         let hello = match first {
             Err(_) => {
@@ -185,7 +205,7 @@ impl WorkerProcess {
     /// dead before it read the request gives `NotDelivered`: the call can
     /// safely run elsewhere.
     pub async fn call(&mut self, id: u64, argv: &[String], cwd: &Path) -> Result<Reply, CallFailure> {
-        let request = json!({"type": "call", "id": id, "argv": argv, "cwd": cwd});
+        let request = CallRequest { kind: "call", id, argv, cwd };
         self.stderr_tail.clear();
         if let Ok(Some(_)) = self.child.try_wait() {
             return Err(CallFailure::NotDelivered(self.exit_report("before the call was sent").await));
@@ -302,13 +322,17 @@ impl WorkerProcess {
         }
     }
 
-    async fn send(&mut self, message: &Value) -> std::io::Result<()> {
-        crate::trace::to_worker(self.pid, message);
+    /// Writes one message as one line, in one write: serialised straight
+    /// from its fields into a buffer kept between calls.
+    async fn send(&mut self, message: &impl serde::Serialize) -> std::io::Result<()> {
+        if crate::trace::enabled() {
+            crate::trace::to_worker(self.pid, &serde_json::to_value(message)?);
+        }
         let stdin = self.stdin.as_mut().ok_or_else(|| std::io::Error::other("stdin already closed"))?;
-        let mut line = serde_json::to_vec(message)?;
-        line.push(b'\n');
-        stdin.write_all(&line).await?;
-        stdin.flush().await
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, message)?;
+        self.line.push(b'\n');
+        stdin.write_all(&self.line).await
     }
 
     /// Asks the worker to exit, then kills its process group if it does not.

@@ -8,7 +8,7 @@
 //! behind the gateway, so the gateway's own cost is measured apart from
 //! Rigor's, next to the same answer given directly by one process.
 //!
-//! Usage: bench-gateway [--calls N] [--spawns N] [--bin-dir DIR]
+//! Usage: bench-gateway [--calls N] [--spawns N] [--bin-dir DIR] [--fake-only]
 
 #[path = "../bench_http.rs"]
 mod bench_http;
@@ -208,6 +208,17 @@ fn main() {
         return serve_worker();
     }
     let calls = argument(&args, "--calls", 2000);
+    if args.iter().any(|a| a == "--fake-only") {
+        // The gateway's own cost alone: quick, for profiling and repeats.
+        let bin_dir = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+        let project = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/project");
+        let (fake, direct) = fake_worker_calls(&bin_dir.join("rigor-mcp"), &project, calls);
+        let (fake, direct) = (stats(fake), stats(direct));
+        row("warm tools/call through rigor-mcp (minimal worker)", fake);
+        row("the same answer from one process directly", direct);
+        let added = Stats { median_us: fake.median_us - direct.median_us, p99_us: fake.p99_us - direct.p99_us };
+        return row("  added by rigor-mcp", added);
+    }
     let spawns = argument(&args, "--spawns", 200);
     let bin_dir = args
         .iter()
