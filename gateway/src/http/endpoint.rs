@@ -150,11 +150,9 @@ async fn answer_as_json(endpoint: &Endpoint, id: &RequestId, mut waiting: Waitin
         };
         match out {
             Some(Out::Note(_)) => continue,
-            Some(Out::Answer(line)) => {
-                let ok = line.contains("\"result\"")
-                    && serde_json::from_str::<Value>(&line).is_ok_and(|m| m.get("result").is_some());
+            Some(Out::Answer { line, succeeded }) => {
                 let mut response = reply::json(StatusCode::OK, line);
-                if ok {
+                if succeeded {
                     response.extensions_mut().insert(Succeeded);
                 }
                 return response;

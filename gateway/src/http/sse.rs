@@ -36,7 +36,7 @@ pub fn request_stream(relay: Arc<Relay>, id: RequestId, waiting: Waiting, abando
         let data = tokio::select! {
             out = waiting.recv() => match out {
                 Some(Out::Note(line)) => line,
-                Some(Out::Answer(line)) => {
+                Some(Out::Answer { line, .. }) => {
                     state.waiting = None;
                     line
                 }

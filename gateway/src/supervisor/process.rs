@@ -55,6 +55,11 @@ pub struct Reply {
 }
 
 enum WorkerLine {
+    /// A well-formed result, read straight into its fields.
+    Result {
+        id: Option<u64>,
+        reply: Reply,
+    },
     Message(Value),
     NotJson(String),
     TooLong(usize),
@@ -183,6 +188,7 @@ impl WorkerProcess {
                 return Err(format!("the worker sent no hello within {} s", spec.hello_timeout.as_secs_f64()));
             }
             Ok(Some(WorkerLine::Message(message))) => parse_hello(&message),
+            Ok(Some(WorkerLine::Result { .. })) => Err("the worker's first message is a result, not a hello".into()),
             Ok(Some(WorkerLine::NotJson(text))) => Err(format!("the worker's first line is not JSON: {}", clip(&text))),
             Ok(Some(WorkerLine::TooLong(bytes))) => Err(format!("the worker's first line is too long ({bytes} bytes)")),
             Ok(None) => Err(worker.exit_report("before saying hello").await),
@@ -232,6 +238,10 @@ impl WorkerProcess {
                 }
             };
             match line {
+                Some(WorkerLine::Result { id: Some(answered), reply }) if answered == id => return Ok(reply),
+                Some(WorkerLine::Result { id: other, .. }) => {
+                    tracing::warn!(pid = self.pid, "ignoring a result for another request ({other:?})")
+                }
                 Some(WorkerLine::Message(message)) => {
                     let same_id = message.get("id").and_then(Value::as_u64) == Some(id);
                     match message.get("type").and_then(Value::as_str) {
@@ -306,6 +316,9 @@ impl WorkerProcess {
                 _ = self.child.wait() => None,
             };
             match line {
+                Some(WorkerLine::Result { id, .. }) => {
+                    tracing::warn!(pid = self.pid, "ignoring a result ({id:?}) from the idle worker")
+                }
                 Some(WorkerLine::Message(message)) => tracing::warn!(
                     pid = self.pid,
                     "ignoring a message from the idle worker: {}",
@@ -457,20 +470,58 @@ fn parse_reply(mut message: Value) -> Result<Reply, String> {
     })
 }
 
+/// A result line as the protocol specifies it, read without a JSON tree.
+/// Anything else (a hello, an error, a malformed result) is `None` and goes
+/// the general way, which also explains what is wrong with it.
+#[derive(serde::Deserialize)]
+struct ResultLine {
+    #[serde(rename = "type")]
+    kind: String,
+    id: Option<u64>,
+    exit_code: i64,
+    #[serde(default)]
+    stdout: Option<String>,
+    #[serde(default)]
+    stderr: Option<String>,
+    #[serde(default)]
+    elapsed_ms: Option<f64>,
+    #[serde(default)]
+    meta: Option<Value>,
+}
+
+fn typed_result(bytes: &[u8]) -> Option<WorkerLine> {
+    let line: ResultLine = serde_json::from_slice(bytes).ok()?;
+    if line.kind != "result" {
+        return None;
+    }
+    let reply = Reply {
+        exit_code: i32::try_from(line.exit_code).ok()?,
+        stdout: line.stdout.unwrap_or_default(),
+        stderr: line.stderr.unwrap_or_default(),
+        elapsed_ms: line.elapsed_ms.unwrap_or_default(),
+        meta: line.meta.filter(Value::is_object),
+    };
+    Some(WorkerLine::Result { id: line.id, reply })
+}
+
 async fn read_protocol_lines(stdout: tokio::process::ChildStdout, lines: mpsc::Sender<WorkerLine>, pid: u32) {
     let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout), MAX_WORKER_LINE);
     while let Ok(Some(frame)) = reader.next_frame().await {
         let line = match frame {
-            Frame::Line(bytes) => match serde_json::from_slice::<Value>(&bytes) {
-                Ok(value) if value.is_object() => {
-                    crate::trace::from_worker(pid, &value);
-                    WorkerLine::Message(value)
-                }
-                _ => {
-                    let text = String::from_utf8_lossy(&bytes).into_owned();
-                    crate::trace::from_worker(pid, &Value::String(text.clone()));
-                    WorkerLine::NotJson(text)
-                }
+            // Traced lines keep their whole tree, for the trace.
+            Frame::Line(bytes) => match typed_result(&bytes).filter(|_| !crate::trace::enabled()) {
+                Some(result) => result,
+                None => match serde_json::from_slice::<Value>(&bytes) {
+                    Ok(value) if value.is_object() => {
+                        crate::trace::from_worker(pid, &value);
+                        WorkerLine::Message(value)
+                    }
+                    _ => {
+                        let text = String::from_utf8_lossy(&bytes).into_owned();
+                        crate::trace::from_worker(pid, &Value::String(text.clone()));
+                        WorkerLine::NotJson(text)
+                    }
+                },
             },
             Frame::TooLong { bytes, .. } => WorkerLine::TooLong(bytes),
         };
