@@ -117,8 +117,8 @@ impl std::fmt::Display for EngineInfo {
 
 pub struct Catalogue {
     pub engine: EngineInfo,
-    /// Who the server is, as the engine said.
-    pub server: ServerIdentity,
+    /// Who the server is, as the engine said. Shared, not copied: every answer reads it.
+    pub server: std::sync::Arc<ServerIdentity>,
     tools: Vec<Tool>,
 }
 
@@ -137,7 +137,7 @@ impl Catalogue {
                 Err(problem) => problems.push(problem),
             }
         }
-        (Catalogue { engine, server, tools }, problems)
+        (Catalogue { engine, server: std::sync::Arc::new(server), tools }, problems)
     }
 
     pub fn get(&self, name: &str) -> Option<&Tool> {

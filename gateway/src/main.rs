@@ -2,6 +2,11 @@ use rigor_gateway::client::Client;
 use rigor_gateway::options::{self, Command, Transport, EXIT_USAGE};
 use rigor_gateway::{attach, http, logging, oneshot, server, trace_view};
 
+// Every message becomes a few small JSON trees and strings: mimalloc makes
+// that a visible part of a warm call's cost smaller (scripts/bench-gateway).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let cli = match options::parse(std::env::args_os()) {
         Ok(cli) => cli,

@@ -276,3 +276,80 @@ fn sigterm_lets_a_call_in_flight_finish_then_exits_and_stops_the_worker() {
     assert!(protocol_tests::wait_gone(worker, Duration::from_secs(5)), "worker {worker} left behind");
     assert!(!process_alive(worker));
 }
+
+/// Starts `tools/call` `id` (a 30 s sleep) on a connection of its own, waits
+/// until the worker runs it, then closes that connection unanswered.
+fn abandon_a_running_call(gateway: &HttpGateway, session: &str, id: u64, progress: bool) {
+    let mut params = json!({"name": "sleep", "arguments": {"seconds": 30}});
+    if progress {
+        params["_meta"] = json!({"progressToken": "p1"});
+    }
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string();
+    let mut stream = TcpStream::connect(&gateway.address).unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: {session}\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n{body}",
+        gateway.address,
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    // Long enough for the request to reach the worker; the assertions
+    // below hold whatever the timing (a queued call is cancelled too).
+    std::thread::sleep(Duration::from_millis(300));
+    stream.shutdown(std::net::Shutdown::Both).unwrap();
+}
+
+#[test]
+fn a_call_whose_connection_closes_is_cancelled_once_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = fake_engine_in(dir.path());
+    let gateway = HttpGateway::start(&["--engine", engine.to_str().unwrap()]);
+    let session = gateway.session(&[]);
+    let mut worker = worker_pid(&gateway.call(&session, 2, "sleep", json!({"seconds": 0})));
+    // A JSON answer, then an SSE stream (a call that asked for progress).
+    for (id, progress) in [(3, false), (4, true)] {
+        abandon_a_running_call(&gateway, &session, id, progress);
+        // The 30 s sleep no longer holds the one worker: the next call is
+        // answered by a fresh one, and the stopped worker is gone.
+        let answer = gateway.call(&session, id + 10, "sleep", json!({"seconds": 0}));
+        assert_eq!(answer["content"][0]["text"], json!("slept"), "{answer}");
+        let fresh = worker_pid(&answer);
+        assert_ne!(fresh, worker, "the running call was stopped, as a cancellation stops it");
+        assert!(protocol_tests::wait_gone(worker, Duration::from_secs(5)), "worker {worker} left behind");
+        worker = fresh;
+    }
+    // Nothing of the abandoned calls stayed in flight: their ids are free.
+    for id in [3, 4] {
+        let answer = gateway.call(&session, id, "sleep", json!({"seconds": 0}));
+        assert_eq!(answer["content"][0]["text"], json!("slept"), "{answer}");
+    }
+    let log = gateway.stderr_text();
+    assert_eq!(log.matches("closed; cancelling it").count(), 2, "{log}");
+    assert!(!log.contains("panicked"), "{log}");
+}
+
+#[test]
+fn a_control_socket_serves_beside_http_with_the_same_worker() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("rigor.sock");
+    let gateway = HttpGateway::start(&["--control", socket.to_str().unwrap()]);
+    let session = gateway.session(&[]);
+    let over_http = worker_pid(&gateway.call(&session, 2, "rigor_explain", json!({"rule": "flow"})));
+
+    let mut local = std::os::unix::net::UnixStream::connect(&socket).expect("the control socket is open");
+    local.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let requests = [
+        json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "b", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "rigor_explain", "arguments": {"rule": "flow"}}}),
+    ];
+    for request in &requests {
+        writeln!(local, "{request}").unwrap();
+    }
+    let mut lines = BufReader::new(local).lines();
+    let init: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(init["id"], json!(2), "{init}");
+    let answer: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(answer["id"], json!(3), "{answer}");
+    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    assert_eq!(worker_pid(&answer["result"]), over_http, "HTTP and control sessions share the one worker");
+}

@@ -14,7 +14,7 @@ use axum::Router;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::Value;
 
-use super::relay::{Out, Refused, Relay};
+use super::relay::{Out, Refused, Relay, Waiting};
 use super::{reply, sse, Endpoint, PATH};
 use crate::mcp::jsonrpc::{classify, ErrorCode, Incoming, Params, RequestId};
 use crate::session::era;
@@ -139,11 +139,7 @@ fn succeeded(response: &Response) -> bool {
 struct Succeeded;
 
 /// Waits for the answer and sends it as `application/json`.
-async fn answer_as_json(
-    endpoint: &Endpoint,
-    id: &RequestId,
-    mut waiting: tokio::sync::mpsc::UnboundedReceiver<Out>,
-) -> Response {
+async fn answer_as_json(endpoint: &Endpoint, id: &RequestId, mut waiting: Waiting) -> Response {
     loop {
         let out = tokio::select! {
             out = waiting.recv() => out,
@@ -154,11 +150,9 @@ async fn answer_as_json(
         };
         match out {
             Some(Out::Note(_)) => continue,
-            Some(Out::Answer(line)) => {
-                let ok = line.contains("\"result\"")
-                    && serde_json::from_str::<Value>(&line).is_ok_and(|m| m.get("result").is_some());
+            Some(Out::Answer { line, succeeded }) => {
                 let mut response = reply::json(StatusCode::OK, line);
-                if ok {
+                if succeeded {
                     response.extensions_mut().insert(Succeeded);
                 }
                 return response;

@@ -78,13 +78,12 @@ pub struct Listening {
     listener: tokio::net::TcpListener,
     sessions: Sessions,
     guard: Guard,
+    /// `--control`: more sessions from local terminals, beside HTTP ones.
+    control: Option<(tokio::net::UnixListener, crate::control::ControlSocket)>,
 }
 
 /// Checks the HTTP flags and binds the socket.
 pub async fn listen(options: &HttpOptions, control: Option<&std::path::Path>) -> Result<Listening, String> {
-    if control.is_some() {
-        return Err("--control works with --transport stdio only; over HTTP, open more sessions instead".into());
-    }
     let idle = options.session_idle_timeout;
     if !(idle.is_finite() && idle > 0.0) {
         return Err(format!("--session-idle-timeout {idle}: must be a positive number of seconds"));
@@ -106,7 +105,9 @@ pub async fn listen(options: &HttpOptions, control: Option<&std::path::Path>) ->
     let guard = Guard::new(token, &options.allow_origin, &options.host)?;
     let listener =
         tokio::net::TcpListener::bind(address).await.map_err(|e| format!("cannot listen on {address}: {e}"))?;
-    Ok(Listening { listener, sessions: Sessions::new(options.max_sessions, Duration::from_secs_f64(idle)), guard })
+    let control = control.map(crate::control::bind).transpose()?;
+    let sessions = Sessions::new(options.max_sessions, Duration::from_secs_f64(idle));
+    Ok(Listening { listener, sessions, guard, control })
 }
 
 /// Serves MCP over HTTP until SIGTERM/SIGINT/SIGHUP, then stops the worker.
@@ -123,8 +124,15 @@ pub async fn serve(gateway: Arc<Gateway>, listening: Listening) -> i32 {
     code
 }
 
-async fn run(gateway: Arc<Gateway>, Listening { listener, sessions, guard }: Listening) -> Result<(), String> {
+async fn run(gateway: Arc<Gateway>, listening: Listening) -> Result<(), String> {
+    let Listening { listener, sessions, guard, control } = listening;
     let bound = listener.local_addr().map_err(|e| format!("cannot read the bound address: {e}"))?;
+    // Control-socket sessions share the worker with HTTP ones, as on stdio.
+    let _socket_file = control.map(|(control, socket_file)| {
+        tracing::info!("accepting sessions on the control socket");
+        tokio::spawn(crate::control::accept(control, gateway.clone()));
+        socket_file
+    });
     let endpoint = Arc::new(Endpoint {
         gateway,
         sessions,

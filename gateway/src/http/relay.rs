@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::reply;
 use crate::gateway::Gateway;
 use crate::mcp::connection::{Connection, MemoryClient};
 use crate::mcp::framing::Frame;
@@ -27,8 +26,8 @@ const STREAM_BACKLOG: usize = 256;
 pub enum Out {
     /// A notification about the request (progress, a listen's changes).
     Note(String),
-    /// Its answer: the last message.
-    Answer(String),
+    /// Its answer: the last message; `succeeded` when it is a result.
+    Answer { line: String, succeeded: bool },
     /// The client cancelled it: there is no answer.
     Cancelled,
 }
@@ -74,11 +73,11 @@ impl Relay {
     /// Sends a request to the session; its answer (and, with `progress`,
     /// its progress) will arrive on the returned channel.
     pub async fn request(
-        &self,
+        self: &Arc<Self>,
         id: &RequestId,
         progress: Option<&Value>,
         body: Vec<u8>,
-    ) -> Result<mpsc::UnboundedReceiver<Out>, Refused> {
+    ) -> Result<Waiting, Refused> {
         let (tx, rx) = mpsc::unbounded_channel();
         {
             let mut routes = self.routes.lock().expect("routes");
@@ -94,7 +93,26 @@ impl Relay {
             self.forget(id);
             return Err(Refused::Gone);
         }
-        Ok(rx)
+        Ok(Waiting { messages: rx, relay: self.clone(), id: id.clone(), settled: false })
+    }
+
+    /// The response waiting for `id` went away (its connection closed): no
+    /// answer can reach the client any more, so the request is cancelled
+    /// exactly as `notifications/cancelled` cancels it, and the one worker
+    /// is not kept busy for nobody.
+    fn abandoned(&self, id: &RequestId) {
+        if self.forget(id).is_none() {
+            return;
+        }
+        tracing::info!(session = %self.name, "the connection waiting for {id} closed; cancelling it");
+        let cancel = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": id.to_value(), "reason": "the HTTP connection closed before the answer"}});
+        let Some(sender) = self.to_session.lock().expect("session input").clone() else { return };
+        if let Err(mpsc::error::TrySendError::Full(frame)) =
+            sender.try_send(Frame::Line(cancel.to_string().into_bytes()))
+        {
+            tokio::spawn(async move { sender.send(frame).await });
+        }
     }
 
     /// Sends a notification or a response from the client to the session.
@@ -147,23 +165,52 @@ impl Relay {
     }
 }
 
+/// Where a request's messages arrive. Dropped before the answer (the
+/// client's connection closed), it cancels the request.
+pub struct Waiting {
+    messages: mpsc::UnboundedReceiver<Out>,
+    relay: Arc<Relay>,
+    id: RequestId,
+    /// The answer (or the end) has arrived: nothing left to cancel.
+    settled: bool,
+}
+
+impl Waiting {
+    pub async fn recv(&mut self) -> Option<Out> {
+        let out = self.messages.recv().await;
+        if !matches!(out, Some(Out::Note(_))) {
+            self.settled = true;
+        }
+        out
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if !self.settled {
+            self.relay.abandoned(&self.id);
+        }
+    }
+}
+
 /// Routes every message the session sends until it ends; then every
 /// response still waiting ends too.
 async fn route(mut from_session: mpsc::Receiver<String>, routes: Arc<Mutex<Routes>>, name: String) {
     while let Some(line) = from_session.recv().await {
-        let Ok(message) = serde_json::from_str::<Value>(&line) else { continue };
+        let Ok(message) = serde_json::from_str::<Envelope>(&line) else { continue };
         let mut routes = routes.lock().expect("routes");
-        if let Some(id) = reply::answered_id(&message) {
+        if let Some(id) = message.answered_id() {
             routes.progress.retain(|_, request| *request != id);
             match routes.requests.remove(&id) {
                 Some(waiting) => {
-                    let _ = waiting.send(Out::Answer(line));
+                    let succeeded = message.result.is_some();
+                    let _ = waiting.send(Out::Answer { line, succeeded });
                 }
                 None => tracing::debug!(session = %name, "the client stopped waiting for {id}; its answer was dropped"),
             }
             continue;
         }
-        if let Some(id) = about_request(&message, &routes.progress) {
+        if let Some(id) = message.about_request(&routes.progress) {
             if let Some(waiting) = routes.requests.get(&id) {
                 let _ = waiting.send(Out::Note(line));
                 continue;
@@ -184,12 +231,39 @@ async fn route(mut from_session: mpsc::Receiver<String>, routes: Arc<Mutex<Route
     routes.streams.clear();
 }
 
-/// The request a notification belongs to: a progress token's, or the
-/// listen request named by its subscription id.
-fn about_request(message: &Value, progress: &HashMap<String, RequestId>) -> Option<RequestId> {
-    let params = message.get("params")?;
-    if message.get("method").and_then(Value::as_str) == Some("notifications/progress") {
-        return progress.get(&params.get("progressToken")?.to_string()).cloned();
+/// What routing needs of a message the session sends. A result (which can
+/// be a whole project's diagnostics) is skipped over, not built into a tree.
+#[derive(serde::Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default)]
+    result: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    error: Option<serde::de::IgnoredAny>,
+    /// Only notifications have params: they are small.
+    #[serde(default)]
+    params: Option<Value>,
+}
+
+impl Envelope {
+    /// The request this message answers, if it is an answer.
+    fn answered_id(&self) -> Option<RequestId> {
+        if self.method.is_some() || (self.result.is_none() && self.error.is_none()) {
+            return None;
+        }
+        RequestId::from_value(self.id.as_ref()?)
     }
-    RequestId::from_value(params.get("_meta")?.get(SUBSCRIPTION_ID_KEY)?)
+
+    /// The request a notification belongs to: a progress token's, or the
+    /// listen request named by its subscription id.
+    fn about_request(&self, progress: &HashMap<String, RequestId>) -> Option<RequestId> {
+        let params = self.params.as_ref()?;
+        if self.method.as_deref() == Some("notifications/progress") {
+            return progress.get(&params.get("progressToken")?.to_string()).cloned();
+        }
+        RequestId::from_value(params.get("_meta")?.get(SUBSCRIPTION_ID_KEY)?)
+    }
 }

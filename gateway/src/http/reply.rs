@@ -3,7 +3,6 @@
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
 
 use crate::mcp::jsonrpc::{self, ErrorCode, RequestId, RpcError};
 
@@ -24,13 +23,4 @@ pub fn refusal(status: StatusCode, message: String) -> Response {
 
 pub fn accepted() -> Response {
     StatusCode::ACCEPTED.into_response()
-}
-
-/// Is this outgoing message the answer to a request (not a notification)?
-pub fn answered_id(message: &Value) -> Option<RequestId> {
-    let object = message.as_object()?;
-    if object.contains_key("method") || !(object.contains_key("result") || object.contains_key("error")) {
-        return None;
-    }
-    RequestId::from_value(object.get("id")?)
 }

@@ -10,7 +10,7 @@ use futures_util::stream::{self, Stream};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::relay::{Out, Relay};
+use super::relay::{Out, Relay, Waiting};
 use crate::mcp::jsonrpc::{self, ErrorCode, RequestId, RpcError};
 
 /// The answer to a request whose session ended first: every request with an
@@ -23,14 +23,9 @@ pub fn unanswered(id: &RequestId) -> String {
 /// A request's messages as SSE. Ends after the answer, on cancellation, or
 /// when the shutdown grace is over (`abandon`). Holds the relay so a
 /// stateless session lives as long as its one request.
-pub fn request_stream(
-    relay: Arc<Relay>,
-    id: RequestId,
-    waiting: mpsc::UnboundedReceiver<Out>,
-    abandon: CancellationToken,
-) -> Response {
+pub fn request_stream(relay: Arc<Relay>, id: RequestId, waiting: Waiting, abandon: CancellationToken) -> Response {
     struct State {
-        waiting: Option<mpsc::UnboundedReceiver<Out>>,
+        waiting: Option<Waiting>,
         _relay: Arc<Relay>,
         id: RequestId,
         abandon: CancellationToken,
@@ -41,7 +36,7 @@ pub fn request_stream(
         let data = tokio::select! {
             out = waiting.recv() => match out {
                 Some(Out::Note(line)) => line,
-                Some(Out::Answer(line)) => {
+                Some(Out::Answer { line, .. }) => {
                     state.waiting = None;
                     line
                 }

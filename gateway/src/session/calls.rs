@@ -70,6 +70,9 @@ pub async fn pipeline(
 
 /// One concise line per call: what a person watching terminal A wants.
 fn log_call(session: &str, tool: &str, meta_key: &str, took: Duration, answer: &Result<Value, RpcError>) {
+    if !tracing::enabled!(tracing::Level::WARN) {
+        return;
+    }
     let ms = took.as_secs_f64() * 1e3;
     match answer {
         Ok(result) => {

@@ -241,6 +241,7 @@ impl SupervisorHandle {
             env_prefix: DEFAULT_ENV_PREFIX.to_string(),
 
             next_request: 0,
+            deadline: Box::pin(tokio::time::sleep(Duration::ZERO)),
             _watcher: watcher,
         };
         tokio::spawn(async move {
@@ -298,10 +299,10 @@ impl SupervisorHandle {
 
     /// Who the server is now: the running engine's identity, else the
     /// defaults (Rigor's).
-    pub fn identity(&self) -> ServerIdentity {
+    pub fn identity(&self) -> Arc<ServerIdentity> {
         match &*self.catalogue.borrow() {
             CatalogueState::Ready(catalogue) => catalogue.server.clone(),
-            _ => ServerIdentity::default(),
+            _ => Arc::new(ServerIdentity::default()),
         }
     }
 
@@ -365,6 +366,10 @@ struct Supervisor {
     /// Variables with this prefix reach the worker: its hello says which.
     env_prefix: String,
     next_request: u64,
+    /// The running call's deadline: one timer, moved later at each call, so
+    /// arming it never has to wake the runtime's driver (a new, earlier
+    /// timer would, with a syscall per call).
+    deadline: std::pin::Pin<Box<tokio::time::Sleep>>,
     queued: Arc<AtomicUsize>,
     events: broadcast::Sender<GatewayEvent>,
     _watcher: Option<watcher::Watcher>,
@@ -698,9 +703,10 @@ impl Supervisor {
         let deadline = job.timeout.unwrap_or(self.config.call_timeout);
         let engine = hello.engine.clone();
         let worker_pid = process.pid();
+        self.deadline.as_mut().reset(Instant::now() + deadline);
         let outcome = tokio::select! {
             result = process.call(self.next_request, &job.argv, &job.cwd) => result,
-            _ = tokio::time::sleep(deadline) => Err(CallFailure::TimedOut(format_seconds(deadline))),
+            _ = &mut self.deadline => Err(CallFailure::TimedOut(format_seconds(deadline))),
             _ = job.cancel.cancelled() => Err(CallFailure::Cancelled),
             _ = shutdown.wait_for(|stop| *stop) => Err(CallFailure::ShuttingDown),
         };

@@ -55,6 +55,11 @@ pub struct Reply {
 }
 
 enum WorkerLine {
+    /// A well-formed result, read straight into its fields.
+    Result {
+        id: Option<u64>,
+        reply: Reply,
+    },
     Message(Value),
     NotJson(String),
     TooLong(usize),
@@ -105,7 +110,19 @@ impl StderrTail {
     }
 }
 
+/// A call as the worker reads it (docs/worker-protocol.md).
+#[derive(serde::Serialize)]
+struct CallRequest<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    id: u64,
+    argv: &'a [String],
+    cwd: &'a Path,
+}
+
 pub struct WorkerProcess {
+    /// The buffer each request is written from.
+    line: Vec<u8>,
     child: Child,
     pid: u32,
     stdin: Option<ChildStdin>,
@@ -155,7 +172,15 @@ impl WorkerProcess {
         tokio::spawn(read_protocol_lines(stdout, line_tx, pid));
         let stderr_tail = StderrTail::default();
         let stderr_done = Some(tokio::spawn(forward_stderr(stderr, pid, stderr_tail.clone())));
-        let mut worker = WorkerProcess { stdin: child.stdin.take(), child, pid, lines, stderr_tail, stderr_done };
+        let mut worker = WorkerProcess {
+            line: Vec::with_capacity(1024),
+            stdin: child.stdin.take(),
+            child,
+            pid,
+            lines,
+            stderr_tail,
+            stderr_done,
+        };
         let first = tokio::time::timeout(spec.hello_timeout, worker.lines.recv()).await;
         let hello = match first {
             Err(_) => {
@@ -163,6 +188,7 @@ impl WorkerProcess {
                 return Err(format!("the worker sent no hello within {} s", spec.hello_timeout.as_secs_f64()));
             }
             Ok(Some(WorkerLine::Message(message))) => parse_hello(&message),
+            Ok(Some(WorkerLine::Result { .. })) => Err("the worker's first message is a result, not a hello".into()),
             Ok(Some(WorkerLine::NotJson(text))) => Err(format!("the worker's first line is not JSON: {}", clip(&text))),
             Ok(Some(WorkerLine::TooLong(bytes))) => Err(format!("the worker's first line is too long ({bytes} bytes)")),
             Ok(None) => Err(worker.exit_report("before saying hello").await),
@@ -185,7 +211,7 @@ impl WorkerProcess {
     /// dead before it read the request gives `NotDelivered`: the call can
     /// safely run elsewhere.
     pub async fn call(&mut self, id: u64, argv: &[String], cwd: &Path) -> Result<Reply, CallFailure> {
-        let request = json!({"type": "call", "id": id, "argv": argv, "cwd": cwd});
+        let request = CallRequest { kind: "call", id, argv, cwd };
         self.stderr_tail.clear();
         if let Ok(Some(_)) = self.child.try_wait() {
             return Err(CallFailure::NotDelivered(self.exit_report("before the call was sent").await));
@@ -212,6 +238,10 @@ impl WorkerProcess {
                 }
             };
             match line {
+                Some(WorkerLine::Result { id: Some(answered), reply }) if answered == id => return Ok(reply),
+                Some(WorkerLine::Result { id: other, .. }) => {
+                    tracing::warn!(pid = self.pid, "ignoring a result for another request ({other:?})")
+                }
                 Some(WorkerLine::Message(message)) => {
                     let same_id = message.get("id").and_then(Value::as_u64) == Some(id);
                     match message.get("type").and_then(Value::as_str) {
@@ -286,6 +316,9 @@ impl WorkerProcess {
                 _ = self.child.wait() => None,
             };
             match line {
+                Some(WorkerLine::Result { id, .. }) => {
+                    tracing::warn!(pid = self.pid, "ignoring a result ({id:?}) from the idle worker")
+                }
                 Some(WorkerLine::Message(message)) => tracing::warn!(
                     pid = self.pid,
                     "ignoring a message from the idle worker: {}",
@@ -302,13 +335,17 @@ impl WorkerProcess {
         }
     }
 
-    async fn send(&mut self, message: &Value) -> std::io::Result<()> {
-        crate::trace::to_worker(self.pid, message);
+    /// Writes one message as one line, in one write: serialised straight
+    /// from its fields into a buffer kept between calls.
+    async fn send(&mut self, message: &impl serde::Serialize) -> std::io::Result<()> {
+        if crate::trace::enabled() {
+            crate::trace::to_worker(self.pid, &serde_json::to_value(message)?);
+        }
         let stdin = self.stdin.as_mut().ok_or_else(|| std::io::Error::other("stdin already closed"))?;
-        let mut line = serde_json::to_vec(message)?;
-        line.push(b'\n');
-        stdin.write_all(&line).await?;
-        stdin.flush().await
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, message)?;
+        self.line.push(b'\n');
+        stdin.write_all(&self.line).await
     }
 
     /// Asks the worker to exit, then kills its process group if it does not.
@@ -433,20 +470,58 @@ fn parse_reply(mut message: Value) -> Result<Reply, String> {
     })
 }
 
+/// A result line as the protocol specifies it, read without a JSON tree.
+/// Anything else (a hello, an error, a malformed result) is `None` and goes
+/// the general way, which also explains what is wrong with it.
+#[derive(serde::Deserialize)]
+struct ResultLine {
+    #[serde(rename = "type")]
+    kind: String,
+    id: Option<u64>,
+    exit_code: i64,
+    #[serde(default)]
+    stdout: Option<String>,
+    #[serde(default)]
+    stderr: Option<String>,
+    #[serde(default)]
+    elapsed_ms: Option<f64>,
+    #[serde(default)]
+    meta: Option<Value>,
+}
+
+fn typed_result(bytes: &[u8]) -> Option<WorkerLine> {
+    let line: ResultLine = serde_json::from_slice(bytes).ok()?;
+    if line.kind != "result" {
+        return None;
+    }
+    let reply = Reply {
+        exit_code: i32::try_from(line.exit_code).ok()?,
+        stdout: line.stdout.unwrap_or_default(),
+        stderr: line.stderr.unwrap_or_default(),
+        elapsed_ms: line.elapsed_ms.unwrap_or_default(),
+        meta: line.meta.filter(Value::is_object),
+    };
+    Some(WorkerLine::Result { id: line.id, reply })
+}
+
 async fn read_protocol_lines(stdout: tokio::process::ChildStdout, lines: mpsc::Sender<WorkerLine>, pid: u32) {
     let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout), MAX_WORKER_LINE);
     while let Ok(Some(frame)) = reader.next_frame().await {
         let line = match frame {
-            Frame::Line(bytes) => match serde_json::from_slice::<Value>(&bytes) {
-                Ok(value) if value.is_object() => {
-                    crate::trace::from_worker(pid, &value);
-                    WorkerLine::Message(value)
-                }
-                _ => {
-                    let text = String::from_utf8_lossy(&bytes).into_owned();
-                    crate::trace::from_worker(pid, &Value::String(text.clone()));
-                    WorkerLine::NotJson(text)
-                }
+            // Traced lines keep their whole tree, for the trace.
+            Frame::Line(bytes) => match typed_result(&bytes).filter(|_| !crate::trace::enabled()) {
+                Some(result) => result,
+                None => match serde_json::from_slice::<Value>(&bytes) {
+                    Ok(value) if value.is_object() => {
+                        crate::trace::from_worker(pid, &value);
+                        WorkerLine::Message(value)
+                    }
+                    _ => {
+                        let text = String::from_utf8_lossy(&bytes).into_owned();
+                        crate::trace::from_worker(pid, &Value::String(text.clone()));
+                        WorkerLine::NotJson(text)
+                    }
+                },
             },
             Frame::TooLong { bytes, .. } => WorkerLine::TooLong(bytes),
         };

@@ -8,7 +8,7 @@
 //! behind the gateway, so the gateway's own cost is measured apart from
 //! Rigor's, next to the same answer given directly by one process.
 //!
-//! Usage: bench-gateway [--calls N] [--spawns N] [--bin-dir DIR]
+//! Usage: bench-gateway [--calls N] [--spawns N] [--bin-dir DIR] [--fake-only [--runs N]]
 
 #[path = "../bench_http.rs"]
 mod bench_http;
@@ -208,6 +208,38 @@ fn main() {
         return serve_worker();
     }
     let calls = argument(&args, "--calls", 2000);
+    if args.iter().any(|a| a == "--fake-only") {
+        // The gateway's own cost alone: quick, for profiling and repeats.
+        // On a shared machine one run is noise: `--runs N` prints the
+        // median over runs of each run's median and p99.
+        let bin_dir = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+        let project = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/project");
+        let mut runs = Vec::new();
+        for _ in 0..argument(&args, "--runs", 1).max(1) {
+            let (fake, direct) = fake_worker_calls(&bin_dir.join("rigor-mcp"), &project, calls);
+            let (fake, direct) = (stats(fake), stats(direct));
+            let added = Stats { median_us: fake.median_us - direct.median_us, p99_us: fake.p99_us - direct.p99_us };
+            row("warm tools/call through rigor-mcp (minimal worker)", fake);
+            row("the same answer from one process directly", direct);
+            row("  added by rigor-mcp", added);
+            runs.push([fake, direct, added]);
+        }
+        if runs.len() > 1 {
+            let middle = |mut values: Vec<f64>| {
+                values.sort_by(f64::total_cmp);
+                values[values.len() / 2]
+            };
+            println!("median of {} runs:", runs.len());
+            for (index, name) in ["through rigor-mcp", "directly", "added by rigor-mcp"].iter().enumerate() {
+                let median = Stats {
+                    median_us: middle(runs.iter().map(|r| r[index].median_us).collect()),
+                    p99_us: middle(runs.iter().map(|r| r[index].p99_us).collect()),
+                };
+                row(&format!("  {name}"), median);
+            }
+        }
+        return;
+    }
     let spawns = argument(&args, "--spawns", 200);
     let bin_dir = args
         .iter()
