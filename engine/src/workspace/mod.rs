@@ -237,7 +237,8 @@ impl Workspace {
                 figures,
             };
         }
-        self.load_from_disk(&present);
+        figures.disk_loaded = self.load_from_disk(&present);
+        figures.phases.disk = lap(&mut phase);
         // 2. Facts of new and changed files.
         let stale: Vec<&(String, Source)> = present
             .iter()

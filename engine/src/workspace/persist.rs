@@ -279,18 +279,20 @@ impl Workspace {
         }
     }
 
-    /// Fills in, from disk, files the workspace lacks or holds for other content.
-    pub(super) fn load_from_disk(&mut self, present: &[(String, Source)]) {
-        let Some(disk) = &self.disk else { return };
+    /// Fills in, from disk, files the workspace lacks or holds for other
+    /// content; says how many.
+    pub(super) fn load_from_disk(&mut self, present: &[(String, Source)]) -> usize {
+        let Some(disk) = &self.disk else { return 0 };
         let wanted: Vec<(&str, ContentHash)> = present
             .iter()
             .filter(|(display, source)| self.files.get(display).is_none_or(|state| state.hash != source.hash))
             .map(|(display, source)| (display.as_str(), source.hash))
             .collect();
         if wanted.is_empty() {
-            return;
+            return 0;
         }
         let loaded = analysis::on_analysis_thread(|| disk.load_all(&wanted));
+        let count = loaded.len();
         let sources: rustc_hash::FxHashMap<&str, &Source> = present.iter().map(|(d, s)| (d.as_str(), s)).collect();
         for (display, loaded) in loaded {
             let source = sources[display.as_str()].clone();
@@ -305,6 +307,7 @@ impl Workspace {
             };
             self.files.insert(display, state);
         }
+        count
     }
 
     /// Writes what this call derived anew, and forgets vanished files.
