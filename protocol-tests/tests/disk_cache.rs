@@ -116,8 +116,11 @@ fn an_edit_between_processes_is_seen_and_only_what_it_touches_is_redone() {
     assert!(entries(&cache).len() <= before, "no entry left behind for a file that is gone");
 }
 
+/// Breaks an entry's bytes one way.
+type Corruption = fn(&[u8]) -> Vec<u8>;
+
 /// Ways to break an entry: each must be ignored with one warning.
-fn corruptions() -> Vec<(&'static str, fn(&[u8]) -> Vec<u8>)> {
+fn corruptions() -> Vec<(&'static str, Corruption)> {
     vec![
         ("truncated", |bytes| bytes[..bytes.len() / 2].to_vec()),
         ("empty", |_| Vec::new()),
