@@ -20,6 +20,8 @@
 //! again; an unwritable directory warns once and the run goes on without it.
 //! Entries are written to a temporary file in the same directory and
 //! renamed over the old one, so a reader never sees half an entry.
+//! Once per process, entries of the root's files that no longer exist are
+//! removed (and temporary files a crashed writer left).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -55,6 +57,8 @@ pub(super) struct DiskCache {
     root: String,
     /// Cleared after a write fails: the run goes on without persisting.
     writable: AtomicBool,
+    /// Whether vanished files' entries were looked for (see `sweep`).
+    swept: AtomicBool,
 }
 
 /// One file's derived values as read from disk.
@@ -68,6 +72,7 @@ pub(super) struct Loaded {
 /// and reading (owned).
 #[derive(Serialize, Deserialize)]
 struct Entry<F, E, R> {
+    root: String,
     path: String,
     facts: F,
     exports: Option<E>,
@@ -114,7 +119,13 @@ impl DiskCache {
             hasher.update(part);
         }
         hasher.update(&signatures.to_le_bytes());
-        Some(DiskCache { dir, context: hasher.digest128(), root, writable: AtomicBool::new(true) })
+        Some(DiskCache {
+            dir,
+            context: hasher.digest128(),
+            root,
+            writable: AtomicBool::new(true),
+            swept: AtomicBool::new(false),
+        })
     }
 
     pub fn same(&self, other: &DiskCache) -> bool {
@@ -158,36 +169,13 @@ impl DiskCache {
 
     /// `Ok(None)`: a sound entry, but for other content or another context.
     fn decode(&self, bytes: &[u8], display: &str, hash: ContentHash) -> Result<Option<Loaded>, String> {
-        let mut reader = Reader(bytes);
-        if reader.take(MAGIC.len())? != MAGIC {
-            return Err("not a rigor cache entry".into());
-        }
-        let format = u32::from_le_bytes(reader.array()?);
-        if format != FORMAT {
-            return Err(format!("written in cache format {format}, not {FORMAT}"));
-        }
-        let build_len = u16::from_le_bytes(reader.array()?) as usize;
-        let build = reader.take(build_len)?;
-        if build != build_id().as_bytes() {
-            return Err(format!("written by another engine build ({})", String::from_utf8_lossy(build)));
-        }
-        let context = u128::from_le_bytes(reader.array()?);
-        let content = u128::from_le_bytes(reader.array()?);
-        let length = u64::from_le_bytes(reader.array()?);
-        let checksum = u64::from_le_bytes(reader.array()?);
-        let payload = reader.0;
-        if payload.len() as u64 != length {
-            return Err(format!("truncated ({} of {length} payload bytes)", payload.len()));
-        }
-        if xxhash_rust::xxh3::xxh3_64(payload) != checksum {
-            return Err("checksum mismatch".into());
-        }
+        let (context, content, payload) = unwrap_entry(bytes)?;
         if context != self.context || content != hash {
             return Ok(None);
         }
         let entry: EntryIn = postcard::from_bytes(payload).map_err(|e| format!("undecodable ({e})"))?;
-        if entry.path != display {
-            // Two paths hashing alike: stale for this one.
+        if entry.root != self.root || entry.path != display {
+            // Two (root, path) pairs hashing alike: stale for this one.
             return Ok(None);
         }
         let report = match entry.report {
@@ -200,6 +188,37 @@ impl DiskCache {
             None => None,
         };
         Ok(Some(Loaded { facts: entry.facts, exports: entry.exports, report }))
+    }
+
+    /// Once per process and cache: removes the entries of this root's files
+    /// that no longer exist (`known` are files the workspace holds), and
+    /// temporary files a crashed writer left.
+    pub fn sweep<'a>(&self, known: impl Iterator<Item = &'a str>) {
+        if self.swept.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let keep: rustc_hash::FxHashSet<PathBuf> = known.map(|display| self.entry_path(display)).collect();
+        let Ok(listing) = std::fs::read_dir(&self.dir) else { return };
+        for item in listing.flatten() {
+            let path = item.path();
+            if keep.contains(&path) {
+                continue;
+            }
+            let name = item.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                let old = item.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+                if name.ends_with(".tmp") && old.is_some_and(|age| age.as_secs() > 600) {
+                    let _ = std::fs::remove_file(&path);
+                }
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(&path) else { continue };
+            let Ok((_, _, payload)) = unwrap_entry(&bytes) else { continue };
+            let Ok(((root, display), _)) = postcard::take_from_bytes::<(String, String)>(payload) else { continue };
+            if root == self.root && !Path::new(&root).join(&display).exists() {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
     }
 
     /// Writes the entries of `states` (in parallel), each whole or not at all.
@@ -223,6 +242,7 @@ impl DiskCache {
             validated: 0,
         });
         let entry = Entry {
+            root: self.root.clone(),
             path: display.to_string(),
             facts: &*state.facts,
             exports: state.exports.as_ref().filter(|c| current(c.hash)),
@@ -324,10 +344,41 @@ impl Workspace {
         if !dirty.is_empty() {
             analysis::on_analysis_thread(|| disk.store_all(&dirty));
         }
+        disk.sweep(self.files.keys().map(String::as_str));
         for state in self.files.values_mut() {
             state.dirty = false;
         }
     }
+}
+
+/// An entry's header checked (magic, format, build, length, checksum):
+/// its context, content hash and payload.
+fn unwrap_entry(bytes: &[u8]) -> Result<(u128, ContentHash, &[u8]), String> {
+    let mut reader = Reader(bytes);
+    if reader.take(MAGIC.len())? != MAGIC {
+        return Err("not a rigor cache entry".into());
+    }
+    let format = u32::from_le_bytes(reader.array()?);
+    if format != FORMAT {
+        return Err(format!("written in cache format {format}, not {FORMAT}"));
+    }
+    let build_len = u16::from_le_bytes(reader.array()?) as usize;
+    let build = reader.take(build_len)?;
+    if build != build_id().as_bytes() {
+        return Err(format!("written by another engine build ({})", String::from_utf8_lossy(build)));
+    }
+    let context = u128::from_le_bytes(reader.array()?);
+    let content = u128::from_le_bytes(reader.array()?);
+    let length = u64::from_le_bytes(reader.array()?);
+    let checksum = u64::from_le_bytes(reader.array()?);
+    let payload = reader.0;
+    if payload.len() as u64 != length {
+        return Err(format!("truncated ({} of {length} payload bytes)", payload.len()));
+    }
+    if xxhash_rust::xxh3::xxh3_64(payload) != checksum {
+        return Err("checksum mismatch".into());
+    }
+    Ok((context, content, payload))
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over.
