@@ -25,6 +25,12 @@ fn main() {
     hash_tree(&manifest.join("src"), &mut hasher);
     std::fs::read(manifest.join("Cargo.toml")).unwrap_or_default().hash(&mut hasher);
     println!("cargo:rustc-env=RIGOR_SOURCE_FINGERPRINT={:012x}", hasher.finish() & 0xffff_ffff_ffff);
+    // The locked dependency versions (the parsers among them) decide
+    // results too: a persistent cache keys its entries by both.
+    let mut lock = DefaultHasher::new();
+    std::fs::read(manifest.join("../Cargo.lock")).unwrap_or_default().hash(&mut lock);
+    println!("cargo:rustc-env=RIGOR_LOCK_FINGERPRINT={:012x}", lock.finish() & 0xffff_ffff_ffff);
+    println!("cargo:rerun-if-changed=../Cargo.lock");
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=Cargo.toml");
 }

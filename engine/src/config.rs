@@ -40,6 +40,7 @@ const USED_KEYS: &[&str] = &[
     "target_ruby",
     "bleeding_edge",
     "baseline",
+    "cache_dir",
 ];
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -64,6 +65,9 @@ pub struct Config {
     /// `baseline: PATH` (resolved against the config file's directory) or
     /// `baseline: false`; `None` when the key is absent.
     pub baseline: Option<crate::baseline::Source>,
+    /// `cache_dir: DIR` (resolved against the config file's directory):
+    /// where the project model persists; `--cache-dir` beats it.
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// A configuration that cannot be used: which file, where, and why.
@@ -96,6 +100,7 @@ struct RawConfig {
     target_ruby: Option<TargetRuby>,
     bleeding_edge: Option<RawBleedingEdge>,
     baseline: Option<RawBaseline>,
+    cache_dir: Option<String>,
 }
 
 /// `baseline: PATH | false`.
@@ -183,6 +188,7 @@ pub fn load(cwd: &Path, explicit: Option<&str>) -> Result<Config, ConfigError> {
         if let Some(crate::baseline::Source::IfPresent(path)) = &mut config.baseline {
             *path = base.join(&*path);
         }
+        config.cache_dir = config.cache_dir.as_ref().map(|dir| base.join(dir));
         config.file = Some(file);
         config
     })
@@ -301,6 +307,7 @@ fn parse(text: &[u8]) -> Result<Config, Problem> {
         signature_paths: raw.signature_paths.unwrap_or_default().into_iter().map(PathBuf::from).collect(),
         libraries: raw.libraries.unwrap_or_default(),
         baseline,
+        cache_dir: raw.cache_dir.map(PathBuf::from),
     })
 }
 

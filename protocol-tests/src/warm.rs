@@ -425,3 +425,52 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The same differential for the persistent cache: after each edit, a
+/// fresh process reading and writing `cache` (filled by the ones before
+/// it) must answer byte for byte as a fresh process without one, and say
+/// nothing of the cache on stderr.
+pub fn run_with_disk_cache(
+    rigor: &Path,
+    project: &mut Project,
+    cache: &Path,
+    seed: u64,
+    edits: usize,
+    mut on_step: impl FnMut(usize, &Step),
+) {
+    let mut rng = Rng::new(seed);
+    let checked = project.checked.clone();
+    let flag = format!("--cache-dir={}", cache.display());
+    let cached = ["check", "--format=json", "--no-stats", flag.as_str(), "--", checked.as_str()];
+    let plain = ["check", "--format=json", "--no-stats", "--", checked.as_str()];
+    let mut log: Vec<String> = Vec::new();
+    let root = project.root.clone();
+    let run = |argv: &[&str]| {
+        let started = Instant::now();
+        let out = Command::new(rigor).args(argv).current_dir(&root).output().expect("run rigor check");
+        (out, started.elapsed())
+    };
+    for step in 0..=edits {
+        if step > 0 {
+            log.push(project.edit(&mut rng));
+        }
+        let (with_cache, warm) = run(&cached);
+        let (without, cold) = run(&plain);
+        let stderr = String::from_utf8_lossy(&with_cache.stderr);
+        let (warm_out, cold_out) =
+            (String::from_utf8_lossy(&with_cache.stdout), String::from_utf8_lossy(&without.stdout));
+        if warm_out != cold_out || with_cache.status.code() != without.status.code() || stderr.contains("cache") {
+            panic!(
+                "`rigor check {checked}` with a disk cache differs from one without after {} edit(s):\n{}\nexit codes: cached {:?}, plain {:?}\nstderr (cached): {stderr}\n{}",
+                log.len(),
+                log.iter().enumerate().map(|(i, e)| format!("  {}. {e}", i + 1)).collect::<Vec<_>>().join("\n"),
+                with_cache.status.code(),
+                without.status.code(),
+                first_difference(&warm_out, &cold_out),
+            );
+        }
+        if step > 0 {
+            on_step(step - 1, &Step { edit: log[step - 1].clone(), warm, cold });
+        }
+    }
+}

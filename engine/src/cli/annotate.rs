@@ -30,6 +30,8 @@ pub struct Args {
     /// Configuration file (default: .rigor.yml, else .rigor.dist.yml)
     #[arg(long, value_name = "PATH")]
     config: Option<String>,
+    #[command(flatten)]
+    cache: super::CacheArgs,
     /// The Ruby file to annotate
     file: String,
 }
@@ -52,6 +54,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     }
     let env = &signatures.signatures.env;
     let mut config = config;
+    args.cache.apply(&mut config, &io.cwd);
     config.settings.signatures = Some(signatures.signatures.clone());
     let target = crate::files::Target::File { display: args.file.clone() };
     let project = crate::workspace::project_of(&config, &[target], &io.cwd);

@@ -32,6 +32,8 @@ struct Options {
     /// Configuration file (default: .rigor.yml, else .rigor.dist.yml)
     #[arg(long, value_name = "PATH")]
     config: Option<String>,
+    #[command(flatten)]
+    cache: super::CacheArgs,
     /// Files and directories (default: the config's `paths`, else `lib`)
     paths: Vec<String>,
 }
@@ -52,7 +54,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         );
         return usage_error(io, &problem);
     }
-    let analysed = match analyse(&options.paths, options.config.as_deref(), io)? {
+    let analysed = match analyse(&options.paths, options.config.as_deref(), &options.cache, io)? {
         Ok(analysed) => analysed,
         Err(code) => return Ok(code),
     };

@@ -35,6 +35,8 @@ pub struct Args {
     /// Configuration file (default: .rigor.yml, else .rigor.dist.yml)
     #[arg(long, value_name = "PATH")]
     config: Option<String>,
+    #[command(flatten)]
+    cache: super::CacheArgs,
     /// Files and directories (default: the config's `paths`, else `lib`)
     paths: Vec<String>,
 }
@@ -52,6 +54,7 @@ pub(super) struct Analysed {
 pub(super) fn analyse(
     paths: &[String],
     config: Option<&str>,
+    cache: &super::CacheArgs,
     io: &mut Io<'_>,
 ) -> std::io::Result<Result<Analysed, i32>> {
     let config = match config::load(&io.cwd, config) {
@@ -65,13 +68,14 @@ pub(super) fn analyse(
     };
     let targets = files::expand(&paths, &io.cwd, &config.exclude);
     let mut config = config;
+    cache.apply(&mut config, &io.cwd);
     let signatures = crate::signatures::load(&config, &io.cwd);
     config
         .warnings
         .extend(signatures.warnings.iter().map(|w| ConfigWarning { kind: "signatures", message: w.clone() }));
     config.settings.signatures = Some(signatures.signatures);
     let project_files = files::project_files(&config, &targets, &io.cwd);
-    let (reports, figures) = workspace::with_workspace(&io.cwd, |workspace| {
+    let (reports, figures) = workspace::with_workspace(&io.cwd, config.cache_dir.as_deref(), |workspace| {
         let mut project = workspace.project(&project_files, &io.cwd, &config.settings);
         let reports = workspace.check(&mut project, &targets, &io.cwd, &config.settings);
         (reports, project.figures)
@@ -107,7 +111,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     if let Some(workers) = args.workers {
         gate::use_workers(workers.into(), io)?;
     }
-    let analysed = match analyse(&args.paths, args.config.as_deref(), io)? {
+    let analysed = match analyse(&args.paths, args.config.as_deref(), &args.cache, io)? {
         Ok(analysed) => analysed,
         Err(code) => return Ok(code),
     };

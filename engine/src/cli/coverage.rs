@@ -29,6 +29,8 @@ pub struct Args {
     /// Configuration file (default: .rigor.yml, else .rigor.dist.yml)
     #[arg(long, value_name = "PATH")]
     config: Option<String>,
+    #[command(flatten)]
+    cache: super::CacheArgs,
     /// Files and directories (default: the config's `paths`, else `lib`)
     paths: Vec<String>,
 }
@@ -151,6 +153,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     }
     let env = &signatures.signatures.env;
     let mut config = config;
+    args.cache.apply(&mut config, &io.cwd);
     config.settings.signatures = Some(signatures.signatures.clone());
     let project = crate::workspace::project_of(&config, &targets, &io.cwd);
     let grammar = config.settings.target_ruby;

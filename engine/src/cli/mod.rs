@@ -90,6 +90,24 @@ enum Command {
     },
 }
 
+/// `--cache-dir DIR` on every command that builds the project model.
+#[derive(clap::Args)]
+pub(crate) struct CacheArgs {
+    /// Keep the project model in DIR, so a fresh process starts warm
+    /// (default: the config's `cache_dir:`, else none)
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+}
+
+impl CacheArgs {
+    /// The flag beats the configuration's `cache_dir:`.
+    fn apply(&self, config: &mut crate::config::Config, cwd: &std::path::Path) {
+        if let Some(dir) = &self.cache_dir {
+            config.cache_dir = Some(cwd.join(dir));
+        }
+    }
+}
+
 /// Runs `rigor <args>` (without the program name) and returns the exit code.
 pub fn run<T: Into<OsString> + Clone>(args: impl IntoIterator<Item = T>, io: &mut Io<'_>, mode: Mode) -> i32 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();

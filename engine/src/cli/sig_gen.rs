@@ -44,6 +44,8 @@ pub struct Args {
     /// Configuration file (default: .rigor.yml, else .rigor.dist.yml)
     #[arg(long, value_name = "PATH")]
     config: Option<String>,
+    #[command(flatten)]
+    cache: super::CacheArgs,
     /// Files and directories (default: the config's `paths`, else `lib`)
     paths: Vec<String>,
 }
@@ -108,6 +110,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         grammar: config.settings.target_ruby,
     };
     let mut config = config;
+    args.cache.apply(&mut config, &io.cwd);
     config.settings.signatures = Some(signatures.signatures.clone());
     let targets: Vec<Target> = sources.iter().map(|(display, _)| Target::File { display: display.clone() }).collect();
     let project = crate::workspace::project_of(&config, &targets, &io.cwd);

@@ -21,6 +21,8 @@ pub struct Args {
     /// Configuration file (default: .rigor.yml, else .rigor.dist.yml)
     #[arg(long, value_name = "PATH")]
     config: Option<String>,
+    #[command(flatten)]
+    cache: super::CacheArgs,
     /// Print only the hints
     #[arg(long, conflicts_with_all = ["selectors_only", "no_hints"])]
     hints_only: bool,
@@ -94,7 +96,7 @@ struct Triage {
 }
 
 pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
-    let analysed = match analyse(&args.paths, args.config.as_deref(), io)? {
+    let analysed = match analyse(&args.paths, args.config.as_deref(), &args.cache, io)? {
         Ok(analysed) => analysed,
         Err(code) => return Ok(code),
     };

@@ -22,6 +22,8 @@ pub struct Args {
     /// Configuration file (default: .rigor.yml, else .rigor.dist.yml)
     #[arg(long, value_name = "PATH")]
     config: Option<String>,
+    #[command(flatten)]
+    cache: super::CacheArgs,
     /// FILE:LINE:COL (several allowed), or FILE LINE COL (1-based; columns count bytes)
     #[arg(num_args = 1.., value_name = "POSITION")]
     position: Vec<String>,
@@ -121,6 +123,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     }
     let env = &signatures.signatures.env;
     let mut config = config;
+    args.cache.apply(&mut config, &io.cwd);
     config.settings.signatures = Some(signatures.signatures.clone());
     // Every file asked about is typed as part of its project.
     let targets: Vec<crate::files::Target> =

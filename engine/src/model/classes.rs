@@ -6,14 +6,14 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::types::Name;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Side {
     Instance,
     Singleton,
 }
 
 /// How a class's superclass is known.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Superclass {
     /// No `<`: Object (for classes), or none (for modules).
     Implicit,
@@ -23,7 +23,7 @@ pub enum Superclass {
 }
 
 /// What a method name maps to in a user class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum MethodEntry {
     Def(usize),
     /// `attr_reader`: returns the instance variable (index into `ivar_names`).
@@ -38,7 +38,7 @@ pub enum MethodEntry {
 }
 
 /// The relation a written constant path stands in to a class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum PendingKind {
     Superclass,
     Include,
@@ -46,7 +46,7 @@ pub enum PendingKind {
     Prepend,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct UserClass {
     pub name: Name,
     pub is_module: bool,

@@ -24,7 +24,7 @@ pub type FileId = u32;
 
 /// What one file defines for the others, read off its syntax: owned, so it
 /// outlives the file's tree and can be cached by the file's content.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FileInterface {
     /// Its classes as the file opens them (method entries in the file's own
     /// numbering: `Def` ids and `Reader` indexes into `ivar_names`).
@@ -45,7 +45,7 @@ impl PartialEq for UserClass {
 /// What one file's inference (against the structure) learned that other
 /// files may read: each method's return type, each constant's type, and
 /// what it writes to instance variables, keyed by class.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FileExports {
     pub methods: Vec<((Name, Side, String), Type)>,
     pub constants: Vec<(Name, Type)>,
@@ -99,7 +99,7 @@ pub struct ProjectIndex {
 
 /// A fact of the project a file's analysis read; the analysis is reused
 /// only while each of these reads the same.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Dep {
     /// A class or module's structure: its parts, ancestry and method
     /// names, family and descendants (absent counts too).

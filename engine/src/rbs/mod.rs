@@ -29,6 +29,10 @@ pub struct Signatures {
     /// Said once per command: a missing rbs gem, unreadable or broken files.
     pub warnings: Vec<String>,
     pub files_loaded: usize,
+    /// A hash of every file's path and bytes (and of the warnings): the
+    /// same in every process for the same signatures, so a persistent
+    /// cache can be keyed by it (see `workspace::persist`).
+    pub content: u128,
 }
 
 /// Files and their (mtime, size): when this changes, signatures reload.
@@ -51,17 +55,23 @@ pub fn load(request: &Request) -> Arc<Signatures> {
         return signatures;
     }
     let mut declarations = Vec::with_capacity(files.len());
+    let mut content = xxhash_rust::xxh3::Xxh3::new();
     for file in &files {
-        match read_file(file) {
+        match read_file(file, &mut content) {
             Ok(decls) => declarations.push(decls),
             Err(problem) => warnings.push(format!("{}: {problem}", file.display())),
         }
     }
+    for warning in &warnings {
+        content.update(warning.as_bytes());
+        content.update(&[0]);
+    }
+    let content = content.digest128();
     let env = crate::stack_guard::guarded(|| Environment::build(declarations)).unwrap_or_else(|failure| {
         warnings.push(format!("signatures could not be combined ({failure:?}); continuing without them"));
         Environment::default()
     });
-    let signatures = Arc::new(Signatures { env, warnings, files_loaded: files.len() });
+    let signatures = Arc::new(Signatures { env, warnings, files_loaded: files.len(), content });
     if cache.len() >= CACHED_SETS {
         cache.remove(0);
     }
@@ -74,16 +84,17 @@ pub fn load_directories(directories: &[PathBuf]) -> Signatures {
     let mut warnings = Vec::new();
     let mut declarations = Vec::new();
     let mut count = 0;
+    let mut content = xxhash_rust::xxh3::Xxh3::new();
     for dir in directories {
         for file in locate::rbs_files(dir) {
             count += 1;
-            match read_file(&file) {
+            match read_file(&file, &mut content) {
                 Ok(decls) => declarations.push(decls),
                 Err(problem) => warnings.push(format!("{}: {problem}", file.display())),
             }
         }
     }
-    Signatures { env: Environment::build(declarations), warnings, files_loaded: count }
+    Signatures { env: Environment::build(declarations), warnings, files_loaded: count, content: content.digest128() }
 }
 
 fn collect_files(request: &Request) -> (Vec<PathBuf>, Vec<String>) {
@@ -129,8 +140,13 @@ fn stat(path: &Path) -> Option<(SystemTime, u64)> {
     Some((meta.modified().ok()?, meta.len()))
 }
 
-fn read_file(path: &Path) -> Result<convert::FileDecls, String> {
+/// Reads and converts one file, adding its path and bytes to `content`.
+fn read_file(path: &Path, content: &mut xxhash_rust::xxh3::Xxh3) -> Result<convert::FileDecls, String> {
+    content.update(path.as_os_str().as_encoded_bytes());
+    content.update(&[0]);
     let text = std::fs::read(path).map_err(|e| crate::files::describe_io_error(&e))?;
+    content.update(&(text.len() as u64).to_le_bytes());
+    content.update(&text);
     let text = String::from_utf8(text).map_err(|_| "not UTF-8".to_string())?;
     match crate::stack_guard::guarded(|| convert::convert_file(&text)) {
         Ok(Ok(decls)) => Ok(decls),

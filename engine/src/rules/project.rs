@@ -12,7 +12,7 @@ use crate::stack_guard::ensure_room;
 use crate::syntax::{constant_path_text, name, ParsedFile};
 
 /// Which object a definition gives a method to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Owner {
     /// Instances of the class.
     Instance,
@@ -20,7 +20,7 @@ pub enum Owner {
     Singleton,
 }
 
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct ProjectFacts {
     /// Methods defined directly in a `class` body: (class, side) -> names.
     by_class: HashMap<(String, Owner), HashSet<String>>,

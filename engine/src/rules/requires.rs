@@ -12,7 +12,7 @@ use ruby_prism::{CallNode, Node};
 use crate::syntax::name;
 
 /// One `require`, `require_relative`, `load` or `autoload`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Required {
     /// `require_relative "x"`: a path from the requiring file's directory.
     Relative(String),
@@ -180,7 +180,7 @@ fn from_this_directory(node: &Node<'_>) -> Option<String> {
 
 /// The project's files and what they load; which of them may see code
 /// from outside the project and the standard library.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct LoadGraph {
     files: HashMap<String, Vec<Required>>,
     exposed: HashSet<String>,

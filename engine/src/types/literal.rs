@@ -1,7 +1,7 @@
 //! Literal values of constant types, and Ruby's `inspect` spelling of them.
 
 /// A value known exactly. Floats are stored as bits so types stay `Eq + Hash`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Literal {
     Int(i64),
     Float(u64),

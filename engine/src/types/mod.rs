@@ -19,7 +19,7 @@ pub use union::{join, union, widen_literals};
 /// A class or module name, absolute, without a leading `::` (`File::Stat`).
 pub type Name = Arc<str>;
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Type {
     /// Every value: nothing is known, and nothing is assumed.
     Top,
@@ -43,14 +43,14 @@ pub enum Type {
     Union(Vec<Type>),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Shape {
     pub fields: Vec<ShapeField>,
     /// Open shapes may hold keys beyond the listed ones.
     pub open: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ShapeField {
     /// The symbol key's name (`name` for `name:`).
     pub key: String,

@@ -13,6 +13,9 @@ pub struct CacheFigures {
     pub reread: usize,
     /// Files read again because their stat could not be trusted, found unchanged.
     pub rehashed: usize,
+    /// Files whose derived values were read from the persistent cache
+    /// (`--cache-dir`), not in memory before the call.
+    pub disk_loaded: usize,
     /// Files whose facts (classes, methods, constants) were derived again.
     pub facts_derived: usize,
     /// Files inferred again for what they export to the others.
@@ -36,6 +39,7 @@ pub struct CacheFigures {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Phases {
     pub look: f64,
+    pub disk: f64,
     pub facts: f64,
     pub structure: f64,
     pub exports: f64,

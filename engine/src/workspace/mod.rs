@@ -19,6 +19,7 @@
 //! code under random edits).
 
 mod figures;
+mod persist;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -45,15 +46,18 @@ pub const DEFAULT_CAPACITY: usize = 20_000;
 
 /// A value derived from a file, with the project facts it read and what
 /// they read as at the time.
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Cached<T> {
     hash: ContentHash,
     deps: Vec<(Dep, u64)>,
     value: T,
     /// The index generation it was last found valid for.
+    #[serde(skip)]
     validated: u64,
 }
 
 /// What a file defines, read off its syntax alone.
+#[derive(serde::Serialize, serde::Deserialize)]
 struct FileFacts {
     interface: FileInterface,
     rules: ProjectFacts,
@@ -68,6 +72,8 @@ struct FileState {
     exports: Option<Cached<Arc<FileExports>>>,
     report: Option<Cached<Arc<FileReport>>>,
     used: u64,
+    /// Derived anew since the disk cache last had it.
+    dirty: bool,
 }
 
 /// What the derived values depend on besides the files: the engine build,
@@ -107,6 +113,11 @@ pub struct Workspace {
     /// Counts the indexes built: a report validated against one
     /// generation needs no second look while it serves.
     generation: u64,
+    /// The persistent cache asked for (`--cache-dir`), and the one open.
+    cache_dir: Option<PathBuf>,
+    disk: Option<persist::DiskCache>,
+    /// Files dropped because they no longer exist: their entries go too.
+    vanished: Vec<String>,
 }
 
 /// What the last call built, and from which files.
@@ -163,6 +174,9 @@ impl Workspace {
             capacity,
             last: None,
             generation: 0,
+            cache_dir: None,
+            disk: None,
+            vanished: Vec::new(),
         }
     }
 
@@ -181,6 +195,7 @@ impl Workspace {
         self.tick += 1;
         let signatures = analysis::signatures_of(settings);
         let env = &signatures.env;
+        self.open_disk(cwd, signatures.content);
 
         // 1. Look at every file.
         let mut present: Vec<(String, Source)> = Vec::new();
@@ -225,6 +240,8 @@ impl Workspace {
                 figures,
             };
         }
+        figures.disk_loaded = self.load_from_disk(&present);
+        figures.phases.disk = lap(&mut phase);
         // 2. Facts of new and changed files.
         let stale: Vec<&(String, Source)> = present
             .iter()
@@ -236,8 +253,9 @@ impl Workspace {
         let same_files = self.last.as_ref().is_some_and(|last| {
             last.files.len() == present.len() && last.files.iter().zip(&present).all(|((a, _), (b, _))| a == b)
         });
-        let mut same_structure = same_files;
-        let mut same_rules = same_files;
+        // What came from disk was not compared with the last call's: no cutoff.
+        let mut same_structure = same_files && figures.disk_loaded == 0;
+        let mut same_rules = same_structure;
         let fresh: Vec<(String, Source, FileFacts)> = analysis::on_analysis_thread(|| {
             stale
                 .par_iter()
@@ -255,11 +273,19 @@ impl Workspace {
                     state.hash = source.hash;
                     state.source = source;
                     state.facts = facts;
+                    state.dirty = true;
                 }
                 None => {
                     same_structure = false;
-                    let state =
-                        FileState { hash: source.hash, source, facts, exports: None, report: None, used: self.tick };
+                    let state = FileState {
+                        hash: source.hash,
+                        source,
+                        facts,
+                        exports: None,
+                        report: None,
+                        used: self.tick,
+                        dirty: true,
+                    };
                     self.files.insert(display, state);
                 }
             }
@@ -314,6 +340,7 @@ impl Workspace {
             if let Some(state) = self.files.get_mut(&display) {
                 same_exports &= state.exports.as_ref().is_some_and(|old| old.value == cached.value);
                 state.exports = Some(cached);
+                state.dirty = true;
             }
             if let Some(types) = types {
                 inferred.insert(display, types);
@@ -478,6 +505,7 @@ impl Workspace {
             if let Some(state) = self.files.get_mut(&display) {
                 state.report =
                     Some(Cached { hash, deps, value: Arc::new(report.clone()), validated: project.generation });
+                state.dirty = true;
             }
             out[at] = Some(report);
         }
@@ -492,7 +520,14 @@ impl Workspace {
     fn evict(&mut self) {
         let tick = self.tick;
         let cwd = self.context.as_ref().map(|c| c.cwd.clone()).unwrap_or_default();
-        self.files.retain(|display, state| state.used == tick || cwd.join(display).is_file());
+        let vanished = &mut self.vanished;
+        self.files.retain(|display, state| {
+            let keep = state.used == tick || cwd.join(display).is_file();
+            if !keep {
+                vanished.push(display.clone());
+            }
+            keep
+        });
         if self.files.len() > self.capacity {
             let mut by_age: Vec<(u64, String)> = self.files.iter().map(|(d, s)| (s.used, d.clone())).collect();
             by_age.sort();
@@ -569,12 +604,20 @@ fn facts_of(display: &str, source: &[u8], settings: &Settings, env: &Environment
 /// `config.settings.signatures` must be loaded.
 pub fn project_of(config: &crate::config::Config, targets: &[Target], cwd: &Path) -> Project {
     let files = crate::files::project_files(config, targets, cwd);
-    with_workspace(cwd, |workspace| workspace.project(&files, cwd, &config.settings))
+    with_workspace(cwd, config.cache_dir.as_deref(), |workspace| workspace.project(&files, cwd, &config.settings))
 }
 
 /// Runs `work` with the workspace for `cwd`: the worker's warm one, kept
-/// across calls, or a fresh one for a one-shot CLI run.
-pub fn with_workspace<T>(cwd: &Path, work: impl FnOnce(&mut Workspace) -> T) -> T {
+/// across calls, or a fresh one for a one-shot CLI run. With a cache
+/// directory, what the workspace lacks is read from it first and what
+/// `work` derived is written to it after (see `persist`).
+pub fn with_workspace<T>(cwd: &Path, cache_dir: Option<&Path>, work: impl FnOnce(&mut Workspace) -> T) -> T {
+    let work = |workspace: &mut Workspace| {
+        workspace.use_cache_dir(cache_dir);
+        let out = work(workspace);
+        workspace.flush();
+        out
+    };
     if !KEEP_WARM.load(std::sync::atomic::Ordering::Relaxed) {
         return work(&mut Workspace::default());
     }
