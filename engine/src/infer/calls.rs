@@ -282,6 +282,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let receiver_type = if safe { receiver_type.without_nil() } else { receiver_type };
 
         let self_unknown = implicit && !frame.self_known;
+        self.note_call(&method, on_self, &receiver_type, &args, self_unknown);
         let site = CallSite { method: &method, args: &args, implicit, self_unknown };
         let dispatched = self.dispatch(&receiver_type, &site, block, state, frame);
         // `a.b = v` and `a[i] = v` evaluate to `v`, whatever the method returns.
@@ -723,6 +724,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         };
         if let Some(flow) = state.as_mut() {
             flow.ivars.clear();
+        }
+        // `super` passes arguments to an ancestor's method of this name.
+        if let Some(method) = &frame.method {
+            self.note_escape(method);
         }
         let (Some(method), Some((class, side)), true) = (&frame.method, &frame.class, frame.self_known) else {
             let plan = BlockPlan { yielded: None, self_type: None, self_unknown: false, stored: true };

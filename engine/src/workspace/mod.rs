@@ -263,7 +263,7 @@ impl Workspace {
             present.iter().map(|(display, _)| self.files[display].facts.clone()).collect();
         let interfaces: Vec<(&str, &FileInterface)> =
             present.iter().zip(&facts_now).map(|((display, _), facts)| (display.as_str(), &facts.interface)).collect();
-        let structure = Arc::new(ProjectIndex::structure(&interfaces, env));
+        let structure = Arc::new(ProjectIndex::structure(&interfaces, env).with_policy(settings.parameter_inference));
         let ids: HashMap<String, FileId> =
             present.iter().enumerate().map(|(i, (display, _))| (display.clone(), i as FileId)).collect();
 
@@ -305,7 +305,8 @@ impl Workspace {
         // 5. Fold them in (the analyses in `check` read this).
         let exports: Vec<Option<&FileExports>> =
             present.iter().map(|(display, _)| self.files[display].exports.as_ref().map(|c| &*c.value)).collect();
-        let structure = Arc::try_unwrap(structure).unwrap_or_else(|shared| rebuild(&shared, &interfaces, env));
+        let structure = Arc::try_unwrap(structure)
+            .unwrap_or_else(|shared| rebuild(&shared, &interfaces, env).with_policy(settings.parameter_inference));
         let index = Arc::new(structure.with_exports(&exports));
         drop(exports);
         drop(interfaces);
