@@ -180,12 +180,13 @@ pub fn exports_of(
         let inference = infer::infer_in_project(&parsed, env, Some(link));
         let (mut exports, reads) = (inference.exports(), inference.project_reads());
         if inference.index.project.as_ref().is_some_and(|p| p.index.policy != ParameterPolicy::Off) {
-            let (names, prefixes, suffixes) = infer::escaped_names(&parsed.root());
+            let (names, prefixes, suffixes, infixes) = infer::escaped_names(&parsed.root());
             exports.calls.escaped.extend(names);
             exports.calls.escaped.sort();
             exports.calls.escaped.dedup();
             exports.calls.escaped_prefixes = prefixes;
             exports.calls.escaped_suffixes = suffixes;
+            exports.calls.escaped_infixes = infixes;
         }
         // The types too: an analysis asking the same questions reuses them.
         (exports, reads, Some(inference.types))

@@ -116,7 +116,11 @@ impl<'pr> Inferrer<'pr, '_> {
             return None;
         }
         project.read(Dep::Params(class.clone(), side, method.clone()));
-        let shapes = project.index.parameter_calls(&class, side, &method)?;
+        let shapes = project.index.parameter_calls(&class, side, &method);
+        if std::env::var_os("RIGOR_DEBUG_PARAMS").is_some() {
+            eprintln!("params {class}#{method}: {shapes:?}");
+        }
+        let shapes = shapes?;
         let arity = Arity {
             required: list.requireds().iter().count(),
             optional: list.optionals().iter().count(),
@@ -203,7 +207,7 @@ fn keyword_name(id: ruby_prism::ConstantId<'_>) -> String {
 /// strings that spell a method name, the literal ends of names built by
 /// interpolation, and defs that read `__method__`. `private :x` only
 /// restricts a method, so its arguments do not count.
-pub fn escaped_names(root: &Node<'_>) -> (Vec<String>, Vec<String>, Vec<String>) {
+pub fn escaped_names(root: &Node<'_>) -> (Vec<String>, Vec<String>, Vec<String>, Vec<String>) {
     let mut scan = NameScan::default();
     scan.visit(root);
     let sorted = |set: HashSet<String>| {
@@ -211,14 +215,29 @@ pub fn escaped_names(root: &Node<'_>) -> (Vec<String>, Vec<String>, Vec<String>)
         list.sort();
         list
     };
-    (sorted(scan.names), sorted(scan.prefixes), sorted(scan.suffixes))
+    (sorted(scan.names), sorted(scan.prefixes), sorted(scan.suffixes), sorted(scan.infixes))
 }
+
+/// Calls whose first argument names a method to call or define.
+const NAMES_A_METHOD: &[&str] = &[
+    "send",
+    "__send__",
+    "public_send",
+    "method",
+    "public_method",
+    "instance_method",
+    "respond_to?",
+    "define_method",
+    "alias_method",
+    "try",
+];
 
 #[derive(Default)]
 struct NameScan {
     names: HashSet<String>,
     prefixes: HashSet<String>,
     suffixes: HashSet<String>,
+    infixes: HashSet<String>,
     defs: Vec<String>,
 }
 
@@ -231,15 +250,31 @@ fn spells_method(text: &str) -> bool {
 }
 
 impl NameScan {
-    fn interpolated(&mut self, parts: Vec<Node<'_>>) {
-        let text = |part: Option<&Node<'_>>| {
-            part.and_then(|p| p.as_string_node()).map(|s| String::from_utf8_lossy(s.unescaped()).into_owned())
-        };
-        if let Some(head) = text(parts.first()).filter(|h| spells_method(h) || spells_method(&format!("{h}x"))) {
-            self.prefixes.insert(head);
+    /// A name built by interpolation: when its literal parts could all be
+    /// part of a method name, names sharing its literal head or tail may be
+    /// called through it, and where it is used as a name (`direct`: a
+    /// symbol, `send`'s argument, `to_sym`'s receiver), its middle too.
+    fn interpolated(&mut self, parts: Vec<Node<'_>>, direct: bool) {
+        let literal =
+            |part: &Node<'_>| part.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned());
+        let texts: Vec<Option<String>> = parts.iter().map(|p| literal(p).filter(|t| !t.is_empty())).collect();
+        let name_like = |t: &String| t.chars().all(|c| c == '_' || c.is_alphanumeric() || matches!(c, '?' | '!' | '='));
+        if texts.iter().flatten().any(|t| !name_like(t)) || parts.len() < 2 {
+            return;
         }
-        if let Some(tail) = text(parts.last()).filter(|t| spells_method(&format!("x{t}"))) {
-            self.suffixes.insert(tail);
+        match (texts.first().cloned().flatten(), texts.last().cloned().flatten()) {
+            (Some(head), _) => {
+                self.prefixes.insert(head);
+            }
+            (None, Some(tail)) => {
+                self.suffixes.insert(tail);
+            }
+            (None, None) if direct => {
+                for middle in texts.into_iter().flatten() {
+                    self.infixes.insert(middle);
+                }
+            }
+            (None, None) => {}
         }
     }
 }
@@ -261,12 +296,12 @@ impl<'pr> Visit<'pr> for NameScan {
     }
 
     fn visit_interpolated_symbol_node(&mut self, node: &ruby_prism::InterpolatedSymbolNode<'pr>) {
-        self.interpolated(node.parts().iter().collect());
+        self.interpolated(node.parts().iter().collect(), true);
         ruby_prism::visit_interpolated_symbol_node(self, node);
     }
 
     fn visit_interpolated_string_node(&mut self, node: &ruby_prism::InterpolatedStringNode<'pr>) {
-        self.interpolated(node.parts().iter().collect());
+        self.interpolated(node.parts().iter().collect(), false);
         ruby_prism::visit_interpolated_string_node(self, node);
     }
 
@@ -282,6 +317,16 @@ impl<'pr> Visit<'pr> for NameScan {
             if let Some(current) = self.defs.last() {
                 self.names.insert(current.clone());
             }
+        }
+        let named = match method.as_str() {
+            "to_sym" | "intern" => call.receiver(),
+            _ if NAMES_A_METHOD.contains(&method.as_str()) => {
+                call.arguments().and_then(|a| a.arguments().iter().next())
+            }
+            _ => None,
+        };
+        if let Some(string) = named.as_ref().and_then(|n| n.as_interpolated_string_node()) {
+            self.interpolated(string.parts().iter().collect(), true);
         }
         if method == "private" && call.receiver().is_none() {
             for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {

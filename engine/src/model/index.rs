@@ -279,6 +279,7 @@ impl ProjectIndex {
         let mut escaped: HashSet<&str> = HashSet::default();
         let mut prefixes: Vec<&str> = Vec::new();
         let mut suffixes: Vec<&str> = Vec::new();
+        let mut infixes: Vec<&str> = Vec::new();
         for file in exports.iter().flatten() {
             for (key, shapes) in &file.calls.calls {
                 for shape in shapes {
@@ -288,6 +289,21 @@ impl ProjectIndex {
             escaped.extend(file.calls.escaped.iter().map(String::as_str));
             prefixes.extend(file.calls.escaped_prefixes.iter().map(String::as_str));
             suffixes.extend(file.calls.escaped_suffixes.iter().map(String::as_str));
+            infixes.extend(file.calls.escaped_infixes.iter().map(String::as_str));
+        }
+        for list in [&mut prefixes, &mut suffixes, &mut infixes] {
+            list.sort_unstable();
+            list.dedup();
+        }
+        if let Some(probe) = debug_probe() {
+            eprintln!("fold {probe}: outside {}", calls.keys().any(|k| k.2 == probe && self.class(&k.0).is_none()));
+            eprintln!(
+                "fold {probe}: escaped {} prefixes {:?} suffixes {:?} infixes {:?}",
+                escaped.contains(probe.as_str()),
+                prefixes.iter().filter(|p| probe.starts_with(*p)).collect::<Vec<_>>(),
+                suffixes.iter().filter(|p| probe.ends_with(*p)).collect::<Vec<_>>(),
+                infixes.iter().filter(|p| probe.contains(*p)).collect::<Vec<_>>()
+            );
         }
         // A call on a class the project does not define may reach a project
         // method through an ancestry only the signatures know.
@@ -302,6 +318,11 @@ impl ProjectIndex {
             let mut related = self.project_ancestors(&class);
             related.extend(descendants_of(&self.children, &class));
             related.push(class.clone());
+            if debug_probe().is_some_and(|p| merged.instance_methods.contains_key(&p)) {
+                let missing: Vec<&Name> =
+                    related.iter().filter(|c| self.class(c).is_some_and(|c| c.has_method_missing)).collect();
+                eprintln!("fold class {class}: related {related:?} method_missing {missing:?}");
+            }
             if related.iter().any(|c| self.class(c).is_some_and(|c| c.has_method_missing)) {
                 continue;
             }
@@ -317,6 +338,7 @@ impl ProjectIndex {
                         || outside.contains(method)
                         || prefixes.iter().any(|p| method.starts_with(p))
                         || suffixes.iter().any(|p| method.ends_with(p))
+                        || infixes.iter().any(|p| method.contains(p))
                     {
                         continue;
                     }
@@ -787,6 +809,10 @@ fn merge_into(merged: &mut UserClass, part: &UserClass) {
     merged.has_method_missing |= part.has_method_missing;
     merged.extends_self |= part.extends_self;
     merged.spread = true;
+}
+
+fn debug_probe() -> Option<String> {
+    std::env::var_os("RIGOR_DEBUG_PARAMS").and_then(|v| v.into_string().ok())
 }
 
 fn descendants_of(subclasses: &HashMap<Name, Vec<Name>>, class: &Name) -> Vec<Name> {

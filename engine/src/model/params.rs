@@ -52,6 +52,8 @@ pub struct CallLog {
     pub escaped_prefixes: Vec<String>,
     /// Suffixes of names built at run time (`"#{x}="`).
     pub escaped_suffixes: Vec<String>,
+    /// What names built at run time hold between interpolations.
+    pub escaped_infixes: Vec<String>,
 }
 
 /// Calls a log keeps per method before it gives up on the method.
