@@ -72,7 +72,9 @@ fn the_policy_is_configurable() {
 #[test]
 fn a_name_something_may_call_unseen_keeps_untyped_parameters() {
     let dir = fixture("escapes", None);
-    for probe in ["sent_probe", "callback_probe", "splat_probe", "ghost_probe", "hook_probe", "visit_probe"] {
+    for probe in
+        ["sent_probe", "callback_probe", "splat_probe", "ghost_probe", "hook_probe", "visit_probe", "eval_probe"]
+    {
         assert_eq!(probed(dir.path(), "escapes.rb", probe), "untyped", "{probe}");
     }
 }

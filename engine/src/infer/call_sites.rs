@@ -116,11 +116,7 @@ impl<'pr> Inferrer<'pr, '_> {
             return None;
         }
         project.read(Dep::Params(class.clone(), side, method.clone()));
-        let shapes = project.index.parameter_calls(&class, side, &method);
-        if std::env::var_os("RIGOR_DEBUG_PARAMS").is_some() {
-            eprintln!("params {class}#{method}: {shapes:?}");
-        }
-        let shapes = shapes?;
+        let shapes = project.index.parameter_calls(&class, side, &method)?;
         let arity = Arity {
             required: list.requireds().iter().count(),
             optional: list.optionals().iter().count(),
@@ -279,6 +275,27 @@ impl NameScan {
     }
 }
 
+impl NameScan {
+    /// Every identifier in a string's literal text.
+    fn words_of(&mut self, node: &Node<'_>) {
+        let parts: Vec<Node<'_>> = match node {
+            Node::InterpolatedStringNode { .. } => {
+                node.as_interpolated_string_node().map(|n| n.parts().iter().collect()).unwrap_or_default()
+            }
+            other => vec![crate::syntax::node_clone(other)],
+        };
+        for part in parts {
+            let Some(string) = part.as_string_node() else { continue };
+            let text = String::from_utf8_lossy(string.unescaped()).into_owned();
+            for word in text.split(|c: char| !(c == '_' || c.is_alphanumeric() || matches!(c, '?' | '!'))) {
+                if spells_method(word) {
+                    self.names.insert(word.to_string());
+                }
+            }
+        }
+    }
+}
+
 impl<'pr> Visit<'pr> for NameScan {
     fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
         ensure_room();
@@ -327,6 +344,12 @@ impl<'pr> Visit<'pr> for NameScan {
         };
         if let Some(string) = named.as_ref().and_then(|n| n.as_interpolated_string_node()) {
             self.interpolated(string.parts().iter().collect(), true);
+        }
+        // Code evaluated from a string may call any name it spells.
+        if matches!(method.as_str(), "eval" | "class_eval" | "module_eval" | "instance_eval" | "class_exec") {
+            for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {
+                self.words_of(&argument);
+            }
         }
         if method == "private" && call.receiver().is_none() {
             for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {

@@ -295,16 +295,6 @@ impl ProjectIndex {
             list.sort_unstable();
             list.dedup();
         }
-        if let Some(probe) = debug_probe() {
-            eprintln!("fold {probe}: outside {}", calls.keys().any(|k| k.2 == probe && self.class(&k.0).is_none()));
-            eprintln!(
-                "fold {probe}: escaped {} prefixes {:?} suffixes {:?} infixes {:?}",
-                escaped.contains(probe.as_str()),
-                prefixes.iter().filter(|p| probe.starts_with(*p)).collect::<Vec<_>>(),
-                suffixes.iter().filter(|p| probe.ends_with(*p)).collect::<Vec<_>>(),
-                infixes.iter().filter(|p| probe.contains(*p)).collect::<Vec<_>>()
-            );
-        }
         // A call on a class the project does not define may reach a project
         // method through an ancestry only the signatures know.
         let outside: HashSet<String> =
@@ -318,11 +308,6 @@ impl ProjectIndex {
             let mut related = self.project_ancestors(&class);
             related.extend(descendants_of(&self.children, &class));
             related.push(class.clone());
-            if debug_probe().is_some_and(|p| merged.instance_methods.contains_key(&p)) {
-                let missing: Vec<&Name> =
-                    related.iter().filter(|c| self.class(c).is_some_and(|c| c.has_method_missing)).collect();
-                eprintln!("fold class {class}: related {related:?} method_missing {missing:?}");
-            }
             if related.iter().any(|c| self.class(c).is_some_and(|c| c.has_method_missing)) {
                 continue;
             }
@@ -809,10 +794,6 @@ fn merge_into(merged: &mut UserClass, part: &UserClass) {
     merged.has_method_missing |= part.has_method_missing;
     merged.extends_self |= part.extends_self;
     merged.spread = true;
-}
-
-fn debug_probe() -> Option<String> {
-    std::env::var_os("RIGOR_DEBUG_PARAMS").and_then(|v| v.into_string().ok())
 }
 
 fn descendants_of(subclasses: &HashMap<Name, Vec<Name>>, class: &Name) -> Vec<Name> {
