@@ -680,6 +680,18 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             {
                 Some(Type::nominal(if method == "[]" { "String" } else { "Integer" }))
             }
+            // Integer directives each repeated with `*` never run out of
+            // data, so no element is nil (RBS: `Array[Integer | Float | String | nil]`).
+            (Type::Nominal { class, .. }, "unpack", [Type::Constant(Literal::Str(format))])
+                if &**class == "String" && integers_to_the_end(format) =>
+            {
+                Some(Type::generic("Array", vec![Type::nominal("Integer")]))
+            }
+            (Type::Constant(Literal::Str(_)), "unpack", [Type::Constant(Literal::Str(format))])
+                if integers_to_the_end(format) =>
+            {
+                Some(Type::generic("Array", vec![Type::nominal("Integer")]))
+            }
             (Type::Singleton(class), "class", []) => {
                 Some(if self.is_module(class) { Type::singleton("Module") } else { Type::singleton("Class") })
             }
@@ -825,6 +837,25 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         result
     }
+}
+
+/// An `unpack` format of integer directives, each with a `*` count.
+fn integers_to_the_end(format: &str) -> bool {
+    let mut chars = format.chars().filter(|c| !c.is_whitespace()).peekable();
+    let mut any = false;
+    while let Some(directive) = chars.next() {
+        if !"CcSsLlQqJjNnVvUw".contains(directive) {
+            return false;
+        }
+        while chars.peek().is_some_and(|c| matches!(c, '_' | '!' | '<' | '>')) {
+            chars.next();
+        }
+        if chars.next() != Some('*') {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// Position-wise union of what different overloads or receivers yield.
