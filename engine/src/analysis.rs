@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::infer::{self, FileTypes, ProgramIndex, ProjectLink};
 use crate::model::index::{Dep, FileExports, FileInterface, ProjectIndex};
+use crate::model::params::ParameterPolicy;
 use crate::rbs::Environment;
 use crate::rbs::{self, Signatures};
 use crate::rules::project::ProjectFacts;
@@ -28,6 +29,8 @@ pub struct Settings {
     pub bleeding_edge: BleedingEdge,
     /// What code is typed against; `None`: the rbs gem's core signatures.
     pub signatures: Option<Arc<Signatures>>,
+    /// Which methods' parameters are typed from the project's calls.
+    pub parameter_inference: ParameterPolicy,
 }
 
 /// The `bleeding_edge` setting: which experimental rules run.
@@ -175,7 +178,16 @@ pub fn exports_of(
             return (FileExports::default(), Vec::new(), None);
         }
         let inference = infer::infer_in_project(&parsed, env, Some(link));
-        let (exports, reads) = (inference.exports(), inference.project_reads());
+        let (mut exports, reads) = (inference.exports(), inference.project_reads());
+        if inference.index.project.as_ref().is_some_and(|p| p.index.policy != ParameterPolicy::Off) {
+            let (names, prefixes, suffixes, infixes) = infer::escaped_names(&parsed.root());
+            exports.calls.escaped.extend(names);
+            exports.calls.escaped.sort();
+            exports.calls.escaped.dedup();
+            exports.calls.escaped_prefixes = prefixes;
+            exports.calls.escaped_suffixes = suffixes;
+            exports.calls.escaped_infixes = infixes;
+        }
         // The types too: an analysis asking the same questions reuses them.
         (exports, reads, Some(inference.types))
     })

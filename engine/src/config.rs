@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::{BleedingEdge, Settings};
 use crate::diagnostic::Severity;
+use crate::model::params::ParameterPolicy;
 use crate::rules::{self, Profile};
 use crate::syntax::version::{RubyVersion, SUPPORTED};
 
@@ -24,7 +25,6 @@ const KNOWN_UNUSED_KEYS: &[&str] = &[
     "rbs_collection",
     "dependencies",
     "plugins_io",
-    "parameter_inference",
     "effects",
 ];
 
@@ -41,6 +41,7 @@ const USED_KEYS: &[&str] = &[
     "bleeding_edge",
     "baseline",
     "cache_dir",
+    "parameter_inference",
 ];
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -101,6 +102,16 @@ struct RawConfig {
     bleeding_edge: Option<RawBleedingEdge>,
     baseline: Option<RawBaseline>,
     cache_dir: Option<String>,
+    parameter_inference: Option<RawPolicy>,
+}
+
+/// `parameter_inference: private | all | off`.
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum RawPolicy {
+    Private,
+    All,
+    Off,
 }
 
 /// `baseline: PATH | false`.
@@ -302,7 +313,19 @@ fn parse(text: &[u8]) -> Result<Config, Problem> {
         file: None,
         paths: raw.paths,
         exclude: exclude.build().map_err(|e| Problem { line: None, message: format!("exclude: {e}") })?,
-        settings: Settings { profile, disabled, overrides, target_ruby, bleeding_edge, signatures: None },
+        settings: Settings {
+            profile,
+            disabled,
+            overrides,
+            target_ruby,
+            bleeding_edge,
+            signatures: None,
+            parameter_inference: match raw.parameter_inference {
+                None | Some(RawPolicy::Private) => ParameterPolicy::Private,
+                Some(RawPolicy::All) => ParameterPolicy::All,
+                Some(RawPolicy::Off) => ParameterPolicy::Off,
+            },
+        },
         warnings,
         signature_paths: raw.signature_paths.unwrap_or_default().into_iter().map(PathBuf::from).collect(),
         libraries: raw.libraries.unwrap_or_default(),

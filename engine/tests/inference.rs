@@ -202,6 +202,13 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].sample.then { |v| v + 1 }", "Integer"),
     ("5.times.map { |i| i }", "Array[Integer]"),
     ("\"abc\".each_char.to_a", "Array[String]"),
+    // A regexp matches no nil: the argument is narrowed.
+    ("s = ENV[\"X\"]\n/a/.match?(s) ? probe(s) : 1", "String"),
+    ("s = ENV[\"X\"]\n/a/.match?(s) ? 1 : probe(s)", "String?"),
+    // Integer directives to the end of the data: no nil element.
+    ("\"ab\".unpack(\"C*\")", "Array[Integer]"),
+    ("String.new.unpack(\"n* N*\")", "Array[Integer]"),
+    ("\"ab\".unpack(\"C4\")", "Array[Float | Integer | String | nil]"),
     ("{ a: 1 }.each { |k, v| probe(v) }", "Integer"),
     ("{ a: 1 }.each { |k, v| probe(k) }", "Symbol"),
     ("[[1, :a]].each { |n, s| probe(n) }", "Integer | Symbol | nil"),

@@ -55,8 +55,10 @@ fn the_fixture_project_is_analysed_across_files() {
         .expect("rigor check");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("undefined method `lable` for Shop::Item"), "{text}");
+    // A private helper's parameter is what another file's call passes.
+    assert!(text.contains("undefined method `upcase` for 3"), "{text}");
     let typed = std::process::Command::new(&rigor)
-        .args(["type-of", "--format=json", "lib/report.rb:12:52"])
+        .args(["type-of", "--format=json", "lib/report.rb:14:52"])
         .current_dir(&root)
         .output()
         .expect("rigor type-of");

@@ -143,11 +143,15 @@ def judge(inferred, values):
 # ---- sig-gen's parameters -----------------------------------------------
 
 
+TYPE_WORDS = {"nil", "bool", "untyped", "void", "top", "bot", "self", "instance", "class", "boolish"}
+
+
 def positional_params(rbs):
     """Positional parameter types of `def m: (A, ?B, *C, k: D) -> R`, by
     position; None where the position is not a plain or optional one."""
     if not rbs:
         return []
+    rbs = rbs.removeprefix("private ")
     body = rbs.split(":", 1)[1].strip() if rbs.startswith("def ") else rbs
     if not body.startswith("("):
         return []
@@ -166,6 +170,9 @@ def positional_params(rbs):
             break
         param = param.lstrip("?").strip()
         # `String name`: drop the name.
-        param = re.sub(r"\s+[a-z_]\w*\Z", "", param)
+        # (Not a type keyword after `|`: `String | nil` keeps its nil.)
+        named = re.match(r"(.*\S)\s+([a-z_]\w*)\Z", param)
+        if named and not named.group(1).endswith(("|", "&")) and named.group(2) not in TYPE_WORDS:
+            param = named.group(1)
         result.append(param)
     return result

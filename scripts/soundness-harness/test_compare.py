@@ -59,6 +59,9 @@ class Judging(unittest.TestCase):
                          ["::String", "Integer?"])
         self.assertEqual(compare.positional_params("def self.m: ([Integer, String], Hash[Symbol, Integer]) -> 1"),
                          ["[Integer, String]", "Hash[Symbol, Integer]"])
+        # A private method's line, and a union ending in nil (not a name).
+        self.assertEqual(compare.positional_params("private def m: (String | nil, Integer | bool b) -> 1"),
+                         ["String | nil", "Integer | bool"])
         self.assertEqual(self.verdict("::String", STR("a")), "precise")
 
 

@@ -282,6 +282,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let receiver_type = if safe { receiver_type.without_nil() } else { receiver_type };
 
         let self_unknown = implicit && !frame.self_known;
+        self.note_call(&method, on_self, &receiver_type, &args, self_unknown);
         let site = CallSite { method: &method, args: &args, implicit, self_unknown };
         let dispatched = self.dispatch(&receiver_type, &site, block, state, frame);
         // `a.b = v` and `a[i] = v` evaluate to `v`, whatever the method returns.
@@ -679,6 +680,18 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             {
                 Some(Type::nominal(if method == "[]" { "String" } else { "Integer" }))
             }
+            // Integer directives each repeated with `*` never run out of
+            // data, so no element is nil (RBS: `Array[Integer | Float | String | nil]`).
+            (Type::Nominal { class, .. }, "unpack", [Type::Constant(Literal::Str(format))])
+                if &**class == "String" && integers_to_the_end(format) =>
+            {
+                Some(Type::generic("Array", vec![Type::nominal("Integer")]))
+            }
+            (Type::Constant(Literal::Str(_)), "unpack", [Type::Constant(Literal::Str(format))])
+                if integers_to_the_end(format) =>
+            {
+                Some(Type::generic("Array", vec![Type::nominal("Integer")]))
+            }
             (Type::Singleton(class), "class", []) => {
                 Some(if self.is_module(class) { Type::singleton("Module") } else { Type::singleton("Class") })
             }
@@ -723,6 +736,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         };
         if let Some(flow) = state.as_mut() {
             flow.ivars.clear();
+        }
+        // `super` passes arguments to an ancestor's method of this name.
+        if let Some(method) = &frame.method {
+            self.note_escape(method);
         }
         let (Some(method), Some((class, side)), true) = (&frame.method, &frame.class, frame.self_known) else {
             let plan = BlockPlan { yielded: None, self_type: None, self_unknown: false, stored: true };
@@ -820,6 +837,25 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         result
     }
+}
+
+/// An `unpack` format of integer directives, each with a `*` count.
+fn integers_to_the_end(format: &str) -> bool {
+    let mut chars = format.chars().filter(|c| !c.is_whitespace()).peekable();
+    let mut any = false;
+    while let Some(directive) = chars.next() {
+        if !"CcSsLlQqJjNnVvUw".contains(directive) {
+            return false;
+        }
+        while chars.peek().is_some_and(|c| matches!(c, '_' | '!' | '<' | '>')) {
+            chars.next();
+        }
+        if chars.next() != Some('*') {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// Position-wise union of what different overloads or receivers yield.

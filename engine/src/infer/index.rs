@@ -50,6 +50,9 @@ pub struct ProgramIndex<'pr> {
     pub ivars_unknowable: bool,
     /// The rest of the project, when the file is analysed as part of one.
     pub project: Option<ProjectLink>,
+    /// Start offsets of the `def`s that are private instance methods
+    /// (found only where parameter inference may use them).
+    pub private_defs: HashSet<usize>,
 }
 
 /// A file's window onto the rest of its project: the project index, which
@@ -132,6 +135,7 @@ impl<'pr> ProgramIndex<'pr> {
             class_at: HashMap::default(),
             ivars_unknowable: false,
             project: None,
+            private_defs: HashSet::default(),
         };
         let mut walker = Walker {
             index: &mut index,
@@ -142,6 +146,9 @@ impl<'pr> ProgramIndex<'pr> {
             in_block: 0,
         };
         walker.visit(root);
+        if project.as_ref().is_some_and(|p| p.index.policy == crate::model::params::ParameterPolicy::Private) {
+            index.private_defs = super::call_sites::private_defs(root);
+        }
         index.project = project;
         index.merge_other_files();
         index.resolve_pending(env);

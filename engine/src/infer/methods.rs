@@ -113,7 +113,10 @@ impl<'pr> Inferrer<'pr, '_> {
             self.expr(&receiver, &mut state, &frame);
         }
         if let Some(parameters) = def.parameters() {
-            self.bind_method_parameters(&parameters, &mut state, &frame);
+            match self.parameters_from_calls(id, &parameters) {
+                Some(bound) => self.bind_from_calls(&parameters, &bound, &mut state, &frame),
+                None => self.bind_method_parameters(&parameters, &mut state, &frame),
+            }
         }
         self.returns.push(Vec::new());
         let body_type = self.body(def.body(), &mut state, &frame);

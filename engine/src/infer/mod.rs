@@ -9,6 +9,7 @@
 
 mod assign;
 mod blocks;
+mod call_sites;
 mod calls;
 mod constants;
 mod control;
@@ -34,6 +35,7 @@ use crate::rbs::Environment;
 use crate::syntax::node_kind::class_name;
 use crate::syntax::ParsedFile;
 use crate::types::{join, Name, Type};
+pub use call_sites::escaped_names;
 pub use flow::{Flow, State};
 pub use index::{ProgramIndex, ProjectLink, Side, Superclass};
 pub use lookup::Callee;
@@ -58,6 +60,8 @@ pub struct FileTypes {
     pub constants: HashMap<Name, Type>,
     /// What the file assigns to instance variables, by family.
     pub ivars: HashMap<IvarKey, Type>,
+    /// What its calls pass to the project's methods.
+    pub calls: crate::model::params::CallLog,
 }
 
 impl FileTypes {
@@ -223,6 +227,8 @@ pub(crate) struct Inferrer<'pr, 'a> {
     pub loop_rounds: usize,
     /// String literals are UTF-8 text (see `literals::utf8_source`).
     pub utf8_source: bool,
+    /// Calls to project methods, for parameter inference.
+    pub call_log: call_sites::CallRecorder,
 }
 
 impl<'pr, 'a> Inferrer<'pr, 'a> {
@@ -250,6 +256,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             loop_depth: 0,
             loop_rounds: 0,
             utf8_source: true,
+            call_log: call_sites::CallRecorder::default(),
         }
     }
 
@@ -263,7 +270,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             })
             .collect();
         let constants = self.constants.into_iter().filter_map(|(name, ty)| Some((name, ty?))).collect();
-        FileTypes { types: self.types, returns, constants, ivars: HashMap::default() }
+        let calls = self.call_log.into_log();
+        FileTypes { types: self.types, returns, constants, ivars: HashMap::default(), calls }
     }
 
     /// Evaluates the constants the file assigns that nothing read, so the

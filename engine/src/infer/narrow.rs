@@ -170,6 +170,19 @@ impl<'pr> Inferrer<'pr, '_> {
                     self.split(ty, equal, unequal)
                 }
             }
+            // `re.match?(x)` true: x is not nil (a regexp does not match nil).
+            ("match?" | "match" | "=~", Some(pattern), 1, false) => {
+                let ty = self.expr(node, state, frame);
+                let regexp = self
+                    .recorded(pattern)
+                    .is_some_and(|t| matches!(t, Type::Nominal { class, .. } if &**class == "Regexp"));
+                let subject = call.arguments().and_then(|a| a.arguments().iter().next()).filter(is_variable);
+                let mut truthy = state.clone();
+                if let (true, Some(subject)) = (regexp, subject) {
+                    self.narrow_node(&subject, &mut truthy, Type::without_nil);
+                }
+                self.split(ty, truthy, state.clone())
+            }
             // `x.to_s.empty?` false: x is not nil (`nil.to_s` is "").
             ("empty?", Some(Node::CallNode { .. }), 0, false) => {
                 let ty = self.expr(node, state, frame);

@@ -106,7 +106,7 @@ impl Inference<'_, '_> {
             }
         }
         ivars.sort_by(|a, b| a.0.cmp(&b.0));
-        FileExports { methods, constants, ivars }
+        FileExports { methods, constants, ivars, calls: self.types.calls.clone() }
     }
 
     /// The project facts this analysis read, if it ran in a project.

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 
 use super::classes::{MethodEntry, PendingKind, Side, Superclass, UserClass};
+use super::params::{CallLog, CallShape, ParameterPolicy};
 use crate::rbs::Environment;
 use crate::types::{union, Name, Type};
 
@@ -50,6 +51,8 @@ pub struct FileExports {
     pub methods: Vec<((Name, Side, String), Type)>,
     pub constants: Vec<(Name, Type)>,
     pub ivars: Vec<((Name, Side, String), Type)>,
+    /// What its calls pass to project methods (`parameter_inference`).
+    pub calls: CallLog,
 }
 
 /// One method of the project as other files see it.
@@ -95,6 +98,11 @@ pub struct ProjectIndex {
     pub exported: bool,
     /// Each class's parts' fingerprints, by file (see `seal`).
     part_prints: HashMap<Name, Vec<(FileId, u64)>>,
+    /// Which methods' parameters are typed from their call sites.
+    pub policy: ParameterPolicy,
+    /// Every call that may reach each method, by (class, side, name),
+    /// when every such call is in view (see `model::params`).
+    params: HashMap<(Name, Side, String), Vec<CallShape>>,
 }
 
 /// A fact of the project a file's analysis read; the analysis is reused
@@ -114,6 +122,8 @@ pub enum Dep {
     Facts,
     /// Whether the exports are in (read where nothing is known without them).
     Exported,
+    /// What the project's calls pass to a method's parameters.
+    Params(Name, Side, String),
 }
 
 impl ProjectIndex {
@@ -150,6 +160,17 @@ impl ProjectIndex {
         index.children = index.subclasses();
         index.seal();
         index
+    }
+
+    /// Sets which methods' parameters are typed from their call sites.
+    pub fn with_policy(mut self, policy: ParameterPolicy) -> ProjectIndex {
+        self.policy = policy;
+        self
+    }
+
+    /// Every call that may reach a method, when all of them are in view.
+    pub fn parameter_calls(&self, class: &str, side: Side, method: &str) -> Option<&[CallShape]> {
+        self.params.get(&(Name::from(class), side, method.to_string())).map(Vec::as_slice)
     }
 
     /// Every project class below this one (subclasses, includers), sorted.
@@ -196,6 +217,7 @@ impl ProjectIndex {
                 self.ivars.entry(key.clone()).or_default().push((id as FileId, ty.clone()));
             }
         }
+        self.params = self.fold_calls(exports);
         // A method's return in another file: the union over every file
         // defining it, and over the project's overrides in subclasses (the
         // receiver may be a subclass instance).
@@ -243,6 +265,103 @@ impl ProjectIndex {
         self.exported = true;
         self.seal();
         self
+    }
+
+    /// Each project method's calls, from every class a call's receiver may
+    /// share the method with (the class, its ancestors and descendants in
+    /// the project), unless the name may be called unseen.
+    fn fold_calls(&self, exports: &[Option<&FileExports>]) -> HashMap<(Name, Side, String), Vec<CallShape>> {
+        let mut out = HashMap::default();
+        if self.policy == ParameterPolicy::Off {
+            return out;
+        }
+        let mut calls: HashMap<(Name, Side, String), Vec<CallShape>> = HashMap::default();
+        let mut escaped: HashSet<&str> = HashSet::default();
+        let mut prefixes: Vec<&str> = Vec::new();
+        let mut suffixes: Vec<&str> = Vec::new();
+        let mut infixes: Vec<&str> = Vec::new();
+        for file in exports.iter().flatten() {
+            for (key, shapes) in &file.calls.calls {
+                for shape in shapes {
+                    CallLog::add(&mut calls, key.clone(), shape.clone());
+                }
+            }
+            escaped.extend(file.calls.escaped.iter().map(String::as_str));
+            prefixes.extend(file.calls.escaped_prefixes.iter().map(String::as_str));
+            suffixes.extend(file.calls.escaped_suffixes.iter().map(String::as_str));
+            infixes.extend(file.calls.escaped_infixes.iter().map(String::as_str));
+        }
+        for list in [&mut prefixes, &mut suffixes, &mut infixes] {
+            list.sort_unstable();
+            list.dedup();
+        }
+        // A call on a class the project does not define may reach a project
+        // method through an ancestry only the signatures know.
+        let outside: HashSet<String> =
+            calls.keys().filter(|(class, _, _)| self.class(class).is_none()).map(|(_, _, m)| m.clone()).collect();
+        // Modules whose instance methods are also another object's
+        // singleton methods (`extend`): left alone.
+        let extended: HashSet<&Name> =
+            self.classes.values().filter_map(|c| c.merged.as_ref()).flat_map(|c| &c.extends).collect();
+        for class in sorted_keys(&self.classes) {
+            let Some(merged) = self.class(&class) else { continue };
+            let mut related = self.project_ancestors(&class);
+            related.extend(descendants_of(&self.children, &class));
+            related.push(class.clone());
+            if related.iter().any(|c| self.class(c).is_some_and(|c| c.has_method_missing)) {
+                continue;
+            }
+            let shared = merged.is_module && (merged.extends_self || extended.contains(&class));
+            for side in [Side::Instance, Side::Singleton] {
+                if shared && side == Side::Instance {
+                    continue;
+                }
+                let mut methods: Vec<&String> = merged.methods(side).keys().collect();
+                methods.sort();
+                for method in methods {
+                    if escaped.contains(method.as_str())
+                        || outside.contains(method)
+                        || prefixes.iter().any(|p| method.starts_with(p))
+                        || suffixes.iter().any(|p| method.ends_with(p))
+                        || infixes.iter().any(|p| method.contains(p))
+                    {
+                        continue;
+                    }
+                    let mut shapes: Vec<CallShape> = Vec::new();
+                    for receiver in &related {
+                        for shape in calls.get(&(receiver.clone(), side, method.clone())).into_iter().flatten() {
+                            if !shapes.contains(shape) {
+                                shapes.push(shape.clone());
+                            }
+                        }
+                    }
+                    if !shapes.is_empty() {
+                        out.insert((class.clone(), side, method.clone()), shapes);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The project classes a class inherits from or mixes in, transitively.
+    fn project_ancestors(&self, class: &Name) -> Vec<Name> {
+        let mut out: Vec<Name> = Vec::new();
+        let mut queue = vec![class.clone()];
+        while let Some(next) = queue.pop() {
+            let Some(user) = self.class(&next) else { continue };
+            let mut parents: Vec<Name> = user.includes.iter().chain(&user.prepends).cloned().collect();
+            if let Superclass::Known(parent) = &user.superclass {
+                parents.push(parent.clone());
+            }
+            for parent in parents {
+                if &parent != class && !out.contains(&parent) && out.len() < 4096 {
+                    out.push(parent.clone());
+                    queue.push(parent);
+                }
+            }
+        }
+        out
     }
 
     /// A file's class as other files see it: entries point into the
@@ -577,6 +696,10 @@ impl ProjectIndex {
                     }
                 }
             }
+            Dep::Params(class, side, method) => {
+                5u8.hash(&mut hasher);
+                self.parameter_calls(class, *side, method).hash(&mut hasher);
+            }
             Dep::Facts => 2u8.hash(&mut hasher),
             Dep::Exported => self.exported.hash(&mut hasher),
             Dep::Constant(name) => {
@@ -606,7 +729,9 @@ impl ProjectIndex {
                 .ivars_by_class
                 .get(class)
                 .is_some_and(|keys| keys.iter().any(|k| self.ivars[k].iter().any(|(f, _)| *f == reader))),
-            Dep::Facts | Dep::Exported => false,
+            // The folded calls include the reader's own: its own calls were
+            // inferred against the rest of the project.
+            Dep::Facts | Dep::Exported | Dep::Params(..) => false,
         }
     }
 

@@ -9,4 +9,5 @@
 
 pub mod classes;
 pub mod index;
+pub mod params;
 pub mod sources;

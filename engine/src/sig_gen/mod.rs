@@ -213,7 +213,12 @@ fn analyse_file(
         let types = infer::infer_in_project(&parsed, env, link).types;
         let index = ProgramIndex::build(&root, env);
         let observing = options.params == ParamsMode::Observed;
-        let found = walk::walk(&root, &index, observing.then_some(&types), &parsed.lines);
+        let mut found = walk::walk(&root, &index, observing.then_some(&types), &parsed.lines);
+        if observing {
+            for site in &mut found.defs {
+                site.bound = bound_positionals(&index, &types, site.offset);
+            }
+        }
         let classes = ClassFacts::of_file(&index, &found.superclasses, env);
         let mut drafts = Vec::new();
         for site in found.defs {
@@ -246,6 +251,18 @@ fn analyse_file(
         problem: Some(format!("{display} could not be analysed ({failure:?}); skipped")),
         ..Default::default()
     })
+}
+
+/// The types inference bound a def's positional parameters to (from the
+/// project's calls), `None` where it bound `untyped`.
+fn bound_positionals(index: &ProgramIndex<'_>, types: &infer::FileTypes, offset: usize) -> Vec<Option<Type>> {
+    let Some(id) = index.def_at.get(&offset) else { return Vec::new() };
+    let Some(list) = index.def(*id).node.as_def_node().and_then(|d| d.parameters()) else { return Vec::new() };
+    list.requireds()
+        .iter()
+        .chain(list.optionals().iter())
+        .map(|node| types.of(&node).filter(|ty| !ty.has_unknown() && **ty != Type::Bot).cloned())
+        .collect()
 }
 
 /// A method defined twice (reopened class, conditional definitions) is
@@ -289,6 +306,8 @@ fn render_line(
     let positional_types: Vec<Type> = match options.params {
         ParamsMode::Observed => observe::parameter_types(observations, site, positional)
             .into_iter()
+            .enumerate()
+            .map(|(at, ty)| ty.or_else(|| site.bound.get(at).cloned().flatten()))
             .map(|ty| match ty {
                 Some(ty) if references(&ty).iter().all(|class| nameable(class)) => ty,
                 _ => Type::untyped(),

@@ -53,6 +53,9 @@ pub struct DefSite {
     /// The body's value is a literal written in the code (`"x"`, `1`), not
     /// computed: only then may a declared class be tightened to a literal.
     pub literal_body: bool,
+    /// What inference bound each positional parameter to (required, then
+    /// optional), where the project's calls typed it.
+    pub bound: Vec<Option<Type>>,
 }
 
 /// Calls to a method, by (receiver class, side, method): the positional
@@ -264,6 +267,7 @@ impl<'pr> Walker<'_, 'pr> {
             visibility: if module_function { Visibility::Public } else { visibility },
             params: def.parameters().map(|p| parameters(&p)).unwrap_or_default(),
             literal_body: def.body().is_some_and(|body| ends_in_literal(&body)),
+            bound: Vec::new(),
         });
     }
 

@@ -303,7 +303,9 @@ impl Workspace {
         let interfaces: Vec<(&str, &FileInterface)> =
             present.iter().zip(&facts_now).map(|((display, _), facts)| (display.as_str(), &facts.interface)).collect();
         let reused_structure = self.last.as_ref().filter(|_| same_structure).map(|last| last.structure.clone());
-        let structure = reused_structure.unwrap_or_else(|| Arc::new(ProjectIndex::structure(&interfaces, env)));
+        let structure = reused_structure.unwrap_or_else(|| {
+            Arc::new(ProjectIndex::structure(&interfaces, env).with_policy(settings.parameter_inference))
+        });
         let ids: HashMap<String, FileId> =
             present.iter().enumerate().map(|(i, (display, _))| (display.clone(), i as FileId)).collect();
 

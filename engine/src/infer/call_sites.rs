@@ -1,0 +1,485 @@
+//! Parameters typed from the project's call sites (`model::params`): the
+//! inferrer logs what each call passes to a project method, a syntactic
+//! scan finds names that may be called unseen and which `def`s are
+//! private, and a `def` binds what the project's calls pass.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use ruby_prism::{CallNode, Node, Visit};
+
+use super::calls::Arg;
+use super::flow::State;
+use super::index::Side;
+use super::{Frame, Inferrer};
+use crate::model::index::Dep;
+use crate::model::params::{self, Arity, Bound, CallLog, CallShape, ParameterPolicy};
+use crate::stack_guard::ensure_room;
+use crate::syntax::name;
+use crate::types::{union, Name, Type};
+
+/// The calls one pass of inference saw, by receiver class.
+#[derive(Default)]
+pub struct CallRecorder {
+    calls: HashMap<(Name, Side, String), Vec<CallShape>>,
+    escaped: HashSet<String>,
+}
+
+impl CallRecorder {
+    /// The log for the file's exports, in a stable order.
+    pub fn into_log(self) -> CallLog {
+        let mut calls: Vec<((Name, Side, String), Vec<CallShape>)> = self.calls.into_iter().collect();
+        calls.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut escaped: Vec<String> = self.escaped.into_iter().collect();
+        escaped.sort();
+        CallLog { calls, escaped, ..CallLog::default() }
+    }
+}
+
+/// What the arguments of one call are, as a parameter list sees them.
+fn shape_of(args: &[Arg]) -> CallShape {
+    let mut shape = CallShape { positional: Vec::new(), keywords: Some(Vec::new()), opaque: false };
+    for arg in args {
+        match arg {
+            Arg::Value(ty) => shape.positional.push(ty.clone()),
+            Arg::Splat | Arg::Forward => return CallShape::opaque(),
+            Arg::Keywords(Type::Shape(hash)) if !hash.open && hash.fields.iter().all(|f| !f.optional) => {
+                let mut fields: Vec<(String, Type)> =
+                    hash.fields.iter().map(|f| (f.key.clone(), f.ty.clone())).collect();
+                fields.sort_by(|a, b| a.0.cmp(&b.0));
+                shape.keywords = Some(fields);
+            }
+            Arg::Keywords(_) => shape.keywords = None,
+        }
+    }
+    shape
+}
+
+impl<'pr> Inferrer<'pr, '_> {
+    fn parameter_policy(&self) -> ParameterPolicy {
+        self.index.project.as_ref().map_or(ParameterPolicy::Off, |p| p.index.policy)
+    }
+
+    /// Logs a call for the project's parameter inference. Under the
+    /// private policy only calls on `self` can reach the methods typed.
+    pub(super) fn note_call(&mut self, method: &str, on_self: bool, receiver: &Type, args: &[Arg], self_unknown: bool) {
+        let policy = self.parameter_policy();
+        if policy == ParameterPolicy::Off || (!on_self && policy == ParameterPolicy::Private) || self.dead > 0 {
+            return;
+        }
+        let unknown = [Type::untyped()];
+        let members = if self_unknown { &unknown[..] } else { receiver.members() };
+        let shape = shape_of(args);
+        for member in members {
+            let key = match member {
+                Type::Singleton(class) => (class.clone(), Side::Singleton),
+                other => match other.class_name() {
+                    Some(class) => (Name::from(class), Side::Instance),
+                    None => {
+                        self.note_escape(method);
+                        continue;
+                    }
+                },
+            };
+            CallLog::add(&mut self.call_log.calls, (key.0, key.1, method.to_string()), shape.clone());
+        }
+    }
+
+    /// A name something may call with arguments no call site shows.
+    pub(super) fn note_escape(&mut self, method: &str) {
+        if self.parameter_policy() != ParameterPolicy::Off && !self.call_log.escaped.contains(method) {
+            self.call_log.escaped.insert(method.to_string());
+        }
+    }
+
+    /// What the project's calls pass to the parameters of `def`, when the
+    /// policy lets them be typed and every call is in view.
+    pub(super) fn parameters_from_calls(&self, id: usize, list: &ruby_prism::ParametersNode<'pr>) -> Option<Bound> {
+        let project = self.index.project.as_ref()?;
+        let policy = project.index.policy;
+        let info = self.index.def(id);
+        let (class, side) = info.owner.clone()?;
+        let def = info.node.as_def_node()?;
+        let method = name(def.name());
+        let eligible = match policy {
+            ParameterPolicy::Off => false,
+            ParameterPolicy::Private => {
+                side == Side::Instance && self.index.private_defs.contains(&(info.node.location().start() as usize))
+            }
+            ParameterPolicy::All => true,
+        };
+        // Classes the signatures know have callers and relatives this
+        // project does not show; a declared method's RBS is its contract.
+        if !eligible || info.dual || params::called_by_ruby(&method) || self.env.has_class(&class) {
+            return None;
+        }
+        if list.keyword_rest().is_some_and(|k| matches!(k, Node::ForwardingParameterNode { .. })) {
+            return None;
+        }
+        project.read(Dep::Params(class.clone(), side, method.clone()));
+        let shapes = project.index.parameter_calls(&class, side, &method)?;
+        let arity = Arity {
+            required: list.requireds().iter().count(),
+            optional: list.optionals().iter().count(),
+            rest: list.rest().is_some(),
+            posts: list.posts().iter().count(),
+            keywords: list
+                .keywords()
+                .iter()
+                .filter_map(|k| {
+                    if let Some(required) = k.as_required_keyword_parameter_node() {
+                        Some((keyword_name(required.name()), true))
+                    } else {
+                        k.as_optional_keyword_parameter_node().map(|o| (keyword_name(o.name()), false))
+                    }
+                })
+                .collect(),
+            keyword_rest: list.keyword_rest().is_some(),
+        };
+        params::bind(shapes, &arity)
+    }
+
+    /// Binds a method's parameters from its calls (see `methods.rs` for
+    /// the untyped binding this refines).
+    pub(super) fn bind_from_calls(
+        &mut self,
+        list: &ruby_prism::ParametersNode<'pr>,
+        bound: &Bound,
+        state: &mut State,
+        frame: &Frame,
+    ) {
+        let untyped = Type::untyped();
+        for (required, ty) in list.requireds().iter().zip(&bound.requireds) {
+            self.bind_parameter(&required, ty.as_ref().unwrap_or(&untyped), state, frame);
+        }
+        for (optional, slot) in list.optionals().iter().zip(&bound.optionals) {
+            let Some(parameter) = optional.as_optional_parameter_node() else { continue };
+            let default = self.expr(&parameter.value(), state, frame);
+            let ty = match slot {
+                Some((passed, true)) => union([passed.clone(), default.forget_mutable()]),
+                Some((passed, false)) => passed.clone(),
+                None => Type::untyped(),
+            };
+            self.assign_local(&name(parameter.name()), &ty, state);
+            self.record(&optional, &ty);
+        }
+        if let Some(rest) = list.rest() {
+            let element = bound.rest.clone().unwrap_or_else(Type::untyped);
+            let ty = Type::generic("Array", vec![element]);
+            if let Some(id) = rest.as_rest_parameter_node().and_then(|p| p.name()) {
+                self.assign_local(&name(id), &ty, state);
+            }
+            self.record(&rest, &ty);
+        }
+        for (post, ty) in list.posts().iter().zip(&bound.posts) {
+            self.bind_parameter(&post, ty.as_ref().unwrap_or(&untyped), state, frame);
+        }
+        self.bind_keyword_parameters(list, state, frame);
+        // Keywords the calls show replace the untyped binding above.
+        for (keyword, slot) in list.keywords().iter().zip(&bound.keywords) {
+            let Some((passed, defaulted)) = slot else { continue };
+            let (local, ty) = if let Some(required) = keyword.as_required_keyword_parameter_node() {
+                (keyword_name(required.name()), passed.clone())
+            } else if let Some(optional) = keyword.as_optional_keyword_parameter_node() {
+                // The default was evaluated by the untyped binding; its type
+                // is what that recorded for the value node.
+                let default = self.recorded(&optional.value()).cloned().unwrap_or_else(Type::untyped);
+                let ty = if *defaulted { union([passed.clone(), default.forget_mutable()]) } else { passed.clone() };
+                (keyword_name(optional.name()), ty)
+            } else {
+                continue;
+            };
+            self.assign_local(&local, &ty, state);
+            self.record(&keyword, &ty);
+        }
+    }
+}
+
+fn keyword_name(id: ruby_prism::ConstantId<'_>) -> String {
+    name(id).trim_end_matches(':').to_string()
+}
+
+/// Names a file may call without a call site that shows the arguments:
+/// symbol literals (`send(:x)`, `method(:x)`, `before(:x)`, `alias`),
+/// strings that spell a method name, the literal ends of names built by
+/// interpolation, and defs that read `__method__`. `private :x` only
+/// restricts a method, so its arguments do not count.
+pub fn escaped_names(root: &Node<'_>) -> (Vec<String>, Vec<String>, Vec<String>, Vec<String>) {
+    let mut scan = NameScan::default();
+    scan.visit(root);
+    let sorted = |set: HashSet<String>| {
+        let mut list: Vec<String> = set.into_iter().collect();
+        list.sort();
+        list
+    };
+    (sorted(scan.names), sorted(scan.prefixes), sorted(scan.suffixes), sorted(scan.infixes))
+}
+
+/// Calls whose first argument names a method to call or define.
+const NAMES_A_METHOD: &[&str] = &[
+    "send",
+    "__send__",
+    "public_send",
+    "method",
+    "public_method",
+    "instance_method",
+    "respond_to?",
+    "define_method",
+    "alias_method",
+    "try",
+];
+
+#[derive(Default)]
+struct NameScan {
+    names: HashSet<String>,
+    prefixes: HashSet<String>,
+    suffixes: HashSet<String>,
+    infixes: HashSet<String>,
+    defs: Vec<String>,
+}
+
+fn spells_method(text: &str) -> bool {
+    let body = text.trim_end_matches(['?', '!', '=']);
+    !body.is_empty()
+        && text.len() - body.len() <= 1
+        && !body.starts_with(|c: char| c.is_ascii_digit())
+        && body.chars().all(|c| c == '_' || c.is_alphanumeric())
+}
+
+impl NameScan {
+    /// A name built by interpolation: when its literal parts could all be
+    /// part of a method name, names sharing its literal head or tail may be
+    /// called through it, and where it is used as a name (`direct`: a
+    /// symbol, `send`'s argument, `to_sym`'s receiver), its middle too.
+    fn interpolated(&mut self, parts: Vec<Node<'_>>, direct: bool) {
+        let literal =
+            |part: &Node<'_>| part.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned());
+        let texts: Vec<Option<String>> = parts.iter().map(|p| literal(p).filter(|t| !t.is_empty())).collect();
+        let name_like = |t: &String| t.chars().all(|c| c == '_' || c.is_alphanumeric() || matches!(c, '?' | '!' | '='));
+        if texts.iter().flatten().any(|t| !name_like(t)) || parts.len() < 2 {
+            return;
+        }
+        match (texts.first().cloned().flatten(), texts.last().cloned().flatten()) {
+            (Some(head), _) => {
+                self.prefixes.insert(head);
+            }
+            (None, Some(tail)) => {
+                self.suffixes.insert(tail);
+            }
+            (None, None) if direct => {
+                for middle in texts.into_iter().flatten() {
+                    self.infixes.insert(middle);
+                }
+            }
+            (None, None) => {}
+        }
+    }
+}
+
+impl NameScan {
+    /// Every identifier in a string's literal text.
+    fn words_of(&mut self, node: &Node<'_>) {
+        let parts: Vec<Node<'_>> = match node {
+            Node::InterpolatedStringNode { .. } => {
+                node.as_interpolated_string_node().map(|n| n.parts().iter().collect()).unwrap_or_default()
+            }
+            other => vec![crate::syntax::node_clone(other)],
+        };
+        for part in parts {
+            let Some(string) = part.as_string_node() else { continue };
+            let text = String::from_utf8_lossy(string.unescaped()).into_owned();
+            for word in text.split(|c: char| !(c == '_' || c.is_alphanumeric() || matches!(c, '?' | '!'))) {
+                if spells_method(word) {
+                    self.names.insert(word.to_string());
+                }
+            }
+        }
+    }
+}
+
+impl<'pr> Visit<'pr> for NameScan {
+    fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
+        ensure_room();
+    }
+
+    fn visit_symbol_node(&mut self, symbol: &ruby_prism::SymbolNode<'pr>) {
+        self.names.insert(String::from_utf8_lossy(symbol.unescaped()).into_owned());
+    }
+
+    fn visit_string_node(&mut self, string: &ruby_prism::StringNode<'pr>) {
+        let text = String::from_utf8_lossy(string.unescaped());
+        if spells_method(&text) {
+            self.names.insert(text.into_owned());
+        }
+    }
+
+    fn visit_interpolated_symbol_node(&mut self, node: &ruby_prism::InterpolatedSymbolNode<'pr>) {
+        self.interpolated(node.parts().iter().collect(), true);
+        ruby_prism::visit_interpolated_symbol_node(self, node);
+    }
+
+    fn visit_interpolated_string_node(&mut self, node: &ruby_prism::InterpolatedStringNode<'pr>) {
+        self.interpolated(node.parts().iter().collect(), false);
+        ruby_prism::visit_interpolated_string_node(self, node);
+    }
+
+    fn visit_def_node(&mut self, def: &ruby_prism::DefNode<'pr>) {
+        self.defs.push(name(def.name()));
+        ruby_prism::visit_def_node(self, def);
+        self.defs.pop();
+    }
+
+    fn visit_call_node(&mut self, call: &CallNode<'pr>) {
+        let method = name(call.name());
+        if method == "__method__" {
+            if let Some(current) = self.defs.last() {
+                self.names.insert(current.clone());
+            }
+        }
+        let named = match method.as_str() {
+            "to_sym" | "intern" => call.receiver(),
+            _ if NAMES_A_METHOD.contains(&method.as_str()) => {
+                call.arguments().and_then(|a| a.arguments().iter().next())
+            }
+            _ => None,
+        };
+        if let Some(string) = named.as_ref().and_then(|n| n.as_interpolated_string_node()) {
+            self.interpolated(string.parts().iter().collect(), true);
+        }
+        // Code evaluated from a string may call any name it spells.
+        if matches!(method.as_str(), "eval" | "class_eval" | "module_eval" | "instance_eval" | "class_exec") {
+            for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {
+                self.words_of(&argument);
+            }
+        }
+        if method == "private" && call.receiver().is_none() {
+            for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {
+                if !matches!(argument, Node::SymbolNode { .. } | Node::StringNode { .. }) {
+                    self.visit(&argument);
+                }
+            }
+            return;
+        }
+        ruby_prism::visit_call_node(self, call);
+    }
+}
+
+/// The start offsets of the `def`s a file makes private instance
+/// methods: after a bare `private` in a class or module body, as the
+/// argument of `private`, or named by `private :x` after the `def`.
+pub fn private_defs(root: &Node<'_>) -> HashSet<usize> {
+    let mut scan = VisibilityScan { out: HashSet::default(), scopes: Vec::new() };
+    scan.visit(root);
+    scan.out
+}
+
+/// One class or module body being read.
+struct BodyScope {
+    private_default: bool,
+    /// Defs so far: name, offset, private when defined.
+    defs: Vec<(String, usize, bool)>,
+}
+
+struct VisibilityScan {
+    out: HashSet<usize>,
+    /// Class bodies; `None` where defs belong to no body (blocks, `class << x`, defs).
+    scopes: Vec<Option<BodyScope>>,
+}
+
+impl VisibilityScan {
+    fn in_scope(&mut self, scope: Option<BodyScope>, walk: impl FnOnce(&mut Self)) {
+        self.scopes.push(scope);
+        walk(self);
+        if let Some(Some(done)) = self.scopes.pop() {
+            self.out.extend(done.defs.into_iter().filter(|d| d.2).map(|d| d.1));
+        }
+    }
+
+    fn body(&mut self) -> Option<&mut BodyScope> {
+        self.scopes.last_mut()?.as_mut()
+    }
+}
+
+impl<'pr> Visit<'pr> for VisibilityScan {
+    fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
+        ensure_room();
+    }
+
+    fn visit_class_node(&mut self, class: &ruby_prism::ClassNode<'pr>) {
+        let scope = BodyScope { private_default: false, defs: Vec::new() };
+        self.in_scope(Some(scope), |scan| ruby_prism::visit_class_node(scan, class));
+    }
+
+    fn visit_module_node(&mut self, module: &ruby_prism::ModuleNode<'pr>) {
+        let scope = BodyScope { private_default: false, defs: Vec::new() };
+        self.in_scope(Some(scope), |scan| ruby_prism::visit_module_node(scan, module));
+    }
+
+    fn visit_singleton_class_node(&mut self, node: &ruby_prism::SingletonClassNode<'pr>) {
+        self.in_scope(None, |scan| ruby_prism::visit_singleton_class_node(scan, node));
+    }
+
+    fn visit_block_node(&mut self, node: &ruby_prism::BlockNode<'pr>) {
+        self.in_scope(None, |scan| ruby_prism::visit_block_node(scan, node));
+    }
+
+    fn visit_lambda_node(&mut self, node: &ruby_prism::LambdaNode<'pr>) {
+        self.in_scope(None, |scan| ruby_prism::visit_lambda_node(scan, node));
+    }
+
+    fn visit_def_node(&mut self, def: &ruby_prism::DefNode<'pr>) {
+        let offset = def.as_node().location().start() as usize;
+        if def.receiver().is_none() {
+            if let Some(scope) = self.body() {
+                let private = scope.private_default;
+                scope.defs.push((name(def.name()), offset, private));
+            }
+        }
+        self.in_scope(None, |scan| ruby_prism::visit_def_node(scan, def));
+    }
+
+    fn visit_call_node(&mut self, call: &CallNode<'pr>) {
+        let method = name(call.name());
+        let visibility = matches!(method.as_str(), "private" | "public" | "protected" | "module_function");
+        if !visibility || call.receiver().is_some() || self.body().is_none() {
+            return ruby_prism::visit_call_node(self, call);
+        }
+        let private = method == "private";
+        let arguments: Vec<Node<'pr>> = call.arguments().iter().flat_map(|a| a.arguments().iter()).collect();
+        if arguments.is_empty() {
+            if let Some(scope) = self.body() {
+                scope.private_default = private;
+            }
+            return;
+        }
+        for argument in arguments {
+            let named = match &argument {
+                Node::SymbolNode { .. } => {
+                    argument.as_symbol_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned())
+                }
+                Node::StringNode { .. } => {
+                    argument.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned())
+                }
+                _ => None,
+            };
+            match named {
+                Some(named) => {
+                    if let Some(scope) = self.body() {
+                        for def in scope.defs.iter_mut().filter(|d| d.0 == named) {
+                            def.2 = private;
+                        }
+                    }
+                }
+                None => {
+                    // `private def x`: the def is visited, then made so.
+                    let before = self.body().map_or(0, |s| s.defs.len());
+                    self.visit(&argument);
+                    if let Some(scope) = self.body() {
+                        for def in scope.defs.iter_mut().skip(before) {
+                            def.2 = private;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! Parameter types from the project's call sites (the
+//! `parameter_inference` setting): what each file's calls pass to the
+//! project's methods, folded into what each method's parameters receive.
+//!
+//! Soundness rests on seeing every call. Under the default policy only
+//! private instance methods qualify (Ruby lets nothing but an implicit or
+//! `self.` receiver call them), and a name anything may reach unseen
+//! (`send`, `method(:x)`, a symbol or string literal of the name, a call
+//! on an unknown `self`, `super`) keeps `untyped` parameters.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::classes::Side;
+use crate::types::{union, widen_literals, Name, Type};
+
+/// Which methods' parameters are typed from their call sites.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum ParameterPolicy {
+    /// Private instance methods: only the project's own code calls them.
+    #[default]
+    Private,
+    /// Every method: the analysed paths hold every caller (an application).
+    All,
+    Off,
+}
+
+/// What one call passes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct CallShape {
+    pub positional: Vec<Type>,
+    /// Keyword arguments by name, sorted; `None` when their shape is
+    /// unknown (`**opts`, a hash of unknown keys).
+    pub keywords: Option<Vec<(String, Type)>>,
+    /// A splat or `...`: nothing can be said of any parameter.
+    pub opaque: bool,
+}
+
+impl CallShape {
+    pub fn opaque() -> CallShape {
+        CallShape { positional: Vec::new(), keywords: None, opaque: true }
+    }
+}
+
+/// One file's calls to project methods and the names it may call unseen.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CallLog {
+    /// By the receiver's class, side and method name.
+    pub calls: Vec<((Name, Side, String), Vec<CallShape>)>,
+    /// Method names something may call without a visible call site.
+    pub escaped: Vec<String>,
+    /// Prefixes of names built at run time (`"visit_#{x}"`).
+    pub escaped_prefixes: Vec<String>,
+    /// Suffixes of names built at run time (`"#{x}="`).
+    pub escaped_suffixes: Vec<String>,
+    /// What names built at run time hold between interpolations.
+    pub escaped_infixes: Vec<String>,
+}
+
+/// Calls a log keeps per method before it gives up on the method.
+const MAX_SHAPES: usize = 48;
+
+impl CallLog {
+    /// Adds a call (deduplicated; past the cap, the method is unknown).
+    pub fn add(calls: &mut HashMap<(Name, Side, String), Vec<CallShape>>, key: (Name, Side, String), shape: CallShape) {
+        let shapes = calls.entry(key).or_default();
+        if shapes.iter().any(|s| s.opaque) || shapes.contains(&shape) {
+            return;
+        }
+        if shapes.len() >= MAX_SHAPES {
+            *shapes = vec![CallShape::opaque()];
+            return;
+        }
+        shapes.push(shape);
+    }
+}
+
+/// A parameter list as the binding needs it: counts and keyword names.
+pub struct Arity {
+    pub required: usize,
+    pub optional: usize,
+    pub rest: bool,
+    pub posts: usize,
+    /// Keyword parameters: name and whether it is required.
+    pub keywords: Vec<(String, bool)>,
+    pub keyword_rest: bool,
+}
+
+/// What the parameters receive over every call a method's arity accepts;
+/// `None` for a parameter nothing sure is known of. Optional parameters
+/// say whether some call leaves them to their default.
+pub struct Bound {
+    pub requireds: Vec<Option<Type>>,
+    pub optionals: Vec<Option<(Type, bool)>>,
+    /// The element type of the rest parameter's array.
+    pub rest: Option<Type>,
+    pub posts: Vec<Option<Type>>,
+    pub keywords: Vec<Option<(Type, bool)>>,
+}
+
+/// More members than this and a parameter's type keeps only classes.
+const MAX_PRECISE_MEMBERS: usize = 4;
+
+/// Binds every call shape to `arity`. A call the arity rejects raises
+/// `ArgumentError` before the body runs, so it passes nothing.
+pub fn bind(shapes: &[CallShape], arity: &Arity) -> Option<Bound> {
+    let accepts_keywords = !arity.keywords.is_empty() || arity.keyword_rest;
+    let mut requireds = vec![Vec::new(); arity.required];
+    let mut optionals = vec![(Vec::new(), false); arity.optional];
+    let mut rest: Vec<Type> = Vec::new();
+    let mut posts = vec![Vec::new(); arity.posts];
+    let mut keywords = vec![(Vec::new(), false); arity.keywords.len()];
+    let mut keywords_known = true;
+    let mut any = false;
+    for shape in shapes {
+        if shape.opaque {
+            return None;
+        }
+        let mut positional = shape.positional.clone();
+        let mut passed: Vec<(String, Type)> = Vec::new();
+        match &shape.keywords {
+            Some(list) if list.is_empty() => {}
+            // Keywords to a method without keyword parameters are one more
+            // positional hash; `**opts` may also be empty and pass nothing.
+            Some(_) if !accepts_keywords => positional.push(Type::untyped()),
+            None if !accepts_keywords => return None,
+            Some(list) => passed = list.clone(),
+            None => keywords_known = false,
+        }
+        let n = positional.len();
+        let mandatory = arity.required + arity.posts;
+        if n < mandatory || (!arity.rest && n > mandatory + arity.optional) {
+            continue;
+        }
+        let lacks_required =
+            arity.keywords.iter().any(|(name, required)| *required && !passed.iter().any(|(k, _)| k == name));
+        if shape.keywords.is_some() && lacks_required {
+            continue;
+        }
+        any = true;
+        let filled = (n - mandatory).min(arity.optional);
+        for (i, slot) in requireds.iter_mut().enumerate() {
+            slot.push(positional[i].clone());
+        }
+        for (j, slot) in optionals.iter_mut().enumerate() {
+            if j < filled {
+                slot.0.push(positional[arity.required + j].clone());
+            } else {
+                slot.1 = true;
+            }
+        }
+        rest.extend(positional[arity.required + filled..n - arity.posts].iter().cloned());
+        for (k, slot) in posts.iter_mut().enumerate() {
+            slot.push(positional[n - arity.posts + k].clone());
+        }
+        for ((name, _), slot) in arity.keywords.iter().zip(keywords.iter_mut()) {
+            match passed.iter().find(|(k, _)| k == name) {
+                Some((_, ty)) => slot.0.push(ty.clone()),
+                None => slot.1 = true,
+            }
+        }
+    }
+    if !any {
+        return None;
+    }
+    let keyword_slots = keywords
+        .into_iter()
+        .map(|(seen, defaulted)| if keywords_known { settle(seen).map(|t| (t, defaulted)) } else { None })
+        .collect();
+    Some(Bound {
+        requireds: requireds.into_iter().map(settle).collect(),
+        optionals: optionals.into_iter().map(|(seen, defaulted)| settle_or_empty(seen, defaulted)).collect(),
+        rest: if rest.is_empty() { None } else { settle(rest) },
+        posts: posts.into_iter().map(settle).collect(),
+        keywords: keyword_slots,
+    })
+}
+
+/// An optional parameter every call left to its default receives
+/// nothing from the calls (`Bot`), only the default.
+fn settle_or_empty(seen: Vec<Type>, defaulted: bool) -> Option<(Type, bool)> {
+    if seen.is_empty() && defaulted {
+        return Some((Type::Bot, true));
+    }
+    settle(seen).map(|t| (t, defaulted))
+}
+
+/// The union of what the calls pass, or `None` when any is unknown.
+fn settle(seen: Vec<Type>) -> Option<Type> {
+    if seen.is_empty() || seen.iter().any(Type::has_unknown) {
+        return None;
+    }
+    // The callee may mutate what it is given: exact contents are not kept.
+    let ty = union(seen.iter().map(Type::forget_mutable));
+    if ty.has_unknown() || ty == Type::Bot {
+        return None;
+    }
+    Some(if ty.members().len() > MAX_PRECISE_MEMBERS { widen_literals(ty) } else { ty })
+}
+
+/// Ruby calls these itself, with arguments no call site shows.
+pub fn called_by_ruby(method: &str) -> bool {
+    const HOOKS: &[&str] = &[
+        "initialize",
+        "initialize_copy",
+        "initialize_clone",
+        "initialize_dup",
+        "method_missing",
+        "respond_to_missing?",
+        "respond_to?",
+        "inherited",
+        "included",
+        "extended",
+        "prepended",
+        "method_added",
+        "method_removed",
+        "method_undefined",
+        "singleton_method_added",
+        "singleton_method_removed",
+        "singleton_method_undefined",
+        "const_missing",
+        "coerce",
+        "to_s",
+        "to_str",
+        "to_a",
+        "to_ary",
+        "to_h",
+        "to_hash",
+        "to_proc",
+        "to_i",
+        "to_int",
+        "to_r",
+        "to_c",
+        "to_f",
+        "to_sym",
+        "to_io",
+        "to_path",
+        "to_json",
+        "to_yaml",
+        "inspect",
+        "pretty_print",
+        "pretty_print_cycle",
+        "hash",
+        "eql?",
+        "equal?",
+        "call",
+        "each",
+        "marshal_dump",
+        "marshal_load",
+        "_dump",
+        "_load",
+        "encode_with",
+        "init_with",
+        "finalize",
+    ];
+    // Operators (`==`, `<=>`, `[]`, `+`) are called by the core library.
+    HOOKS.contains(&method) || !method.starts_with(|c: char| c == '_' || c.is_alphabetic())
+}

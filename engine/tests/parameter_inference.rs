@@ -1,0 +1,87 @@
+//! Parameter types from the project's call sites (`parameter_inference`):
+//! a private helper's parameters are what its callers pass; a method some
+//! call may reach unseen keeps `untyped` ones.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+/// Copies a fixture project into a scratch directory (with an optional
+/// `.rigor.yml`), so runs never write next to the sources.
+fn fixture(name: &str, config: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/params").join(name).join("lib");
+    std::fs::create_dir(dir.path().join("lib")).unwrap();
+    for entry in std::fs::read_dir(source).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join("lib").join(path.file_name().unwrap())).unwrap();
+    }
+    if let Some(config) = config {
+        std::fs::write(dir.path().join(".rigor.yml"), config).unwrap();
+    }
+    dir
+}
+
+/// The type `type-of` gives the first `needle = ...` assignment's value
+/// in `file` (a probe local that reads the parameter).
+fn probed(dir: &Path, file: &str, needle: &str) -> String {
+    let file = format!("lib/{file}");
+    let text = std::fs::read_to_string(dir.join(&file)).unwrap();
+    let (line, column) = text
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find(&format!("{needle} = ")).map(|c| (i + 1, c + needle.len() + 4)))
+        .unwrap_or_else(|| panic!("{needle} is not in {file}"));
+    let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
+        .args(["type-of", "--format", "json", &format!("{file}:{line}:{column}")])
+        .current_dir(dir)
+        .output()
+        .expect("rigor runs");
+    let answer: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)));
+    answer["type"].as_str().unwrap_or_else(|| panic!("no type in {answer}")).to_string()
+}
+
+#[test]
+fn a_private_helper_takes_what_its_callers_pass() {
+    let dir = fixture("typed", None);
+    let at = |needle| probed(dir.path(), "greeter.rb", needle);
+    assert_eq!(at("text_probe"), "String");
+    assert_eq!(at("width_probe"), "3");
+    // Never passed: only the default's own value.
+    assert_eq!(at("fill_probe"), "String");
+    assert_eq!(at("word_probe"), "String");
+    // Passed once, defaulted once.
+    assert_eq!(at("count_probe"), "1 | 2");
+    // No call at all: nothing is known.
+    assert_eq!(at("never_probe"), "untyped");
+    // Public: callers outside the project may pass anything.
+    assert_eq!(at("value_probe"), "untyped");
+}
+
+#[test]
+fn the_policy_is_configurable() {
+    let all = fixture("typed", Some("parameter_inference: all\n"));
+    assert_eq!(probed(all.path(), "greeter.rb", "value_probe"), "1");
+    let off = fixture("typed", Some("parameter_inference: off\n"));
+    assert_eq!(probed(off.path(), "greeter.rb", "text_probe"), "untyped");
+    assert_eq!(probed(off.path(), "greeter.rb", "width_probe"), "untyped");
+}
+
+#[test]
+fn a_name_something_may_call_unseen_keeps_untyped_parameters() {
+    let dir = fixture("escapes", None);
+    for probe in
+        ["sent_probe", "callback_probe", "splat_probe", "ghost_probe", "hook_probe", "visit_probe", "eval_probe"]
+    {
+        assert_eq!(probed(dir.path(), "escapes.rb", probe), "untyped", "{probe}");
+    }
+}
+
+#[test]
+fn a_module_helper_is_typed_from_its_includers_in_other_files() {
+    let dir = fixture("cross", None);
+    assert_eq!(probed(dir.path(), "formatting.rb", "pad_text_probe"), "String");
+    assert_eq!(probed(dir.path(), "formatting.rb", "pad_width_probe"), "10 | 2.5");
+}
