@@ -564,6 +564,25 @@ impl<'pr> Walker<'_, 'pr, '_> {
             "instance_variable_set" | "instance_variables" | "remove_instance_variable" => {
                 self.index.ivars_unknowable = true;
             }
+            // Code run with another `self`, or given as a string: what it
+            // assigns belongs to objects nobody can name here.
+            "instance_eval" | "instance_exec" | "class_eval" | "class_exec" | "module_eval" | "module_exec"
+                if call.arguments().is_some()
+                    || call
+                        .block()
+                        .as_ref()
+                        .is_some_and(|b| !matches!(b, Node::BlockNode { .. }) || writes_ivars(b)) =>
+            {
+                self.index.ivars_unknowable = true;
+            }
+            // A method body given as a block: its writes land on the
+            // instances, not where the block's `self` says.
+            "define_method" | "define_singleton_method" if call.block().as_ref().is_some_and(writes_ivars) => {
+                match (on_self, self.current()) {
+                    (true, Some(class)) => class.ivars_opaque = true,
+                    _ => self.index.ivars_unknowable = true,
+                }
+            }
             _ if !on_self => {}
             "attr_reader" | "attr_writer" | "attr_accessor" | "attr" => {
                 for attribute in symbol_arguments(call) {
@@ -721,6 +740,11 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         if let (Some(side), false) = (side, in_other) {
             self.add_method(method.clone(), MethodEntry::Def(id), side);
         }
+        // A `def` in a block or in `class << obj` may define a method of
+        // any class: its writes cannot be attributed.
+        if (in_other || side.is_none()) && def.body().is_some_and(|b| writes_ivars(&b)) {
+            self.index.ivars_unknowable = true;
+        }
         if method == "initialize" && side == Some(Side::Instance) && !in_other {
             let assigned = straight_line_ivar_writes(def.body());
             if let Some(class) = self.current() {
@@ -807,10 +831,54 @@ fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
     for statement in statements {
         match statement.as_instance_variable_write_node() {
             Some(write) if !may_call_back(&write.value()) => out.push(name(write.name())),
-            _ => break,
+            _ => {
+                // A `super` right after the prefix: what the parent's
+                // `initialize` surely assigns is assigned here too.
+                let plain_super = match &statement {
+                    Node::SuperNode { .. } => statement.as_super_node().is_some_and(|call| {
+                        call.block().is_none() && call.arguments().is_none_or(|a| !may_call_back(&a.as_node()))
+                    }),
+                    Node::ForwardingSuperNode { .. } => {
+                        statement.as_forwarding_super_node().is_some_and(|call| call.block().is_none())
+                    }
+                    _ => false,
+                };
+                if plain_super {
+                    out.push(INHERITS_INITIALIZED.to_string());
+                }
+                break;
+            }
         }
     }
     out
+}
+
+/// Marks an `initialize` whose straight-line prefix ends in `super`.
+pub const INHERITS_INITIALIZED: &str = "<super>";
+
+/// Does the code assign an instance variable anywhere inside?
+fn writes_ivars(node: &Node<'_>) -> bool {
+    struct Finder {
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            ensure_room();
+            self.found |= matches!(
+                node,
+                Node::InstanceVariableWriteNode { .. }
+                    | Node::InstanceVariableOrWriteNode { .. }
+                    | Node::InstanceVariableAndWriteNode { .. }
+                    | Node::InstanceVariableOperatorWriteNode { .. }
+            );
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.found |= matches!(node, Node::InstanceVariableTargetNode { .. });
+        }
+    }
+    let mut finder = Finder { found: false };
+    finder.visit(node);
+    finder.found
 }
 
 /// Could evaluating this expression run code of the object being built?

@@ -49,6 +49,17 @@ pub fn ivar_families(index: &ProgramIndex<'_>) -> HashMap<Name, Name> {
     names.into_iter().map(|n| (n.clone(), find(&mut parent, &n))).collect()
 }
 
+/// An optional parameter holds whatever callers pass, or its default
+/// when they pass nothing: a `nil` default stays visible (`untyped | nil`),
+/// so code that uses it without a guard is seen to.
+pub fn optional_parameter(default: &Type) -> Type {
+    if *default == Type::nil() {
+        union([Type::untyped(), Type::nil()])
+    } else {
+        Type::untyped()
+    }
+}
+
 impl<'pr> Inferrer<'pr, '_> {
     pub fn def_node(&mut self, node: &Node<'pr>, _frame: &Frame) -> Type {
         let Some(def) = node.as_def_node() else { return Type::untyped() };
@@ -133,8 +144,8 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         for optional in list.optionals().iter() {
             let Some(parameter) = optional.as_optional_parameter_node() else { continue };
-            self.expr(&parameter.value(), state, frame);
-            self.assign_local(&name(parameter.name()), &Type::untyped(), state);
+            let default = self.expr(&parameter.value(), state, frame);
+            self.assign_local(&name(parameter.name()), &optional_parameter(&default), state);
             self.record(&optional, &Type::untyped());
         }
         if let Some(rest) = list.rest() {
@@ -280,10 +291,27 @@ impl<'pr> Inferrer<'pr, '_> {
             return Type::untyped();
         }
         let Some(table) = &self.ivar_table else { return Type::untyped() };
-        let Some(assigned) = table.get(&(family, side, ivar.to_string())) else { return Type::untyped() };
-        let initialized = side == Side::Instance
-            && !in_initialize
-            && self.index.class(class).is_some_and(|c| c.initialized_ivars.contains(ivar));
+        let library_writes = self
+            .index
+            .classes
+            .values()
+            .filter(|c| self.families.get(&c.name) == Some(&family))
+            .any(|c| self.library_may_write_ivars(&c.name, side));
+        if library_writes {
+            return Type::untyped();
+        }
+        // Never assigned anywhere in the family: Ruby reads an unset
+        // instance variable as nil.
+        let assigned = table.get(&(family.clone(), side, ivar.to_string())).cloned().unwrap_or(Type::Bot);
+        let assigned = &assigned;
+        let members: Vec<Name> = self
+            .index
+            .classes
+            .values()
+            .filter(|c| self.families.get(&c.name) == Some(&family))
+            .map(|c| c.name.clone())
+            .collect();
+        let initialized = side == Side::Instance && !in_initialize && self.initialized(class, ivar, &members);
         if initialized {
             assigned.clone()
         } else {
@@ -295,6 +323,18 @@ impl<'pr> Inferrer<'pr, '_> {
         self.note_ivar_write(frame, ivar, ty);
         if let Some(flow) = state.as_mut() {
             flow.ivars.insert(ivar.to_string(), ty.settle_elements());
+        }
+    }
+
+    /// `@x ||= v`, `@x &&= v`: the ivar holds `result` here, but all the
+    /// write adds to what it may hold anywhere is `v` (the kept old value
+    /// is one an earlier write stored).
+    pub fn assign_ivar_via(&mut self, ivar: &str, value: &Node<'pr>, result: &Type, state: &mut State, frame: &Frame) {
+        if let Some(written) = self.recorded(value).cloned() {
+            self.note_ivar_write(frame, ivar, &written);
+        }
+        if let Some(flow) = state.as_mut() {
+            flow.ivars.insert(ivar.to_string(), result.settle_elements());
         }
     }
 
@@ -317,7 +357,10 @@ impl<'pr> Inferrer<'pr, '_> {
             if user.ivars_set_from_outside.contains(ivar) || user.ivars_opaque || user.is_module {
                 return Some(Type::untyped());
             }
-            if project.index.ivars_unknowable(member) || self.ancestry_open(member) {
+            if project.index.ivars_unknowable(member)
+                || self.ancestry_open(member)
+                || self.library_may_write_ivars(member, side)
+            {
                 return Some(Type::untyped());
             }
         }
@@ -336,15 +379,122 @@ impl<'pr> Inferrer<'pr, '_> {
                 writes.push(elsewhere);
             }
         }
-        if writes.is_empty() {
-            return Some(Type::untyped());
-        }
-        let initialized = side == Side::Instance
-            && !in_initialize
-            && self.index.class(class).is_some_and(|c| c.initialized_ivars.contains(ivar));
+        let initialized = side == Side::Instance && !in_initialize && self.initialized(class, ivar, &members);
         if !initialized {
             writes.push(Type::nil());
         }
         Some(union(writes))
+    }
+
+    /// May Ruby code of a library (a superclass or mixin outside the
+    /// project, such as `Logger` or `MonitorMixin`) assign this class's
+    /// instance variables? Only the core classes and modules below are
+    /// known to keep no instance variables of their own.
+    fn library_may_write_ivars(&self, class: &str, side: Side) -> bool {
+        const NO_IVARS: &[&str] = &[
+            "Object",
+            "BasicObject",
+            "Kernel",
+            "Comparable",
+            "Enumerable",
+            "Exception",
+            "StandardError",
+            "RuntimeError",
+            "ArgumentError",
+            "TypeError",
+            "NameError",
+            "NoMethodError",
+            "IOError",
+            "KeyError",
+            "IndexError",
+            "RangeError",
+            "NotImplementedError",
+            "ScriptError",
+            "SecurityError",
+            "EncodingError",
+            "FrozenError",
+            "StopIteration",
+            "ZeroDivisionError",
+            "SystemCallError",
+            "Struct",
+            "Module",
+            "Forwardable",
+            "SingleForwardable",
+        ];
+        let library = |name: &str| self.index.class(name).is_none() && !NO_IVARS.contains(&name);
+        let mut current = Some(Name::from(class));
+        let mut guard = 0;
+        while let Some(name) = current.take() {
+            guard += 1;
+            let Some(user) = self.index.class(&name) else { return library(&name) || guard > 64 };
+            let mixins = match side {
+                Side::Instance => user.includes.iter().chain(&user.prepends).collect::<Vec<_>>(),
+                Side::Singleton => user.extends.iter().collect(),
+            };
+            if mixins.iter().any(|m| library(m)) {
+                return true;
+            }
+            current = match &user.superclass {
+                Superclass::Known(parent) => Some(parent.clone()),
+                Superclass::Implicit => None,
+                Superclass::Unknown => return true,
+            };
+        }
+        false
+    }
+
+    /// Does every object whose methods read `class`'s `@ivar` come out of
+    /// an `initialize` that assigned it first? The class's own (or
+    /// inherited) `initialize` must, and so must that of every subclass
+    /// in the family that defines its own.
+    fn initialized(&self, class: &Name, ivar: &str, members: &[Name]) -> bool {
+        if !self.initialize_assigns(class, ivar) {
+            return false;
+        }
+        members.iter().filter(|m| *m != class && self.descends_from(m, class)).all(|m| self.initialize_assigns(m, ivar))
+    }
+
+    /// Does the `initialize` that `class.new` runs surely assign `ivar`
+    /// before anything can read it?
+    fn initialize_assigns(&self, class: &str, ivar: &str) -> bool {
+        let mut current = Some(Name::from(class));
+        for _ in 0..64 {
+            let Some(name) = current.take() else { return false };
+            let Some(user) = self.index.class(&name) else { return false };
+            if user.instance_methods.contains_key("initialize") {
+                if user.initialized_ivars.contains(ivar) {
+                    return true;
+                }
+                if !user.initialized_ivars.contains(super::index::INHERITS_INITIALIZED) {
+                    return false;
+                }
+            } else if user.initialized_ivars.contains(ivar) {
+                // Assigned by an `initialize` another file of the class defines.
+                return true;
+            }
+            current = match &user.superclass {
+                Superclass::Known(parent) => Some(parent.clone()),
+                _ => None,
+            };
+        }
+        false
+    }
+
+    fn descends_from(&self, class: &str, ancestor: &str) -> bool {
+        let mut current = self.index.class(class).and_then(|c| match &c.superclass {
+            Superclass::Known(parent) => Some(parent.clone()),
+            _ => None,
+        });
+        for _ in 0..64 {
+            let Some(name) = current.take() else { return false };
+            if &*name == ancestor {
+                return true;
+            }
+            current = self.index.class(&name).and_then(|c| match &c.superclass {
+                Superclass::Known(parent) => Some(parent.clone()),
+                _ => None,
+            });
+        }
+        false
     }
 }
