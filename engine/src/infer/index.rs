@@ -818,43 +818,99 @@ fn is_struct_new(node: &Node<'_>) -> bool {
 const SINGLETON_OF_OTHER: &str = "<singleton>";
 
 /// Instance variables `initialize` surely assigns before anything can
-/// read them: its leading statements, as long as each is an assignment
-/// whose value cannot call back into the object (no call on `self`, no
-/// `self`, `super`, `yield`, block or instance variable read).
-fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
+/// read them: the ivar writes among its leading statements, as long as no
+/// statement so far can call back into the object (no call on `self`
+/// but a few Kernel functions, no `self`, `yield` or instance variable
+/// read) or leave early (`return`). The prefix may end in `super` (then
+/// what the parent's `initialize` assigns counts: [`INHERITS_INITIALIZED`])
+/// or in a bare call of a helper of the class ([`CALLS_HELPER`]), whose
+/// own straight-line writes count.
+pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
     let Some(body) = body else { return Vec::new() };
     let statements: Vec<Node<'_>> = match body.as_statements_node() {
         Some(statements) => statements.body().iter().collect(),
         None => return Vec::new(),
     };
     let mut out = Vec::new();
+    let mut after_super = false;
     for statement in statements {
-        match statement.as_instance_variable_write_node() {
-            Some(write) if !may_call_back(&write.value()) => out.push(name(write.name())),
-            _ => {
-                // A `super` right after the prefix: what the parent's
-                // `initialize` surely assigns is assigned here too.
-                let plain_super = match &statement {
-                    Node::SuperNode { .. } => statement.as_super_node().is_some_and(|call| {
-                        call.block().is_none() && call.arguments().is_none_or(|a| !may_call_back(&a.as_node()))
-                    }),
-                    Node::ForwardingSuperNode { .. } => {
-                        statement.as_forwarding_super_node().is_some_and(|call| call.block().is_none())
-                    }
-                    _ => false,
-                };
-                if plain_super {
-                    out.push(INHERITS_INITIALIZED.to_string());
-                }
-                break;
+        if let Some(write) = statement.as_instance_variable_write_node() {
+            if may_call_back(&write.value()) {
+                return out;
             }
+            let ivar = name(write.name());
+            out.push(if after_super { format!("{AFTER_SUPER}{ivar}") } else { ivar });
+            continue;
         }
+        if !may_call_back(&statement) && !leaves_early(&statement) {
+            continue;
+        }
+        if after_super {
+            return out;
+        }
+        let plain_super = match &statement {
+            Node::SuperNode { .. } => statement.as_super_node().is_some_and(|call| {
+                call.block().is_none() && call.arguments().is_none_or(|a| !may_call_back(&a.as_node()))
+            }),
+            Node::ForwardingSuperNode { .. } => {
+                statement.as_forwarding_super_node().is_some_and(|call| call.block().is_none())
+            }
+            _ => false,
+        };
+        if plain_super {
+            // What follows counts too when the parent's `initialize` cannot
+            // call back into the object.
+            out.push(INHERITS_INITIALIZED.to_string());
+            after_super = true;
+            continue;
+        }
+        let helper = statement.as_call_node().filter(|call| {
+            matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
+                && call.arguments().is_none()
+                && call.block().is_none()
+        });
+        if let Some(helper) = helper {
+            out.push(format!("{CALLS_HELPER}{}", name(helper.name())));
+        }
+        return out;
     }
+    // Nothing in the whole body can call back into the object.
+    out.push(CALLS_NOTHING.to_string());
     out
 }
 
 /// Marks an `initialize` whose straight-line prefix ends in `super`.
 pub const INHERITS_INITIALIZED: &str = "<super>";
+
+/// Prefixes an ivar assigned after `super` (see [`straight_line_ivar_writes`]).
+pub const AFTER_SUPER: &str = "<after-super>";
+
+/// Marks an `initialize` whose body (besides `super`) cannot call back.
+pub const CALLS_NOTHING: &str = "<calls-nothing>";
+
+/// Marks an `initialize` whose straight-line prefix ends in a call of a
+/// method of its own (`reset`), followed by the method's name.
+pub const CALLS_HELPER: &str = "<call>";
+
+/// Can the statement end the method before the statements after it run
+/// (other than by raising)?
+fn leaves_early(node: &Node<'_>) -> bool {
+    struct Finder {
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            ensure_room();
+            self.found |= matches!(node, Node::ReturnNode { .. } | Node::DefNode { .. });
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.found |= matches!(node, Node::ReturnNode { .. } | Node::RetryNode { .. } | Node::RedoNode { .. });
+        }
+    }
+    let mut finder = Finder { found: false };
+    finder.visit(node);
+    finder.found
+}
 
 /// Does the code assign an instance variable anywhere inside?
 fn writes_ivars(node: &Node<'_>) -> bool {
@@ -895,7 +951,27 @@ fn may_call_back(node: &Node<'_>) -> bool {
             self.note(&node);
         }
         fn visit_call_node(&mut self, call: &CallNode<'pr>) {
-            if call.receiver().is_none() || call.block().is_some() {
+            // Kernel's functions cannot reach the object being built.
+            const KERNEL: &[&str] = &[
+                "raise",
+                "fail",
+                "format",
+                "sprintf",
+                "Integer",
+                "Float",
+                "String",
+                "Array",
+                "Hash",
+                "Rational",
+                "Complex",
+                "warn",
+                "puts",
+                "print",
+                "p",
+                "require",
+                "require_relative",
+            ];
+            if call.receiver().is_none() && !KERNEL.contains(&name(call.name()).as_str()) {
                 self.found = true;
             }
             ruby_prism::visit_call_node(self, call);
@@ -909,9 +985,6 @@ fn may_call_back(node: &Node<'_>) -> bool {
                     | Node::SuperNode { .. }
                     | Node::ForwardingSuperNode { .. }
                     | Node::YieldNode { .. }
-                    | Node::BlockNode { .. }
-                    | Node::LambdaNode { .. }
-                    | Node::InstanceVariableReadNode { .. }
             ) {
                 self.found = true;
             }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use ruby_prism::Node;
 
 use super::flow::{Flow, State};
-use super::index::{ProgramIndex, Side, Superclass};
+use super::index::{MethodEntry, ProgramIndex, Side, Superclass};
 use super::{scope_writes, Frame, Inferrer, MethodState};
 use crate::syntax::name;
 use crate::types::{union, Name, Type};
@@ -345,6 +345,8 @@ impl<'pr> Inferrer<'pr, '_> {
     /// family lies wholly in this file.
     fn project_ivar_type(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool) -> Option<Type> {
         let project = self.index.project.as_ref()?;
+        // The family (who else shares these ivars) is part of the class's structure.
+        project.read(crate::model::index::Dep::Class(class.clone()));
         let members = project.index.family(class);
         let local_only = members.iter().all(|m| self.index.is_local(m) || project.index.class(m).is_none())
             && self.index.class(class).is_some_and(|c| !c.spread);
@@ -462,7 +464,13 @@ impl<'pr> Inferrer<'pr, '_> {
             let Some(name) = current.take() else { return false };
             let Some(user) = self.index.class(&name) else { return false };
             if user.instance_methods.contains_key("initialize") {
-                if user.initialized_ivars.contains(ivar) {
+                if user.initialized_ivars.contains(ivar) || self.helper_assigns(&name, ivar) {
+                    return true;
+                }
+                let after_super = format!("{}{ivar}", super::index::AFTER_SUPER);
+                if user.initialized_ivars.contains(&after_super)
+                    && self.parent_initialize_calls_nothing(&user.superclass)
+                {
                     return true;
                 }
                 if !user.initialized_ivars.contains(super::index::INHERITS_INITIALIZED) {
@@ -478,6 +486,57 @@ impl<'pr> Inferrer<'pr, '_> {
             };
         }
         false
+    }
+
+    /// Can the `initialize` a `super` in a class with this superclass runs
+    /// call back into the object? Not when it is core's (a library's makes
+    /// the ivars untyped anyway) or a project one that calls nothing.
+    fn parent_initialize_calls_nothing(&self, superclass: &Superclass) -> bool {
+        let mut current = match superclass {
+            Superclass::Known(parent) => parent.clone(),
+            Superclass::Implicit => return true,
+            Superclass::Unknown => return false,
+        };
+        for _ in 0..64 {
+            let Some(user) = self.index.class(&current) else { return true };
+            if user.instance_methods.contains_key("initialize") {
+                let init = &user.initialized_ivars;
+                if !init.contains(super::index::CALLS_NOTHING) {
+                    return false;
+                }
+                if !init.contains(super::index::INHERITS_INITIALIZED) {
+                    return true;
+                }
+            }
+            current = match &user.superclass {
+                Superclass::Known(parent) => parent.clone(),
+                Superclass::Implicit => return true,
+                Superclass::Unknown => return false,
+            };
+        }
+        false
+    }
+
+    /// Does the helper that `initialize`'s straight-line prefix ends by
+    /// calling (`reset`) assign `ivar` in its own straight-line prefix? Only
+    /// for a class this file alone defines, whose bodies are all in view.
+    fn helper_assigns(&self, class: &str, ivar: &str) -> bool {
+        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else { return false };
+        let Some(helper) = user.initialized_ivars.iter().find_map(|m| m.strip_prefix(super::index::CALLS_HELPER))
+        else {
+            return false;
+        };
+        // A subclass could override the helper: only for a class alone in its family.
+        let family = self.families.get(class);
+        let alone = self.index.classes.keys().all(|other| &**other == class || self.families.get(other) != family)
+            && self.index.project.as_ref().is_none_or(|p| {
+                p.read(crate::model::index::Dep::Class(Name::from(class)));
+                p.index.family(class).len() <= 1
+            });
+        let Some(MethodEntry::Def(id)) = user.instance_methods.get(helper).filter(|_| alone) else { return false };
+        super::index::straight_line_ivar_writes(self.index.def(*id).node.as_def_node().and_then(|d| d.body()))
+            .iter()
+            .any(|w| w == ivar)
     }
 
     fn descends_from(&self, class: &str, ancestor: &str) -> bool {

@@ -52,7 +52,8 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         }
         // What callers pass for a `nil`-default parameter is unknown, but
         // its `nil` is sure: the caller that passes nothing gets it.
-        let defaulted = others.iter().all(|m| matches!(m, Type::Dynamic(_))) && is_nil_default_parameter(cx, receiver);
+        let defaulted = is_nil_default_parameter(cx, receiver)
+            && others.iter().all(|m| matches!(m, Type::Dynamic(_)) || has_method(cx, m, &call.method));
         if !defaulted && !others.iter().all(|member| has_method(cx, member, &call.method)) {
             continue;
         }
