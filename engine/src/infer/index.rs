@@ -843,6 +843,12 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
             continue;
         }
         if !may_call_back(&statement) && !leaves_early(&statement) {
+            // `if c then @x = 1 else @x = 2 end`: assigned on every path.
+            let mut assigned: Vec<String> = surely_assigned(&statement).into_iter().collect();
+            assigned.sort();
+            for ivar in assigned {
+                out.push(if after_super { format!("{AFTER_SUPER}{ivar}") } else { ivar });
+            }
             continue;
         }
         if after_super {
@@ -877,6 +883,42 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
     // Nothing in the whole body can call back into the object.
     out.push(CALLS_NOTHING.to_string());
     out
+}
+
+/// The ivars code assigns on every path through it (for code that cannot
+/// call back nor leave early): plain writes, and what both branches of an
+/// `if`/`unless` with an `else` assign.
+fn surely_assigned(node: &Node<'_>) -> HashSet<String> {
+    let both = |a: HashSet<String>, b: HashSet<String>| a.intersection(&b).cloned().collect::<HashSet<String>>();
+    let of = |n: Option<Node<'_>>| n.map(|n| surely_assigned(&n)).unwrap_or_default();
+    match node {
+        Node::InstanceVariableWriteNode { .. } => {
+            node.as_instance_variable_write_node().map(|w| name(w.name())).into_iter().collect()
+        }
+        Node::StatementsNode { .. } => node
+            .as_statements_node()
+            .map(|list| list.body().iter().flat_map(|s| surely_assigned(&s)).collect())
+            .unwrap_or_default(),
+        Node::IfNode { .. } => {
+            let Some(branch) = node.as_if_node() else { return HashSet::default() };
+            let mut out = surely_assigned(&branch.predicate());
+            if let Some(otherwise) = branch.subsequent() {
+                out.extend(both(of(branch.statements().map(|s| s.as_node())), surely_assigned(&otherwise)));
+            }
+            out
+        }
+        Node::UnlessNode { .. } => {
+            let Some(branch) = node.as_unless_node() else { return HashSet::default() };
+            let mut out = surely_assigned(&branch.predicate());
+            if let Some(otherwise) = branch.else_clause() {
+                out.extend(both(of(branch.statements().map(|s| s.as_node())), surely_assigned(&otherwise.as_node())));
+            }
+            out
+        }
+        Node::ElseNode { .. } => of(node.as_else_node().and_then(|e| e.statements()).map(|s| s.as_node())),
+        Node::ParenthesesNode { .. } => of(node.as_parentheses_node().and_then(|p| p.body())),
+        _ => HashSet::default(),
+    }
 }
 
 /// Marks an `initialize` whose straight-line prefix ends in `super`.
@@ -973,6 +1015,10 @@ fn may_call_back(node: &Node<'_>) -> bool {
             ];
             if call.receiver().is_none() && !KERNEL.contains(&name(call.name()).as_str()) {
                 self.found = true;
+            }
+            // `self.class` reaches the class, not the object's state.
+            if matches!(call.receiver(), Some(Node::SelfNode { .. })) && call.name().as_slice() == b"class" {
+                return;
             }
             ruby_prism::visit_call_node(self, call);
         }
