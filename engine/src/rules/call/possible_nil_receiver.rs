@@ -76,10 +76,10 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// Is the receiver a call answered by another file's method (`e.args`, an
-/// attribute reader of a class defined elsewhere)? Its `nil` may be only
-/// "before the object's initializer ran", which the model cannot rule
-/// out yet: object state, as for `@x` here.
+/// Is the receiver a call answered by another file's method (`e.args`), or
+/// an attribute reader of a class that other files reopen or subclass?
+/// Its `nil` may be only "before the object's initializer ran" in code
+/// this file cannot see: object state, as for `@x` here.
 fn reads_another_files_state(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
     let receiver = unparenthesize(crate::syntax::node_clone(receiver));
     let Some(call) = receiver.as_call_node() else { return false };
@@ -87,7 +87,13 @@ fn reads_another_files_state(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> b
     let Some(inner_type) = cx.type_of(&inner) else { return false };
     let Some((class, side)) = receiver_class(inner_type) else { return false };
     let method = crate::syntax::name(call.name());
-    matches!(cx.inference().lookup(&class, side, &method), Callee::External(_))
+    match cx.inference().lookup(&class, side, &method) {
+        Callee::External(_) => true,
+        // A reader answers the ivar's type; as for `@x`, only a class no
+        // other file reopens or subclasses shows every write to it.
+        Callee::Reader(_) => cx.project.is_spread(&class) || cx.project.has_subclasses(&class),
+        _ => false,
+    }
 }
 
 /// Is the method found for this (non-nil) member of the receiver type?
