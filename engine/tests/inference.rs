@@ -333,7 +333,7 @@ const CASES: &[(&str, &str)] = &[
     ("class C < Unknown\n  attr_reader :a\nend", "nil"),
     ("class C < Unknown\n  probe(name)\nend", "String?"),
     ("class P < Struct.new(:a)\nend\nP.new(1)", "P"),
-    ("class P < Struct.new(:a)\n  def initialize(*)\n    super\n    @n = 1\n  end\n  def n = @n\nend\nP.new(1).n", "1?"),
+    ("class P < Struct.new(:a)\n  def initialize(*)\n    super\n    @n = 1\n  end\n  def n = @n\nend\nP.new(1).n", "1"),
     ("class P < Struct.new(:a)\nend\nP.new(1).a", "untyped"),
     ("class C\n  def initialize(v)\n    @v = v\n  end\nend\nC.new(1)", "C"),
     ("class C\n  def m = helper\n  private\n  def helper = 2\nend\nC.new.m", "2"),

@@ -1012,6 +1012,9 @@ fn may_call_back(node: &Node<'_>) -> bool {
                 "p",
                 "require",
                 "require_relative",
+                "URI",
+                "Pathname",
+                "BigDecimal",
             ];
             if call.receiver().is_none() && !KERNEL.contains(&name(call.name()).as_str()) {
                 self.found = true;
