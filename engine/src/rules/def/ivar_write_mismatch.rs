@@ -25,6 +25,9 @@ pub static RULE: RuleInfo = RuleInfo {
     check,
 };
 
+/// (class, side, ivar name).
+type IvarKey = (String, Side, Vec<u8>);
+
 /// Classes treated as one for this rule.
 fn family(class: &str) -> &str {
     match class {
@@ -37,7 +40,7 @@ fn family(class: &str) -> &str {
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     let inference = cx.inference();
     // (class, side, ivar) -> (class, shown type) of the first typed write.
-    let mut first: HashMap<(String, Side, Vec<u8>), (String, String)> = HashMap::default();
+    let mut first: HashMap<IvarKey, (String, String)> = HashMap::default();
     // The project superclasses of a class, nearest first.
     let parents = |class: &str| {
         let mut out: Vec<String> = Vec::new();
@@ -60,7 +63,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             || parents(a).iter().any(|p| parents(b).contains(p))
     };
     // Each (ivar, class) is reported once, at its first conflicting write.
-    let mut reported: rustc_hash::FxHashSet<((String, Side, Vec<u8>), String)> = Default::default();
+    let mut reported: rustc_hash::FxHashSet<(IvarKey, String)> = Default::default();
     for node in cx.nodes() {
         let Some(write) = node.as_instance_variable_write_node() else { continue };
         let Some(ty) = cx.type_of(&write.value()) else { continue };
