@@ -310,10 +310,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // any method `self` is passed to.
             let passes_self =
                 call.arguments().is_some_and(|a| a.arguments().iter().any(|arg| matches!(arg, Node::SelfNode { .. })));
-            let reaches_project = receiver_type
-                .members()
-                .iter()
-                .any(|m| m.has_unknown() || m.class_name().is_none_or(|c| self.index.class(c).is_some()));
+            // (A class method is not taken to reach instances: `Foo.create(x)`.)
+            let reaches_project = receiver_type.members().iter().any(|m| match m {
+                Type::Singleton(_) => false,
+                other => other.has_unknown() || other.class_name().is_none_or(|c| self.index.class(c).is_some()),
+            });
             let keeps_ivars = !on_self
                 && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)
                 && call.block().is_none()

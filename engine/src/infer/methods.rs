@@ -248,12 +248,21 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         let (Some((class, side)), true) = (&frame.class, frame.self_known) else { return Type::untyped() };
         let in_initialize = frame.method.as_deref() == Some("initialize");
-        self.class_ivar_type(class, *side, ivar, in_initialize)
+        // Written earlier on every path of this method: set, whatever
+        // calls since may have stored in it.
+        let set_here = state.as_ref().is_some_and(|f| f.ivars_set.contains(ivar));
+        self.class_ivar_type_set(class, *side, ivar, in_initialize, set_here)
     }
 
     /// What an instance variable of `class` holds, from every assignment
     /// to it in the class's family: `nil` too, unless `initialize` sets it.
     pub fn class_ivar_type(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool) -> Type {
+        self.class_ivar_type_set(class, side, ivar, in_initialize, false)
+    }
+
+    /// [`Self::class_ivar_type`], where `set_here` says the method surely
+    /// assigned it already (so it cannot read as unset).
+    fn class_ivar_type_set(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool, set_here: bool) -> Type {
         if side == Side::Instance {
             if let Some(rtype) = self.env.class(class).and_then(|d| d.instance_variables.get(ivar)) {
                 return self.rbs_type_plain(rtype);
@@ -262,7 +271,7 @@ impl<'pr> Inferrer<'pr, '_> {
         if self.index.ivars_unknowable {
             return Type::untyped();
         }
-        if let Some(across) = self.project_ivar_type(class, side, ivar, in_initialize) {
+        if let Some(across) = self.project_ivar_type(class, side, ivar, in_initialize, set_here) {
             return across;
         }
         let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
@@ -311,7 +320,8 @@ impl<'pr> Inferrer<'pr, '_> {
             .filter(|c| self.families.get(&c.name) == Some(&family))
             .map(|c| c.name.clone())
             .collect();
-        let initialized = side == Side::Instance && !in_initialize && self.initialized(class, ivar, &members);
+        let initialized =
+            set_here || (side == Side::Instance && !in_initialize && self.initialized(class, ivar, &members));
         if initialized {
             assigned.clone()
         } else {
@@ -323,6 +333,7 @@ impl<'pr> Inferrer<'pr, '_> {
         self.note_ivar_write(frame, ivar, ty);
         if let Some(flow) = state.as_mut() {
             flow.ivars.insert(ivar.to_string(), ty.settle_elements());
+            flow.ivars_set.insert(ivar.to_string());
         }
     }
 
@@ -335,6 +346,7 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         if let Some(flow) = state.as_mut() {
             flow.ivars.insert(ivar.to_string(), result.settle_elements());
+            flow.ivars_set.insert(ivar.to_string());
         }
     }
 
@@ -343,7 +355,14 @@ impl<'pr> Inferrer<'pr, '_> {
     /// project's exports (`untyped` before they are in, or when any file
     /// of the family may set it in ways nobody can list). `None` when the
     /// family lies wholly in this file.
-    fn project_ivar_type(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool) -> Option<Type> {
+    fn project_ivar_type(
+        &self,
+        class: &Name,
+        side: Side,
+        ivar: &str,
+        in_initialize: bool,
+        set_here: bool,
+    ) -> Option<Type> {
         let project = self.index.project.as_ref()?;
         // The family (who else shares these ivars) is part of the class's structure.
         project.read(crate::model::index::Dep::Class(class.clone()));
@@ -381,7 +400,8 @@ impl<'pr> Inferrer<'pr, '_> {
                 writes.push(elsewhere);
             }
         }
-        let initialized = side == Side::Instance && !in_initialize && self.initialized(class, ivar, &members);
+        let initialized =
+            set_here || (side == Side::Instance && !in_initialize && self.initialized(class, ivar, &members));
         if !initialized {
             writes.push(Type::nil());
         }
