@@ -220,6 +220,9 @@ fn possible_nil_receiver() {
         ("def m(path)\n  f = File.open(path)\n  f.read\nensure\n  f.close\nend", &[(5, 5)]),
         // A guard on another variable guards nothing.
         ("def m\n  a = ENV[\"A\"]\n  b = ENV[\"B\"]\n  return unless a\n  b.upcase\nend", &[(5, 5)]),
+        // A nil default, and an instance variable that may be unset.
+        ("def m(s = nil)\n  s = \"x\" if rand > 0.5\n  s.upcase\nend", &[(3, 5)]),
+        ("class C\n  def set = @s = \"x\"\n  def m = @s.upcase\nend", &[(3, 14)]),
     ];
     let silent = &[
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase if s\nend",
@@ -278,12 +281,13 @@ fn possible_nil_receiver() {
         "def m(path)\n  File.open(path) { |f| f.read }.upcase\nend",
         // A literal that opens the body is set before anything can raise.
         "def m(path)\n  a = []\n  a << File.read(path)\nensure\n  a.clear\nend",
-        // A parameter is untyped (whatever its default) until call sites are known.
-        "def m(s = nil)\n  s = \"x\" if rand > 0.5\n  s.upcase\nend",
+        // A parameter with a non-nil default is untyped until call sites are known.
+        "def m(s = \"\")\n  s = \"x\" if rand > 0.5\n  s.upcase\nend",
         // RBS types `Hash#[]` as `V`; a hash's default value or block is not in its type.
         "def m(k)\n  v = { \"a\" => \"b\" }[k]\n  v.upcase\nend",
-        // Object state: which method runs first is not known here.
-        "class C\n  def set = @s = \"x\"\n  def m = @s.upcase\nend",
+        // Object state a subclass may set where this class cannot see.
+        "class C\n  def set = @s = \"x\"\n  def m = @s.upcase\nend\nclass D < C; end",
+        "class C\n  def initialize = @s = \"x\"\n  def m = @s.upcase\nend",
     ];
     check("call.possible-nil-receiver", Severity::Error, firing, silent, true);
 }

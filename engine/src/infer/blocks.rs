@@ -296,8 +296,8 @@ impl<'pr> Inferrer<'pr, '_> {
             if let Some(parameter) = keyword.as_required_keyword_parameter_node() {
                 self.assign_local(&name(parameter.name()), &Type::untyped(), state);
             } else if let Some(parameter) = keyword.as_optional_keyword_parameter_node() {
-                self.expr(&parameter.value(), state, frame);
-                self.assign_local(&name(parameter.name()), &Type::untyped(), state);
+                let default = self.expr(&parameter.value(), state, frame);
+                self.assign_local(&name(parameter.name()), &super::methods::optional_parameter(&default), state);
             }
             self.record(&keyword, &Type::untyped());
         }

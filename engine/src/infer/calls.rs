@@ -307,8 +307,20 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
         }
         if let Some(flow) = state.as_mut() {
-            let keeps_ivars =
-                !on_self && !matches!(receiver_type, Type::Dynamic(_) | Type::Top) && call.block().is_none();
+            // A project object may hold `self` and write its ivars; so may
+            // any method `self` is passed to.
+            let passes_self =
+                call.arguments().is_some_and(|a| a.arguments().iter().any(|arg| matches!(arg, Node::SelfNode { .. })));
+            // (A class method is not taken to reach instances: `Foo.create(x)`.)
+            let reaches_project = receiver_type.members().iter().any(|m| match m {
+                Type::Singleton(_) => false,
+                other => other.has_unknown() || other.class_name().is_none_or(|c| self.index.class(c).is_some()),
+            });
+            let keeps_ivars = !on_self
+                && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)
+                && call.block().is_none()
+                && !passes_self
+                && !reaches_project;
             if !keeps_ivars {
                 flow.ivars.clear();
             }

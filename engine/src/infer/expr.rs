@@ -238,7 +238,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 let ivar = name(write.name());
                 let current = self.ivar_type(&ivar, state, frame);
                 let result = self.or_write(&current, &write.value(), state, frame);
-                self.assign_ivar(&ivar, &result, state, frame);
+                self.assign_ivar_via(&ivar, &write.value(), &result, state, frame);
                 result
             }
             Node::InstanceVariableAndWriteNode { .. } => {
@@ -246,7 +246,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 let ivar = name(write.name());
                 let current = self.ivar_type(&ivar, state, frame);
                 let result = self.and_write(&current, &write.value(), state, frame);
-                self.assign_ivar(&ivar, &result, state, frame);
+                self.assign_ivar_via(&ivar, &write.value(), &result, state, frame);
                 result
             }
             Node::ClassVariableReadNode { .. } => Type::untyped(),

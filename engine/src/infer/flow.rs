@@ -11,6 +11,9 @@ pub struct Flow {
     pub locals: HashMap<String, Type>,
     /// Instance variables assigned in this method and not since disturbed.
     pub ivars: HashMap<String, Type>,
+    /// Instance variables this method surely assigned on the way here:
+    /// calls may change what they hold, but they are set.
+    pub ivars_set: HashSet<String>,
     /// Locals a block that may run later can reassign: reads are unknown.
     pub volatile: HashSet<String>,
 }
@@ -51,7 +54,8 @@ pub fn join_flows(a: &Flow, b: &Flow) -> Flow {
         .filter_map(|(name, ty)| b.ivars.get(name).map(|other| (name.clone(), join(ty, other))))
         .collect();
     let volatile = a.volatile.union(&b.volatile).cloned().collect();
-    Flow { locals, ivars, volatile }
+    let ivars_set = a.ivars_set.intersection(&b.ivars_set).cloned().collect();
+    Flow { locals, ivars, ivars_set, volatile }
 }
 
 pub fn join_states(a: &State, b: &State) -> State {

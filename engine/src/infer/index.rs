@@ -571,6 +571,25 @@ impl<'pr> Walker<'_, 'pr, '_> {
             "instance_variable_set" | "instance_variables" | "remove_instance_variable" => {
                 self.index.ivars_unknowable = true;
             }
+            // Code run with another `self`, or given as a string: what it
+            // assigns belongs to objects nobody can name here.
+            "instance_eval" | "instance_exec" | "class_eval" | "class_exec" | "module_eval" | "module_exec"
+                if call.arguments().is_some()
+                    || call
+                        .block()
+                        .as_ref()
+                        .is_some_and(|b| !matches!(b, Node::BlockNode { .. }) || writes_ivars(b)) =>
+            {
+                self.index.ivars_unknowable = true;
+            }
+            // A method body given as a block: its writes land on the
+            // instances, not where the block's `self` says.
+            "define_method" | "define_singleton_method" if call.block().as_ref().is_some_and(writes_ivars) => {
+                match (on_self, self.current()) {
+                    (true, Some(class)) => class.ivars_opaque = true,
+                    _ => self.index.ivars_unknowable = true,
+                }
+            }
             _ if !on_self => {}
             "attr_reader" | "attr_writer" | "attr_accessor" | "attr" => {
                 for attribute in symbol_arguments(call) {
@@ -728,6 +747,11 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         if let (Some(side), false) = (side, in_other) {
             self.add_method(method.clone(), MethodEntry::Def(id), side);
         }
+        // A `def` in a block or in `class << obj` may define a method of
+        // any class: its writes cannot be attributed.
+        if (in_other || side.is_none()) && def.body().is_some_and(|b| writes_ivars(&b)) {
+            self.index.ivars_unknowable = true;
+        }
         if method == "initialize" && side == Some(Side::Instance) && !in_other {
             let assigned = straight_line_ivar_writes(def.body());
             if let Some(class) = self.current() {
@@ -801,23 +825,165 @@ fn is_struct_new(node: &Node<'_>) -> bool {
 const SINGLETON_OF_OTHER: &str = "<singleton>";
 
 /// Instance variables `initialize` surely assigns before anything can
-/// read them: its leading statements, as long as each is an assignment
-/// whose value cannot call back into the object (no call on `self`, no
-/// `self`, `super`, `yield`, block or instance variable read).
-fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
+/// read them: the ivar writes among its leading statements, as long as no
+/// statement so far can call back into the object (no call on `self`
+/// but a few Kernel functions, no `self`, `yield` or instance variable
+/// read) or leave early (`return`). The prefix may end in `super` (then
+/// what the parent's `initialize` assigns counts: [`INHERITS_INITIALIZED`])
+/// or in a bare call of a helper of the class ([`CALLS_HELPER`]), whose
+/// own straight-line writes count.
+pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
     let Some(body) = body else { return Vec::new() };
     let statements: Vec<Node<'_>> = match body.as_statements_node() {
         Some(statements) => statements.body().iter().collect(),
         None => return Vec::new(),
     };
     let mut out = Vec::new();
+    let mut after_super = false;
     for statement in statements {
-        match statement.as_instance_variable_write_node() {
-            Some(write) if !may_call_back(&write.value()) => out.push(name(write.name())),
-            _ => break,
+        if let Some(write) = statement.as_instance_variable_write_node() {
+            if may_call_back(&write.value()) {
+                return out;
+            }
+            let ivar = name(write.name());
+            out.push(if after_super { format!("{AFTER_SUPER}{ivar}") } else { ivar });
+            continue;
+        }
+        if !may_call_back(&statement) && !leaves_early(&statement) {
+            // `if c then @x = 1 else @x = 2 end`: assigned on every path.
+            let mut assigned: Vec<String> = surely_assigned(&statement).into_iter().collect();
+            assigned.sort();
+            for ivar in assigned {
+                out.push(if after_super { format!("{AFTER_SUPER}{ivar}") } else { ivar });
+            }
+            continue;
+        }
+        if after_super {
+            return out;
+        }
+        let plain_super = match &statement {
+            Node::SuperNode { .. } => statement.as_super_node().is_some_and(|call| {
+                call.block().is_none() && call.arguments().is_none_or(|a| !may_call_back(&a.as_node()))
+            }),
+            Node::ForwardingSuperNode { .. } => {
+                statement.as_forwarding_super_node().is_some_and(|call| call.block().is_none())
+            }
+            _ => false,
+        };
+        if plain_super {
+            // What follows counts too when the parent's `initialize` cannot
+            // call back into the object.
+            out.push(INHERITS_INITIALIZED.to_string());
+            after_super = true;
+            continue;
+        }
+        let helper = statement.as_call_node().filter(|call| {
+            matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
+                && call.arguments().is_none()
+                && call.block().is_none()
+        });
+        if let Some(helper) = helper {
+            out.push(format!("{CALLS_HELPER}{}", name(helper.name())));
+        }
+        return out;
+    }
+    // Nothing in the whole body can call back into the object.
+    out.push(CALLS_NOTHING.to_string());
+    out
+}
+
+/// The ivars code assigns on every path through it (for code that cannot
+/// call back nor leave early): plain writes, and what both branches of an
+/// `if`/`unless` with an `else` assign.
+fn surely_assigned(node: &Node<'_>) -> HashSet<String> {
+    let both = |a: HashSet<String>, b: HashSet<String>| a.intersection(&b).cloned().collect::<HashSet<String>>();
+    let of = |n: Option<Node<'_>>| n.map(|n| surely_assigned(&n)).unwrap_or_default();
+    match node {
+        Node::InstanceVariableWriteNode { .. } => {
+            node.as_instance_variable_write_node().map(|w| name(w.name())).into_iter().collect()
+        }
+        Node::StatementsNode { .. } => node
+            .as_statements_node()
+            .map(|list| list.body().iter().flat_map(|s| surely_assigned(&s)).collect())
+            .unwrap_or_default(),
+        Node::IfNode { .. } => {
+            let Some(branch) = node.as_if_node() else { return HashSet::default() };
+            let mut out = surely_assigned(&branch.predicate());
+            if let Some(otherwise) = branch.subsequent() {
+                out.extend(both(of(branch.statements().map(|s| s.as_node())), surely_assigned(&otherwise)));
+            }
+            out
+        }
+        Node::UnlessNode { .. } => {
+            let Some(branch) = node.as_unless_node() else { return HashSet::default() };
+            let mut out = surely_assigned(&branch.predicate());
+            if let Some(otherwise) = branch.else_clause() {
+                out.extend(both(of(branch.statements().map(|s| s.as_node())), surely_assigned(&otherwise.as_node())));
+            }
+            out
+        }
+        Node::ElseNode { .. } => of(node.as_else_node().and_then(|e| e.statements()).map(|s| s.as_node())),
+        Node::ParenthesesNode { .. } => of(node.as_parentheses_node().and_then(|p| p.body())),
+        _ => HashSet::default(),
+    }
+}
+
+/// Marks an `initialize` whose straight-line prefix ends in `super`.
+pub const INHERITS_INITIALIZED: &str = "<super>";
+
+/// Prefixes an ivar assigned after `super` (see [`straight_line_ivar_writes`]).
+pub const AFTER_SUPER: &str = "<after-super>";
+
+/// Marks an `initialize` whose body (besides `super`) cannot call back.
+pub const CALLS_NOTHING: &str = "<calls-nothing>";
+
+/// Marks an `initialize` whose straight-line prefix ends in a call of a
+/// method of its own (`reset`), followed by the method's name.
+pub const CALLS_HELPER: &str = "<call>";
+
+/// Can the statement end the method before the statements after it run
+/// (other than by raising)?
+fn leaves_early(node: &Node<'_>) -> bool {
+    struct Finder {
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            ensure_room();
+            self.found |= matches!(node, Node::ReturnNode { .. } | Node::DefNode { .. });
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.found |= matches!(node, Node::ReturnNode { .. } | Node::RetryNode { .. } | Node::RedoNode { .. });
         }
     }
-    out
+    let mut finder = Finder { found: false };
+    finder.visit(node);
+    finder.found
+}
+
+/// Does the code assign an instance variable anywhere inside?
+fn writes_ivars(node: &Node<'_>) -> bool {
+    struct Finder {
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            ensure_room();
+            self.found |= matches!(
+                node,
+                Node::InstanceVariableWriteNode { .. }
+                    | Node::InstanceVariableOrWriteNode { .. }
+                    | Node::InstanceVariableAndWriteNode { .. }
+                    | Node::InstanceVariableOperatorWriteNode { .. }
+            );
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.found |= matches!(node, Node::InstanceVariableTargetNode { .. });
+        }
+    }
+    let mut finder = Finder { found: false };
+    finder.visit(node);
+    finder.found
 }
 
 /// Could evaluating this expression run code of the object being built?
@@ -834,8 +1000,35 @@ fn may_call_back(node: &Node<'_>) -> bool {
             self.note(&node);
         }
         fn visit_call_node(&mut self, call: &CallNode<'pr>) {
-            if call.receiver().is_none() || call.block().is_some() {
+            // Kernel's functions cannot reach the object being built.
+            const KERNEL: &[&str] = &[
+                "raise",
+                "fail",
+                "format",
+                "sprintf",
+                "Integer",
+                "Float",
+                "String",
+                "Array",
+                "Hash",
+                "Rational",
+                "Complex",
+                "warn",
+                "puts",
+                "print",
+                "p",
+                "require",
+                "require_relative",
+                "URI",
+                "Pathname",
+                "BigDecimal",
+            ];
+            if call.receiver().is_none() && !KERNEL.contains(&name(call.name()).as_str()) {
                 self.found = true;
+            }
+            // `self.class` reaches the class, not the object's state.
+            if matches!(call.receiver(), Some(Node::SelfNode { .. })) && call.name().as_slice() == b"class" {
+                return;
             }
             ruby_prism::visit_call_node(self, call);
         }
@@ -848,9 +1041,6 @@ fn may_call_back(node: &Node<'_>) -> bool {
                     | Node::SuperNode { .. }
                     | Node::ForwardingSuperNode { .. }
                     | Node::YieldNode { .. }
-                    | Node::BlockNode { .. }
-                    | Node::LambdaNode { .. }
-                    | Node::InstanceVariableReadNode { .. }
             ) {
                 self.found = true;
             }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use ruby_prism::Node;
 
 use super::flow::{Flow, State};
-use super::index::{ProgramIndex, Side, Superclass};
+use super::index::{MethodEntry, ProgramIndex, Side, Superclass};
 use super::{scope_writes, Frame, Inferrer, MethodState};
 use crate::syntax::name;
 use crate::types::{union, Name, Type};
@@ -47,6 +47,17 @@ pub fn ivar_families(index: &ProgramIndex<'_>) -> HashMap<Name, Name> {
     }
     let names: Vec<Name> = parent.keys().cloned().collect();
     names.into_iter().map(|n| (n.clone(), find(&mut parent, &n))).collect()
+}
+
+/// An optional parameter holds whatever callers pass, or its default
+/// when they pass nothing: a `nil` default stays visible (`untyped | nil`),
+/// so code that uses it without a guard is seen to.
+pub fn optional_parameter(default: &Type) -> Type {
+    if *default == Type::nil() {
+        union([Type::untyped(), Type::nil()])
+    } else {
+        Type::untyped()
+    }
 }
 
 impl<'pr> Inferrer<'pr, '_> {
@@ -136,8 +147,8 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         for optional in list.optionals().iter() {
             let Some(parameter) = optional.as_optional_parameter_node() else { continue };
-            self.expr(&parameter.value(), state, frame);
-            self.assign_local(&name(parameter.name()), &Type::untyped(), state);
+            let default = self.expr(&parameter.value(), state, frame);
+            self.assign_local(&name(parameter.name()), &optional_parameter(&default), state);
             self.record(&optional, &Type::untyped());
         }
         if let Some(rest) = list.rest() {
@@ -240,12 +251,21 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         let (Some((class, side)), true) = (&frame.class, frame.self_known) else { return Type::untyped() };
         let in_initialize = frame.method.as_deref() == Some("initialize");
-        self.class_ivar_type(class, *side, ivar, in_initialize)
+        // Written earlier on every path of this method: set, whatever
+        // calls since may have stored in it.
+        let set_here = state.as_ref().is_some_and(|f| f.ivars_set.contains(ivar));
+        self.class_ivar_type_set(class, *side, ivar, in_initialize, set_here)
     }
 
     /// What an instance variable of `class` holds, from every assignment
     /// to it in the class's family: `nil` too, unless `initialize` sets it.
     pub fn class_ivar_type(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool) -> Type {
+        self.class_ivar_type_set(class, side, ivar, in_initialize, false)
+    }
+
+    /// [`Self::class_ivar_type`], where `set_here` says the method surely
+    /// assigned it already (so it cannot read as unset).
+    fn class_ivar_type_set(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool, set_here: bool) -> Type {
         if side == Side::Instance {
             if let Some(rtype) = self.env.class(class).and_then(|d| d.instance_variables.get(ivar)) {
                 return self.rbs_type_plain(rtype);
@@ -254,7 +274,7 @@ impl<'pr> Inferrer<'pr, '_> {
         if self.index.ivars_unknowable {
             return Type::untyped();
         }
-        if let Some(across) = self.project_ivar_type(class, side, ivar, in_initialize) {
+        if let Some(across) = self.project_ivar_type(class, side, ivar, in_initialize, set_here) {
             return across;
         }
         let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
@@ -283,10 +303,28 @@ impl<'pr> Inferrer<'pr, '_> {
             return Type::untyped();
         }
         let Some(table) = &self.ivar_table else { return Type::untyped() };
-        let Some(assigned) = table.get(&(family, side, ivar.to_string())) else { return Type::untyped() };
-        let initialized = side == Side::Instance
-            && !in_initialize
-            && self.index.class(class).is_some_and(|c| c.initialized_ivars.contains(ivar));
+        let library_writes = self
+            .index
+            .classes
+            .values()
+            .filter(|c| self.families.get(&c.name) == Some(&family))
+            .any(|c| self.library_may_write_ivars(&c.name, side));
+        if library_writes {
+            return Type::untyped();
+        }
+        // Never assigned anywhere in the family: Ruby reads an unset
+        // instance variable as nil.
+        let assigned = table.get(&(family.clone(), side, ivar.to_string())).cloned().unwrap_or(Type::Bot);
+        let assigned = &assigned;
+        let members: Vec<Name> = self
+            .index
+            .classes
+            .values()
+            .filter(|c| self.families.get(&c.name) == Some(&family))
+            .map(|c| c.name.clone())
+            .collect();
+        let initialized =
+            set_here || (side == Side::Instance && !in_initialize && self.initialized(class, ivar, &members));
         if initialized {
             assigned.clone()
         } else {
@@ -298,6 +336,20 @@ impl<'pr> Inferrer<'pr, '_> {
         self.note_ivar_write(frame, ivar, ty);
         if let Some(flow) = state.as_mut() {
             flow.ivars.insert(ivar.to_string(), ty.settle_elements());
+            flow.ivars_set.insert(ivar.to_string());
+        }
+    }
+
+    /// `@x ||= v`, `@x &&= v`: the ivar holds `result` here, but all the
+    /// write adds to what it may hold anywhere is `v` (the kept old value
+    /// is one an earlier write stored).
+    pub fn assign_ivar_via(&mut self, ivar: &str, value: &Node<'pr>, result: &Type, state: &mut State, frame: &Frame) {
+        if let Some(written) = self.recorded(value).cloned() {
+            self.note_ivar_write(frame, ivar, &written);
+        }
+        if let Some(flow) = state.as_mut() {
+            flow.ivars.insert(ivar.to_string(), result.settle_elements());
+            flow.ivars_set.insert(ivar.to_string());
         }
     }
 
@@ -306,8 +358,17 @@ impl<'pr> Inferrer<'pr, '_> {
     /// project's exports (`untyped` before they are in, or when any file
     /// of the family may set it in ways nobody can list). `None` when the
     /// family lies wholly in this file.
-    fn project_ivar_type(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool) -> Option<Type> {
+    fn project_ivar_type(
+        &self,
+        class: &Name,
+        side: Side,
+        ivar: &str,
+        in_initialize: bool,
+        set_here: bool,
+    ) -> Option<Type> {
         let project = self.index.project.as_ref()?;
+        // The family (who else shares these ivars) is part of the class's structure.
+        project.read(crate::model::index::Dep::Class(class.clone()));
         let members = project.index.family(class);
         let local_only = members.iter().all(|m| self.index.is_local(m) || project.index.class(m).is_none())
             && self.index.class(class).is_some_and(|c| !c.spread);
@@ -320,7 +381,10 @@ impl<'pr> Inferrer<'pr, '_> {
             if user.ivars_set_from_outside.contains(ivar) || user.ivars_opaque || user.is_module {
                 return Some(Type::untyped());
             }
-            if project.index.ivars_unknowable(member) || self.ancestry_open(member) {
+            if project.index.ivars_unknowable(member)
+                || self.ancestry_open(member)
+                || self.library_may_write_ivars(member, side)
+            {
                 return Some(Type::untyped());
             }
         }
@@ -339,15 +403,180 @@ impl<'pr> Inferrer<'pr, '_> {
                 writes.push(elsewhere);
             }
         }
-        if writes.is_empty() {
-            return Some(Type::untyped());
-        }
-        let initialized = side == Side::Instance
-            && !in_initialize
-            && self.index.class(class).is_some_and(|c| c.initialized_ivars.contains(ivar));
+        let initialized =
+            set_here || (side == Side::Instance && !in_initialize && self.initialized(class, ivar, &members));
         if !initialized {
             writes.push(Type::nil());
         }
         Some(union(writes))
+    }
+
+    /// May Ruby code of a library (a superclass or mixin outside the
+    /// project, such as `Logger` or `MonitorMixin`) assign this class's
+    /// instance variables? Only the core classes and modules below are
+    /// known to keep no instance variables of their own.
+    fn library_may_write_ivars(&self, class: &str, side: Side) -> bool {
+        const NO_IVARS: &[&str] = &[
+            "Object",
+            "BasicObject",
+            "Kernel",
+            "Comparable",
+            "Enumerable",
+            "Exception",
+            "StandardError",
+            "RuntimeError",
+            "ArgumentError",
+            "TypeError",
+            "NameError",
+            "NoMethodError",
+            "IOError",
+            "KeyError",
+            "IndexError",
+            "RangeError",
+            "NotImplementedError",
+            "ScriptError",
+            "SecurityError",
+            "EncodingError",
+            "FrozenError",
+            "StopIteration",
+            "ZeroDivisionError",
+            "SystemCallError",
+            "Struct",
+            "Module",
+            "Forwardable",
+            "SingleForwardable",
+        ];
+        let library = |name: &str| self.index.class(name).is_none() && !NO_IVARS.contains(&name);
+        let mut current = Some(Name::from(class));
+        let mut guard = 0;
+        while let Some(name) = current.take() {
+            guard += 1;
+            let Some(user) = self.index.class(&name) else { return library(&name) || guard > 64 };
+            let mixins = match side {
+                Side::Instance => user.includes.iter().chain(&user.prepends).collect::<Vec<_>>(),
+                Side::Singleton => user.extends.iter().collect(),
+            };
+            if mixins.iter().any(|m| library(m)) {
+                return true;
+            }
+            current = match &user.superclass {
+                Superclass::Known(parent) => Some(parent.clone()),
+                Superclass::Implicit => None,
+                Superclass::Unknown => return true,
+            };
+        }
+        false
+    }
+
+    /// Does every object whose methods read `class`'s `@ivar` come out of
+    /// an `initialize` that assigned it first? The class's own (or
+    /// inherited) `initialize` must, and so must that of every subclass
+    /// in the family that defines its own.
+    fn initialized(&self, class: &Name, ivar: &str, members: &[Name]) -> bool {
+        if !self.initialize_assigns(class, ivar) {
+            return false;
+        }
+        members.iter().filter(|m| *m != class && self.descends_from(m, class)).all(|m| self.initialize_assigns(m, ivar))
+    }
+
+    /// Does the `initialize` that `class.new` runs surely assign `ivar`
+    /// before anything can read it?
+    fn initialize_assigns(&self, class: &str, ivar: &str) -> bool {
+        let mut current = Some(Name::from(class));
+        for _ in 0..64 {
+            let Some(name) = current.take() else { return false };
+            let Some(user) = self.index.class(&name) else { return false };
+            if user.instance_methods.contains_key("initialize") {
+                if user.initialized_ivars.contains(ivar) || self.helper_assigns(&name, ivar) {
+                    return true;
+                }
+                let after_super = format!("{}{ivar}", super::index::AFTER_SUPER);
+                if user.initialized_ivars.contains(&after_super)
+                    && self.parent_initialize_calls_nothing(&user.superclass)
+                {
+                    return true;
+                }
+                if !user.initialized_ivars.contains(super::index::INHERITS_INITIALIZED) {
+                    return false;
+                }
+            } else if user.initialized_ivars.contains(ivar) {
+                // Assigned by an `initialize` another file of the class defines.
+                return true;
+            }
+            current = match &user.superclass {
+                Superclass::Known(parent) => Some(parent.clone()),
+                _ => None,
+            };
+        }
+        false
+    }
+
+    /// Can the `initialize` a `super` in a class with this superclass runs
+    /// call back into the object? Not when it is core's (a library's makes
+    /// the ivars untyped anyway) or a project one that calls nothing.
+    fn parent_initialize_calls_nothing(&self, superclass: &Superclass) -> bool {
+        let mut current = match superclass {
+            Superclass::Known(parent) => parent.clone(),
+            Superclass::Implicit => return true,
+            Superclass::Unknown => return false,
+        };
+        for _ in 0..64 {
+            let Some(user) = self.index.class(&current) else { return true };
+            if user.instance_methods.contains_key("initialize") {
+                let init = &user.initialized_ivars;
+                if !init.contains(super::index::CALLS_NOTHING) {
+                    return false;
+                }
+                if !init.contains(super::index::INHERITS_INITIALIZED) {
+                    return true;
+                }
+            }
+            current = match &user.superclass {
+                Superclass::Known(parent) => parent.clone(),
+                Superclass::Implicit => return true,
+                Superclass::Unknown => return false,
+            };
+        }
+        false
+    }
+
+    /// Does the helper that `initialize`'s straight-line prefix ends by
+    /// calling (`reset`) assign `ivar` in its own straight-line prefix? Only
+    /// for a class this file alone defines, whose bodies are all in view.
+    fn helper_assigns(&self, class: &str, ivar: &str) -> bool {
+        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else { return false };
+        let Some(helper) = user.initialized_ivars.iter().find_map(|m| m.strip_prefix(super::index::CALLS_HELPER))
+        else {
+            return false;
+        };
+        // A subclass could override the helper: only for a class alone in its family.
+        let family = self.families.get(class);
+        let alone = self.index.classes.keys().all(|other| &**other == class || self.families.get(other) != family)
+            && self.index.project.as_ref().is_none_or(|p| {
+                p.read(crate::model::index::Dep::Class(Name::from(class)));
+                p.index.family(class).len() <= 1
+            });
+        let Some(MethodEntry::Def(id)) = user.instance_methods.get(helper).filter(|_| alone) else { return false };
+        super::index::straight_line_ivar_writes(self.index.def(*id).node.as_def_node().and_then(|d| d.body()))
+            .iter()
+            .any(|w| w == ivar)
+    }
+
+    fn descends_from(&self, class: &str, ancestor: &str) -> bool {
+        let mut current = self.index.class(class).and_then(|c| match &c.superclass {
+            Superclass::Known(parent) => Some(parent.clone()),
+            _ => None,
+        });
+        for _ in 0..64 {
+            let Some(name) = current.take() else { return false };
+            if &*name == ancestor {
+                return true;
+            }
+            current = self.index.class(&name).and_then(|c| match &c.superclass {
+                Superclass::Known(parent) => Some(parent.clone()),
+                _ => None,
+            });
+        }
+        false
     }
 }

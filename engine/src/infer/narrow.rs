@@ -151,6 +151,36 @@ impl<'pr> Inferrer<'pr, '_> {
                 self.record(node, &ty);
                 Branches { ty, truthy, falsy }
             }
+            // `String === x`: Module#=== is `x.is_a?(String)`.
+            ("===", Some(_), 1, false) => {
+                let ty = self.expr(node, state, frame);
+                let subject = call.arguments().and_then(|a| a.arguments().iter().next()).filter(is_variable);
+                let class = receiver.as_ref().and_then(|r| self.recorded(r).cloned());
+                let (Some(subject), Some(Type::Singleton(class))) = (subject, class) else {
+                    return self.split(ty, state.clone(), state.clone());
+                };
+                let mut truthy = state.clone();
+                let mut falsy = state.clone();
+                self.narrow_node(&subject, &mut truthy, |t| self.narrow_to_class(t, &class));
+                self.narrow_node(&subject, &mut falsy, |t| self.remove_class(t, &class));
+                self.split(ty, truthy, falsy)
+            }
+            // `x.respond_to?(:write)` true: x is not nil when nil lacks it.
+            ("respond_to?", Some(subject), 1, false) if is_variable(subject) => {
+                let ty = self.expr(node, state, frame);
+                let probed = call
+                    .arguments()
+                    .and_then(|a| a.arguments().iter().next())
+                    .and_then(|a| a.as_symbol_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned()));
+                let mut truthy = state.clone();
+                let nil_lacks = probed.is_some_and(|m| {
+                    matches!(self.lookup("NilClass", super::index::Side::Instance, &m), super::Callee::Missing { .. })
+                });
+                if nil_lacks {
+                    self.narrow_node(subject, &mut truthy, Type::without_nil);
+                }
+                self.split(ty, truthy, state.clone())
+            }
             // `nil == x`: NilClass#== is identity.
             ("==" | "!=", Some(Node::NilNode { .. }), 1, false) => {
                 let ty = self.expr(node, state, frame);

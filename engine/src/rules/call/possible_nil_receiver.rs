@@ -50,7 +50,11 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         if others.len() == members.len() || others.is_empty() {
             continue;
         }
-        if !others.iter().all(|member| has_method(cx, member, &call.method)) {
+        // What callers pass for a `nil`-default parameter is unknown, but
+        // its `nil` is sure: the caller that passes nothing gets it.
+        let defaulted = is_nil_default_parameter(cx, receiver)
+            && others.iter().all(|m| matches!(m, Type::Dynamic(_)) || has_method(cx, m, &call.method));
+        if !defaulted && !others.iter().all(|member| has_method(cx, member, &call.method)) {
             continue;
         }
         if copies_match_global(cx, receiver) || reads_another_files_state(cx, receiver) {
@@ -63,24 +67,19 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             continue;
         }
         let receiver_type = shown(ty);
-        out.push(
-            Finding::new(
-                &RULE,
-                call.anchor,
-                format!(
-                    "`{}` is called on {receiver_type}, which may be nil; nil has no `{}`",
-                    call.method, call.method
-                ),
-            )
-            .on_call(&receiver_type, &call.method),
-        );
+        let message = if defaulted {
+            format!("`{}` is called on a parameter whose default is nil; nil has no `{}`", call.method, call.method)
+        } else {
+            format!("`{}` is called on {receiver_type}, which may be nil; nil has no `{}`", call.method, call.method)
+        };
+        out.push(Finding::new(&RULE, call.anchor, message).on_call(&receiver_type, &call.method));
     }
 }
 
-/// Is the receiver a call answered by another file's method (`e.args`, an
-/// attribute reader of a class defined elsewhere)? Its `nil` may be only
-/// "before the object's initializer ran", which the model cannot rule
-/// out yet: object state, as for `@x` here.
+/// Is the receiver a call answered by another file's method (`e.args`), or
+/// an attribute reader of a class that other files reopen or subclass?
+/// Its `nil` may be only "before the object's initializer ran" in code
+/// this file cannot see: object state, as for `@x` here.
 fn reads_another_files_state(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
     let receiver = unparenthesize(crate::syntax::node_clone(receiver));
     let Some(call) = receiver.as_call_node() else { return false };
@@ -88,7 +87,13 @@ fn reads_another_files_state(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> b
     let Some(inner_type) = cx.type_of(&inner) else { return false };
     let Some((class, side)) = receiver_class(inner_type) else { return false };
     let method = crate::syntax::name(call.name());
-    matches!(cx.inference().lookup(&class, side, &method), Callee::External(_))
+    match cx.inference().lookup(&class, side, &method) {
+        Callee::External(_) => true,
+        // A reader answers the ivar's type; as for `@x`, only a class no
+        // other file reopens or subclasses shows every write to it.
+        Callee::Reader(_) => cx.project.is_spread(&class) || cx.project.has_subclasses(&class),
+        _ => false,
+    }
 }
 
 /// Is the method found for this (non-nil) member of the receiver type?
@@ -108,14 +113,43 @@ fn nil_source_is_sure(receiver: &Node<'_>) -> bool {
         return false;
     }
     match receiver {
-        Node::GlobalVariableReadNode { .. }
-        | Node::InstanceVariableReadNode { .. }
-        | Node::ClassVariableReadNode { .. } => false,
+        Node::GlobalVariableReadNode { .. } | Node::ClassVariableReadNode { .. } => false,
         Node::CallNode { .. } => receiver
             .as_call_node()
             .is_some_and(|call| call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. }))),
         _ => true,
     }
+}
+
+/// Is the receiver a read of a parameter of its method whose default is
+/// `nil` (`def m(x = nil)`, `def m(x: nil)`)?
+fn is_nil_default_parameter(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
+    let Some(read) = receiver.as_local_variable_read_node() else { return false };
+    if read.depth() != 0 {
+        return false;
+    }
+    let local = read.name();
+    let offset = receiver.location().start() as usize;
+    let scope = enclosing_def(cx.nodes(), offset);
+    let Some(def) = cx
+        .nodes()
+        .iter()
+        .filter(|node| matches!(node, Node::DefNode { .. }))
+        .find(|node| node.location().start() as usize == scope.start)
+        .and_then(|node| node.as_def_node())
+    else {
+        return false;
+    };
+    let Some(parameters) = def.parameters() else { return false };
+    let nil_default =
+        |named: &[u8], value: Node<'_>| named == local.as_slice() && matches!(value, Node::NilNode { .. });
+    parameters
+        .optionals()
+        .iter()
+        .any(|p| p.as_optional_parameter_node().is_some_and(|p| nil_default(p.name().as_slice(), p.value())))
+        || parameters.keywords().iter().any(|p| {
+            p.as_optional_keyword_parameter_node().is_some_and(|p| nil_default(p.name().as_slice(), p.value()))
+        })
 }
 
 /// Is the receiver a local whose latest write before the read (in the same
