@@ -210,7 +210,7 @@ fn the_config_key_names_the_cache_and_the_worker_starts_warm_from_it() {
     assert_eq!(got, expected);
     // The other commands that build the project read and write it too.
     let typed = Command::new(bin("rigor"))
-        .args(["type-of", "--format=json", "lib/report.rb:12:52"])
+        .args(["type-of", "--format=json", "lib/report.rb:14:52"])
         .current_dir(root.path())
         .output()
         .expect("type-of");
@@ -248,4 +248,24 @@ fn a_disk_cache_answers_as_no_cache_on_a_real_corpus() {
     run_with_disk_cache(&bin("rigor"), &mut project, cache.path(), 2028, edits, |step, s| {
         eprintln!("{:>3}. {} (cached {:?}, plain {:?})", step + 1, s.edit, s.warm, s.cold);
     });
+}
+
+#[test]
+fn another_builds_directory_unused_for_a_week_is_removed_and_a_recent_one_kept() {
+    let root = project();
+    let cache = tempfile::tempdir().expect("cache");
+    let stale = cache.path().join("v1-0123456789abcdef-feed");
+    let recent = cache.path().join("v1-fedcba9876543210-beef");
+    for dir in [&stale, &recent] {
+        std::fs::create_dir_all(dir).expect("an older build's directory");
+        std::fs::write(dir.join("entry"), b"old").expect("an old entry");
+    }
+    let eight_days_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(8 * 24 * 3600);
+    std::fs::File::open(&stale).expect("open dir").set_modified(eight_days_ago).expect("age the directory");
+    let run = check(root.path(), &[&cache_flag(cache.path())]);
+    assert!(run.status.success() || run.status.code() == Some(1), "{}", stderr(&run));
+    assert!(!stale.exists(), "a directory unused for eight days stays");
+    assert!(recent.exists(), "a directory written to today was removed");
+    let builds = std::fs::read_dir(cache.path()).expect("cache dir").count();
+    assert_eq!(builds, 2, "the recent directory and this build's");
 }

@@ -112,6 +112,7 @@ impl DiskCache {
             warn_unwritable(&dir, &error);
             return None;
         }
+        prune_other_builds(root_dir, &dir);
         let root = cwd.to_string_lossy().into_owned();
         let mut hasher = xxhash_rust::xxh3::Xxh3::new();
         for part in [root.as_bytes(), settings.as_bytes(), build_id().as_bytes()] {
@@ -382,6 +383,25 @@ fn unwrap_entry(bytes: &[u8]) -> Result<(u128, ContentHash, &[u8]), String> {
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over.
+/// Each engine build writes a directory of its own; another build's that
+/// nobody wrote to for a week is removed, so rebuilds do not pile up.
+fn prune_other_builds(root_dir: &Path, ours: &Path) {
+    const UNUSED: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
+    let Ok(listing) = std::fs::read_dir(root_dir) else { return };
+    for item in listing.flatten() {
+        let path = item.path();
+        let name = item.file_name().to_string_lossy().into_owned();
+        let ours_or_foreign = path == ours || !name.starts_with('v') || !name.contains('-');
+        if ours_or_foreign || !item.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let age = item.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+        if age.is_some_and(|age| age > UNUSED) {
+            let _ = std::fs::remove_dir_all(&path);
+        }
+    }
+}
+
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
