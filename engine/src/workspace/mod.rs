@@ -131,6 +131,29 @@ struct Last {
     generation: u64,
 }
 
+impl Last {
+    /// The last project again, for this call's files (the same paths in
+    /// the same order, maybe with new content nobody else reads).
+    fn project(
+        &self,
+        ids: HashMap<String, FileId>,
+        present: Vec<(String, Source)>,
+        inferred: HashMap<String, FileTypes>,
+        figures: CacheFigures,
+    ) -> Project {
+        Project {
+            index: self.index.clone(),
+            facts: self.facts.clone(),
+            facts_fingerprint: self.facts_fingerprint,
+            ids,
+            sources: present.into_iter().collect(),
+            generation: self.generation,
+            inferred: Mutex::new(inferred),
+            figures,
+        }
+    }
+}
+
 /// The project brought up to date for one call: its index with exports,
 /// the rules' project facts, and each file's number and content.
 pub struct Project {
@@ -229,16 +252,7 @@ impl Workspace {
             figures.millis = started.elapsed().as_secs_f64() * 1e3;
             note_figures(&figures);
             let ids = present.iter().enumerate().map(|(i, (d, _))| (d.clone(), i as FileId)).collect();
-            return Project {
-                index: last.index.clone(),
-                facts: last.facts.clone(),
-                facts_fingerprint: last.facts_fingerprint,
-                ids,
-                sources: present.into_iter().collect(),
-                generation: last.generation,
-                inferred: Mutex::default(),
-                figures,
-            };
+            return last.project(ids, present, HashMap::default(), figures);
         }
         figures.disk_loaded = self.load_from_disk(&present);
         figures.phases.disk = lap(&mut phase);
@@ -355,26 +369,16 @@ impl Workspace {
             // Nothing another file reads changed: the last index stands,
             // and reports validated against it stay valid.
             drop(interfaces);
-            let last = self.last.as_mut().expect("same files as the last call");
-            last.files = key;
-            let project = Project {
-                index: last.index.clone(),
-                facts: last.facts.clone(),
-                facts_fingerprint: last.facts_fingerprint,
-                ids,
-                sources: present.into_iter().collect(),
-                generation: last.generation,
-                inferred: Mutex::new(inferred),
-                figures: CacheFigures::default(),
-            };
             figures.phases.fold = lap(&mut phase);
             self.evict();
             figures.files_cached = self.files.len();
-            figures.project_files = project.ids.len();
+            figures.project_files = present.len();
             figures.index = "cut off";
             figures.millis = started.elapsed().as_secs_f64() * 1e3;
             note_figures(&figures);
-            return Project { figures, ..project };
+            let last = self.last.as_mut().expect("same files as the last call");
+            last.files = key;
+            return last.project(ids, present, inferred, figures);
         }
         // 5. Fold them in (the analyses in `check` read this).
         let exports: Vec<Option<&FileExports>> =
