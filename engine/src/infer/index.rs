@@ -840,13 +840,26 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
     };
     let mut out = Vec::new();
     let mut after_super = false;
+    // Methods of the object's own called so far: an ivar assigned after
+    // them counts only if none of them can read it ([`AFTER_CALLS`]).
+    let mut called: Vec<String> = Vec::new();
+    let mark = |ivar: String, after_super: bool, called: &[String]| {
+        let ivar = if after_super { format!("{AFTER_SUPER}{ivar}") } else { ivar };
+        if called.is_empty() {
+            ivar
+        } else {
+            format!("{AFTER_CALLS}{}|{ivar}", called.join(","))
+        }
+    };
     for statement in statements {
         if let Some(write) = statement.as_instance_variable_write_node() {
             if may_call_back(&write.value()) {
-                return out;
+                match own_calls_only(&write.value()) {
+                    Some(names) if !after_super => called.extend(names),
+                    _ => return out,
+                }
             }
-            let ivar = name(write.name());
-            out.push(if after_super { format!("{AFTER_SUPER}{ivar}") } else { ivar });
+            out.push(mark(name(write.name()), after_super, &called));
             continue;
         }
         if !may_call_back(&statement) && !leaves_early(&statement) {
@@ -854,9 +867,24 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
             let mut assigned: Vec<String> = surely_assigned(&statement).into_iter().collect();
             assigned.sort();
             for ivar in assigned {
-                out.push(if after_super { format!("{AFTER_SUPER}{ivar}") } else { ivar });
+                out.push(mark(ivar, after_super, &called));
             }
             continue;
+        }
+        if !called.is_empty() {
+            // Past a call of its own, only more of the same keep the prefix.
+            match own_calls_only(&statement).filter(|_| !leaves_early(&statement)) {
+                Some(names) => {
+                    called.extend(names);
+                    let mut assigned: Vec<String> = surely_assigned(&statement).into_iter().collect();
+                    assigned.sort();
+                    for ivar in assigned {
+                        out.push(mark(ivar, after_super, &called));
+                    }
+                    continue;
+                }
+                None => return out,
+            }
         }
         if after_super {
             return out;
@@ -885,10 +913,22 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
         if let Some(helper) = helper {
             out.push(format!("{CALLS_HELPER}{}", name(helper.name())));
         }
-        return out;
+        match own_calls_only(&statement).filter(|_| !leaves_early(&statement)) {
+            Some(names) => {
+                called.extend(names);
+                let mut assigned: Vec<String> = surely_assigned(&statement).into_iter().collect();
+                assigned.sort();
+                for ivar in assigned {
+                    out.push(mark(ivar, after_super, &called));
+                }
+            }
+            None => return out,
+        }
     }
-    // Nothing in the whole body can call back into the object.
-    out.push(CALLS_NOTHING.to_string());
+    if called.is_empty() {
+        // Nothing in the whole body can call back into the object.
+        out.push(CALLS_NOTHING.to_string());
+    }
     out
 }
 
@@ -933,6 +973,11 @@ pub const INHERITS_INITIALIZED: &str = "<super>";
 
 /// Prefixes an ivar assigned after `super` (see [`straight_line_ivar_writes`]).
 pub const AFTER_SUPER: &str = "<after-super>";
+
+/// Prefixes an ivar assigned after calls of the object's own methods, as
+/// `<after-calls>name,name|@ivar`: it counts as assigned first when none
+/// of those methods, nor what they call in turn, can read it.
+pub const AFTER_CALLS: &str = "<after-calls>";
 
 /// Marks an `initialize` whose body (besides `super`) cannot call back.
 pub const CALLS_NOTHING: &str = "<calls-nothing>";
@@ -986,6 +1031,125 @@ fn writes_ivars(node: &Node<'_>) -> bool {
     finder.found
 }
 
+/// Kernel's functions, which cannot reach the object being built.
+const KERNEL_FUNCTIONS: &[&str] = &[
+    "raise",
+    "fail",
+    "format",
+    "sprintf",
+    "Integer",
+    "Float",
+    "String",
+    "Array",
+    "Hash",
+    "Rational",
+    "Complex",
+    "warn",
+    "puts",
+    "print",
+    "p",
+    "require",
+    "require_relative",
+    "URI",
+    "Pathname",
+    "BigDecimal",
+];
+
+/// When the only way evaluating `node` can run code of the object is by
+/// calling its methods by name (`helper(x)`, `self.helper`), those names;
+/// `None` when it can in any other way (`self` passed on, `yield`, `super`).
+pub fn own_calls_only(node: &Node<'_>) -> Option<Vec<String>> {
+    struct Finder {
+        names: Vec<String>,
+        other: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            ensure_room();
+            self.note(&node);
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.note(&node);
+        }
+        fn visit_call_node(&mut self, call: &CallNode<'pr>) {
+            let method = name(call.name());
+            match call.receiver() {
+                None if KERNEL_FUNCTIONS.contains(&method.as_str()) => {}
+                None => self.names.push(method),
+                Some(Node::SelfNode { .. }) if method == "class" => return,
+                Some(Node::SelfNode { .. }) => {
+                    // The receiver is the object: a call by name, no more.
+                    self.names.push(method);
+                    if let Some(arguments) = call.arguments() {
+                        self.visit(&arguments.as_node());
+                    }
+                    if let Some(block) = call.block() {
+                        self.visit(&block);
+                    }
+                    return;
+                }
+                Some(_) => {}
+            }
+            ruby_prism::visit_call_node(self, call);
+        }
+    }
+    impl Finder {
+        fn note(&mut self, node: &Node<'_>) {
+            self.other |= matches!(
+                node,
+                Node::SelfNode { .. }
+                    | Node::SuperNode { .. }
+                    | Node::ForwardingSuperNode { .. }
+                    | Node::YieldNode { .. }
+                    | Node::BlockArgumentNode { .. }
+            );
+        }
+    }
+    let mut finder = Finder { names: Vec::new(), other: false };
+    finder.visit(node);
+    (!finder.other).then(|| {
+        finder.names.sort();
+        finder.names.dedup();
+        finder.names
+    })
+}
+
+/// Does `node` read the instance variable `ivar` (or ask whether it is set)?
+pub fn reads_ivar(node: &Node<'_>, ivar: &str) -> bool {
+    struct Finder<'a> {
+        ivar: &'a str,
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder<'_> {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            ensure_room();
+            self.note(&node);
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.note(&node);
+        }
+    }
+    impl Finder<'_> {
+        fn note(&mut self, node: &Node<'_>) {
+            let read = match node {
+                Node::InstanceVariableReadNode { .. } => node.as_instance_variable_read_node().map(|n| n.name()),
+                Node::InstanceVariableOrWriteNode { .. } => node.as_instance_variable_or_write_node().map(|n| n.name()),
+                Node::InstanceVariableAndWriteNode { .. } => {
+                    node.as_instance_variable_and_write_node().map(|n| n.name())
+                }
+                Node::InstanceVariableOperatorWriteNode { .. } => {
+                    node.as_instance_variable_operator_write_node().map(|n| n.name())
+                }
+                _ => None,
+            };
+            self.found |= read.is_some_and(|n| name(n) == self.ivar);
+        }
+    }
+    let mut finder = Finder { ivar, found: false };
+    finder.visit(node);
+    finder.found
+}
+
 /// Could evaluating this expression run code of the object being built?
 fn may_call_back(node: &Node<'_>) -> bool {
     struct Finder {
@@ -1000,30 +1164,7 @@ fn may_call_back(node: &Node<'_>) -> bool {
             self.note(&node);
         }
         fn visit_call_node(&mut self, call: &CallNode<'pr>) {
-            // Kernel's functions cannot reach the object being built.
-            const KERNEL: &[&str] = &[
-                "raise",
-                "fail",
-                "format",
-                "sprintf",
-                "Integer",
-                "Float",
-                "String",
-                "Array",
-                "Hash",
-                "Rational",
-                "Complex",
-                "warn",
-                "puts",
-                "print",
-                "p",
-                "require",
-                "require_relative",
-                "URI",
-                "Pathname",
-                "BigDecimal",
-            ];
-            if call.receiver().is_none() && !KERNEL.contains(&name(call.name()).as_str()) {
+            if call.receiver().is_none() && !KERNEL_FUNCTIONS.contains(&name(call.name()).as_str()) {
                 self.found = true;
             }
             // `self.class` reaches the class, not the object's state.

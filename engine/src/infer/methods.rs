@@ -1,7 +1,7 @@
 //! Definitions: `def` (return types inferred from bodies, on demand and
 //! once), `class`/`module` bodies, and instance variables per class.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 use ruby_prism::Node;
@@ -487,7 +487,10 @@ impl<'pr> Inferrer<'pr, '_> {
             let Some(name) = current.take() else { return false };
             let Some(user) = self.index.class(&name) else { return false };
             if user.instance_methods.contains_key("initialize") {
-                if user.initialized_ivars.contains(ivar) || self.helper_assigns(&name, ivar) {
+                if user.initialized_ivars.contains(ivar)
+                    || self.helper_assigns(&name, ivar)
+                    || self.assigned_after_own_calls(&name, ivar)
+                {
                     return true;
                 }
                 let after_super = format!("{}{ivar}", super::index::AFTER_SUPER);
@@ -540,6 +543,58 @@ impl<'pr> Inferrer<'pr, '_> {
         false
     }
 
+    /// Does `initialize` assign `ivar` after calls of the object's own
+    /// methods none of which, nor what they call in turn, reads it
+    /// (`@re = compile(pattern)`)? Only for a class this file alone
+    /// defines, alone in its family (nothing can override the methods).
+    fn assigned_after_own_calls(&self, class: &str, ivar: &str) -> bool {
+        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else { return false };
+        let Some(called) = user.initialized_ivars.iter().find_map(|m| {
+            let (called, assigned) = m.strip_prefix(super::index::AFTER_CALLS)?.split_once('|')?;
+            (assigned == ivar).then_some(called)
+        }) else {
+            return false;
+        };
+        if !self.alone_in_family(class) {
+            return false;
+        }
+        let mut pending: Vec<String> = called.split(',').map(str::to_string).collect();
+        let mut seen: HashSet<String> = HashSet::default();
+        while let Some(method) = pending.pop() {
+            if !seen.insert(method.clone()) {
+                continue;
+            }
+            if seen.len() > 64 {
+                return false;
+            }
+            // Only methods whose bodies are in view: anything else (a
+            // reader of this very ivar, an inherited or missing method)
+            // could read it.
+            let Some(MethodEntry::Def(id)) = user.instance_methods.get(method.as_str()) else { return false };
+            let Some(def) = self.index.def(*id).node.as_def_node() else { return false };
+            let Some(body) = def.body() else { continue };
+            if super::index::reads_ivar(&body, ivar) {
+                return false;
+            }
+            match super::index::own_calls_only(&body) {
+                Some(more) => pending.extend(more),
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Is `class` the only class of its family, in this file and in the
+    /// project (so no subclass can override its methods)?
+    fn alone_in_family(&self, class: &str) -> bool {
+        let family = self.families.get(class);
+        self.index.classes.keys().all(|other| &**other == class || self.families.get(other) != family)
+            && self.index.project.as_ref().is_none_or(|p| {
+                p.read(crate::model::index::Dep::Class(Name::from(class)));
+                p.index.family(class).len() <= 1
+            })
+    }
+
     /// Does the helper that `initialize`'s straight-line prefix ends by
     /// calling (`reset`) assign `ivar` in its own straight-line prefix? Only
     /// for a class this file alone defines, whose bodies are all in view.
@@ -550,12 +605,7 @@ impl<'pr> Inferrer<'pr, '_> {
             return false;
         };
         // A subclass could override the helper: only for a class alone in its family.
-        let family = self.families.get(class);
-        let alone = self.index.classes.keys().all(|other| &**other == class || self.families.get(other) != family)
-            && self.index.project.as_ref().is_none_or(|p| {
-                p.read(crate::model::index::Dep::Class(Name::from(class)));
-                p.index.family(class).len() <= 1
-            });
+        let alone = self.alone_in_family(class);
         let Some(MethodEntry::Def(id)) = user.instance_methods.get(helper).filter(|_| alone) else { return false };
         super::index::straight_line_ivar_writes(self.index.def(*id).node.as_def_node().and_then(|d| d.body()))
             .iter()
