@@ -112,7 +112,6 @@ impl DiskCache {
             warn_unwritable(&dir, &error);
             return None;
         }
-        prune_other_builds(root_dir, &dir);
         let root = cwd.to_string_lossy().into_owned();
         let mut hasher = xxhash_rust::xxh3::Xxh3::new();
         for part in [root.as_bytes(), settings.as_bytes(), build_id().as_bytes()] {
@@ -192,11 +191,15 @@ impl DiskCache {
     }
 
     /// Once per process and cache: removes the entries of this root's files
-    /// that no longer exist (`known` are files the workspace holds), and
-    /// temporary files a crashed writer left.
+    /// that no longer exist (`known` are files the workspace holds),
+    /// temporary files a crashed writer left, and other builds'
+    /// directories unused for a week (not on every call: once is enough).
     pub fn sweep<'a>(&self, known: impl Iterator<Item = &'a str>) {
         if self.swept.swap(true, Ordering::Relaxed) {
             return;
+        }
+        if let Some(root_dir) = self.dir.parent() {
+            prune_other_builds(root_dir, &self.dir);
         }
         let keep: rustc_hash::FxHashSet<PathBuf> = known.map(|display| self.entry_path(display)).collect();
         let Ok(listing) = std::fs::read_dir(&self.dir) else { return };
