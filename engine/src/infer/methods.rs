@@ -63,8 +63,11 @@ pub fn optional_parameter(default: &Type) -> Type {
 impl<'pr> Inferrer<'pr, '_> {
     pub fn def_node(&mut self, node: &Node<'pr>, _frame: &Frame) -> Type {
         let Some(def) = node.as_def_node() else { return Type::untyped() };
-        if let Some(id) = self.index.def_at.get(&(node.location().start() as usize)).copied() {
-            self.method_return(id);
+        let start = node.location().start() as usize;
+        if let Some(id) = self.index.def_at.get(&start).copied() {
+            if self.ivar_scan.as_ref().is_none_or(|defs| defs.contains(&start)) {
+                self.method_return(id);
+            }
         }
         Type::symbol(name(def.name()))
     }

@@ -17,6 +17,7 @@ mod expr;
 mod flow;
 mod fold;
 mod index;
+mod ivar_sites;
 mod literals;
 mod lookup;
 mod methods;
@@ -107,14 +108,31 @@ pub fn infer_in_project<'pr, 'e>(
     // Pass one learns what each instance variable is assigned; pass two
     // reads instance variables through that table.
     let utf8 = literals::utf8_source(parsed.source);
+    let walk_alone = |ivar_table: Option<HashMap<IvarKey, Type>>| {
+        let mut alone = Inferrer::new(env, &index, families.clone(), ivar_table);
+        alone.utf8_source = utf8;
+        alone.program(&root);
+        if exporting {
+            alone.evaluate_all_constants();
+        }
+        alone
+    };
+    let sites = ivar_sites::collect(&root);
+    // Nothing assigns an instance variable: there is nothing to learn, and
+    // one walk does.
+    if !sites.writes {
+        let types = walk_alone(None).finish();
+        return Inference::new(types, index, env, families);
+    }
+    // Pass one keeps only what was assigned to instance variables, so it
+    // walks only the `def`s that mention one (and what they call).
     let mut first = Inferrer::new(env, &index, families.clone(), None);
     first.utf8_source = utf8;
+    first.ivar_scan = Some(sites.defs);
     first.program(&root);
     if first.ivar_writes.is_empty() {
-        if exporting {
-            first.evaluate_all_constants();
-        }
-        let types = first.finish();
+        drop(first);
+        let types = walk_alone(None).finish();
         return Inference::new(types, index, env, families);
     }
     let mut table = std::mem::take(&mut first.ivar_writes);
@@ -131,12 +149,7 @@ pub fn infer_in_project<'pr, 'e>(
         }
     }
     drop(first);
-    let mut second = Inferrer::new(env, &index, families.clone(), Some(table));
-    second.utf8_source = utf8;
-    second.program(&root);
-    if exporting {
-        second.evaluate_all_constants();
-    }
+    let mut second = walk_alone(Some(table));
     let mut ivars = second.ivar_table.take().unwrap_or_default();
     for (key, ty) in std::mem::take(&mut second.ivar_writes) {
         let entry = ivars.entry(key).or_insert(Type::Bot);
@@ -229,6 +242,9 @@ pub(crate) struct Inferrer<'pr, 'a> {
     pub utf8_source: bool,
     /// Calls to project methods, for parameter inference.
     pub call_log: call_sites::CallRecorder,
+    /// In pass one, which learns only instance-variable writes, the `def`s
+    /// that mention one: the others are walked only when something calls them.
+    pub ivar_scan: Option<rustc_hash::FxHashSet<usize>>,
 }
 
 impl<'pr, 'a> Inferrer<'pr, 'a> {
@@ -257,6 +273,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             loop_rounds: 0,
             utf8_source: true,
             call_log: call_sites::CallRecorder::default(),
+            ivar_scan: None,
         }
     }
 
