@@ -71,6 +71,71 @@ pub struct ProjectClass {
     pub merged: Option<UserClass>,
     /// Each file's own part, entries `External`, names resolved.
     parts: Vec<(FileId, UserClass)>,
+    /// For a class opened by many files (a namespace such as `RuboCop`
+    /// is opened by every file): the parts merged from the first up to
+    /// each, and from each to the last, so that the class as every other
+    /// file defines it is one merge, not one per part.
+    splits: Option<Arc<Splits>>,
+}
+
+#[derive(Debug)]
+struct Splits {
+    prefix: Vec<UserClass>,
+    suffix: Vec<UserClass>,
+}
+
+/// Parts from which a class keeps prefix and suffix merges.
+const SPLIT_PARTS: usize = 16;
+
+impl ProjectClass {
+    fn split(&mut self) {
+        self.splits = None;
+        if self.parts.len() < SPLIT_PARTS {
+            return;
+        }
+        let mut prefix: Vec<UserClass> = Vec::with_capacity(self.parts.len());
+        for (_, part) in &self.parts {
+            let next = match prefix.last() {
+                Some(before) => {
+                    let mut merged = before.clone();
+                    merge_into(&mut merged, part);
+                    merged
+                }
+                None => part.clone(),
+            };
+            prefix.push(next);
+        }
+        let mut suffix: Vec<UserClass> = Vec::with_capacity(self.parts.len());
+        for (_, part) in self.parts.iter().rev() {
+            let next = match suffix.last() {
+                Some(after) => {
+                    let mut merged = part.clone();
+                    merge_into(&mut merged, after);
+                    merged
+                }
+                None => part.clone(),
+            };
+            suffix.push(next);
+        }
+        suffix.reverse();
+        self.splits = Some(Arc::new(Splits { prefix, suffix }));
+    }
+
+    /// The parts of every file but the one part at `at`, merged in order
+    /// (merging is associative, so a prefix and a suffix make the same).
+    fn without_part(&self, at: usize) -> Option<UserClass> {
+        let splits = self.splits.as_ref()?;
+        let last = self.parts.len() - 1;
+        Some(match at {
+            0 => splits.suffix[1].clone(),
+            _ if at == last => splits.prefix[last - 1].clone(),
+            _ => {
+                let mut merged = splits.prefix[at - 1].clone();
+                merge_into(&mut merged, &splits.suffix[at + 1]);
+                merged
+            }
+        })
+    }
 }
 
 #[derive(Debug, Default, Clone)]
@@ -91,6 +156,9 @@ pub struct ProjectIndex {
     unknowable: HashSet<FileId>,
     /// Direct subclasses and includers of each class.
     children: HashMap<Name, Vec<Name>>,
+    /// Every class below each class that has one, sorted (computed once:
+    /// a class like rubocop's `Cop::Base` has hundreds).
+    descendants: HashMap<Name, Vec<Name>>,
     /// The project's files, by id (fingerprints name files by path, so
     /// adding a file does not disturb what others read).
     paths: Vec<Arc<str>>,
@@ -157,7 +225,12 @@ impl ProjectIndex {
         for members in index.members.values_mut() {
             members.sort();
         }
+        for class in index.classes.values_mut() {
+            class.split();
+        }
         index.children = index.subclasses();
+        index.descendants =
+            index.children.keys().map(|class| (class.clone(), descendants_of(&index.children, class))).collect();
         index.seal();
         index
     }
@@ -174,8 +247,8 @@ impl ProjectIndex {
     }
 
     /// Every project class below this one (subclasses, includers), sorted.
-    pub fn descendants(&self, class: &str) -> Vec<Name> {
-        descendants_of(&self.children, &Name::from(class))
+    pub fn descendants(&self, class: &str) -> &[Name] {
+        self.descendants.get(class).map(Vec::as_slice).unwrap_or_default()
     }
 
     /// What project classes below `class`, in other files than `except`,
@@ -186,7 +259,7 @@ impl ProjectIndex {
         // (Which descendants define it is their structure; what they
         // return, a `Return` dependency the caller records.)
         for descendant in self.descendants(class) {
-            let Some(project_class) = self.classes.get(&descendant) else { continue };
+            let Some(project_class) = self.classes.get(descendant) else { continue };
             for (file, part) in &project_class.parts {
                 if *file == except {
                     continue;
@@ -223,7 +296,7 @@ impl ProjectIndex {
         // receiver may be a subclass instance).
         let names: Vec<Name> = sorted_keys(&self.classes);
         for class in &names {
-            let descendants = descendants_of(&self.children, class);
+            let descendants = self.descendants(class).to_vec();
             let parts: Vec<(String, Side, u32)> = self.classes[class]
                 .parts
                 .iter()
@@ -306,7 +379,7 @@ impl ProjectIndex {
         for class in sorted_keys(&self.classes) {
             let Some(merged) = self.class(&class) else { continue };
             let mut related = self.project_ancestors(&class);
-            related.extend(descendants_of(&self.children, &class));
+            related.extend(self.descendants(&class).iter().cloned());
             related.push(class.clone());
             if related.iter().any(|c| self.class(c).is_some_and(|c| c.has_method_missing)) {
                 continue;
@@ -458,6 +531,12 @@ impl ProjectIndex {
     /// The class as every file but `file` defines it, if any other does.
     pub fn class_without(&self, name: &str, file: FileId) -> Option<UserClass> {
         let class = self.classes.get(name)?;
+        let mut own = class.parts.iter().enumerate().filter(|(_, (id, _))| *id == file).map(|(at, _)| at);
+        if let (Some(at), None) = (own.next(), own.next()) {
+            if let Some(merged) = class.without_part(at) {
+                return Some(merged);
+            }
+        }
         let mut others = class.parts.iter().filter(|(id, _)| *id != file);
         let (_, first) = others.next()?;
         let mut merged = first.clone();
@@ -798,13 +877,14 @@ fn merge_into(merged: &mut UserClass, part: &UserClass) {
 
 fn descendants_of(subclasses: &HashMap<Name, Vec<Name>>, class: &Name) -> Vec<Name> {
     let mut out: Vec<Name> = Vec::new();
-    let mut queue: Vec<Name> = subclasses.get(class).cloned().unwrap_or_default();
+    let mut seen: HashSet<&Name> = HashSet::default();
+    let mut queue: Vec<&Name> = subclasses.get(class).into_iter().flatten().collect();
     while let Some(next) = queue.pop() {
-        if &next == class || out.contains(&next) || out.len() > 4096 {
+        if next == class || out.len() > 4096 || !seen.insert(next) {
             continue;
         }
-        queue.extend(subclasses.get(&next).into_iter().flatten().cloned());
-        out.push(next);
+        queue.extend(subclasses.get(next).into_iter().flatten());
+        out.push(next.clone());
     }
     out.sort();
     out
