@@ -47,11 +47,20 @@ pub fn start(location: &Location<'_>) -> usize {
 }
 
 pub fn text<'a>(location: &Location<'a>) -> String {
-    String::from_utf8_lossy(location.as_slice()).into_owned()
+    lossy(location.as_slice())
 }
 
 pub fn name(id: ruby_prism::ConstantId<'_>) -> String {
-    String::from_utf8_lossy(id.as_slice()).into_owned()
+    lossy(id.as_slice())
+}
+
+/// Source bytes as text: valid UTF-8 (nearly always) is checked by the
+/// fast validator, and only the rest goes through the lossy decoder.
+fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
 }
 
 /// `A::B` as written (`::A` when rooted), or `None` when the path is
