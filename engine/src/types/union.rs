@@ -20,6 +20,10 @@ pub fn union(types: impl IntoIterator<Item = Type>) -> Type {
     if members.iter().any(|m| matches!(m, Type::Top)) {
         return Type::Top;
     }
+    // One member is its own union (nothing to absorb, hold or sort).
+    if members.len() <= 1 {
+        return members.pop().unwrap_or(Type::Bot);
+    }
     if members.iter().filter(|m| matches!(m, Type::Constant(_))).count() > MAX_LITERAL_MEMBERS {
         members = members.into_iter().map(widen_literals).collect();
     }
@@ -37,6 +41,13 @@ pub fn union(types: impl IntoIterator<Item = Type>) -> Type {
             Type::IntRange { .. } => !bare.iter().any(|c| &**c == "Integer"),
             _ => true,
         });
+    }
+    // Equal members never hold one another, and all but the first go in
+    // the end: dropping them now keeps the holding check below from
+    // comparing thousands of copies (a table literal's widened values).
+    if members.len() > 4 {
+        let mut seen: rustc_hash::FxHashSet<Type> = rustc_hash::FxHashSet::default();
+        members.retain(|m| seen.insert(m.clone()));
     }
     // An exact array or hash is redundant next to a nominal one holding
     // it; of two that hold each other, the first stays.
