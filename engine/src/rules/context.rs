@@ -26,6 +26,7 @@ pub struct RuleContext<'f, 'src> {
     reused: Cell<Option<FileTypes>>,
     inference: OnceCell<Inference<'f, 'f>>,
     nodes: OnceCell<Vec<Node<'f>>>,
+    block_spans: OnceCell<Vec<(usize, usize)>>,
     hazards: OnceCell<Hazards>,
 }
 
@@ -40,6 +41,7 @@ impl<'f, 'src> RuleContext<'f, 'src> {
             reused: Cell::new(None),
             inference: OnceCell::new(),
             nodes: OnceCell::new(),
+            block_spans: OnceCell::new(),
             hazards: OnceCell::new(),
         }
     }
@@ -76,6 +78,17 @@ impl<'f, 'src> RuleContext<'f, 'src> {
     /// Every node of the file, in pre-order.
     pub fn nodes(&self) -> &[Node<'f>] {
         self.nodes.get_or_init(|| all_nodes(&self.parsed.root()))
+    }
+
+    /// The byte ranges of the file's blocks and lambdas, by start.
+    pub fn block_spans(&self) -> &[(usize, usize)] {
+        self.block_spans.get_or_init(|| {
+            self.nodes()
+                .iter()
+                .filter(|node| matches!(node, Node::BlockNode { .. } | Node::LambdaNode { .. }))
+                .map(|node| (node.location().start() as usize, node.location().end() as usize))
+                .collect()
+        })
     }
 
     /// May a gem (code outside the project and the standard library) have

@@ -161,11 +161,11 @@ fn self_in_method_body(cx: &RuleContext<'_, '_>, offset: usize) -> Option<(Strin
         .iter()
         .filter(|def| contains(&def.node, offset))
         .min_by_key(|def| def.node.location().end() - def.node.location().start())?;
-    let in_block = cx.nodes().iter().any(|node| {
-        matches!(node, Node::BlockNode { .. } | Node::LambdaNode { .. })
-            && contains(node, offset)
-            && contains(&def.node, node.location().start() as usize)
-    });
+    // Blocks are in pre-order, so those starting after `offset` cannot hold it.
+    let spans = cx.block_spans();
+    let before = spans.partition_point(|(start, _)| *start <= offset);
+    let in_block =
+        spans[..before].iter().any(|(start, end)| (*start..*end).contains(&offset) && contains(&def.node, *start));
     if in_block {
         return None;
     }
