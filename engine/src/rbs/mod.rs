@@ -56,8 +56,15 @@ pub fn load(request: &Request) -> Arc<Signatures> {
     }
     let mut declarations = Vec::with_capacity(files.len());
     let mut content = xxhash_rust::xxh3::Xxh3::new();
-    for file in &files {
-        match read_file(file, &mut content) {
+    // The core alone is some 200 files: parsed in parallel, hashed and
+    // combined in their order.
+    let read: Vec<(Option<Vec<u8>>, Result<convert::FileDecls, String>)> = {
+        use rayon::prelude::*;
+        crate::analysis::on_analysis_thread(|| files.par_iter().map(|file| parse_file(file)).collect())
+    };
+    for (file, (text, parsed)) in files.iter().zip(read) {
+        hash_file(&mut content, file, text.as_deref());
+        match parsed {
             Ok(decls) => declarations.push(decls),
             Err(problem) => warnings.push(format!("{}: {problem}", file.display())),
         }
@@ -142,16 +149,34 @@ fn stat(path: &Path) -> Option<(SystemTime, u64)> {
 
 /// Reads and converts one file, adding its path and bytes to `content`.
 fn read_file(path: &Path, content: &mut xxhash_rust::xxh3::Xxh3) -> Result<convert::FileDecls, String> {
-    content.update(path.as_os_str().as_encoded_bytes());
-    content.update(&[0]);
-    let text = std::fs::read(path).map_err(|e| crate::files::describe_io_error(&e))?;
-    content.update(&(text.len() as u64).to_le_bytes());
-    content.update(&text);
-    let text = String::from_utf8(text).map_err(|_| "not UTF-8".to_string())?;
-    match crate::stack_guard::guarded(|| convert::convert_file(&text)) {
+    let (text, parsed) = parse_file(path);
+    hash_file(content, path, text.as_deref());
+    parsed
+}
+
+/// A file's text (if it could be read) and its declarations.
+fn parse_file(path: &Path) -> (Option<Vec<u8>>, Result<convert::FileDecls, String>) {
+    let text = match std::fs::read(path) {
+        Ok(text) => text,
+        Err(error) => return (None, Err(crate::files::describe_io_error(&error))),
+    };
+    let Ok(utf8) = std::str::from_utf8(&text) else { return (Some(text), Err("not UTF-8".to_string())) };
+    let parsed = match crate::stack_guard::guarded(|| convert::convert_file(utf8)) {
         Ok(Ok(decls)) => Ok(decls),
         Ok(Err(message)) => Err(format!("RBS syntax error: {message}")),
         Err(failure) => Err(format!("the RBS parser failed on this file ({failure:?})")),
+    };
+    (Some(text), parsed)
+}
+
+/// What the signatures' content hash takes of one file: its path, and its
+/// length and bytes when it could be read.
+fn hash_file(content: &mut xxhash_rust::xxh3::Xxh3, path: &Path, text: Option<&[u8]>) {
+    content.update(path.as_os_str().as_encoded_bytes());
+    content.update(&[0]);
+    if let Some(text) = text {
+        content.update(&(text.len() as u64).to_le_bytes());
+        content.update(text);
     }
 }
 
