@@ -8,14 +8,56 @@ use crate::types::{join, Type};
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Flow {
-    pub locals: HashMap<String, Type>,
+    pub locals: Shared<HashMap<String, Type>>,
     /// Instance variables assigned in this method and not since disturbed.
-    pub ivars: HashMap<String, Type>,
+    pub ivars: Shared<HashMap<String, Type>>,
     /// Instance variables this method surely assigned on the way here:
     /// calls may change what they hold, but they are set.
-    pub ivars_set: HashSet<String>,
+    pub ivars_set: Shared<HashSet<String>>,
     /// Locals a block that may run later can reassign: reads are unknown.
-    pub volatile: HashSet<String>,
+    pub volatile: Shared<HashSet<String>>,
+}
+
+/// A table copied only when written: the walk copies a flow at every
+/// branch, and most copies are read, joined or dropped unchanged.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Shared<T>(std::rc::Rc<T>);
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> Shared<T> {
+    /// The same table, not merely an equal one.
+    pub fn same(&self, other: &Shared<T>) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<A, T: FromIterator<A>> FromIterator<A> for Shared<T> {
+    fn from_iter<I: IntoIterator<Item = A>>(items: I) -> Self {
+        Shared(std::rc::Rc::new(items.into_iter().collect()))
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Shared<T>
+where
+    &'a T: IntoIterator,
+{
+    type Item = <&'a T as IntoIterator>::Item;
+    type IntoIter = <&'a T as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.as_ref().into_iter()
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        std::rc::Rc::make_mut(&mut self.0)
+    }
 }
 
 /// The flow at a program point; `None` when no path reaches it.
@@ -38,6 +80,14 @@ impl Flow {
 /// Where two paths meet. A local bound on one path only is `nil` on the
 /// other (Ruby hoists locals); instance-variable knowledge must hold on both.
 pub fn join_flows(a: &Flow, b: &Flow) -> Flow {
+    // Tables both paths share unchanged join to themselves.
+    if a.locals.same(&b.locals)
+        && a.ivars.same(&b.ivars)
+        && a.ivars_set.same(&b.ivars_set)
+        && a.volatile.same(&b.volatile)
+    {
+        return a.clone();
+    }
     let mut locals = HashMap::with_capacity_and_hasher(a.locals.len().max(b.locals.len()), Default::default());
     for (name, ty) in &a.locals {
         let other = b.locals.get(name).cloned().unwrap_or_else(Type::nil);
@@ -55,7 +105,7 @@ pub fn join_flows(a: &Flow, b: &Flow) -> Flow {
         .collect();
     let volatile = a.volatile.union(&b.volatile).cloned().collect();
     let ivars_set = a.ivars_set.intersection(&b.ivars_set).cloned().collect();
-    Flow { locals, ivars, ivars_set, volatile }
+    Flow { locals: Shared(std::rc::Rc::new(locals)), ivars, ivars_set, volatile }
 }
 
 pub fn join_states(a: &State, b: &State) -> State {
