@@ -267,6 +267,7 @@ fn run_rules(
     if let Some(inference) = context.inference_if_run() {
         *reads = inference.project_reads();
     }
+    reads.extend(context.project.names_read().into_iter().map(Dep::FactName));
     diagnostics
 }
 

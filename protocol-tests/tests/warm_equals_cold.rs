@@ -67,6 +67,51 @@ fn the_fixture_project_is_analysed_across_files() {
 }
 
 #[test]
+fn a_method_added_to_a_class_reanalyses_only_the_files_that_look_it_up() {
+    // Dependencies are per method name: `Till` looks up `Money#rounded`
+    // (missing, then present), `Cart` uses `Money` for other methods only.
+    // Adding `rounded` re-derives the exports of `money.rb` and `till.rb`
+    // alone, re-checks them and at most one more file, and the answer is
+    // still a cold run's.
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    copy_tree(&fixtures().join("warm-project"), scratch.path());
+    let root = scratch.path();
+    std::fs::write(
+        root.join("lib/shop/till.rb"),
+        "module Shop\n  class Till\n    def change = Money.new(5).rounded\n  end\nend\n",
+    )
+    .expect("till.rb");
+    let argv = ["check", "--format=json", "--", "lib"];
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    let (_, before, _) = worker.call(&argv, root);
+    assert!(before.contains("rounded"), "the call to a missing method is reported first: {before}");
+    let money = root.join("lib/shop/money.rb");
+    let text = std::fs::read_to_string(&money).expect("money.rb");
+    let edited = text.replace(
+        "    def to_s = format_cents(cents)\n",
+        "    def to_s = format_cents(cents)\n\n    def rounded = cents\n",
+    );
+    assert_ne!(edited, text, "the fixture still has the line the edit follows");
+    std::fs::write(&money, edited).expect("edit money.rb");
+    let (_, warm, _) = worker.call(&argv, root);
+    let stats: serde_json::Value = serde_json::from_str(&warm).expect("json");
+    let cache = &stats["stats"]["cache"];
+    assert_eq!(cache["exports_derived"], serde_json::json!(2), "{cache}");
+    let reanalysed = cache["reanalysed"].as_u64().expect("reanalysed");
+    assert!((2..=3).contains(&reanalysed), "money.rb, till.rb and at most one more of 7: {cache}");
+    assert_eq!(cache["index"], serde_json::json!("rebuilt"), "{cache}");
+    assert!(!warm.contains("`rounded`"), "the method is found now: {warm}");
+    let cold = std::process::Command::new(&rigor)
+        .args(["check", "--format=json", "--no-stats", "--", "lib"])
+        .current_dir(root)
+        .output()
+        .expect("cold rigor check");
+    let (_, warm_plain, _) = worker.call(&["check", "--format=json", "--no-stats", "--", "lib"], root);
+    assert_eq!(warm_plain, String::from_utf8_lossy(&cold.stdout));
+}
+
+#[test]
 fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
     // Early cutoff: `Money#initialize` gains a statement, which changes
     // neither the file's interface nor its exports, so no other file's

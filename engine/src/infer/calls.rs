@@ -314,7 +314,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // (A class method is not taken to reach instances: `Foo.create(x)`.)
             let reaches_project = receiver_type.members().iter().any(|m| match m {
                 Type::Singleton(_) => false,
-                other => other.has_unknown() || other.class_name().is_none_or(|c| self.index.class(c).is_some()),
+                other => other.has_unknown() || other.class_name().is_none_or(|c| self.index.class_shape(c).is_some()),
             });
             let keeps_ivars = !on_self
                 && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)

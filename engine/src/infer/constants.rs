@@ -84,7 +84,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 return ty;
             }
         }
-        let is_class = self.index.class(full).is_some() || self.env.has_class(full);
+        let is_class = self.index.class_shape(full).is_some() || self.env.has_class(full);
         if is_class && !self.index.constants.contains_key(full) {
             return Type::Singleton(full.clone());
         }

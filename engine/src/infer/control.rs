@@ -155,7 +155,7 @@ impl<'pr> Inferrer<'pr, '_> {
 
     /// A class with its own `self.===` decides matches its own way.
     fn own_case_equality(&self, class: &str) -> bool {
-        self.index.class(class).is_some_and(|c| c.singleton_methods.contains_key("==="))
+        self.index.class_for_method(class, "===").is_some_and(|c| c.singleton_methods.contains_key("==="))
     }
 
     pub fn case_match_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {

@@ -62,6 +62,10 @@ pub struct ProjectLink {
     pub index: SharedIndex,
     pub file: FileId,
     classes_read: RefCell<HashSet<Name>>,
+    /// Classes whose shape was read with one method name looked up.
+    methods_read: RefCell<HashSet<(Name, String)>>,
+    /// Classes only asked about as constants: whether they exist.
+    shapes_read: RefCell<HashSet<Name>>,
     constants_read: RefCell<HashSet<Name>>,
     other_reads: RefCell<HashSet<Dep>>,
     exported_read: std::cell::Cell<bool>,
@@ -73,6 +77,8 @@ impl ProjectLink {
             index,
             file,
             classes_read: RefCell::default(),
+            methods_read: RefCell::default(),
+            shapes_read: RefCell::default(),
             constants_read: RefCell::default(),
             other_reads: RefCell::default(),
             exported_read: Default::default(),
@@ -82,6 +88,19 @@ impl ProjectLink {
     fn read_class(&self, name: &str) {
         if !self.classes_read.borrow().contains(name) {
             self.classes_read.borrow_mut().insert(Name::from(name));
+        }
+    }
+
+    fn read_shape(&self, class: &str) {
+        if !self.shapes_read.borrow().contains(class) {
+            self.shapes_read.borrow_mut().insert(Name::from(class));
+        }
+    }
+
+    fn read_method(&self, class: &str, method: &str) {
+        let key = (Name::from(class), method.to_string());
+        if !self.methods_read.borrow().contains(&key) {
+            self.methods_read.borrow_mut().insert(key);
         }
     }
 
@@ -103,13 +122,21 @@ impl ProjectLink {
 
     /// What the analysis read of the project, sorted.
     pub fn reads(&self) -> Vec<Dep> {
-        let mut deps: Vec<Dep> = self.classes_read.borrow().iter().cloned().map(Dep::Class).collect();
+        // A class taken as a whole: its shape and its method tables.
+        let mut deps: Vec<Dep> =
+            self.classes_read.borrow().iter().flat_map(|c| [Dep::Class(c.clone()), Dep::Methods(c.clone())]).collect();
+        deps.extend(self.shapes_read.borrow().iter().cloned().map(Dep::Class));
+        for (class, method) in self.methods_read.borrow().iter() {
+            deps.push(Dep::Class(class.clone()));
+            deps.push(Dep::Method(class.clone(), method.clone()));
+        }
         deps.extend(self.constants_read.borrow().iter().cloned().map(Dep::Constant));
         deps.extend(self.other_reads.borrow().iter().cloned());
         if self.exported_read.get() {
             deps.push(Dep::Exported);
         }
         deps.sort();
+        deps.dedup();
         deps
     }
 }
@@ -166,6 +193,29 @@ impl<'pr> ProgramIndex<'pr> {
         project.index.class(name)
     }
 
+    /// A class as its shape: whether it exists, its ancestry and flags;
+    /// the caller reads none of its method tables.
+    pub fn class_shape(&self, name: &str) -> Option<&UserClass> {
+        if let Some(local) = self.classes.get(name) {
+            return Some(local);
+        }
+        let project = self.project.as_ref()?;
+        project.read_shape(name);
+        project.index.class(name)
+    }
+
+    /// A class as a method lookup reads it: its shape, and its method
+    /// tables under `method` alone (either side); the caller reads no
+    /// other entry.
+    pub fn class_for_method(&self, name: &str, method: &str) -> Option<&UserClass> {
+        if let Some(local) = self.classes.get(name) {
+            return Some(local);
+        }
+        let project = self.project.as_ref()?;
+        project.read_method(name, method);
+        project.index.class(name)
+    }
+
     /// Is the class opened by this file alone (so everything about it is in
     /// view here)? Classes of other files are known, but their bodies are not.
     pub fn is_local(&self, name: &str) -> bool {
@@ -205,8 +255,8 @@ impl<'pr> ProgramIndex<'pr> {
     pub fn overrides_elsewhere(&self, class: &str, side: Side, method: &str) -> Option<Vec<Type>> {
         let project = self.project.as_ref()?;
         for descendant in project.index.descendants(class) {
-            project.read_class(&descendant);
-            if project.index.class(&descendant).is_some_and(|c| c.methods(side).contains_key(method)) {
+            project.read_class(descendant);
+            if project.index.class(descendant).is_some_and(|c| c.methods(side).contains_key(method)) {
                 project.read(Dep::Return(descendant.clone(), side, method.to_string()));
             }
         }
@@ -287,7 +337,8 @@ impl<'pr> ProgramIndex<'pr> {
             || env.has_class(full)
             || env.constant(full).is_some()
             || self.project.as_ref().is_some_and(|project| {
-                project.read_class(full);
+                // Whether it exists is part of its shape.
+                project.read_shape(full);
                 project.read_constant(full);
                 project.index.class(full).is_some() || project.index.has_constant(full)
             })
@@ -357,7 +408,7 @@ impl<'pr> ProgramIndex<'pr> {
             if guard > 64 {
                 break;
             }
-            match self.class(&name) {
+            match self.class_shape(&name) {
                 Some(user) => {
                     out.extend(user.prepends.iter().cloned());
                     if guard > 1 {

@@ -126,7 +126,8 @@ impl<'a> Inferrer<'_, 'a> {
             return Callee::Missing { complete: false };
         }
         let env: &'a crate::rbs::Environment = self.env;
-        let Some(user) = self.index.class(class) else {
+        // Below, only `method`'s entries of the tables are read.
+        let Some(user) = self.index.class_for_method(class, method) else {
             let found = match side {
                 Side::Instance => env.instance_method(class, method),
                 Side::Singleton => env.singleton_method(class, method),
@@ -259,7 +260,9 @@ impl<'a> Inferrer<'_, 'a> {
     pub(super) fn all_definitions(&self, id: usize, method: &str) -> Vec<usize> {
         let info = self.index.def(id);
         let all = match &info.owner {
-            Some((class, side)) => self.index.class(class).and_then(|c| c.redefined.get(&(*side, method.to_string()))),
+            Some((class, side)) => {
+                self.index.class_shape(class).and_then(|c| c.redefined.get(&(*side, method.to_string())))
+            }
             None => self.index.top_redefined.get(method),
         };
         match all {
@@ -294,13 +297,13 @@ impl<'a> Inferrer<'_, 'a> {
         }
         match self.lookup(class, Side::Singleton, "new") {
             Callee::Rbs(found) if &*found.owner == "Class" => Some(self.instance_of(class)),
-            Callee::Missing { .. } if self.index.class(class).is_some() => Some(self.instance_of(class)),
+            Callee::Missing { .. } if self.index.class_shape(class).is_some() => Some(self.instance_of(class)),
             _ => None,
         }
     }
 
     pub(super) fn super_lookup(&self, class: &str, side: Side, method: &str) -> Callee<'a> {
-        let Some(user) = self.index.class(class) else { return Callee::Missing { complete: false } };
+        let Some(user) = self.index.class_shape(class) else { return Callee::Missing { complete: false } };
         if user.is_module || !user.includes.is_empty() || !user.prepends.is_empty() || user.unknown_mixins {
             return Callee::Missing { complete: false };
         }

@@ -292,7 +292,7 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         // A module's instance variables live in the objects of whatever
         // classes include it, which may assign them anywhere.
-        if side == Side::Instance && self.index.class(class).is_some_and(|c| c.is_module) {
+        if side == Side::Instance && self.index.class_shape(class).is_some_and(|c| c.is_module) {
             return Type::untyped();
         }
         // A superclass or mixin defined elsewhere may assign them too.
@@ -616,7 +616,7 @@ impl<'pr> Inferrer<'pr, '_> {
     }
 
     fn descends_from(&self, class: &str, ancestor: &str) -> bool {
-        let mut current = self.index.class(class).and_then(|c| match &c.superclass {
+        let mut current = self.index.class_shape(class).and_then(|c| match &c.superclass {
             Superclass::Known(parent) => Some(parent.clone()),
             _ => None,
         });
@@ -625,7 +625,7 @@ impl<'pr> Inferrer<'pr, '_> {
             if &*name == ancestor {
                 return true;
             }
-            current = self.index.class(&name).and_then(|c| match &c.superclass {
+            current = self.index.class_shape(&name).and_then(|c| match &c.superclass {
                 Superclass::Known(parent) => Some(parent.clone()),
                 _ => None,
             });

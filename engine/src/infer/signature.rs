@@ -150,7 +150,7 @@ impl Inferrer<'_, '_> {
         if sup == "Object" || sup == "Kernel" {
             return if sub == "BasicObject" { Relation::IsNot } else { Relation::Is };
         }
-        if self.index.class(sub).is_none() {
+        if self.index.class_shape(sub).is_none() {
             return if self.env.has_class(sub) {
                 if self.env.inherits(sub, sup) {
                     Relation::Is
@@ -199,7 +199,7 @@ impl Inferrer<'_, '_> {
     }
 
     pub fn is_module(&self, name: &str) -> bool {
-        match self.index.class(name) {
+        match self.index.class_shape(name) {
             Some(user) => user.is_module,
             None => self.env.is_module(name),
         }

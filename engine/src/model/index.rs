@@ -78,6 +78,15 @@ pub struct ProjectClass {
     splits: Option<Arc<Splits>>,
 }
 
+/// One file's part of a class, fingerprinted: its shape and its method
+/// tables apart, for `Dep::Class` and `Dep::Methods`.
+#[derive(Debug, Clone)]
+struct PartPrint {
+    file: FileId,
+    shape: u64,
+    methods: u64,
+}
+
 #[derive(Debug)]
 struct Splits {
     prefix: Vec<UserClass>,
@@ -165,7 +174,7 @@ pub struct ProjectIndex {
     /// Whether exports were folded in (the second stratum).
     pub exported: bool,
     /// Each class's parts' fingerprints, by file (see `seal`).
-    part_prints: HashMap<Name, Vec<(FileId, u64)>>,
+    part_prints: HashMap<Name, Vec<PartPrint>>,
     /// Which methods' parameters are typed from their call sites.
     pub policy: ParameterPolicy,
     /// Every call that may reach each method, by (class, side, name),
@@ -177,9 +186,15 @@ pub struct ProjectIndex {
 /// only while each of these reads the same.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Dep {
-    /// A class or module's structure: its parts, ancestry and method
-    /// names, family and descendants (absent counts too).
+    /// A class or module's shape: its parts' ancestry and flags, family
+    /// and descendants (absent counts too), all but its method tables.
     Class(Name),
+    /// The method tables of a class's parts in other files, whole (read
+    /// by whoever takes the class as a whole, such as a file reopening it).
+    Methods(Name),
+    /// What other files' parts of a class define under one method name,
+    /// on either side (a lookup reads one name, not the table).
+    Method(Name, String),
     /// What other files' definitions of a method return.
     Return(Name, Side, String),
     /// What other files write to a class's instance variables.
@@ -192,6 +207,9 @@ pub enum Dep {
     Exported,
     /// What the project's calls pass to a method's parameters.
     Params(Name, Side, String),
+    /// What the rules' project facts say of one method name (fingerprinted
+    /// by the workspace, from the facts, not the index).
+    FactName(String),
 }
 
 impl ProjectIndex {
@@ -732,6 +750,31 @@ impl ProjectIndex {
     pub fn fingerprint(&self, dep: &Dep, reader: FileId) -> u64 {
         let mut hasher = FxHasher::default();
         match dep {
+            Dep::Methods(name) => {
+                6u8.hash(&mut hasher);
+                for part in self.part_prints.get(name).into_iter().flatten().filter(|p| p.file != reader) {
+                    part.methods.hash(&mut hasher);
+                }
+            }
+            Dep::Method(name, method) => {
+                7u8.hash(&mut hasher);
+                for (file, part) in self.classes.get(name).map(|c| c.parts.as_slice()).unwrap_or_default() {
+                    if *file == reader {
+                        continue;
+                    }
+                    let kind = |entry: Option<&MethodEntry>| match entry {
+                        // Its number is its place in this index's list.
+                        Some(MethodEntry::External(_)) => Some(MethodEntry::External(0)),
+                        other => other.copied(),
+                    };
+                    (
+                        self.paths.get(*file as usize),
+                        kind(part.instance_methods.get(method)),
+                        kind(part.singleton_methods.get(method)),
+                    )
+                        .hash(&mut hasher);
+                }
+            }
             Dep::Class(name) => {
                 0u8.hash(&mut hasher);
                 match self.part_prints.get(name) {
@@ -740,9 +783,9 @@ impl ProjectIndex {
                         1u8.hash(&mut hasher);
                         // The reader's own part is its own content, which
                         // its cache key already holds.
-                        for (file, print) in parts {
-                            if *file != reader {
-                                print.hash(&mut hasher);
+                        for part in parts {
+                            if part.file != reader {
+                                part.shape.hash(&mut hasher);
                             }
                         }
                         self.families.get(name).map(|rep| self.family(rep)).hash(&mut hasher);
@@ -779,7 +822,7 @@ impl ProjectIndex {
                 5u8.hash(&mut hasher);
                 self.parameter_calls(class, *side, method).hash(&mut hasher);
             }
-            Dep::Facts => 2u8.hash(&mut hasher),
+            Dep::Facts | Dep::FactName(_) => 2u8.hash(&mut hasher),
             Dep::Exported => self.exported.hash(&mut hasher),
             Dep::Constant(name) => {
                 1u8.hash(&mut hasher);
@@ -799,10 +842,12 @@ impl ProjectIndex {
     /// for this reader leaves that part out)?
     pub fn touches(&self, dep: &Dep, reader: FileId) -> bool {
         match dep {
-            Dep::Class(name) => self.part_prints.get(name).is_some_and(|parts| parts.iter().any(|(f, _)| *f == reader)),
+            Dep::Class(name) | Dep::Methods(name) | Dep::Method(name, _) => {
+                self.part_prints.get(name).is_some_and(|parts| parts.iter().any(|p| p.file == reader))
+            }
             Dep::Constant(name) => self.constants.get(name).is_some_and(|(files, _)| files.contains(&reader)),
             Dep::Return(owner, _, _) => {
-                self.part_prints.get(owner).is_some_and(|parts| parts.iter().any(|(f, _)| *f == reader))
+                self.part_prints.get(owner).is_some_and(|parts| parts.iter().any(|p| p.file == reader))
             }
             Dep::Ivars(class) => self
                 .ivars_by_class
@@ -810,21 +855,23 @@ impl ProjectIndex {
                 .is_some_and(|keys| keys.iter().any(|k| self.ivars[k].iter().any(|(f, _)| *f == reader))),
             // The folded calls include the reader's own: its own calls were
             // inferred against the rest of the project.
-            Dep::Facts | Dep::Exported | Dep::Params(..) => false,
+            Dep::Facts | Dep::FactName(_) | Dep::Exported | Dep::Params(..) => false,
         }
     }
 
     /// Fingerprints each file's part of each class: its facts, its
     /// methods' return types and its instance-variable writes.
     fn seal(&mut self) {
-        let mut prints: HashMap<Name, Vec<(FileId, u64)>> = HashMap::default();
+        let mut prints: HashMap<Name, Vec<PartPrint>> = HashMap::default();
         for (name, class) in &self.classes {
             let mut parts = Vec::with_capacity(class.parts.len());
             for (file, part) in &class.parts {
-                let mut hasher = FxHasher::default();
-                self.paths.get(*file as usize).hash(&mut hasher);
-                canonical(part).hash(&mut hasher);
-                parts.push((*file, hasher.finish()));
+                let path = self.paths.get(*file as usize);
+                let mut shape = FxHasher::default();
+                (path, canonical_shape(part)).hash(&mut shape);
+                let mut methods = FxHasher::default();
+                (path, entry_kinds(&part.instance_methods), entry_kinds(&part.singleton_methods)).hash(&mut methods);
+                parts.push(PartPrint { file: *file, shape: shape.finish(), methods: methods.finish() });
             }
             prints.insert(name.clone(), parts);
         }
@@ -896,6 +943,20 @@ fn sorted_keys<V>(map: &HashMap<Name, V>) -> Vec<Name> {
     keys
 }
 
+/// A method table as a fingerprint sees it: names and kinds of entry. An
+/// `External` entry's number is its place in this index's method list,
+/// which a method added in an earlier file shifts; what the method returns
+/// is a `Return` dependency of its own.
+fn entry_kinds(table: &HashMap<String, MethodEntry>) -> Vec<(String, MethodEntry)> {
+    let mut entries = sorted_entries(table);
+    for (_, entry) in &mut entries {
+        if let MethodEntry::External(_) = entry {
+            *entry = MethodEntry::External(0);
+        }
+    }
+    entries
+}
+
 fn sorted_entries(table: &HashMap<String, MethodEntry>) -> Vec<(String, MethodEntry)> {
     let mut entries: Vec<(String, MethodEntry)> = table.iter().map(|(k, v)| (k.clone(), *v)).collect();
     entries.sort_by(|a, b| a.0.cmp(&b.0));
@@ -904,6 +965,16 @@ fn sorted_entries(table: &HashMap<String, MethodEntry>) -> Vec<(String, MethodEn
 
 /// A class's facts in a canonical order, for comparing and hashing.
 fn canonical(class: &UserClass) -> String {
+    format!(
+        "{}|{:?}|{:?}",
+        canonical_shape(class),
+        entry_kinds(&class.instance_methods),
+        entry_kinds(&class.singleton_methods),
+    )
+}
+
+/// A class's facts but its method tables, in a canonical order.
+fn canonical_shape(class: &UserClass) -> String {
     let mut ivars_outside: Vec<&String> = class.ivars_set_from_outside.iter().collect();
     ivars_outside.sort();
     let mut initialized: Vec<&String> = class.initialized_ivars.iter().collect();
@@ -911,7 +982,7 @@ fn canonical(class: &UserClass) -> String {
     let mut redefined: Vec<_> = class.redefined.iter().collect();
     redefined.sort_by(|a, b| a.0.cmp(b.0));
     format!(
-        "{}|{}|{:?}|{:?}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}",
+        "{}|{}|{:?}|{:?}|{:?}|{:?}|{}|{}|{:?}|{}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}",
         class.name,
         class.is_module,
         class.superclass,
@@ -920,8 +991,6 @@ fn canonical(class: &UserClass) -> String {
         class.prepends,
         class.unknown_mixins,
         class.computed_mixins,
-        sorted_entries(&class.instance_methods),
-        sorted_entries(&class.singleton_methods),
         ivars_outside,
         class.ivars_opaque,
         initialized,

@@ -58,7 +58,7 @@ pub fn load(request: &Request) -> Arc<Signatures> {
     let mut content = xxhash_rust::xxh3::Xxh3::new();
     // The core alone is some 200 files: parsed in parallel, hashed and
     // combined in their order.
-    let read: Vec<(Option<Vec<u8>>, Result<convert::FileDecls, String>)> = {
+    let read: Vec<Parsed> = {
         use rayon::prelude::*;
         crate::analysis::on_analysis_thread(|| files.par_iter().map(|file| parse_file(file)).collect())
     };
@@ -155,7 +155,9 @@ fn read_file(path: &Path, content: &mut xxhash_rust::xxh3::Xxh3) -> Result<conve
 }
 
 /// A file's text (if it could be read) and its declarations.
-fn parse_file(path: &Path) -> (Option<Vec<u8>>, Result<convert::FileDecls, String>) {
+type Parsed = (Option<Vec<u8>>, Result<convert::FileDecls, String>);
+
+fn parse_file(path: &Path) -> Parsed {
     let text = match std::fs::read(path) {
         Ok(text) => text,
         Err(error) => return (None, Err(crate::files::describe_io_error(&error))),

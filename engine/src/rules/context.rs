@@ -7,7 +7,7 @@ use std::cell::{Cell, OnceCell};
 use ruby_prism::Node;
 
 use super::hazards::Hazards;
-use super::project::ProjectFacts;
+use super::project::{FactsReader, ProjectFacts};
 use crate::infer::{infer_in_project, infer_reusing, FileTypes, Inference, ProjectLink};
 use crate::rbs::Environment;
 use crate::syntax::walk::all_nodes;
@@ -19,7 +19,7 @@ pub struct RuleContext<'f, 'src> {
     /// The file's path as reported.
     pub path: &'f str,
     pub env: &'f Environment,
-    pub project: &'f ProjectFacts,
+    pub project: FactsReader<'f>,
     /// The project index this file's inference reads, taken on first use.
     link: Cell<Option<ProjectLink>>,
     /// Types an earlier inference of the same file found, to reuse.
@@ -36,7 +36,7 @@ impl<'f, 'src> RuleContext<'f, 'src> {
             parsed,
             path,
             env,
-            project,
+            project: FactsReader::new(project),
             link: Cell::new(None),
             reused: Cell::new(None),
             inference: OnceCell::new(),

@@ -50,6 +50,9 @@ pub struct ProjectFacts {
     /// Top-level namespaces native extensions the project loads may
     /// define (`require "fiddle.so"`: `Fiddle`), lower-cased, `_` removed.
     native: HashSet<String>,
+    /// Who defines each name in a class body, sorted (made by `settle`).
+    #[serde(skip)]
+    owners_of: HashMap<String, Vec<(String, Owner)>>,
 }
 
 impl ProjectFacts {
@@ -97,7 +100,43 @@ impl ProjectFacts {
     pub fn settle(mut self) -> ProjectFacts {
         self.loads.settle();
         self.opened_last_segments = self.files_opening.keys().map(|full| last_segment(full).to_string()).collect();
+        let mut owners_of: HashMap<String, Vec<(String, Owner)>> = HashMap::default();
+        for ((class, side), names) in &self.by_class {
+            for name in names {
+                owners_of.entry(name.clone()).or_default().push((class.clone(), *side));
+            }
+        }
+        for owners in owners_of.values_mut() {
+            owners.sort_by(|a, b| (&a.0, a.1 as u8).cmp(&(&b.0, b.1 as u8)));
+        }
+        self.owners_of = owners_of;
         self
+    }
+
+    /// Everything but what the project says of method names, as text to
+    /// fingerprint: what answers the queries a [`FactsReader`] does not
+    /// note by name. (One file's facts, before merging.)
+    pub fn shape_text(&self) -> String {
+        format!(
+            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            self.files_opening, self.dynamic_classes, self.mixins, self.subclassed, self.loads, self.native
+        )
+    }
+
+    /// A fingerprint of what the settled project says of one method name:
+    /// who defines it in a class body, whether it is defined dynamically
+    /// or anywhere at all, and how many `def`s it has.
+    pub fn name_fingerprint(&self, method: &str) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = rustc_hash::FxHasher::default();
+        self.owners_of
+            .get(method)
+            .map(|owners| owners.iter().map(|(class, side)| (class.as_str(), *side as u8)).collect::<Vec<_>>())
+            .hash(&mut hasher);
+        self.anywhere.contains(method).hash(&mut hasher);
+        self.all_names.contains(method).hash(&mut hasher);
+        self.def_count(method).hash(&mut hasher);
+        hasher.finish()
     }
 
     /// May code outside the project and the standard library (a gem) have
@@ -202,6 +241,87 @@ impl ProjectFacts {
     /// Is the name defined anywhere in the project, by anyone?
     pub fn defines_anywhere(&self, method: &str) -> bool {
         self.all_names.contains(method)
+    }
+}
+
+/// The project's facts as one file's rules read them: queries by method
+/// name are noted, so that a report stays valid until what the project
+/// says of those names changes (adding a method elsewhere leaves the
+/// reports that never asked about it alone). Every other query reads the
+/// facts' shape, which the report's `Facts` dependency covers.
+pub struct FactsReader<'a> {
+    facts: &'a ProjectFacts,
+    names: std::cell::RefCell<HashSet<String>>,
+}
+
+impl<'a> FactsReader<'a> {
+    pub fn new(facts: &'a ProjectFacts) -> FactsReader<'a> {
+        FactsReader { facts, names: Default::default() }
+    }
+
+    fn note(&self, method: &str) {
+        if !self.names.borrow().contains(method) {
+            self.names.borrow_mut().insert(method.to_string());
+        }
+    }
+
+    /// The method names the rules asked about, sorted.
+    pub fn names_read(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.names.borrow().iter().cloned().collect();
+        names.sort();
+        names
+    }
+
+    pub fn native_namespace(&self, root: &str) -> bool {
+        self.facts.native_namespace(root)
+    }
+
+    pub fn sees_unseen_code(&self, path: &str) -> bool {
+        self.facts.sees_unseen_code(path)
+    }
+
+    pub fn mixins_of(&self, class: &str, side: Owner) -> impl Iterator<Item = &'a String> {
+        self.facts.mixins_of(class, side)
+    }
+
+    pub fn has_subclasses(&self, class: &str) -> bool {
+        self.facts.has_subclasses(class)
+    }
+
+    pub fn may_define(&self, classes: &[&str], side: Owner, method: &str) -> bool {
+        self.note(method);
+        self.facts.may_define(classes, side, method)
+    }
+
+    pub fn opens(&self, class: &str) -> bool {
+        self.facts.opens(class)
+    }
+
+    pub fn opens_by_last_segment(&self, written: &str) -> bool {
+        self.facts.opens_by_last_segment(written)
+    }
+
+    pub fn is_spread(&self, class: &str) -> bool {
+        self.facts.is_spread(class)
+    }
+
+    pub fn any_dynamic(&self, classes: &[&str]) -> bool {
+        self.facts.any_dynamic(classes)
+    }
+
+    pub fn def_count(&self, method: &str) -> usize {
+        self.note(method);
+        self.facts.def_count(method)
+    }
+
+    pub fn defined_dynamically(&self, method: &str) -> bool {
+        self.note(method);
+        self.facts.defined_dynamically(method)
+    }
+
+    pub fn defines_anywhere(&self, method: &str) -> bool {
+        self.note(method);
+        self.facts.defines_anywhere(method)
     }
 }
 

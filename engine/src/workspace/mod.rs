@@ -63,6 +63,9 @@ struct FileFacts {
     rules: ProjectFacts,
     /// Fingerprint of `rules`, so an unchanged one is recognised.
     rules_fingerprint: u64,
+    /// Fingerprint of `rules` but what it says of method names (which a
+    /// report depends on name by name).
+    shape_fingerprint: u64,
 }
 
 struct FileState {
@@ -159,6 +162,8 @@ impl Last {
 pub struct Project {
     pub index: SharedIndex,
     pub facts: Arc<ProjectFacts>,
+    /// The facts' shape (all but what they say of method names, which
+    /// each report depends on name by name: `Dep::FactName`).
     facts_fingerprint: u64,
     ids: HashMap<String, FileId>,
     sources: HashMap<String, Source>,
@@ -394,7 +399,7 @@ impl Workspace {
             .settle();
         let mut hasher = FxHasher::default();
         for (display, _) in &present {
-            self.files[display].facts.rules_fingerprint.hash(&mut hasher);
+            self.files[display].facts.shape_fingerprint.hash(&mut hasher);
         }
         let facts_fingerprint = hasher.finish();
 
@@ -439,7 +444,7 @@ impl Workspace {
         settings: &Settings,
     ) -> Vec<FileReport> {
         let started = Instant::now();
-        let memo = Fingerprints::new(project.index.clone());
+        let memo = Fingerprints::new(project.index.clone()).with_facts(project.facts.clone());
         let facts_fingerprint = project.facts_fingerprint;
         let mut work: Vec<(usize, String, Source, Option<FileTypes>)> = Vec::new();
         let mut out: Vec<Option<FileReport>> = vec![None; targets.len()];
@@ -562,15 +567,26 @@ fn lap(phase: &mut Instant) -> f64 {
 /// (per reader, where the reader's own part is left out).
 struct Fingerprints {
     index: SharedIndex,
+    /// The rules' facts, for `FactName` (absent in the export pass, which
+    /// runs no rule).
+    facts: Option<Arc<ProjectFacts>>,
     memo: Mutex<HashMap<(Dep, Option<FileId>), u64>>,
 }
 
 impl Fingerprints {
     fn new(index: SharedIndex) -> Fingerprints {
-        Fingerprints { index, memo: Mutex::new(HashMap::default()) }
+        Fingerprints { index, facts: None, memo: Mutex::new(HashMap::default()) }
+    }
+
+    fn with_facts(mut self, facts: Arc<ProjectFacts>) -> Fingerprints {
+        self.facts = Some(facts);
+        self
     }
 
     fn of(&self, dep: &Dep, reader: FileId) -> u64 {
+        if let Dep::FactName(name) = dep {
+            return self.facts.as_ref().map_or(0, |facts| facts.name_fingerprint(name));
+        }
         let key = (dep.clone(), self.index.touches(dep, reader).then_some(reader));
         if let Some(known) = self.memo.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
             return *known;
@@ -602,7 +618,12 @@ fn facts_of(display: &str, source: &[u8], settings: &Settings, env: &Environment
         format!("{rules:?}").hash(&mut hasher);
         hasher.finish()
     };
-    FileFacts { interface, rules, rules_fingerprint }
+    let shape_fingerprint = {
+        let mut hasher = FxHasher::default();
+        rules.shape_text().hash(&mut hasher);
+        hasher.finish()
+    };
+    FileFacts { interface, rules, rules_fingerprint, shape_fingerprint }
 }
 
 /// The project the command's targets belong to, up to date: what
