@@ -66,6 +66,26 @@ fn the_fixture_project_is_analysed_across_files() {
     assert_eq!(answer["type"], "1024", "{answer}");
 }
 
+/// Edits one file of the project in place; the edit must apply.
+fn edit(path: &std::path::Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).expect("read the file to edit");
+    let edited = text.replace(from, to);
+    assert_ne!(edited, text, "the fixture still has the line the edit follows");
+    std::fs::write(path, edited).expect("write the edit");
+}
+
+/// The warm worker's `check` of `lib` (stats left out) equals a fresh
+/// process's, byte for byte.
+fn assert_warm_equals_cold(rigor: &std::path::Path, worker: &mut protocol_tests::warm::Worker, root: &std::path::Path) {
+    let cold = std::process::Command::new(rigor)
+        .args(["check", "--format=json", "--no-stats", "--", "lib"])
+        .current_dir(root)
+        .output()
+        .expect("cold rigor check");
+    let (_, warm_plain, _) = worker.call(&["check", "--format=json", "--no-stats", "--", "lib"], root);
+    assert_eq!(warm_plain, String::from_utf8_lossy(&cold.stdout));
+}
+
 #[test]
 fn a_method_added_to_a_class_reanalyses_only_the_files_that_look_it_up() {
     // Dependencies are per method name: `Till` looks up `Money#rounded`
@@ -86,14 +106,11 @@ fn a_method_added_to_a_class_reanalyses_only_the_files_that_look_it_up() {
     let mut worker = protocol_tests::warm::Worker::start(&rigor);
     let (_, before, _) = worker.call(&argv, root);
     assert!(before.contains("rounded"), "the call to a missing method is reported first: {before}");
-    let money = root.join("lib/shop/money.rb");
-    let text = std::fs::read_to_string(&money).expect("money.rb");
-    let edited = text.replace(
+    edit(
+        &root.join("lib/shop/money.rb"),
         "    def to_s = format_cents(cents)\n",
         "    def to_s = format_cents(cents)\n\n    def rounded = cents\n",
     );
-    assert_ne!(edited, text, "the fixture still has the line the edit follows");
-    std::fs::write(&money, edited).expect("edit money.rb");
     let (_, warm, _) = worker.call(&argv, root);
     let stats: serde_json::Value = serde_json::from_str(&warm).expect("json");
     let cache = &stats["stats"]["cache"];
@@ -102,13 +119,7 @@ fn a_method_added_to_a_class_reanalyses_only_the_files_that_look_it_up() {
     assert!((2..=3).contains(&reanalysed), "money.rb, till.rb and at most one more of 7: {cache}");
     assert_eq!(cache["index"], serde_json::json!("rebuilt"), "{cache}");
     assert!(!warm.contains("`rounded`"), "the method is found now: {warm}");
-    let cold = std::process::Command::new(&rigor)
-        .args(["check", "--format=json", "--no-stats", "--", "lib"])
-        .current_dir(root)
-        .output()
-        .expect("cold rigor check");
-    let (_, warm_plain, _) = worker.call(&["check", "--format=json", "--no-stats", "--", "lib"], root);
-    assert_eq!(warm_plain, String::from_utf8_lossy(&cold.stdout));
+    assert_warm_equals_cold(&rigor, &mut worker, root);
 }
 
 #[test]
@@ -123,11 +134,7 @@ fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
     let argv = ["check", "--format=json", "--", "lib"];
     let mut worker = protocol_tests::warm::Worker::start(&rigor);
     worker.call(&argv, root);
-    let money = root.join("lib/shop/money.rb");
-    let text = std::fs::read_to_string(&money).expect("money.rb");
-    let edited = text.replace("      @cents = cents\n", "      @cents = cents\n      audit = cents.to_s\n");
-    assert_ne!(edited, text, "the fixture still has the line the edit follows");
-    std::fs::write(&money, edited).expect("edit money.rb");
+    edit(&root.join("lib/shop/money.rb"), "      @cents = cents\n", "      @cents = cents\n      audit = cents.to_s\n");
     let (_, warm, _) = worker.call(&argv, root);
     let stats: serde_json::Value = serde_json::from_str(&warm).expect("json");
     let cache = &stats["stats"]["cache"];
@@ -135,11 +142,5 @@ fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
     assert_eq!(cache["exports_derived"], serde_json::json!(1), "{cache}");
     assert_eq!(cache["reanalysed"], serde_json::json!(1), "{cache}");
     assert_eq!(cache["index"], serde_json::json!("cut off"), "{cache}");
-    let cold = std::process::Command::new(&rigor)
-        .args(["check", "--format=json", "--no-stats", "--", "lib"])
-        .current_dir(root)
-        .output()
-        .expect("cold rigor check");
-    let (_, warm_plain, _) = worker.call(&["check", "--format=json", "--no-stats", "--", "lib"], root);
-    assert_eq!(warm_plain, String::from_utf8_lossy(&cold.stdout));
+    assert_warm_equals_cold(&rigor, &mut worker, root);
 }

@@ -185,34 +185,29 @@ impl<'pr> ProgramIndex<'pr> {
 
     /// A class this file opens, or one the rest of the project defines.
     pub fn class(&self, name: &str) -> Option<&UserClass> {
-        if let Some(local) = self.classes.get(name) {
-            return Some(local);
-        }
-        let project = self.project.as_ref()?;
-        project.read_class(name);
-        project.index.class(name)
+        self.class_reading(name, |project| project.read_class(name))
     }
 
     /// A class as its shape: whether it exists, its ancestry and flags;
     /// the caller reads none of its method tables.
     pub fn class_shape(&self, name: &str) -> Option<&UserClass> {
-        if let Some(local) = self.classes.get(name) {
-            return Some(local);
-        }
-        let project = self.project.as_ref()?;
-        project.read_shape(name);
-        project.index.class(name)
+        self.class_reading(name, |project| project.read_shape(name))
     }
 
     /// A class as a method lookup reads it: its shape, and its method
     /// tables under `method` alone (either side); the caller reads no
     /// other entry.
     pub fn class_for_method(&self, name: &str, method: &str) -> Option<&UserClass> {
+        self.class_reading(name, |project| project.read_method(name, method))
+    }
+
+    /// This file's class, or the project's, noting the read `note` says.
+    fn class_reading(&self, name: &str, note: impl FnOnce(&ProjectLink)) -> Option<&UserClass> {
         if let Some(local) = self.classes.get(name) {
             return Some(local);
         }
         let project = self.project.as_ref()?;
-        project.read_method(name, method);
+        note(project);
         project.index.class(name)
     }
 
