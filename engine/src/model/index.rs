@@ -87,6 +87,69 @@ struct PartPrint {
     methods: u64,
 }
 
+/// A class's part prints, by file, with running hashes from either end:
+/// the print of every part but one reader's is then two lookups, not a
+/// walk over the parts (every file of rubocop opens `RuboCop`, and each
+/// reads it leaving out its own part).
+#[derive(Debug, Clone)]
+struct ClassPrints {
+    files: Vec<FileId>,
+    shape: Chain,
+    methods: Chain,
+}
+
+impl ClassPrints {
+    fn of(parts: Vec<PartPrint>) -> ClassPrints {
+        ClassPrints {
+            files: parts.iter().map(|p| p.file).collect(),
+            shape: Chain::of(parts.iter().map(|p| p.shape)),
+            methods: Chain::of(parts.iter().map(|p| p.methods)),
+        }
+    }
+
+    /// Where the reader's part is (parts are in file order).
+    fn position(&self, reader: FileId) -> Option<usize> {
+        self.files.binary_search(&reader).ok()
+    }
+}
+
+/// Running hashes of a sequence: `prefix[k]` covers items `..k` and
+/// `suffix[k]` items `k..`.
+#[derive(Debug, Clone)]
+struct Chain {
+    prefix: Vec<u64>,
+    suffix: Vec<u64>,
+}
+
+impl Chain {
+    fn of(items: impl DoubleEndedIterator<Item = u64> + Clone) -> Chain {
+        let step = |a: u64, b: u64| {
+            let mut hasher = FxHasher::default();
+            (a, b).hash(&mut hasher);
+            hasher.finish()
+        };
+        let mut prefix = vec![0];
+        for item in items.clone() {
+            prefix.push(step(*prefix.last().expect("seeded"), item));
+        }
+        let mut suffix = vec![0];
+        for item in items.rev() {
+            suffix.push(step(item, *suffix.last().expect("seeded")));
+        }
+        suffix.reverse();
+        Chain { prefix, suffix }
+    }
+
+    /// The items but the one at `at` (all of them for `None`).
+    fn without(&self, at: Option<usize>) -> (u64, u64) {
+        let last = self.prefix.len() - 1;
+        match at {
+            Some(at) => (self.prefix[at], self.suffix[at + 1]),
+            None => (self.prefix[last], self.suffix[last]),
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Splits {
     prefix: Vec<UserClass>,
@@ -174,7 +237,7 @@ pub struct ProjectIndex {
     /// Whether exports were folded in (the second stratum).
     pub exported: bool,
     /// Each class's parts' fingerprints, by file (see `seal`).
-    part_prints: HashMap<Name, Vec<PartPrint>>,
+    part_prints: HashMap<Name, ClassPrints>,
     /// Which methods' parameters are typed from their call sites.
     pub policy: ParameterPolicy,
     /// Every call that may reach each method, by (class, side, name),
@@ -752,8 +815,8 @@ impl ProjectIndex {
         match dep {
             Dep::Methods(name) => {
                 6u8.hash(&mut hasher);
-                for part in self.part_prints.get(name).into_iter().flatten().filter(|p| p.file != reader) {
-                    part.methods.hash(&mut hasher);
+                if let Some(prints) = self.part_prints.get(name) {
+                    prints.methods.without(prints.position(reader)).hash(&mut hasher);
                 }
             }
             Dep::Method(name, method) => {
@@ -779,15 +842,11 @@ impl ProjectIndex {
                 0u8.hash(&mut hasher);
                 match self.part_prints.get(name) {
                     None => 0u8.hash(&mut hasher),
-                    Some(parts) => {
+                    Some(prints) => {
                         1u8.hash(&mut hasher);
                         // The reader's own part is its own content, which
                         // its cache key already holds.
-                        for part in parts {
-                            if part.file != reader {
-                                part.shape.hash(&mut hasher);
-                            }
-                        }
+                        prints.shape.without(prints.position(reader)).hash(&mut hasher);
                         self.families.get(name).map(|rep| self.family(rep)).hash(&mut hasher);
                         self.ivars_unknowable(name).hash(&mut hasher);
                         self.descendants(name).hash(&mut hasher);
@@ -843,11 +902,11 @@ impl ProjectIndex {
     pub fn touches(&self, dep: &Dep, reader: FileId) -> bool {
         match dep {
             Dep::Class(name) | Dep::Methods(name) | Dep::Method(name, _) => {
-                self.part_prints.get(name).is_some_and(|parts| parts.iter().any(|p| p.file == reader))
+                self.part_prints.get(name).is_some_and(|prints| prints.position(reader).is_some())
             }
             Dep::Constant(name) => self.constants.get(name).is_some_and(|(files, _)| files.contains(&reader)),
             Dep::Return(owner, _, _) => {
-                self.part_prints.get(owner).is_some_and(|parts| parts.iter().any(|p| p.file == reader))
+                self.part_prints.get(owner).is_some_and(|prints| prints.position(reader).is_some())
             }
             Dep::Ivars(class) => self
                 .ivars_by_class
@@ -862,7 +921,7 @@ impl ProjectIndex {
     /// Fingerprints each file's part of each class: its facts, its
     /// methods' return types and its instance-variable writes.
     fn seal(&mut self) {
-        let mut prints: HashMap<Name, Vec<PartPrint>> = HashMap::default();
+        let mut prints: HashMap<Name, ClassPrints> = HashMap::default();
         for (name, class) in &self.classes {
             let mut parts = Vec::with_capacity(class.parts.len());
             for (file, part) in &class.parts {
@@ -873,7 +932,7 @@ impl ProjectIndex {
                 (path, entry_kinds(&part.instance_methods), entry_kinds(&part.singleton_methods)).hash(&mut methods);
                 parts.push(PartPrint { file: *file, shape: shape.finish(), methods: methods.finish() });
             }
-            prints.insert(name.clone(), parts);
+            prints.insert(name.clone(), ClassPrints::of(parts));
         }
         self.part_prints = prints;
     }
