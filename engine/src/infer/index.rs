@@ -62,8 +62,9 @@ pub struct ProjectLink {
     pub index: SharedIndex,
     pub file: FileId,
     classes_read: RefCell<HashSet<Name>>,
-    /// Classes whose shape was read with one method name looked up.
-    methods_read: RefCell<HashSet<(Name, String)>>,
+    /// Classes whose shape was read with one method name looked up, and
+    /// those names.
+    methods_read: RefCell<HashMap<Name, HashSet<String>>>,
     /// Classes only asked about as constants: whether they exist.
     shapes_read: RefCell<HashSet<Name>>,
     constants_read: RefCell<HashSet<Name>>,
@@ -86,22 +87,19 @@ impl ProjectLink {
     }
 
     fn read_class(&self, name: &str) {
-        if !self.classes_read.borrow().contains(name) {
-            self.classes_read.borrow_mut().insert(Name::from(name));
-        }
+        note_name(&self.classes_read, name);
     }
 
     fn read_shape(&self, class: &str) {
-        if !self.shapes_read.borrow().contains(class) {
-            self.shapes_read.borrow_mut().insert(Name::from(class));
-        }
+        note_name(&self.shapes_read, class);
     }
 
+    /// (A lookup is a hot path: nothing is allocated for a read noted before.)
     fn read_method(&self, class: &str, method: &str) {
-        let key = (Name::from(class), method.to_string());
-        if !self.methods_read.borrow().contains(&key) {
-            self.methods_read.borrow_mut().insert(key);
+        if self.methods_read.borrow().get(class).is_some_and(|names| names.contains(method)) {
+            return;
         }
+        self.methods_read.borrow_mut().entry(Name::from(class)).or_default().insert(method.to_string());
     }
 
     /// Notes a read of what other files' method returns or ivar writes.
@@ -115,9 +113,7 @@ impl ProjectLink {
     }
 
     fn read_constant(&self, name: &str) {
-        if !self.constants_read.borrow().contains(name) {
-            self.constants_read.borrow_mut().insert(Name::from(name));
-        }
+        note_name(&self.constants_read, name);
     }
 
     /// What the analysis read of the project, sorted.
@@ -126,9 +122,9 @@ impl ProjectLink {
         let mut deps: Vec<Dep> =
             self.classes_read.borrow().iter().flat_map(|c| [Dep::Class(c.clone()), Dep::Methods(c.clone())]).collect();
         deps.extend(self.shapes_read.borrow().iter().cloned().map(Dep::Class));
-        for (class, method) in self.methods_read.borrow().iter() {
+        for (class, methods) in self.methods_read.borrow().iter() {
             deps.push(Dep::Class(class.clone()));
-            deps.push(Dep::Method(class.clone(), method.clone()));
+            deps.extend(methods.iter().map(|method| Dep::Method(class.clone(), method.clone())));
         }
         deps.extend(self.constants_read.borrow().iter().cloned().map(Dep::Constant));
         deps.extend(self.other_reads.borrow().iter().cloned());
@@ -138,6 +134,13 @@ impl ProjectLink {
         deps.sort();
         deps.dedup();
         deps
+    }
+}
+
+/// Adds `name` to a set of names read, allocating only the first time.
+fn note_name(set: &RefCell<HashSet<Name>>, name: &str) {
+    if !set.borrow().contains(name) {
+        set.borrow_mut().insert(Name::from(name));
     }
 }
 

@@ -416,8 +416,9 @@ impl ProjectIndex {
         for keys in self.ivars_by_class.values_mut() {
             keys.sort();
         }
+        // The parts' prints stand as the structure sealed them: folding
+        // exports in changes no part.
         self.exported = true;
-        self.seal();
         self
     }
 
@@ -825,15 +826,10 @@ impl ProjectIndex {
                     if *file == reader {
                         continue;
                     }
-                    let kind = |entry: Option<&MethodEntry>| match entry {
-                        // Its number is its place in this index's list.
-                        Some(MethodEntry::External(_)) => Some(MethodEntry::External(0)),
-                        other => other.copied(),
-                    };
                     (
                         self.paths.get(*file as usize),
-                        kind(part.instance_methods.get(method)),
-                        kind(part.singleton_methods.get(method)),
+                        part.instance_methods.get(method).map(entry_kind),
+                        part.singleton_methods.get(method).map(entry_kind),
                     )
                         .hash(&mut hasher);
                 }
@@ -881,6 +877,7 @@ impl ProjectIndex {
                 5u8.hash(&mut hasher);
                 self.parameter_calls(class, *side, method).hash(&mut hasher);
             }
+            // Answered by the workspace, from the rules' facts.
             Dep::Facts | Dep::FactName(_) => 2u8.hash(&mut hasher),
             Dep::Exported => self.exported.hash(&mut hasher),
             Dep::Constant(name) => {
@@ -918,8 +915,8 @@ impl ProjectIndex {
         }
     }
 
-    /// Fingerprints each file's part of each class: its facts, its
-    /// methods' return types and its instance-variable writes.
+    /// Fingerprints each file's part of each class: its shape and its
+    /// method tables (entry kinds), apart.
     fn seal(&mut self) {
         let mut prints: HashMap<Name, ClassPrints> = HashMap::default();
         for (name, class) in &self.classes {
@@ -1009,11 +1006,17 @@ fn sorted_keys<V>(map: &HashMap<Name, V>) -> Vec<Name> {
 fn entry_kinds(table: &HashMap<String, MethodEntry>) -> Vec<(String, MethodEntry)> {
     let mut entries = sorted_entries(table);
     for (_, entry) in &mut entries {
-        if let MethodEntry::External(_) = entry {
-            *entry = MethodEntry::External(0);
-        }
+        *entry = entry_kind(entry);
     }
     entries
+}
+
+/// One entry as a fingerprint sees it (see `entry_kinds`).
+fn entry_kind(entry: &MethodEntry) -> MethodEntry {
+    match entry {
+        MethodEntry::External(_) => MethodEntry::External(0),
+        other => *other,
+    }
 }
 
 fn sorted_entries(table: &HashMap<String, MethodEntry>) -> Vec<(String, MethodEntry)> {

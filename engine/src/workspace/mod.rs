@@ -584,14 +584,14 @@ impl Fingerprints {
     }
 
     fn of(&self, dep: &Dep, reader: FileId) -> u64 {
-        if let Dep::FactName(name) = dep {
-            return self.facts.as_ref().map_or(0, |facts| facts.name_fingerprint(name));
-        }
         let key = (dep.clone(), self.index.touches(dep, reader).then_some(reader));
         if let Some(known) = self.memo.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
             return *known;
         }
-        let value = self.index.fingerprint(dep, reader);
+        let value = match dep {
+            Dep::FactName(name) => self.facts.as_ref().map_or(0, |facts| facts.name_fingerprint(name)),
+            _ => self.index.fingerprint(dep, reader),
+        };
         self.memo.lock().unwrap_or_else(|p| p.into_inner()).insert(key, value);
         value
     }
