@@ -200,13 +200,6 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
-    pub fn escape_arguments(&mut self, arguments: &ruby_prism::ArgumentsNode<'pr>, state: &mut State, frame: &Frame) {
-        for argument in arguments.arguments().iter() {
-            self.expr(&argument, state, frame);
-            self.escape(&argument, state);
-        }
-    }
-
     pub fn assign_local(&mut self, local: &str, ty: &Type, state: &mut State) {
         if self.dead == 0 {
             if let Some(log) = self.assignment_logs.last_mut() {

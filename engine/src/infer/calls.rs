@@ -71,9 +71,18 @@ impl BlockArg<'_> {
 /// How a call resolves for one receiver type.
 pub(super) enum Plan<'e> {
     Fixed(Type),
-    Rbs { overloads: Vec<&'e MethodType>, receiver: Receiver, owner_args: HashMap<Arc<str>, RType> },
+    Rbs {
+        overloads: Vec<&'e MethodType>,
+        receiver: Receiver,
+        owner_args: HashMap<Arc<str>, RType>,
+    },
     Defs(Vec<usize>),
-    Reader { ivar: String, class: Name },
+    /// A method of another file of the project (its number in the index).
+    External(u32),
+    Reader {
+        ivar: String,
+        class: Name,
+    },
 }
 
 /// Core methods that keep their block to call later (or never).
@@ -385,6 +394,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             BlockArg::Other | BlockArg::Optional => BlockRun::none(),
             BlockArg::Symbol(symbol) => {
                 // `map(&:to_s)`: the block calls `to_s` on what it is given.
+                self.walk_yielding_defs(plans);
                 let yielded = self.yielded_types(plans, args);
                 let value = match yielded.as_ref().and_then(|y| y.first()) {
                     Some(first) => self.invoke(&first.clone(), &symbol, Vec::new(), state, frame),
@@ -412,8 +422,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 } else {
                     None
                 };
+                let project_method = plans.iter().any(|p| matches!(p, Plan::Defs(_) | Plan::External(_)));
+                if project_method && node.parameters().is_some() {
+                    self.walk_yielding_defs(plans);
+                }
                 let plan = BlockPlan {
-                    yielded: if synchronous { self.yielded_types(plans, args) } else { None },
+                    // A project method's block runs when it yields, and
+                    // only then (see `yields`), whenever that is.
+                    yielded: if synchronous || project_method { self.yielded_types(plans, args) } else { None },
                     self_type: self_type.clone(),
                     // Iteration never evaluates its block against another
                     // object, whoever the receiver is.
@@ -427,11 +443,40 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     }
 
     /// What the block is given, position by position, when every plan knows.
+    /// Walks the project methods of `plans` defined in this file, so that
+    /// what they yield is known before their block is.
+    fn walk_yielding_defs(&mut self, plans: &[Plan<'a>]) {
+        for plan in plans {
+            if let Plan::Defs(ids) = plan {
+                for id in ids {
+                    self.method_return(*id);
+                }
+            }
+        }
+    }
+
     pub(super) fn yielded_types(&self, plans: &[Plan<'a>], args: &[Arg]) -> Option<Vec<Type>> {
         let mut combined: Option<Vec<Type>> = None;
+        // A project method's yields must agree in number with the others':
+        // a block splats one argument, not several (see `yields`).
+        let mut strict = false;
         for plan in plans {
             let yielded = match plan {
                 Plan::Fixed(Type::Bot) => continue,
+                Plan::Defs(ids) => {
+                    strict = true;
+                    let mut all: Option<Vec<Type>> = None;
+                    for id in ids {
+                        let start = self.index.def(*id).node.location().start() as usize;
+                        let yields = self.def_yields.get(&start)?.clone();
+                        all = Some(same_arity(all, yields)?);
+                    }
+                    all?
+                }
+                Plan::External(id) => {
+                    strict = true;
+                    self.index.external_yields(*id)?
+                }
                 Plan::Rbs { overloads, receiver, owner_args } => {
                     let mut per_overload: Option<Vec<Type>> = None;
                     for overload in overloads {
@@ -466,7 +511,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 }
                 _ => return None,
             };
-            combined = Some(merge_positions(combined, yielded));
+            combined = Some(match strict {
+                true => same_arity(combined, yielded)?,
+                false => merge_positions(combined, yielded),
+            });
         }
         combined
     }
@@ -475,6 +523,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         match plan {
             Plan::Fixed(ty) => ty.clone(),
             Plan::Defs(defs) => union(defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>()),
+            Plan::External(id) => self.index.external_return(*id),
             Plan::Reader { ivar, class } => self.class_ivar_type(class, Side::Instance, ivar, false),
             Plan::Rbs { overloads, receiver, owner_args } => union(
                 overloads
@@ -576,7 +625,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     }
                 }
             }
-            Callee::External(id) => Plan::Fixed(self.index.external_return(id)),
+            Callee::External(id) => Plan::External(id),
             Callee::Reader(ivar) => Plan::Reader { ivar, class },
             Callee::Writer => Plan::Fixed(args.last().and_then(Arg::positional).cloned().unwrap_or_else(Type::untyped)),
             Callee::Opaque => Plan::Fixed(Type::untyped()),
@@ -868,6 +917,17 @@ fn integers_to_the_end(format: &str) -> bool {
         any = true;
     }
     any
+}
+
+/// Position-wise union of two yields of the same length (`None` if not).
+fn same_arity(current: Option<Vec<Type>>, next: Vec<Type>) -> Option<Vec<Type>> {
+    match current {
+        None => Some(next),
+        Some(current) if current.len() == next.len() => {
+            Some(current.iter().zip(&next).map(|(a, b)| join(a, b)).collect())
+        }
+        Some(_) => None,
+    }
 }
 
 /// Position-wise union of what different overloads or receivers yield.

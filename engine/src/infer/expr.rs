@@ -363,9 +363,25 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::CallTargetNode { .. } | Node::IndexTargetNode { .. } => Type::untyped(),
             Node::SuperNode { .. } | Node::ForwardingSuperNode { .. } => self.super_call(node, state, frame),
             Node::YieldNode { .. } => {
+                let mut given = Some(Vec::new());
                 if let Some(arguments) = node.as_yield_node().and_then(|y| y.arguments()) {
-                    self.escape_arguments(&arguments, state, frame);
+                    for argument in arguments.arguments().iter() {
+                        let ty = self.expr(&argument, state, frame);
+                        self.escape(&argument, state);
+                        match (&argument, given.as_mut()) {
+                            (
+                                Node::SplatNode { .. }
+                                | Node::KeywordHashNode { .. }
+                                | Node::BlockArgumentNode { .. }
+                                | Node::ForwardingArgumentsNode { .. },
+                                _,
+                            ) => given = None,
+                            (_, Some(types)) => types.push(ty),
+                            (_, None) => {}
+                        }
+                    }
                 }
+                self.note_yield(given);
                 if let Some(flow) = state.as_mut() {
                     flow.ivars.clear();
                 }

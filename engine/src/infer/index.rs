@@ -273,6 +273,14 @@ impl<'pr> ProgramIndex<'pr> {
         }
     }
 
+    /// What another file's method yields its block, when known.
+    pub fn external_yields(&self, id: u32) -> Option<Vec<Type>> {
+        let project = self.project.as_ref()?;
+        let method = project.index.method(id);
+        project.read(Dep::Return(method.owner.clone(), method.side, method.name.clone()));
+        method.yields.clone()
+    }
+
     /// Completes this file's classes with their parts in other files.
     fn merge_other_files(&mut self) {
         let Some(project) = &self.project else { return };

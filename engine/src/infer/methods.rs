@@ -123,6 +123,8 @@ impl<'pr> Inferrer<'pr, '_> {
         let saved_dead = std::mem::replace(&mut self.dead, 0);
         let saved_depth = std::mem::replace(&mut self.loop_depth, 0);
         let mut state: State = Some(Flow::default());
+        // From here on, a `yield` (even in a parameter's default) is this method's.
+        self.yields.push(super::yields::YieldCollector::for_def(&def));
         if let Some(receiver) = def.receiver() {
             self.expr(&receiver, &mut state, &frame);
         }
@@ -135,6 +137,9 @@ impl<'pr> Inferrer<'pr, '_> {
         self.returns.push(Vec::new());
         let body_type = self.body(def.body(), &mut state, &frame);
         let returns = self.returns.pop().unwrap_or_default();
+        if let Some(yields) = self.yields.pop().and_then(super::yields::YieldCollector::finish) {
+            self.def_yields.insert(info.node.location().start() as usize, yields);
+        }
         self.jumps = saved_jumps;
         self.assignment_logs = saved_logs;
         self.retries = saved_retries;

@@ -26,6 +26,7 @@ mod overloads;
 mod query;
 mod scope_writes;
 mod signature;
+mod yields;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
@@ -57,6 +58,9 @@ pub struct FileTypes {
     types: HashMap<NodeKey, Type>,
     /// Inferred return type of each `def`, by the def's start offset.
     returns: HashMap<usize, Type>,
+    /// What each `def` that yields gives its block, when every `yield`
+    /// is known (see `yields`), by the def's start offset.
+    yields: HashMap<usize, Vec<Type>>,
     /// The types of the constants inference evaluated, by full name.
     pub constants: HashMap<Name, Type>,
     /// What the file assigns to instance variables, by family.
@@ -72,6 +76,10 @@ impl FileTypes {
 
     pub fn def_return(&self, def_start: usize) -> Option<&Type> {
         self.returns.get(&def_start)
+    }
+
+    pub fn def_yields(&self, def_start: usize) -> Option<&[Type]> {
+        self.yields.get(&def_start).map(Vec::as_slice)
     }
 
     pub fn len(&self) -> usize {
@@ -228,6 +236,10 @@ pub(crate) struct Inferrer<'pr, 'a> {
     pub jumps: Vec<JumpTarget>,
     /// Return types of the methods (and lambdas) being walked.
     pub returns: Vec<Vec<Type>>,
+    /// The yields of the methods being walked (innermost last), and what
+    /// each walked `def` yields, by its start offset.
+    yields: Vec<yields::YieldCollector>,
+    def_yields: HashMap<usize, Vec<Type>>,
     /// Local assignments inside `begin` bodies, for the `rescue` entry.
     pub assignment_logs: Vec<Vec<(String, Type)>>,
     /// Flows at `retry`, per enclosing `begin`.
@@ -266,6 +278,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             constants: HashMap::default(),
             jumps: Vec::new(),
             returns: Vec::new(),
+            yields: Vec::new(),
+            def_yields: HashMap::default(),
             assignment_logs: Vec::new(),
             retries: Vec::new(),
             dead: 0,
@@ -288,7 +302,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             .collect();
         let constants = self.constants.into_iter().filter_map(|(name, ty)| Some((name, ty?))).collect();
         let calls = self.call_log.into_log();
-        FileTypes { types: self.types, returns, constants, ivars: HashMap::default(), calls }
+        FileTypes { types: self.types, returns, yields: self.def_yields, constants, ivars: HashMap::default(), calls }
     }
 
     /// Evaluates the constants the file assigns that nothing read, so the

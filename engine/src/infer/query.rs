@@ -70,6 +70,7 @@ impl Inference<'_, '_> {
         let mut names: Vec<&Name> = self.index.classes.keys().collect();
         names.sort();
         let mut methods = Vec::new();
+        let mut yields = Vec::new();
         for name in &names {
             let class = &self.index.classes[*name];
             for side in [Side::Instance, Side::Singleton] {
@@ -79,6 +80,9 @@ impl Inference<'_, '_> {
                     let ty = match entry {
                         MethodEntry::Def(id) => {
                             let start = self.index.def(*id).node.location().start() as usize;
+                            if let Some(yielded) = self.types.def_yields(start) {
+                                yields.push((((*name).clone(), side, method.clone()), yielded.to_vec()));
+                            }
                             self.types.def_return(start).cloned().unwrap_or_else(Type::untyped)
                         }
                         MethodEntry::Reader(ivar) => {
@@ -106,7 +110,7 @@ impl Inference<'_, '_> {
             }
         }
         ivars.sort_by(|a, b| a.0.cmp(&b.0));
-        FileExports { methods, constants, ivars, calls: self.types.calls.clone() }
+        FileExports { methods, yields, constants, ivars, calls: self.types.calls.clone() }
     }
 
     /// The project facts this analysis read, if it ran in a project.

@@ -18,7 +18,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 use super::classes::{MethodEntry, PendingKind, Side, Superclass, UserClass};
 use super::params::{CallLog, CallShape, ParameterPolicy};
 use crate::rbs::Environment;
-use crate::types::{union, Name, Type};
+use crate::types::{join, union, Name, Type};
 
 /// Which file of the project, by its place in the project's file list.
 pub type FileId = u32;
@@ -49,16 +49,24 @@ impl PartialEq for UserClass {
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FileExports {
     pub methods: Vec<((Name, Side, String), Type)>,
+    /// What its methods that yield give their block, when known.
+    pub yields: Vec<((Name, Side, String), Vec<Type>)>,
     pub constants: Vec<(Name, Type)>,
     pub ivars: Vec<((Name, Side, String), Type)>,
     /// What its calls pass to project methods (`parameter_inference`).
     pub calls: CallLog,
 }
 
+/// A method by its owner, side and name.
+type MethodKey = (Name, Side, String);
+
 /// One method of the project as other files see it.
 #[derive(Debug, Clone)]
 pub struct ExternalMethod {
     pub returns: Type,
+    /// What it yields its block, when every definition's yields are known
+    /// and agree in number (see `infer::yields`).
+    pub yields: Option<Vec<Type>>,
     /// Whose method it is, as a dependency names it.
     pub owner: Name,
     pub side: Side,
@@ -358,11 +366,15 @@ impl ProjectIndex {
     /// The same structure with one round of exports folded in.
     pub fn with_exports(mut self, exports: &[Option<&FileExports>]) -> ProjectIndex {
         let mut returns: HashMap<(Name, Side, String), Vec<Type>> = HashMap::default();
+        // Each defining file's yields (`None`: not known).
+        let mut yields: HashMap<MethodKey, Vec<Option<&[Type]>>> = HashMap::default();
         let mut constants: HashMap<Name, Vec<Type>> = HashMap::default();
         for (id, file) in exports.iter().enumerate() {
             let Some(file) = file else { continue };
             for (key, ty) in &file.methods {
                 returns.entry(key.clone()).or_default().push(ty.clone());
+                let yielded = file.yields.iter().find(|(k, _)| k == key).map(|(_, types)| types.as_slice());
+                yields.entry(key.clone()).or_default().push(yielded);
             }
             for (name, ty) in &file.constants {
                 constants.entry(name.clone()).or_default().push(ty.clone());
@@ -393,16 +405,20 @@ impl ProjectIndex {
             for (method, side, id) in parts {
                 let key = (class.clone(), side, method.clone());
                 let mut all: Vec<Type> = returns.get(&key).cloned().unwrap_or_else(|| vec![Type::untyped()]);
+                let mut yielded: Vec<Option<&[Type]>> = yields.get(&key).cloned().unwrap_or_else(|| vec![None]);
                 for descendant in &descendants {
                     let overrides = self.class(descendant).is_some_and(|c| c.methods(side).contains_key(&method));
                     if overrides {
-                        match returns.get(&(descendant.clone(), side, method.clone())) {
+                        let key = (descendant.clone(), side, method.clone());
+                        match returns.get(&key) {
                             Some(found) => all.extend(found.iter().cloned()),
                             None => all.push(Type::untyped()),
                         }
+                        yielded.extend(yields.get(&key).cloned().unwrap_or_else(|| vec![None]));
                     }
                 }
                 self.methods[id as usize].returns = union(all);
+                self.methods[id as usize].yields = agreed_yields(&yielded);
             }
         }
         for (name, (_, ty)) in self.constants.iter_mut() {
@@ -537,6 +553,7 @@ impl ProjectIndex {
                     MethodEntry::Def(_) | MethodEntry::Reader(_) | MethodEntry::External(_) => {
                         self.methods.push(ExternalMethod {
                             returns: Type::untyped(),
+                            yields: None,
                             owner: class.name.clone(),
                             side,
                             name: method.clone(),
@@ -857,7 +874,8 @@ impl ProjectIndex {
                     }
                     match part.methods(*side).get(method) {
                         Some(MethodEntry::External(id)) => {
-                            (self.paths.get(*file as usize), &self.methods[*id as usize].returns).hash(&mut hasher)
+                            let method = &self.methods[*id as usize];
+                            (self.paths.get(*file as usize), &method.returns, &method.yields).hash(&mut hasher)
                         }
                         other => (self.paths.get(*file as usize), other.is_some()).hash(&mut hasher),
                     }
@@ -933,6 +951,22 @@ impl ProjectIndex {
         }
         self.part_prints = prints;
     }
+}
+
+/// What every definition of a method yields, position by position, when
+/// each is known and all pass the same number of arguments.
+fn agreed_yields(all: &[Option<&[Type]>]) -> Option<Vec<Type>> {
+    let (first, rest) = all.split_first()?;
+    let first = (*first)?;
+    let mut positions = first.to_vec();
+    for other in rest {
+        let other = (*other)?;
+        if other.len() != positions.len() {
+            return None;
+        }
+        positions = positions.iter().zip(other).map(|(a, b)| join(a, b)).collect();
+    }
+    Some(positions)
 }
 
 fn merge_into(merged: &mut UserClass, part: &UserClass) {
