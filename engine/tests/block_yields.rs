@@ -50,7 +50,7 @@ fn observed() -> BTreeMap<String, Vec<(String, String)>> {
         require "./lib/reader"
         trace.enable
         reader = Reader.new
-        %i[titles mutated splat_pair whole_pair missing numbered named uneven splatted archived].each { |m| reader.send(m) }
+        %i[titles mutated splat_pair whole_pair missing numbered forwarded called named uneven splatted archived].each { |m| reader.send(m) }
         trace.disable
         seen.each { |name, values| values.uniq.each { |c, i| puts [name, c, i].join("\t") } }
     "#;
@@ -90,6 +90,9 @@ fn block_parameters_take_what_the_method_yields() {
         // `yield` with nothing: the parameter is nil.
         ("absent_probe", "nil"),
         ("numbered_probe", "String"),
+        // A named block passed on to Array#each, or called.
+        ("forwarded_probe", "Integer"),
+        ("kind_probe", ":new | :old"),
         // What else may run the block, or a yield that differs in shape.
         ("named_probe", "untyped"),
         ("uneven_probe", "untyped"),

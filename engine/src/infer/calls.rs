@@ -60,6 +60,9 @@ pub enum BlockArg<'pr> {
     /// `&blk` whose value may be nil (an optional block passed on): the
     /// call may run with no block at all.
     Optional,
+    /// The method's own `&block` passed on (it may be nil too): what this
+    /// call yields to it is what the method yields (see `yields`).
+    Forwarded,
 }
 
 impl BlockArg<'_> {
@@ -261,6 +264,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 });
             }
         }
+        // `block.call(...)` on the method's own `&block` runs it like `yield`.
+        if receiver_node
+            .as_ref()
+            .is_some_and(|r| matches!(method.as_str(), "call" | "[]" | "yield") && self.is_own_block(r))
+        {
+            let given: Option<Vec<Type>> = match call.block() {
+                Some(_) => None,
+                None => args.iter().map(|a| if let Arg::Value(ty) = a { Some(ty.clone()) } else { None }).collect(),
+            };
+            self.note_block_run(given);
+        }
         let block = match call.block() {
             Some(Node::BlockNode { .. }) => {
                 call.block().and_then(|b| b.as_block_node()).map_or(BlockArg::Other, BlockArg::Literal)
@@ -272,8 +286,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     self.expr(&block_node, state, frame);
                 }
                 let passed = expression.as_ref().and_then(|e| self.recorded(e).cloned());
+                let forwarded = expression.as_ref().is_some_and(|e| self.is_own_block(e));
                 match expression.as_ref().and_then(|e| e.as_symbol_node()) {
                     Some(symbol) => BlockArg::Symbol(String::from_utf8_lossy(symbol.unescaped()).into_owned()),
+                    None if forwarded => BlockArg::Forwarded,
                     None if passed.as_ref().is_none_or(|t| t.may_be_nil() || t.has_unknown()) => BlockArg::Optional,
                     None => BlockArg::Other,
                 }
@@ -392,10 +408,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         match block {
             BlockArg::None => BlockRun::none(),
             BlockArg::Other | BlockArg::Optional => BlockRun::none(),
+            BlockArg::Forwarded => {
+                self.walk_yielding_defs(plans);
+                let yielded = self.yielded_to(plans, args, true);
+                self.note_yield(yielded);
+                BlockRun::none()
+            }
             BlockArg::Symbol(symbol) => {
                 // `map(&:to_s)`: the block calls `to_s` on what it is given.
                 self.walk_yielding_defs(plans);
-                let yielded = self.yielded_types(plans, args);
+                let yielded = self.yielded_to(plans, args, false);
                 let value = match yielded.as_ref().and_then(|y| y.first()) {
                     Some(first) => self.invoke(&first.clone(), &symbol, Vec::new(), state, frame),
                     None => Type::untyped(),
@@ -429,7 +451,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 let plan = BlockPlan {
                     // A project method's block runs when it yields, and
                     // only then (see `yields`), whenever that is.
-                    yielded: if synchronous || project_method { self.yielded_types(plans, args) } else { None },
+                    yielded: if synchronous || project_method { self.yielded_to(plans, args, false) } else { None },
                     self_type: self_type.clone(),
                     // Iteration never evaluates its block against another
                     // object, whoever the receiver is.
@@ -442,7 +464,6 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
     }
 
-    /// What the block is given, position by position, when every plan knows.
     /// Walks the project methods of `plans` defined in this file, so that
     /// what they yield is known before their block is.
     fn walk_yielding_defs(&mut self, plans: &[Plan<'a>]) {
@@ -455,7 +476,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
     }
 
-    pub(super) fn yielded_types(&self, plans: &[Plan<'a>], args: &[Arg]) -> Option<Vec<Type>> {
+    /// What the block is given, position by position, when every plan
+    /// knows; `given`: the block is there, so only overloads taking one count.
+    pub(super) fn yielded_to(&self, plans: &[Plan<'a>], args: &[Arg], given: bool) -> Option<Vec<Type>> {
         let mut combined: Option<Vec<Type>> = None;
         // A project method's yields must agree in number with the others':
         // a block splats one argument, not several (see `yields`).
@@ -480,6 +503,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 Plan::Rbs { overloads, receiver, owner_args } => {
                     let mut per_overload: Option<Vec<Type>> = None;
                     for overload in overloads {
+                        if given && overload.block.is_none() {
+                            continue;
+                        }
                         let block = overload.block.as_ref()?;
                         if block.function.untyped_params {
                             return None;

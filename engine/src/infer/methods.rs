@@ -137,7 +137,7 @@ impl<'pr> Inferrer<'pr, '_> {
         self.returns.push(Vec::new());
         let body_type = self.body(def.body(), &mut state, &frame);
         let returns = self.returns.pop().unwrap_or_default();
-        if let Some(yields) = self.yields.pop().and_then(super::yields::YieldCollector::finish) {
+        if let Some(yields) = self.yields.pop().and_then(|collector| collector.finish(&def)) {
             self.def_yields.insert(info.node.location().start() as usize, yields);
         }
         self.jumps = saved_jumps;

@@ -43,7 +43,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         args: &[Arg],
         block: &BlockArg<'pr>,
     ) -> Vec<&'a MethodType> {
-        if matches!(block, BlockArg::Optional) {
+        if matches!(block, BlockArg::Optional | BlockArg::Forwarded) {
             // A block that may be nil: what a call with one picks, and what
             // a call without one picks.
             let mut both = self.select(overloads, owner_args, receiver, args, &BlockArg::Other);

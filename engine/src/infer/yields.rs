@@ -2,11 +2,14 @@
 //! so that a block handed to the method binds its parameters to those
 //! types (`bag.each_pair { |k, v| ... }`), in this file or another.
 //!
-//! Only where `yield` is the one way the block can run: a method that
-//! names its block (`&block`, `&`, `...`) may call or pass it on with
-//! anything, and `super` hands the block to an ancestor's method. Every
-//! `yield` must pass the same number of plain arguments, so that a block
-//! with several parameters splats alike at all of them (`yield pair` and
+//! Only where the method runs its block in ways seen here: `yield`,
+//! `block.call(...)` (also `block.(...)`, `block[...]`, `block.yield`) on
+//! its own `&block`, and that block passed on (`@items.each(&block)`: what
+//! the callee yields). Any other use of the named block (stored, passed
+//! as a value, reassigned), `&` or `...` forwarding, and `super` (which
+//! hands the block to an ancestor's method) leave it unknown. Every run
+//! must pass the same number of plain arguments, so that a block with
+//! several parameters splats alike at all of them (`yield pair` and
 //! `yield k, v` would not).
 
 use ruby_prism::{DefNode, Node, Visit};
@@ -18,6 +21,8 @@ use crate::types::{join, Type};
 /// The yields of the method being walked.
 #[derive(Debug, Default)]
 pub(crate) struct YieldCollector {
+    /// The method's `&block`, by name.
+    pub block: Option<String>,
     /// Something other than a plain `yield` may run the block.
     unknown: bool,
     /// Position by position, over every `yield` walked so far.
@@ -26,16 +31,20 @@ pub(crate) struct YieldCollector {
 
 impl YieldCollector {
     pub fn for_def(def: &DefNode<'_>) -> YieldCollector {
-        YieldCollector { unknown: may_run_block_otherwise(def), positions: None }
+        let block = def
+            .parameters()
+            .and_then(|p| p.block())
+            .and_then(|b| b.as_block_parameter_node()?.name())
+            .map(crate::syntax::name);
+        YieldCollector { block, ..YieldCollector::default() }
     }
 
-    /// What every `yield` gives, when all of them are known (`None` also
-    /// when the method never yields: its block's parameters stay unknown).
-    pub fn finish(self) -> Option<Vec<Type>> {
-        if self.unknown {
-            return None;
-        }
-        self.positions
+    /// What every `yield` of `def` gives, when all of them are known
+    /// (`None` also when it never yields: its block's parameters stay
+    /// unknown). The syntax is looked at only for a method that yields.
+    pub fn finish(self, def: &DefNode<'_>) -> Option<Vec<Type>> {
+        let positions = self.positions.filter(|_| !self.unknown)?;
+        (!may_run_block_otherwise(def)).then_some(positions)
     }
 
     fn note(&mut self, given: Option<Vec<Type>>) {
@@ -60,6 +69,17 @@ impl<'pr> Inferrer<'pr, '_> {
     /// Notes what one `yield` gives (`None`: a splat, keywords or a block
     /// argument), for the method being walked; dead code gives nothing.
     pub(super) fn note_yield(&mut self, given: Option<Vec<Type>>) {
+        self.note_block_run(given);
+    }
+
+    /// Is `node` a read of the walked method's own `&block`?
+    pub(super) fn is_own_block(&self, node: &Node<'_>) -> bool {
+        let Some(block) = self.yields.last().and_then(|c| c.block.as_deref()) else { return false };
+        node.as_local_variable_read_node().is_some_and(|read| read.name().as_slice() == block.as_bytes())
+    }
+
+    /// Notes a run of the method's block, by `yield` or otherwise.
+    pub(super) fn note_block_run(&mut self, given: Option<Vec<Type>>) {
         if self.dead > 0 {
             return;
         }
@@ -69,34 +89,89 @@ impl<'pr> Inferrer<'pr, '_> {
     }
 }
 
-/// Does the method name its block, or hand it to `super`?
+/// Does the method run or hand on its block in a way not followed here:
+/// `super`, `&`/`...` forwarding, or its named block used otherwise than
+/// called or passed on as a block?
 fn may_run_block_otherwise(def: &DefNode<'_>) -> bool {
+    let mut block = None;
     if let Some(parameters) = def.parameters() {
-        if parameters.block().is_some()
-            || parameters.keyword_rest().is_some_and(|k| matches!(k, Node::ForwardingParameterNode { .. }))
-        {
+        if parameters.keyword_rest().is_some_and(|k| matches!(k, Node::ForwardingParameterNode { .. })) {
             return true;
+        }
+        if let Some(parameter) = parameters.block() {
+            match parameter.as_block_parameter_node().and_then(|b| b.name()) {
+                Some(name) => block = Some(name.as_slice().to_vec()),
+                None => return true,
+            }
         }
     }
     let Some(body) = def.body() else { return false };
-    let mut finder = SuperFinder { found: false };
+    let mut finder = OtherUses { block, found: false, allowed: Vec::new() };
     finder.visit(&body);
     finder.found
 }
 
-/// Finds `super` outside nested `def`s (whose `super` is theirs).
-struct SuperFinder {
+/// Finds `super` outside nested `def`s (whose `super` is theirs), and uses
+/// of the named block other than `block.call(...)` and `&block`.
+struct OtherUses {
+    block: Option<Vec<u8>>,
     found: bool,
+    /// Start offsets of the reads of the block that are allowed uses.
+    allowed: Vec<usize>,
 }
 
-impl<'pr> Visit<'pr> for SuperFinder {
+impl OtherUses {
+    fn is_block(&self, node: &Node<'_>) -> bool {
+        let Some(block) = &self.block else { return false };
+        node.as_local_variable_read_node().is_some_and(|read| read.name().as_slice() == block.as_slice())
+    }
+
+    fn note(&mut self, node: &Node<'_>) {
+        match node {
+            Node::SuperNode { .. } | Node::ForwardingSuperNode { .. } => self.found = true,
+            Node::CallNode { .. } => {
+                let Some(call) = node.as_call_node() else { return };
+                let runs = matches!(call.name().as_slice(), b"call" | b"[]" | b"yield");
+                if let Some(receiver) = call.receiver().filter(|r| runs && self.is_block(r)) {
+                    self.allowed.push(receiver.location().start() as usize);
+                }
+            }
+            Node::BlockArgumentNode { .. } => {
+                if let Some(expression) = node.as_block_argument_node().and_then(|b| b.expression()) {
+                    if self.is_block(&expression) {
+                        self.allowed.push(expression.location().start() as usize);
+                    }
+                }
+            }
+            Node::LocalVariableReadNode { .. } if self.is_block(node) => {
+                self.found |= !self.allowed.contains(&(node.location().start() as usize));
+            }
+            _ => {
+                // Any write to it (`block = ...`, `block ||= ...`, a
+                // multiple assignment target) makes it another value.
+                let written = node
+                    .as_local_variable_write_node()
+                    .map(|n| n.name())
+                    .or_else(|| node.as_local_variable_target_node().map(|n| n.name()))
+                    .or_else(|| node.as_local_variable_or_write_node().map(|n| n.name()))
+                    .or_else(|| node.as_local_variable_and_write_node().map(|n| n.name()))
+                    .or_else(|| node.as_local_variable_operator_write_node().map(|n| n.name()));
+                if let (Some(written), Some(block)) = (written, &self.block) {
+                    self.found |= written.as_slice() == block.as_slice();
+                }
+            }
+        }
+    }
+}
+
+impl<'pr> Visit<'pr> for OtherUses {
     fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
         ensure_room();
-        self.found |= matches!(node, Node::SuperNode { .. } | Node::ForwardingSuperNode { .. });
+        self.note(&node);
     }
 
     fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
-        self.found |= matches!(node, Node::ForwardingSuperNode { .. });
+        self.note(&node);
     }
 
     fn visit_def_node(&mut self, _node: &DefNode<'pr>) {}
