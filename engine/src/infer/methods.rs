@@ -49,6 +49,18 @@ pub fn ivar_families(index: &ProgramIndex<'_>) -> HashMap<Name, Name> {
     names.into_iter().map(|n| (n.clone(), find(&mut parent, &n))).collect()
 }
 
+/// What one file's classes sharing instance variables (a family) are, and
+/// say of them together (see `family_facts`).
+pub(super) struct FamilyFacts {
+    members: Vec<Name>,
+    /// Some member's ivars cannot be listed (`instance_variable_set`...).
+    opaque: bool,
+    /// Ivars some member's `attr_writer` lets others set.
+    set_from_outside: HashSet<String>,
+    ancestry_open: std::cell::OnceCell<bool>,
+    library_writes: std::cell::OnceCell<bool>,
+}
+
 /// An optional parameter holds whatever callers pass, or its default
 /// when they pass nothing: a `nil` default stays visible (`untyped | nil`),
 /// so code that uses it without a guard is seen to.
@@ -286,13 +298,8 @@ impl<'pr> Inferrer<'pr, '_> {
             return across;
         }
         let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
-        let set_from_outside = self
-            .index
-            .classes
-            .values()
-            .filter(|c| self.families.get(&c.name) == Some(&family))
-            .any(|c| c.ivars_set_from_outside.contains(ivar) || c.ivars_opaque);
-        if set_from_outside {
+        let facts = self.family_facts(&family, side);
+        if facts.opaque || facts.set_from_outside.contains(ivar) {
             return Type::untyped();
         }
         // A module's instance variables live in the objects of whatever
@@ -301,43 +308,70 @@ impl<'pr> Inferrer<'pr, '_> {
             return Type::untyped();
         }
         // A superclass or mixin defined elsewhere may assign them too.
-        let family_open = self
-            .index
-            .classes
-            .values()
-            .filter(|c| self.families.get(&c.name) == Some(&family))
-            .any(|c| self.ancestry_open(&c.name));
-        if family_open {
+        if self.family_ancestry_open(&facts) {
             return Type::untyped();
         }
         let Some(table) = &self.ivar_table else { return Type::untyped() };
-        let library_writes = self
-            .index
-            .classes
-            .values()
-            .filter(|c| self.families.get(&c.name) == Some(&family))
-            .any(|c| self.library_may_write_ivars(&c.name, side));
-        if library_writes {
+        if self.family_library_writes(&facts, side) {
             return Type::untyped();
         }
         // Never assigned anywhere in the family: Ruby reads an unset
         // instance variable as nil.
         let assigned = table.get(&(family.clone(), side, ivar.to_string())).cloned().unwrap_or(Type::Bot);
         let assigned = &assigned;
-        let members: Vec<Name> = self
-            .index
-            .classes
-            .values()
-            .filter(|c| self.families.get(&c.name) == Some(&family))
-            .map(|c| c.name.clone())
-            .collect();
+        let members = &facts.members;
         let initialized =
-            set_here || (side == Side::Instance && !in_initialize && self.initialized(class, ivar, &members));
+            set_here || (side == Side::Instance && !in_initialize && self.initialized(class, ivar, members));
         if initialized {
             assigned.clone()
         } else {
             union([assigned.clone(), Type::nil()])
         }
+    }
+
+    /// What the classes of this file sharing `family`'s instance variables
+    /// are, with what they say of them as a whole, worked out once per
+    /// inference (every ivar read asks).
+    fn family_facts(&self, family: &Name, side: Side) -> Rc<FamilyFacts> {
+        let key = (family.clone(), side);
+        if let Some(known) = self.family_facts.borrow().get(&key) {
+            return known.clone();
+        }
+        let members: Vec<&crate::model::classes::UserClass> =
+            self.index.classes.values().filter(|c| self.families.get(&c.name) == Some(family)).collect();
+        let facts = Rc::new(FamilyFacts {
+            opaque: members.iter().any(|c| c.ivars_opaque),
+            set_from_outside: members.iter().flat_map(|c| c.ivars_set_from_outside.iter().cloned()).collect(),
+            ancestry_open: std::cell::OnceCell::new(),
+            library_writes: std::cell::OnceCell::new(),
+            members: members.iter().map(|c| c.name.clone()).collect(),
+        });
+        self.family_facts.borrow_mut().insert(key, facts.clone());
+        facts
+    }
+
+    /// May code this file cannot see assign the class's ivars: code that
+    /// sets them unlisted (`unknowable`), an ancestor defined elsewhere, or a
+    /// library? Once per class and side in an inference (every ivar read of
+    /// a family that reaches other files asks).
+    fn member_writes_unseen(&self, member: &Name, side: Side, unknowable: impl FnOnce() -> bool) -> bool {
+        let key = (member.clone(), side);
+        if let Some(known) = self.member_unseen.borrow().get(&key) {
+            return *known;
+        }
+        let unseen = unknowable() || self.ancestry_open(member) || self.library_may_write_ivars(member, side);
+        self.member_unseen.borrow_mut().insert(key, unseen);
+        unseen
+    }
+
+    /// May a superclass or mixin defined elsewhere assign the family's ivars?
+    fn family_ancestry_open(&self, facts: &FamilyFacts) -> bool {
+        *facts.ancestry_open.get_or_init(|| facts.members.iter().any(|m| self.ancestry_open(m)))
+    }
+
+    /// May a library's Ruby code assign them?
+    fn family_library_writes(&self, facts: &FamilyFacts, side: Side) -> bool {
+        *facts.library_writes.get_or_init(|| facts.members.iter().any(|m| self.library_may_write_ivars(m, side)))
     }
 
     pub fn assign_ivar(&mut self, ivar: &str, ty: &Type, state: &mut State, frame: &Frame) {
@@ -389,10 +423,7 @@ impl<'pr> Inferrer<'pr, '_> {
             if user.ivars_set_from_outside.contains(ivar) || user.ivars_opaque || user.is_module {
                 return Some(Type::untyped());
             }
-            if project.index.ivars_unknowable(member)
-                || self.ancestry_open(member)
-                || self.library_may_write_ivars(member, side)
-            {
+            if self.member_writes_unseen(member, side, || project.index.ivars_unknowable(member)) {
                 return Some(Type::untyped());
             }
         }

@@ -240,6 +240,9 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// each walked `def` yields, by its start offset.
     yields: Vec<yields::YieldCollector>,
     def_yields: HashMap<usize, Vec<Type>>,
+    /// Per instance-variable family and side, what its classes say of them.
+    family_facts: std::cell::RefCell<HashMap<(Name, Side), Rc<methods::FamilyFacts>>>,
+    member_unseen: std::cell::RefCell<HashMap<(Name, Side), bool>>,
     /// Local assignments inside `begin` bodies, for the `rescue` entry.
     pub assignment_logs: Vec<Vec<(String, Type)>>,
     /// Flows at `retry`, per enclosing `begin`.
@@ -280,6 +283,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             returns: Vec::new(),
             yields: Vec::new(),
             def_yields: HashMap::default(),
+            family_facts: Default::default(),
+            member_unseen: Default::default(),
             assignment_logs: Vec::new(),
             retries: Vec::new(),
             dead: 0,
