@@ -112,7 +112,8 @@ fn may_run_block_otherwise(def: &DefNode<'_>) -> bool {
 }
 
 /// Finds `super` outside nested `def`s (whose `super` is theirs), and uses
-/// of the named block other than `block.call(...)` and `&block`.
+/// of the named block other than `block.call(...)`, `&block` and asking
+/// whether it is there (`if block`, `block.nil?`, `!block`).
 struct OtherUses {
     block: Option<Vec<u8>>,
     found: bool,
@@ -129,10 +130,19 @@ impl OtherUses {
     fn note(&mut self, node: &Node<'_>) {
         match node {
             Node::SuperNode { .. } | Node::ForwardingSuperNode { .. } => self.found = true,
+            Node::IfNode { .. } | Node::UnlessNode { .. } => {
+                // `return to_enum(:each) unless block`: asking whether it
+                // was given does not run it.
+                let predicate =
+                    node.as_if_node().map(|n| n.predicate()).or_else(|| node.as_unless_node().map(|n| n.predicate()));
+                if let Some(predicate) = predicate.filter(|p| self.is_block(p)) {
+                    self.allowed.push(predicate.location().start() as usize);
+                }
+            }
             Node::CallNode { .. } => {
                 let Some(call) = node.as_call_node() else { return };
-                let runs = matches!(call.name().as_slice(), b"call" | b"[]" | b"yield");
-                if let Some(receiver) = call.receiver().filter(|r| runs && self.is_block(r)) {
+                let harmless = matches!(call.name().as_slice(), b"call" | b"[]" | b"yield" | b"nil?" | b"!");
+                if let Some(receiver) = call.receiver().filter(|r| harmless && self.is_block(r)) {
                     self.allowed.push(receiver.location().start() as usize);
                 }
             }
