@@ -26,6 +26,7 @@ pub struct RuleContext<'f, 'src> {
     reused: Cell<Option<FileTypes>>,
     inference: OnceCell<Inference<'f, 'f>>,
     nodes: OnceCell<Vec<Node<'f>>>,
+    calls: OnceCell<Vec<crate::rules::call::site::Call<'f>>>,
     block_spans: OnceCell<Vec<(usize, usize)>>,
     hazards: OnceCell<Hazards>,
 }
@@ -41,6 +42,7 @@ impl<'f, 'src> RuleContext<'f, 'src> {
             reused: Cell::new(None),
             inference: OnceCell::new(),
             nodes: OnceCell::new(),
+            calls: OnceCell::new(),
             block_spans: OnceCell::new(),
             hazards: OnceCell::new(),
         }
@@ -78,6 +80,14 @@ impl<'f, 'src> RuleContext<'f, 'src> {
     /// Every node of the file, in pre-order.
     pub fn nodes(&self) -> &[Node<'f>] {
         self.nodes.get_or_init(|| all_nodes(&self.parsed.root()))
+    }
+
+    /// Every call with a method name (what [`Call::of`] reads), in node
+    /// order, worked out once for all the rules that look at calls.
+    ///
+    /// [`Call::of`]: crate::rules::call::site::Call::of
+    pub fn calls(&self) -> &[crate::rules::call::site::Call<'f>] {
+        self.calls.get_or_init(|| self.nodes().iter().filter_map(crate::rules::call::site::Call::of).collect())
     }
 
     /// The byte ranges of the file's blocks and lambdas, by start.

@@ -1,6 +1,6 @@
 use super::accepts::{rejects, Passing};
 use super::callee::{resolve, Target};
-use super::site::{shown, Call};
+use super::site::shown;
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::types::Type;
@@ -32,8 +32,7 @@ pub static RULE: RuleInfo = RuleInfo {
 const COERCING: &[&str] = &["+", "-", "*", "/", "%", "**", "<", ">", "<=", ">=", "<=>", "==", "===", "!="];
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
-    for node in cx.nodes() {
-        let Some(call) = Call::of(node) else { continue };
+    for call in cx.calls() {
         let Some(positional) = &call.positional else { continue };
         if positional.is_empty() || COERCING.contains(&call.method.as_str()) {
             continue;
@@ -42,7 +41,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             // Only calls whose every argument is concrete can be judged whole.
             continue;
         };
-        let Some((receiver, Target::Signature { class, overloads, .. })) = resolve(cx, &call) else { continue };
+        let Some((receiver, Target::Signature { class, overloads, .. })) = resolve(cx, call) else { continue };
         let mut applicable = 0;
         let mut culprit = None;
         for overload in overloads {

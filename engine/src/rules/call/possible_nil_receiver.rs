@@ -1,4 +1,4 @@
-use super::site::{guarded_elsewhere, receiver_class, shown, surely_missing, trusted_receiver, Call};
+use super::site::{guarded_elsewhere, receiver_class, shown, surely_missing, trusted_receiver};
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::infer::Callee;
 use crate::rules::{Finding, RuleContext, RuleInfo};
@@ -35,8 +35,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     if cx.hazards().refines {
         return;
     }
-    for node in cx.nodes() {
-        let Some(call) = Call::of(node) else { continue };
+    for call in cx.calls() {
         if call.is_safe_navigation() {
             continue;
         }
@@ -62,7 +61,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         }
         if !trusted_receiver(cx, receiver, ty)
             || !surely_missing(cx, &Type::nil(), &call.method)
-            || guarded_elsewhere(cx, &call)
+            || guarded_elsewhere(cx, call)
         {
             continue;
         }

@@ -1,4 +1,4 @@
-use super::site::{shown, Call};
+use super::site::shown;
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::types::{Literal, Type};
@@ -24,8 +24,7 @@ pub static RULE: RuleInfo = RuleInfo {
 };
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
-    for node in cx.nodes() {
-        let Some(call) = Call::of(node) else { continue };
+    for call in cx.calls() {
         if !matches!(call.method.as_str(), "raise" | "fail") || cx.project.defines_anywhere(&call.method) {
             continue;
         }

@@ -1,6 +1,5 @@
 use ruby_prism::Node;
 
-use super::site::Call;
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::infer::{Callee, Side};
 use crate::rules::project::Owner;
@@ -38,8 +37,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         .filter(|node| matches!(node, Node::BlockNode { .. } | Node::LambdaNode { .. }))
         .map(|node| node.location().start() as usize..node.location().end() as usize)
         .collect();
-    for node in cx.nodes() {
-        let Some(call) = Call::of(node) else { continue };
+    for call in cx.calls() {
         if call.receiver.is_some() || cx.project.defines_anywhere(&call.method) {
             continue;
         }

@@ -1,4 +1,4 @@
-use super::site::{guarded_elsewhere, receiver_class, shown, surely_missing, trusted_receiver, Call};
+use super::site::{guarded_elsewhere, receiver_class, shown, surely_missing, trusted_receiver};
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 
@@ -31,15 +31,14 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     if cx.hazards().refines || cx.hazards().extends_objects {
         return;
     }
-    for node in cx.nodes() {
-        let Some(call) = Call::of(node) else { continue };
+    for call in cx.calls() {
         let Some(receiver) = call.explicit_receiver() else { continue };
         let Some(ty) = cx.type_of(receiver) else { continue };
         let ty = if call.is_safe_navigation() { ty.without_nil() } else { ty.clone() };
         if receiver_class(&ty).is_none()
             || !trusted_receiver(cx, receiver, &ty)
             || !surely_missing(cx, &ty, &call.method)
-            || guarded_elsewhere(cx, &call)
+            || guarded_elsewhere(cx, call)
         {
             continue;
         }

@@ -1,6 +1,5 @@
 use ruby_prism::Node;
 
-use super::site::Call;
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 
@@ -50,8 +49,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     if cx.project.any_dynamic(&[]) || cx.sees_unseen_code() {
         return;
     }
-    for node in cx.nodes() {
-        let Some(call) = Call::of(node) else { continue };
+    for call in cx.calls() {
         if call.receiver.is_some() || scopes.iter().any(|scope| scope.contains(&call.anchor)) {
             continue;
         }

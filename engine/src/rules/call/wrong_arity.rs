@@ -1,7 +1,7 @@
 use ruby_prism::{DefNode, Node};
 
 use super::callee::{resolve, Target};
-use super::site::{shown, Call};
+use super::site::shown;
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 
@@ -34,11 +34,10 @@ pub static RULE: RuleInfo = RuleInfo {
 type Arity = (usize, Option<usize>);
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
-    for node in cx.nodes() {
-        let Some(call) = Call::of(node) else { continue };
+    for call in cx.calls() {
         let Some(positional) = &call.positional else { continue };
         let given = positional.len();
-        let Some((receiver, target)) = resolve(cx, &call) else { continue };
+        let Some((receiver, target)) = resolve(cx, call) else { continue };
         let (owner, arities): (String, Vec<Arity>) = match &target {
             Target::Signature { class, overloads, .. } => {
                 if overloads.iter().any(|o| o.function.untyped_params) {

@@ -1,5 +1,5 @@
 use crate::diagnostic::{EvidenceTier, Severity};
-use crate::rules::call::site::{shown, Call};
+use crate::rules::call::site::shown;
 use crate::rules::def::visibility::{self, Visibility};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::types::Type;
@@ -30,8 +30,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     if classes.values().all(|c| c.methods.values().all(|m| m.visibility != Visibility::Private)) {
         return;
     }
-    for node in cx.nodes() {
-        let Some(call) = Call::of(node) else { continue };
+    for call in cx.calls() {
         let Some(receiver) = call.explicit_receiver() else { continue };
         let Some(ty @ Type::Nominal { class, .. }) = cx.type_of(receiver) else { continue };
         let Some(methods) = classes.get(&**class) else { continue };
