@@ -3,11 +3,11 @@
 //! way the block runs; each answer is checked against Ruby running the
 //! fixture too.
 
+mod cli_probe;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-use serde_json::Value;
 
 fn project() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/yields")
@@ -19,21 +19,7 @@ fn probed(needle: &str) -> String {
 }
 
 fn probed_in(dir: &Path, needle: &str) -> String {
-    let file = "lib/reader.rb";
-    let text = std::fs::read_to_string(dir.join(file)).unwrap();
-    let (line, column) = text
-        .lines()
-        .enumerate()
-        .find_map(|(i, l)| l.find(&format!("{needle} = ")).map(|c| (i + 1, c + needle.len() + 4)))
-        .unwrap_or_else(|| panic!("{needle} is not in {file}"));
-    let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
-        .args(["type-of", "--format", "json", &format!("{file}:{line}:{column}")])
-        .current_dir(dir)
-        .output()
-        .expect("rigor runs");
-    let answer: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)));
-    answer["type"].as_str().unwrap_or_else(|| panic!("no type in {answer}")).to_string()
+    cli_probe::probed(dir, "lib/reader.rb", needle)
 }
 
 /// Every value each probe held when Ruby ran the fixture: (class, inspect).

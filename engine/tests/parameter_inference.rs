@@ -2,10 +2,9 @@
 //! a private helper's parameters are what its callers pass; a method some
 //! call may reach unseen keeps `untyped` ones.
 
-use std::path::Path;
-use std::process::Command;
+mod cli_probe;
 
-use serde_json::Value;
+use std::path::Path;
 
 /// Copies a fixture project into a scratch directory (with an optional
 /// `.rigor.yml`), so runs never write next to the sources.
@@ -23,24 +22,10 @@ fn fixture(name: &str, config: Option<&str>) -> tempfile::TempDir {
     dir
 }
 
-/// The type `type-of` gives the first `needle = ...` assignment's value
-/// in `file` (a probe local that reads the parameter).
+/// The type of the first `needle = ...` assignment's value in `lib/file`
+/// (a probe local that reads the parameter).
 fn probed(dir: &Path, file: &str, needle: &str) -> String {
-    let file = format!("lib/{file}");
-    let text = std::fs::read_to_string(dir.join(&file)).unwrap();
-    let (line, column) = text
-        .lines()
-        .enumerate()
-        .find_map(|(i, l)| l.find(&format!("{needle} = ")).map(|c| (i + 1, c + needle.len() + 4)))
-        .unwrap_or_else(|| panic!("{needle} is not in {file}"));
-    let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
-        .args(["type-of", "--format", "json", &format!("{file}:{line}:{column}")])
-        .current_dir(dir)
-        .output()
-        .expect("rigor runs");
-    let answer: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)));
-    answer["type"].as_str().unwrap_or_else(|| panic!("no type in {answer}")).to_string()
+    cli_probe::probed(dir, &format!("lib/{file}"), needle)
 }
 
 #[test]
