@@ -18,7 +18,7 @@ use super::{fold, Frame, Inferrer};
 use crate::rbs::ast::{MethodType, RType};
 use crate::rbs::FoundMethod;
 use crate::syntax::name;
-use crate::types::{join, union, Literal, Name, Type};
+use crate::types::{join, join_positions, union, Literal, Name, Type};
 
 /// One evaluated argument.
 #[derive(Debug, Clone)]
@@ -411,7 +411,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             BlockArg::Forwarded => {
                 self.walk_yielding_defs(plans);
                 let yielded = self.yielded_to(plans, args, true);
-                self.note_yield(yielded);
+                self.note_block_run(yielded);
                 BlockRun::none()
             }
             BlockArg::Symbol(symbol) => {
@@ -491,8 +491,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     let mut all: Option<Vec<Type>> = None;
                     for id in ids {
                         let start = self.index.def(*id).node.location().start() as usize;
-                        let yields = self.def_yields.get(&start)?.clone();
-                        all = Some(same_arity(all, yields)?);
+                        all = Some(join_positions(all, self.def_yields.get(&start)?)?);
                     }
                     all?
                 }
@@ -538,7 +537,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 _ => return None,
             };
             combined = Some(match strict {
-                true => same_arity(combined, yielded)?,
+                true => join_positions(combined, &yielded)?,
                 false => merge_positions(combined, yielded),
             });
         }
@@ -943,17 +942,6 @@ fn integers_to_the_end(format: &str) -> bool {
         any = true;
     }
     any
-}
-
-/// Position-wise union of two yields of the same length (`None` if not).
-fn same_arity(current: Option<Vec<Type>>, next: Vec<Type>) -> Option<Vec<Type>> {
-    match current {
-        None => Some(next),
-        Some(current) if current.len() == next.len() => {
-            Some(current.iter().zip(&next).map(|(a, b)| join(a, b)).collect())
-        }
-        Some(_) => None,
-    }
 }
 
 /// Position-wise union of what different overloads or receivers yield.

@@ -381,7 +381,7 @@ impl<'pr> Inferrer<'pr, '_> {
                         }
                     }
                 }
-                self.note_yield(given);
+                self.note_block_run(given);
                 if let Some(flow) = state.as_mut() {
                     flow.ivars.clear();
                 }

@@ -16,7 +16,7 @@ use ruby_prism::{DefNode, Node, Visit};
 
 use super::Inferrer;
 use crate::stack_guard::ensure_room;
-use crate::types::{join, Type};
+use crate::types::{join_positions, Type};
 
 /// The yields of the method being walked.
 #[derive(Debug, Default)]
@@ -48,37 +48,26 @@ impl YieldCollector {
     }
 
     fn note(&mut self, given: Option<Vec<Type>>) {
-        let Some(given) = given else {
-            self.unknown = true;
-            return;
-        };
-        self.positions = match self.positions.take() {
-            None => Some(given),
-            Some(known) if known.len() == given.len() => {
-                Some(known.iter().zip(&given).map(|(a, b)| join(a, b)).collect())
-            }
-            Some(_) => {
-                self.unknown = true;
-                None
-            }
-        };
+        let joined = given.and_then(|given| join_positions(self.positions.take(), &given));
+        self.unknown |= joined.is_none();
+        self.positions = joined;
     }
 }
 
-impl<'pr> Inferrer<'pr, '_> {
-    /// Notes what one `yield` gives (`None`: a splat, keywords or a block
-    /// argument), for the method being walked; dead code gives nothing.
-    pub(super) fn note_yield(&mut self, given: Option<Vec<Type>>) {
-        self.note_block_run(given);
-    }
+/// Is `node` a read of the local `name`?
+fn reads_local(node: &Node<'_>, name: &[u8]) -> bool {
+    node.as_local_variable_read_node().is_some_and(|read| read.name().as_slice() == name)
+}
 
+impl<'pr> Inferrer<'pr, '_> {
     /// Is `node` a read of the walked method's own `&block`?
     pub(super) fn is_own_block(&self, node: &Node<'_>) -> bool {
-        let Some(block) = self.yields.last().and_then(|c| c.block.as_deref()) else { return false };
-        node.as_local_variable_read_node().is_some_and(|read| read.name().as_slice() == block.as_bytes())
+        self.yields.last().and_then(|c| c.block.as_deref()).is_some_and(|block| reads_local(node, block.as_bytes()))
     }
 
-    /// Notes a run of the method's block, by `yield` or otherwise.
+    /// Notes a run of the walked method's block, by `yield` or otherwise,
+    /// with what it is given (`None`: a splat, keywords, a block argument,
+    /// or nothing known); dead code runs nothing.
     pub(super) fn note_block_run(&mut self, given: Option<Vec<Type>>) {
         if self.dead > 0 {
             return;
@@ -123,8 +112,7 @@ struct OtherUses {
 
 impl OtherUses {
     fn is_block(&self, node: &Node<'_>) -> bool {
-        let Some(block) = &self.block else { return false };
-        node.as_local_variable_read_node().is_some_and(|read| read.name().as_slice() == block.as_slice())
+        self.block.as_deref().is_some_and(|block| reads_local(node, block))
     }
 
     fn note(&mut self, node: &Node<'_>) {

@@ -18,7 +18,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 use super::classes::{MethodEntry, PendingKind, Side, Superclass, UserClass};
 use super::params::{CallLog, CallShape, ParameterPolicy};
 use crate::rbs::Environment;
-use crate::types::{join, union, Name, Type};
+use crate::types::{join_positions, union, Name, Type};
 
 /// Which file of the project, by its place in the project's file list.
 pub type FileId = u32;
@@ -956,17 +956,10 @@ impl ProjectIndex {
 /// What every definition of a method yields, position by position, when
 /// each is known and all pass the same number of arguments.
 fn agreed_yields(all: &[Option<&[Type]>]) -> Option<Vec<Type>> {
-    let (first, rest) = all.split_first()?;
-    let first = (*first)?;
-    let mut positions = first.to_vec();
-    for other in rest {
-        let other = (*other)?;
-        if other.len() != positions.len() {
-            return None;
-        }
-        positions = positions.iter().zip(other).map(|(a, b)| join(a, b)).collect();
+    if all.is_empty() {
+        return None;
     }
-    Some(positions)
+    all.iter().try_fold(None, |joined, yields| join_positions(joined, (*yields)?).map(Some))?
 }
 
 fn merge_into(merged: &mut UserClass, part: &UserClass) {

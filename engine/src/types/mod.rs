@@ -14,7 +14,7 @@ pub use display::display;
 pub use erasure::erase;
 pub use literal::{float_to_s, inspect_string, inspect_symbol, Literal};
 pub use tier::Tier;
-pub use union::{join, union, widen_literals};
+pub use union::{join, join_positions, union, widen_literals};
 
 /// A class or module name, absolute, without a leading `::` (`File::Stat`).
 pub type Name = Arc<str>;

@@ -123,6 +123,18 @@ pub fn join(a: &Type, b: &Type) -> Type {
     union([a.clone(), b.clone()])
 }
 
+/// Position-wise join of two argument lists of the same length (what
+/// blocks are given); `None` when the lengths differ.
+pub fn join_positions(current: Option<Vec<Type>>, next: &[Type]) -> Option<Vec<Type>> {
+    match current {
+        None => Some(next.to_vec()),
+        Some(current) if current.len() == next.len() => {
+            Some(current.iter().zip(next).map(|(a, b)| join(a, b)).collect())
+        }
+        Some(_) => None,
+    }
+}
+
 /// Forgets literal values but keeps classes (`1 | 2` → `Integer`,
 /// `[1, "a"]` → `Array[Integer | String]`); `nil`, `true` and `false` stay.
 pub fn widen_literals(ty: Type) -> Type {
