@@ -353,7 +353,7 @@ fn references(ty: &Type) -> Vec<Name> {
                 args.iter().for_each(|a| collect(a, out));
             }
             Type::Singleton(class) => out.push(class.clone()),
-            Type::Dynamic(inner) => collect(inner, out),
+            Type::Dynamic(facet) => facet.iter().for_each(|f| collect(f, out)),
             Type::Tuple(members) | Type::Union(members) => members.iter().for_each(|m| collect(m, out)),
             Type::Shape(shape) => shape.fields.iter().for_each(|f| collect(&f.ty, out)),
             Type::Top | Type::Bot | Type::Constant(_) | Type::IntRange { .. } => {}

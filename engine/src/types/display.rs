@@ -14,9 +14,9 @@ fn write_type(ty: &Type, out: &mut String) {
     match ty {
         Type::Top => out.push_str("top"),
         Type::Bot => out.push_str("bot"),
-        Type::Dynamic(inner) => match **inner {
-            Type::Top => out.push_str("untyped"),
-            ref facet => {
+        Type::Dynamic(facet) => match facet.as_deref() {
+            None | Some(Type::Top) => out.push_str("untyped"),
+            Some(facet) => {
                 out.push_str("Dynamic[");
                 write_type(facet, out);
                 out.push(']');

@@ -25,8 +25,10 @@ pub enum Type {
     Top,
     /// No value: the expression never completes (`raise`, `return`).
     Bot,
-    /// Gradual typing's unknown; `Dynamic(Top)` prints `untyped`.
-    Dynamic(Box<Type>),
+    /// Gradual typing's unknown, `untyped`, when its facet is `None`.
+    /// `untyped` is the commonest type of all: without a facet it is
+    /// copied and dropped without touching the heap.
+    Dynamic(Option<Box<Type>>),
     /// Exactly one value, known from its spelling (`3`, `"hi"`, `:a`, `nil`).
     Constant(Literal),
     /// An instance of a class, with its type arguments (`Array[Integer]`).
@@ -61,7 +63,7 @@ pub struct ShapeField {
 
 impl Type {
     pub fn untyped() -> Type {
-        Type::Dynamic(Box::new(Type::Top))
+        Type::Dynamic(None)
     }
 
     pub fn nil() -> Type {
