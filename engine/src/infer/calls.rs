@@ -724,7 +724,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             (Type::Tuple(_), "to_a" | "entries", []) => Some(receiver.clone()),
             (Type::Shape(shape), "[]" | "fetch" | "dig", [Type::Constant(Literal::Sym(key))]) if !shape.open => {
-                match shape.fields.iter().find(|f| f.key == *key) {
+                match shape.fields.iter().find(|f| *f.key == **key) {
                     Some(field) if field.optional => Some(union([field.ty.forget_mutable(), Type::nil()])),
                     Some(field) => Some(field.ty.forget_mutable()),
                     None if method == "fetch" => None,
@@ -742,7 +742,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             (Type::Shape(shape), "key?" | "has_key?" | "include?" | "member?", [Type::Constant(Literal::Sym(key))])
                 if !shape.open =>
             {
-                match shape.fields.iter().find(|f| f.key == *key) {
+                match shape.fields.iter().find(|f| *f.key == **key) {
                     Some(field) if !field.optional => Some(Type::Constant(Literal::True)),
                     Some(_) => Some(Type::bool()),
                     None => Some(Type::Constant(Literal::False)),

@@ -127,7 +127,7 @@ pub fn tuple(elements: &[Type], method: &str, args: &[&Type]) -> Option<Type> {
             let symbols: Vec<&str> = literals
                 .iter()
                 .map(|l| match l {
-                    Literal::Sym(s) => Some(s.as_str()),
+                    Literal::Sym(s) => Some(&**s),
                     _ => None,
                 })
                 .collect::<Option<_>>()?;
@@ -396,10 +396,10 @@ fn string_binary(s: &str, method: &str, argument: &Literal) -> Option<Type> {
         ("*", Literal::Int(n)) if *n >= 0 && s.len().saturating_mul(*n as usize) <= MAX_FOLDED_STRING => {
             Some(Type::string(s.repeat(*n as usize)))
         }
-        ("start_with?", Literal::Str(other)) => Some(boolean(s.starts_with(other.as_str()))),
-        ("end_with?", Literal::Str(other)) => Some(boolean(s.ends_with(other.as_str()))),
-        ("include?", Literal::Str(other)) => Some(boolean(s.contains(other.as_str()))),
-        (_, Literal::Str(other)) => compare_like(&s, method, &other.as_str()),
+        ("start_with?", Literal::Str(other)) => Some(boolean(s.starts_with(&**other))),
+        ("end_with?", Literal::Str(other)) => Some(boolean(s.ends_with(&**other))),
+        ("include?", Literal::Str(other)) => Some(boolean(s.contains(&**other))),
+        (_, Literal::Str(other)) => compare_like(&s, method, &&**other),
         _ => None,
     }
 }

@@ -153,9 +153,9 @@ impl<'pr> Inferrer<'pr, '_> {
                     self.record(&element, &value);
                     match &key {
                         Type::Constant(Literal::Sym(symbol)) => {
-                            fields.retain(|f| f.key != *symbol);
+                            fields.retain(|f| *f.key != **symbol);
                             fields.push(ShapeField {
-                                key: symbol.clone(),
+                                key: symbol.to_string(),
                                 ty: value.clone(),
                                 optional: false,
                                 readonly: false,

@@ -301,8 +301,8 @@ fn literal(node: &RNode<'_>) -> RType {
                 Err(_) => RType::Class { name: "::Integer".into(), args: vec![] },
             }
         }
-        RNode::String(s) => RType::Literal(Literal::Str(s.string().as_str().to_string())),
-        RNode::Symbol(s) => RType::Literal(Literal::Sym(symbol(s))),
+        RNode::String(s) => RType::Literal(Literal::Str(s.string().as_str().into())),
+        RNode::Symbol(s) => RType::Literal(Literal::Sym(symbol(s).into())),
         RNode::Bool(b) => RType::Literal(if b.value() { Literal::True } else { Literal::False }),
         _ => RType::Untyped,
     }

@@ -5,8 +5,9 @@
 pub enum Literal {
     Int(i64),
     Float(u64),
-    Str(String),
-    Sym(String),
+    // Shared, not owned: literal types are copied far more often than made.
+    Str(std::sync::Arc<str>),
+    Sym(std::sync::Arc<str>),
     Nil,
     True,
     False,

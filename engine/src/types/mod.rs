@@ -78,11 +78,11 @@ impl Type {
         Type::Constant(Literal::Int(value))
     }
 
-    pub fn string(value: impl Into<String>) -> Type {
+    pub fn string(value: impl Into<std::sync::Arc<str>>) -> Type {
         Type::Constant(Literal::Str(value.into()))
     }
 
-    pub fn symbol(value: impl Into<String>) -> Type {
+    pub fn symbol(value: impl Into<std::sync::Arc<str>>) -> Type {
         Type::Constant(Literal::Sym(value.into()))
     }
 
