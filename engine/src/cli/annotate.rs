@@ -59,6 +59,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     let target = crate::files::Target::File { display: args.file.clone() };
     let project = crate::workspace::project_of(&config, &[target], &io.cwd);
     let grammar = config.settings.target_ruby;
+    let (link, prior) = project.inference_inputs(&args.file, &source);
     let annotations = crate::analysis::on_analysis_thread(|| {
         let outcome = stack_guard::guarded(|| {
             let parsed = ParsedFile::parse_as(&source, grammar);
@@ -66,7 +67,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
             if !errors.is_empty() {
                 return Err(Unavailable::ParseErrors(errors.into_iter().map(|(_, m)| m).collect()));
             }
-            let types = infer::infer_in_project(&parsed, env, project.link(&args.file)).types;
+            let types = infer::types_in_project(&parsed, env, link, prior);
             Ok(line_types(&parsed, &types))
         });
         match outcome {

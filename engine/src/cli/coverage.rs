@@ -71,6 +71,7 @@ pub fn count_in_project(
     env: &crate::rbs::Environment,
     grammar: RubyVersion,
     link: Option<crate::infer::ProjectLink>,
+    prior: Option<crate::infer::FileTypes>,
 ) -> Result<TierCounts, Vec<String>> {
     let outcome = stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, grammar);
@@ -78,7 +79,7 @@ pub fn count_in_project(
         if !errors.is_empty() {
             return Err(errors.into_iter().map(|(_, message)| message).collect());
         }
-        let types = infer::infer_in_project(&parsed, env, link).types;
+        let types = infer::types_in_project(&parsed, env, link, prior);
         let mut counts = TierCounts::default();
         let untyped = Type::untyped();
         for node in all_nodes(&parsed.root()) {
@@ -164,10 +165,13 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
             .map(|target| {
                 let display = target.display().to_string();
                 let outcome = match std::fs::read(cwd.join(&display)) {
-                    Ok(source) => match count_in_project(&source, env, grammar, project.link(&display)) {
-                        Ok(counts) => FileOutcome::Counted(counts),
-                        Err(errors) => FileOutcome::Failed(errors),
-                    },
+                    Ok(source) => {
+                        let (link, prior) = project.inference_inputs(&display, &source);
+                        match count_in_project(&source, env, grammar, link, prior) {
+                            Ok(counts) => FileOutcome::Counted(counts),
+                            Err(errors) => FileOutcome::Failed(errors),
+                        }
+                    }
                     Err(error) => {
                         FileOutcome::Failed(vec![format!("cannot read: {}", files::describe_io_error(&error))])
                     }
@@ -296,9 +300,9 @@ mod tests {
         assert_eq!(ratio(1, 3), 0.3333);
         assert_eq!(precise_ratio(&TierCounts::default()), 1.0);
         let env = crate::rbs::Environment::default();
-        let counts = count_in_project(b"x = 1\nx\n", &env, RubyVersion::Latest, None).unwrap();
+        let counts = count_in_project(b"x = 1\nx\n", &env, RubyVersion::Latest, None, None).unwrap();
         assert_eq!(counts.total(), 3);
         assert_eq!(counts.0[Tier::Constant.index()], 3);
-        assert!(count_in_project(b"def (", &env, RubyVersion::Latest, None).is_err());
+        assert!(count_in_project(b"def (", &env, RubyVersion::Latest, None, None).is_err());
     }
 }

@@ -131,7 +131,8 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     let project = crate::workspace::project_of(&config, &targets, &io.cwd);
     let grammar = config.settings.target_ruby;
     let answers = answer_all(&positions, &io.cwd, |file, source, offsets| {
-        crate::analysis::on_analysis_thread(|| types_at(source, offsets, grammar, env, project.link(file)))
+        let (link, prior) = project.inference_inputs(file, source);
+        crate::analysis::on_analysis_thread(|| types_at(source, offsets, grammar, env, link, prior))
     });
     if let [answer] = &answers[..] {
         return write_single(io, args.format, &positions[0], answer);
@@ -253,6 +254,7 @@ fn types_at(
     grammar: crate::syntax::RubyVersion,
     env: &crate::rbs::Environment,
     link: Option<crate::infer::ProjectLink>,
+    prior: Option<crate::infer::FileTypes>,
 ) -> Result<Vec<Option<Found>>, Unavailable> {
     let outcome = stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, grammar);
@@ -260,7 +262,7 @@ fn types_at(
         if !errors.is_empty() {
             return Err(Unavailable::ParseErrors(errors.into_iter().map(|(_, m)| m).collect()));
         }
-        let types = infer::infer_in_project(&parsed, env, link).types;
+        let types = infer::types_in_project(&parsed, env, link, prior);
         let found = offsets.iter().map(|&offset| {
             innermost_at(&parsed, offset).map(|node| {
                 let ty = types.of(&node).cloned().unwrap_or_else(Type::untyped);

@@ -168,6 +168,17 @@ pub fn infer_in_project<'pr, 'e>(
     Inference::new(types, index, env, families)
 }
 
+/// The types of a file of a project: `prior` when an inference against an
+/// index answering as `link`'s does found them already, else inferred.
+pub fn types_in_project(
+    parsed: &ParsedFile<'_>,
+    env: &Environment,
+    link: Option<ProjectLink>,
+    prior: Option<FileTypes>,
+) -> FileTypes {
+    prior.unwrap_or_else(|| infer_in_project(parsed, env, link).types)
+}
+
 /// A file's inference already made against an index that answers every
 /// question it asked as this one does: only the index is built again.
 pub fn infer_reusing<'pr, 'e>(

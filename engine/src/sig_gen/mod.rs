@@ -153,8 +153,8 @@ pub fn generate(
         files
             .par_iter()
             .map(|(display, source)| {
-                let link = project.and_then(|p| p.link(display));
-                analyse_file(display, source, env, options, link)
+                let (link, prior) = project.map(|p| p.inference_inputs(display, source)).unwrap_or_default();
+                analyse_file(display, source, env, options, link, prior)
             })
             .collect()
     });
@@ -198,6 +198,7 @@ fn analyse_file(
     env: &Environment,
     options: &Options,
     link: Option<crate::infer::ProjectLink>,
+    prior: Option<crate::infer::FileTypes>,
 ) -> FileResult {
     let outcome = stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, options.grammar);
@@ -210,7 +211,7 @@ fn analyse_file(
             };
         }
         let root = parsed.root();
-        let types = infer::infer_in_project(&parsed, env, link).types;
+        let types = infer::types_in_project(&parsed, env, link, prior);
         let index = ProgramIndex::build(&root, env);
         let observing = options.params == ParamsMode::Observed;
         let mut found = walk::walk(&root, &index, observing.then_some(&types), &parsed.lines);

@@ -144,16 +144,16 @@ impl Last {
         inferred: HashMap<String, FileTypes>,
         figures: CacheFigures,
     ) -> Project {
-        Project {
-            index: self.index.clone(),
-            facts: self.facts.clone(),
-            facts_fingerprint: self.facts_fingerprint,
+        Project::new(
+            self.index.clone(),
+            self.facts.clone(),
+            self.facts_fingerprint,
             ids,
-            sources: present.into_iter().collect(),
-            generation: self.generation,
-            inferred: Mutex::new(inferred),
+            present,
+            self.generation,
+            inferred,
             figures,
-        }
+        )
     }
 }
 
@@ -168,13 +168,77 @@ pub struct Project {
     ids: HashMap<String, FileId>,
     sources: HashMap<String, Source>,
     generation: u64,
-    /// Types this call's export pass inferred, by file: the analysis takes
-    /// them when the exports changed nothing the file read.
+    /// Fingerprints of what files read, under this project's index.
+    fingerprints: Fingerprints,
+    /// Types this call's export pass inferred, by file, while the exports
+    /// changed nothing the file read: every command's inference of the
+    /// file would find them again, so it takes them instead.
     inferred: Mutex<HashMap<String, FileTypes>>,
     pub figures: CacheFigures,
 }
 
 impl Project {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        index: SharedIndex,
+        facts: Arc<ProjectFacts>,
+        facts_fingerprint: u64,
+        ids: HashMap<String, FileId>,
+        present: Vec<(String, Source)>,
+        generation: u64,
+        inferred: HashMap<String, FileTypes>,
+        figures: CacheFigures,
+    ) -> Project {
+        let fingerprints = Fingerprints::new(index.clone()).with_facts(facts.clone());
+        Project {
+            index,
+            facts,
+            facts_fingerprint,
+            ids,
+            sources: present.into_iter().collect(),
+            generation,
+            fingerprints,
+            inferred: Mutex::new(inferred),
+            figures,
+        }
+    }
+
+    /// Keeps of the export pass's types those whose reads this project's
+    /// index answers as the structure did.
+    fn keep_standing(mut self, files: &HashMap<String, FileState>) -> Project {
+        let inferred = std::mem::take(self.inferred.get_mut().unwrap_or_else(|p| p.into_inner()));
+        let standing = inferred
+            .into_iter()
+            .filter(|(display, _)| {
+                let (Some(state), Some(source), Some(id)) =
+                    (files.get(display), self.sources.get(display), self.ids.get(display))
+                else {
+                    return false;
+                };
+                state
+                    .exports
+                    .as_ref()
+                    .is_some_and(|c| c.hash == source.hash && self.fingerprints.all_same(&c.deps, *id))
+            })
+            .collect();
+        *self.inferred.get_mut().unwrap_or_else(|p| p.into_inner()) = standing;
+        self
+    }
+
+    /// The export pass's types of `display`, when they stand (once: the
+    /// caller owns them).
+    fn take_types(&self, display: &str) -> Option<FileTypes> {
+        self.inferred.lock().unwrap_or_else(|p| p.into_inner()).remove(display)
+    }
+
+    /// What inferring `display` as one of the project's files takes: a
+    /// link to the index, and the export pass's types when they stand for
+    /// these very bytes (a file read again may have changed since).
+    pub fn inference_inputs(&self, display: &str, source: &[u8]) -> (Option<ProjectLink>, Option<FileTypes>) {
+        let same_bytes = self.sources.get(display).is_some_and(|known| *known.bytes == *source);
+        (self.link(display), if same_bytes { self.take_types(display) } else { None })
+    }
+
     /// A link for inferring `display` as one of the project's files.
     pub fn link(&self, display: &str) -> Option<ProjectLink> {
         let id = *self.ids.get(display)?;
@@ -383,7 +447,7 @@ impl Workspace {
             note_figures(&figures);
             let last = self.last.as_mut().expect("same files as the last call");
             last.files = key;
-            return last.project(ids, present, inferred, figures);
+            return last.project(ids, present, inferred, figures).keep_standing(&self.files);
         }
         // 5. Fold them in (the analyses in `check` read this).
         let exports: Vec<Option<&FileExports>> =
@@ -420,17 +484,8 @@ impl Workspace {
             facts_fingerprint,
             generation: self.generation,
         });
-        let sources = present.into_iter().collect();
-        Project {
-            index,
-            facts,
-            facts_fingerprint,
-            ids,
-            sources,
-            generation: self.generation,
-            inferred: Mutex::new(inferred),
-            figures,
-        }
+        Project::new(index, facts, facts_fingerprint, ids, present, self.generation, inferred, figures)
+            .keep_standing(&self.files)
     }
 
     /// Checks `targets` as files of `project`, reusing each file's report
@@ -444,7 +499,7 @@ impl Workspace {
         settings: &Settings,
     ) -> Vec<FileReport> {
         let started = Instant::now();
-        let memo = Fingerprints::new(project.index.clone()).with_facts(project.facts.clone());
+        let memo = &project.fingerprints;
         let facts_fingerprint = project.facts_fingerprint;
         let mut work: Vec<(usize, String, Source, Option<FileTypes>)> = Vec::new();
         let mut out: Vec<Option<FileReport>> = vec![None; targets.len()];
@@ -478,22 +533,7 @@ impl Workspace {
             });
             match reusable {
                 Some(cached) => out[at] = Some((*cached.value).clone()),
-                None => {
-                    // Did the exports change nothing this file's inference
-                    // read? Then that inference stands.
-                    let id = project.ids[display];
-                    let reuse = self
-                        .files
-                        .get(display)
-                        .and_then(|state| state.exports.as_ref())
-                        .is_some_and(|exports| exports.hash == source.hash && memo.all_same(&exports.deps, id));
-                    let types = if reuse {
-                        project.inferred.lock().unwrap_or_else(|p| p.into_inner()).remove(display)
-                    } else {
-                        None
-                    };
-                    work.push((at, display.clone(), source.clone(), types));
-                }
+                None => work.push((at, display.clone(), source.clone(), project.take_types(display))),
             }
         }
         project.inferred.lock().unwrap_or_else(|p| p.into_inner()).clear();
