@@ -13,7 +13,9 @@ use crate::syntax::node_kind::class_name;
 pub struct IvarSites {
     /// Does any node assign an instance variable?
     pub writes: bool,
-    /// Start offsets of the `def`s whose body mentions an instance variable.
+    /// Start offsets of the `def`s whose body may assign or grow an
+    /// instance variable: a write, or a mutating call on one (`@a << x`).
+    /// Only reads, the rest of its uses, teach pass one nothing.
     pub defs: HashSet<usize>,
 }
 
@@ -32,12 +34,21 @@ struct Collector {
 impl Collector {
     fn note(&mut self, node: &Node<'_>) {
         let kind = class_name(node);
-        if !kind.starts_with("InstanceVariable") {
-            return;
+        let grows = kind.starts_with("InstanceVariable") && kind != "InstanceVariableReadNode";
+        self.sites.writes |= grows;
+        if grows || mutates_ivar(node) {
+            self.sites.defs.extend(self.open.iter().flatten());
         }
-        self.sites.writes |= kind != "InstanceVariableReadNode";
-        self.sites.defs.extend(self.open.iter().flatten());
     }
+}
+
+/// `@items << x`, `@h[k] = v`: a call pass one counts as growing the ivar
+/// (what `Inferrer::mutate_variable` notes).
+fn mutates_ivar(node: &Node<'_>) -> bool {
+    node.as_call_node().is_some_and(|call| {
+        matches!(call.receiver(), Some(Node::InstanceVariableReadNode { .. }))
+            && super::calls::mutates_receiver(&crate::syntax::name(call.name()))
+    })
 }
 
 impl<'pr> Visit<'pr> for Collector {
@@ -53,5 +64,50 @@ impl<'pr> Visit<'pr> for Collector {
 
     fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
         self.note(&node);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::ParsedFile;
+
+    /// The names of the defs pass one must walk.
+    fn walked(source: &str) -> (bool, Vec<&str>) {
+        let parsed = ParsedFile::parse(source.as_bytes());
+        let sites = collect(&parsed.root());
+        let mut names: Vec<&str> = sites
+            .defs
+            .iter()
+            .map(|start| source[*start..].trim_start_matches("def ").split([' ', ';', '(', '\n']).next().unwrap())
+            .collect();
+        names.sort();
+        (sites.writes, names)
+    }
+
+    #[test]
+    fn only_defs_that_assign_or_grow_an_ivar_are_walked_in_pass_one() {
+        let source = "class A
+def set; @a = 1; end
+def grow; @list << 2; end
+def store(k); @h[k] = 3; end
+def cache; @c ||= [] ; end
+def swap; @x, @y = @y, @x; end
+def read; @a + 1; end
+def ask; @list.size; end
+def hand; other(@list); end
+def inner; [1].each { @seen = true }; end
+end
+";
+        let (writes, names) = walked(source);
+        assert!(writes);
+        assert_eq!(names, ["cache", "grow", "inner", "set", "store", "swap"]);
+    }
+
+    #[test]
+    fn a_file_that_only_reads_ivars_writes_none() {
+        let (writes, names) = walked("class A\ndef grow; @list.push(1); end\ndef read; @a; end\nend\n");
+        assert!(!writes);
+        assert_eq!(names, ["grow"]);
     }
 }
