@@ -329,24 +329,22 @@ impl<'pr> Visit<'pr> for NameScan {
     }
 
     fn visit_call_node(&mut self, call: &CallNode<'pr>) {
-        let method = name(call.name());
+        let method = crate::syntax::name_text(call.name());
         if method == "__method__" {
             if let Some(current) = self.defs.last() {
                 self.names.insert(current.clone());
             }
         }
-        let named = match method.as_str() {
+        let named = match &*method {
             "to_sym" | "intern" => call.receiver(),
-            _ if NAMES_A_METHOD.contains(&method.as_str()) => {
-                call.arguments().and_then(|a| a.arguments().iter().next())
-            }
+            _ if NAMES_A_METHOD.contains(&&*method) => call.arguments().and_then(|a| a.arguments().iter().next()),
             _ => None,
         };
         if let Some(string) = named.as_ref().and_then(|n| n.as_interpolated_string_node()) {
             self.interpolated(string.parts().iter().collect(), true);
         }
         // Code evaluated from a string may call any name it spells.
-        if matches!(method.as_str(), "eval" | "class_eval" | "module_eval" | "instance_eval" | "class_exec") {
+        if matches!(&*method, "eval" | "class_eval" | "module_eval" | "instance_eval" | "class_exec") {
             for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {
                 self.words_of(&argument);
             }
@@ -438,8 +436,8 @@ impl<'pr> Visit<'pr> for VisibilityScan {
     }
 
     fn visit_call_node(&mut self, call: &CallNode<'pr>) {
-        let method = name(call.name());
-        let visibility = matches!(method.as_str(), "private" | "public" | "protected" | "module_function");
+        let method = crate::syntax::name_text(call.name());
+        let visibility = matches!(&*method, "private" | "public" | "protected" | "module_function");
         if !visibility || call.receiver().is_some() || self.body().is_none() {
             return ruby_prism::visit_call_node(self, call);
         }

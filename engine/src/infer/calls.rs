@@ -235,7 +235,7 @@ pub fn mutates_receiver(method: &str) -> bool {
 
 impl<'pr, 'a> Inferrer<'pr, 'a> {
     pub fn call(&mut self, call: &CallNode<'pr>, state: &mut State, frame: &Frame) -> Type {
-        let method = name(call.name());
+        let method = crate::syntax::name_text(call.name());
         let receiver_node = call.receiver();
         let receiver = receiver_node.as_ref().map(|r| self.expr(r, state, frame));
 
@@ -265,10 +265,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
         }
         // `block.call(...)` on the method's own `&block` runs it like `yield`.
-        if receiver_node
-            .as_ref()
-            .is_some_and(|r| matches!(method.as_str(), "call" | "[]" | "yield") && self.is_own_block(r))
-        {
+        if receiver_node.as_ref().is_some_and(|r| matches!(&*method, "call" | "[]" | "yield") && self.is_own_block(r)) {
             let given: Option<Vec<Type>> = match call.block() {
                 Some(_) => None,
                 None => args.iter().map(|a| if let Arg::Value(ty) = a { Some(ty.clone()) } else { None }).collect(),

@@ -622,9 +622,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
     }
 
     fn call(&mut self, call: &CallNode<'pr>) {
-        let method = name(call.name());
+        let method = crate::syntax::name_text(call.name());
         let on_self = self.in_block == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
-        match method.as_str() {
+        match &*method {
             "instance_variable_set" | "instance_variables" | "remove_instance_variable" => {
                 self.index.ivars_unknowable = true;
             }
@@ -705,7 +705,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 }
             }
             "include" | "extend" | "prepend" => {
-                let kind = match method.as_str() {
+                let kind = match &*method {
                     "include" => PendingKind::Include,
                     "extend" => PendingKind::Extend,
                     _ => PendingKind::Prepend,

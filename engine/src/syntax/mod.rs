@@ -54,6 +54,12 @@ pub fn name(id: ruby_prism::ConstantId<'_>) -> String {
     lossy(id.as_slice())
 }
 
+/// The name as text borrowed from the parser, copied only when it is not
+/// UTF-8: for the hot paths that only look at a name (a call's method).
+pub fn name_text<'pr>(id: ruby_prism::ConstantId<'pr>) -> std::borrow::Cow<'pr, str> {
+    String::from_utf8_lossy(id.as_slice())
+}
+
 /// Source bytes as text: valid UTF-8 (nearly always) is checked by the
 /// fast validator, and only the rest goes through the lossy decoder.
 fn lossy(bytes: &[u8]) -> String {

@@ -34,7 +34,7 @@ const COERCING: &[&str] = &["+", "-", "*", "/", "%", "**", "<", ">", "<=", ">=",
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     for call in cx.calls() {
         let Some(positional) = &call.positional else { continue };
-        if positional.is_empty() || COERCING.contains(&call.method.as_str()) {
+        if positional.is_empty() || COERCING.contains(&&*call.method) {
             continue;
         }
         let Some(args) = positional.iter().map(|a| concrete_argument(cx, a)).collect::<Option<Vec<_>>>() else {

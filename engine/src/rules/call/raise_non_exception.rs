@@ -25,7 +25,7 @@ pub static RULE: RuleInfo = RuleInfo {
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     for call in cx.calls() {
-        if !matches!(call.method.as_str(), "raise" | "fail") || cx.project.defines_anywhere(&call.method) {
+        if !matches!(&*call.method, "raise" | "fail") || cx.project.defines_anywhere(&call.method) {
             continue;
         }
         let on_kernel = match &call.receiver {

@@ -7,13 +7,13 @@ use super::{core_gaps, stdlib_methods};
 use crate::infer::{Callee, Side};
 use crate::rules::project::Owner;
 use crate::rules::RuleContext;
-use crate::syntax::{name, start};
+use crate::syntax::start;
 use crate::types::{display, Type};
 
 /// One call as written.
 pub struct Call<'pr> {
     pub node: CallNode<'pr>,
-    pub method: String,
+    pub method: std::borrow::Cow<'pr, str>,
     /// Byte offset of the method-name token: where call rules anchor.
     pub anchor: usize,
     pub receiver: Option<Node<'pr>>,
@@ -37,7 +37,7 @@ impl<'pr> Call<'pr> {
         });
         let block_pass = matches!(call.block(), Some(Node::BlockArgumentNode { .. }));
         Some(Call {
-            method: name(call.name()),
+            method: crate::syntax::name_text(call.name()),
             anchor,
             receiver: call.receiver(),
             positional: (plain && !block_pass).then_some(arguments),
@@ -267,5 +267,5 @@ fn enclosing_class(cx: &RuleContext<'_, '_>, offset: usize) -> Option<String> {
 /// with `respond_to?`, `method_defined?` and the like, or rescuing
 /// NoMethodError around it?
 pub fn guarded_elsewhere(cx: &RuleContext<'_, '_>, call: &Call<'_>) -> bool {
-    cx.hazards().probed.contains(&call.method) || cx.hazards().rescues_no_method(call.anchor)
+    cx.hazards().probed.contains(&*call.method) || cx.hazards().rescues_no_method(call.anchor)
 }

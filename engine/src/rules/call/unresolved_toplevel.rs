@@ -53,7 +53,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         if call.receiver.is_some() || scopes.iter().any(|scope| scope.contains(&call.anchor)) {
             continue;
         }
-        let method = call.method.as_str();
+        let method = &*call.method;
         if MAIN_METHODS.contains(&method)
             || cx.project.defines_anywhere(method)
             || cx.env.instance_method("Object", method).is_some()

@@ -34,7 +34,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         let Some(receiver) = call.explicit_receiver() else { continue };
         let Some(ty @ Type::Nominal { class, .. }) = cx.type_of(receiver) else { continue };
         let Some(methods) = classes.get(&**class) else { continue };
-        let Some(defined) = methods.methods.get(&call.method) else { continue };
+        let Some(defined) = methods.methods.get(&*call.method) else { continue };
         let sure = defined.visibility == Visibility::Private
             && cx.project.def_count(&call.method) == 1
             && !cx.project.defined_dynamically(&call.method)
