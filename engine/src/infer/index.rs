@@ -53,7 +53,15 @@ pub struct ProgramIndex<'pr> {
     /// Start offsets of the `def`s that are private instance methods
     /// (found only where parameter inference may use them).
     pub private_defs: HashSet<usize>,
+    /// Constants resolved since the index was complete, by the name as
+    /// written and then the lexical scope: inference asks the same few
+    /// again and again. (The first resolution noted the project reads.)
+    resolved: RefCell<HashMap<String, Vec<Resolved>>>,
+    complete: bool,
 }
+
+/// A constant resolved in one lexical scope, to what (`None`: nothing).
+type Resolved = (Vec<Name>, Option<Name>);
 
 /// A file's window onto the rest of its project: the project index, which
 /// file this is, and the project facts its analysis read (so a cached
@@ -166,6 +174,8 @@ impl<'pr> ProgramIndex<'pr> {
             ivars_unknowable: false,
             project: None,
             private_defs: HashSet::default(),
+            resolved: RefCell::default(),
+            complete: false,
         };
         let mut walker = Walker {
             index: &mut index,
@@ -183,6 +193,7 @@ impl<'pr> ProgramIndex<'pr> {
         index.merge_other_files();
         index.resolve_pending(env);
         index.mark_extended_self();
+        index.complete = true;
         index
     }
 
@@ -353,6 +364,21 @@ impl<'pr> ProgramIndex<'pr> {
     /// Ruby's constant lookup, simplified: the lexical scopes innermost
     /// first, then the ancestors of the innermost class, then the top level.
     pub fn resolve_constant(&self, env: &Environment, lexical: &[Name], written: &str) -> Option<Name> {
+        if !self.complete {
+            return self.resolve_anew(env, lexical, written);
+        }
+        let seen = self.resolved.borrow().get(written).and_then(|scopes| {
+            scopes.iter().find(|(scope, _)| scope.as_slice() == lexical).map(|(_, found)| found.clone())
+        });
+        if let Some(found) = seen {
+            return found;
+        }
+        let found = self.resolve_anew(env, lexical, written);
+        self.resolved.borrow_mut().entry(written.to_string()).or_default().push((lexical.to_vec(), found.clone()));
+        found
+    }
+
+    fn resolve_anew(&self, env: &Environment, lexical: &[Name], written: &str) -> Option<Name> {
         if let Some(absolute) = written.strip_prefix("::") {
             return self.is_known_constant(env, absolute).then(|| Name::from(absolute));
         }
