@@ -355,7 +355,8 @@ fn references(ty: &Type) -> Vec<Name> {
             }
             Type::Singleton(class) => out.push(class.clone()),
             Type::Dynamic(facet) => facet.iter().for_each(|f| collect(f, out)),
-            Type::Tuple(members) | Type::Union(members) => members.iter().for_each(|m| collect(m, out)),
+            Type::Tuple(members) => members.iter().for_each(|m| collect(m, out)),
+            Type::Union(members) => members.iter().for_each(|m| collect(m, out)),
             Type::Shape(shape) => shape.fields.iter().for_each(|f| collect(&f.ty, out)),
             Type::Top | Type::Bot | Type::Constant(_) | Type::IntRange { .. } => {}
         }

@@ -41,8 +41,9 @@ pub enum Type {
     Tuple(Vec<Type>),
     /// A symbol-keyed hash of known keys.
     Shape(Shape),
-    /// One of several types; built only through [`union`], so flat and sorted.
-    Union(Vec<Type>),
+    /// One of several types; built only through [`union`], so flat and
+    /// sorted, and never changed after: its members are shared by copies.
+    Union(Arc<[Type]>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -13,7 +13,7 @@ pub fn union(types: impl IntoIterator<Item = Type>) -> Type {
         match ty {
             Type::Top => return Type::Top,
             Type::Bot => {}
-            Type::Union(inner) => members.extend(inner),
+            Type::Union(inner) => members.extend(inner.iter().cloned()),
             other => members.push(other),
         }
     }
@@ -155,7 +155,7 @@ pub fn widen_literals(ty: Type) -> Type {
             let value = if shape.open { Type::untyped() } else { value };
             Type::generic("Hash", vec![Type::nominal("Symbol"), value])
         }
-        Type::Union(members) => union(members.into_iter().map(widen_literals)),
+        Type::Union(members) => union(members.iter().cloned().map(widen_literals)),
         other => other,
     }
 }
