@@ -536,7 +536,7 @@ pub fn element_type(collection: &Type) -> Type {
         Type::Nominal { class, args } if matches!(&**class, "Array" | "Range" | "Set") && args.len() == 1 => {
             args[0].clone()
         }
-        Type::Nominal { class, args } if &**class == "Hash" && args.len() == 2 => Type::Tuple(args.clone()),
+        Type::Nominal { class, args } if &**class == "Hash" && args.len() == 2 => Type::Tuple(args.to_vec()),
         _ => Type::untyped(),
     }
 }

@@ -76,7 +76,7 @@ pub fn collection(receiver: &Type, method: &str, args: &[&Type]) -> Option<Type>
     match receiver {
         Type::Tuple(elements) => tuple(elements, method, args),
         Type::Nominal { class, args: element } if &**class == "Array" && method == "sum" && args.is_empty() => {
-            match element.as_slice() {
+            match &element[..] {
                 [Type::Nominal { class, .. }] if &**class == "Integer" => Some(Type::nominal("Integer")),
                 [Type::IntRange { .. }] => Some(Type::nominal("Integer")),
                 _ => None,

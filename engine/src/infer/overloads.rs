@@ -138,7 +138,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 (Name::from("Class"), instance, Type::nominal("Class"), Vec::new())
             }
             Type::Nominal { class, args } => {
-                (class.clone(), receiver.clone(), Type::Singleton(class.clone()), args.clone())
+                (class.clone(), receiver.clone(), Type::Singleton(class.clone()), args.to_vec())
             }
             Type::Tuple(elements) => {
                 let element = union(elements.iter().cloned().map(widen_literals));
@@ -157,7 +157,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             other => {
                 let class = Inferrer::class_of(other).unwrap_or_else(|| Name::from("Object"));
-                (class.clone(), Type::Nominal { class: class.clone(), args: vec![] }, Type::Singleton(class), vec![])
+                (class.clone(), Type::nominal(&class), Type::Singleton(class), vec![])
             }
         };
         let vars = match self.env.class(&class) {

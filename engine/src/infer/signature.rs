@@ -88,7 +88,7 @@ impl Inferrer<'_, '_> {
                     while converted.len() < arity {
                         converted.push(Type::untyped());
                     }
-                    Type::Nominal { class: name.clone(), args: converted }
+                    Type::Nominal { class: name.clone(), args: converted.into() }
                 }
             },
             RType::Interface { .. } => Type::untyped(),
@@ -358,7 +358,7 @@ impl Inferrer<'_, '_> {
             RType::Optional(inner) => self.bind_vars(inner, &actual.without_nil(), vars, own),
             RType::Class { name, args } => {
                 let actual_args: Vec<Type> = match actual {
-                    Type::Nominal { class, args } if class == name => args.clone(),
+                    Type::Nominal { class, args } if class == name => args.to_vec(),
                     Type::Tuple(elements) if &**name == "Array" => {
                         vec![union(elements.iter().map(|e| crate::types::widen_literals(e.clone())))]
                     }

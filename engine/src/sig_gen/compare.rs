@@ -116,7 +116,7 @@ fn accepts_class(env: &Environment, name: &str, args: &[RType], ty: &Type) -> bo
                 Type::Nominal { class, args: inferred } if generic => {
                     &**class == name
                         && args.len() == inferred.len()
-                        && args.iter().zip(inferred).all(|(d, i)| rbs_text(d) == erase(i))
+                        && args.iter().zip(inferred.iter()).all(|(d, i)| rbs_text(d) == erase(i))
                 }
                 _ => !generic || args.iter().all(|a| matches!(a, RType::Untyped)),
             }

@@ -32,7 +32,7 @@ pub enum Type {
     /// Exactly one value, known from its spelling (`3`, `"hi"`, `:a`, `nil`).
     Constant(Literal),
     /// An instance of a class, with its type arguments (`Array[Integer]`).
-    Nominal { class: Name, args: Vec<Type> },
+    Nominal { class: Name, args: Arc<[Type]> },
     /// The class object itself (`singleton(Hash)`).
     Singleton(Name),
     /// Integers within bounds; `None` is unbounded on that side.
@@ -93,11 +93,11 @@ impl Type {
 
     /// An instance of a class without type arguments (`Integer`).
     pub fn nominal(class: &str) -> Type {
-        Type::Nominal { class: Name::from(class), args: Vec::new() }
+        Type::Nominal { class: Name::from(class), args: Arc::from([]) }
     }
 
     pub fn generic(class: &str, args: Vec<Type>) -> Type {
-        Type::Nominal { class: Name::from(class), args }
+        Type::Nominal { class: Name::from(class), args: args.into() }
     }
 
     pub fn singleton(class: &str) -> Type {

@@ -100,7 +100,7 @@ fn holds(outer: &Type, inner: &Type) -> bool {
         (_, Type::Nominal { class: inner_class, args: inner_args })
             if inner_class == class && inner_args.len() == args.len() && inner != outer =>
         {
-            args.iter().zip(inner_args).all(|(arg, inner_arg)| match arg {
+            args.iter().zip(inner_args.iter()).all(|(arg, inner_arg)| match arg {
                 Type::Dynamic(_) | Type::Top => true,
                 _ => inner_arg.members().iter().all(|m| arg.members().contains(m)),
             })
