@@ -47,7 +47,7 @@ impl Collector {
 fn mutates_ivar(node: &Node<'_>) -> bool {
     node.as_call_node().is_some_and(|call| {
         matches!(call.receiver(), Some(Node::InstanceVariableReadNode { .. }))
-            && super::calls::mutates_receiver(&crate::syntax::name(call.name()))
+            && super::calls::mutates_receiver(&crate::syntax::name_text(call.name()))
     })
 }
 
