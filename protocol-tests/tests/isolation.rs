@@ -61,6 +61,15 @@ fn a_worker_killed_from_outside_is_reported_with_its_signal() {
 /// engine closes its stdin and stdout on SIGUSR1 and lingers).
 fn end_idle_worker(pid: u32, how: i32) {
     signal(pid, how);
+    // The fake closes its pipes in a signal handler, some time after the
+    // signal: a call written before that lands in a pipe it never reads.
+    // The case here is a worker that has closed them, so wait for that.
+    let started = std::time::Instant::now();
+    let open = |fd: u32| std::path::Path::new(&format!("/proc/{pid}/fd/{fd}")).exists();
+    while how == libc::SIGUSR1 && (open(0) || open(1)) {
+        assert!(started.elapsed() < Duration::from_secs(10), "worker {pid} keeps its pipes open");
+        std::thread::sleep(Duration::from_millis(5));
+    }
     // Rust's runtime takes the first SIGSEGV sent from outside for a
     // possible stack overflow and carries on; a later one is fatal. Two
     // sent before it runs count as one, so repeat until it is gone.
