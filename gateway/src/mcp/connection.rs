@@ -1,8 +1,9 @@
-//! A connection is a pair of channels: frames in, messages out. `stdio()`
-//! wires them to the process's stdin/stdout with a reader and a writer task;
-//! `memory()` gives the other ends to a caller (tests, one-shot calls).
-//! The stdio reader and writer are plain threads: tokio's stdin/stdout
-//! would hop through its blocking pool on every read and write.
+//! A connection is frames in and messages out. `stdio()` wires them to the
+//! process's stdin/stdout: on pipes, a reader task and an outbox that
+//! writes each message itself (no writer task to wake); otherwise a reader
+//! and a writer thread, since tokio's stdin/stdout would hop through its
+//! blocking pool on every read and write. `memory()` gives the other ends
+//! to a caller (tests, one-shot calls).
 
 use std::io::Write;
 use std::sync::Arc;
@@ -20,16 +21,57 @@ const OUTGOING_CAPACITY: usize = 64;
 const INCOMING_CAPACITY: usize = 16;
 
 pub struct Connection {
-    pub incoming: mpsc::Receiver<Frame>,
+    pub incoming: Inbox,
     pub outgoing: Outbox,
+}
+
+/// Where the client's frames come from.
+pub enum Inbox {
+    /// From a reader (a task or a thread) over a bounded queue.
+    Queue(mpsc::Receiver<Frame>),
+    /// Read by the session itself, which reads one frame after handling
+    /// the last anyway: no reader task to wake.
+    Pipe(Box<LineReader<tokio::io::BufReader<Receiver>>>),
+}
+
+impl Inbox {
+    /// The next frame; `None` once the input has ended (or failed).
+    pub async fn recv(&mut self) -> Option<Frame> {
+        match self {
+            Inbox::Queue(frames) => frames.recv().await,
+            Inbox::Pipe(reader) => match reader.next_frame().await {
+                Ok(frame) => frame,
+                Err(error) => {
+                    tracing::warn!("cannot read client input: {error}");
+                    None
+                }
+            },
+        }
+    }
 }
 
 /// Where messages to the client go. Cloneable; each message is one line.
 #[derive(Clone)]
 pub struct Outbox {
-    sender: mpsc::Sender<String>,
+    sink: Sink,
     /// The session's name, for logs and traces.
     name: Arc<str>,
+}
+
+#[derive(Clone)]
+enum Sink {
+    /// To a writer (a task or a thread) over a bounded queue.
+    Queue(mpsc::Sender<String>),
+    /// Written by the sender itself, one message at a time.
+    Pipe(Arc<PipeSink>),
+}
+
+struct PipeSink {
+    /// Held while one message is written: lines never interleave, and
+    /// messages go out in the order their senders got here.
+    pipe: tokio::sync::Mutex<Sender>,
+    /// Closed when the last outbox is gone: what `Writer::finish` waits for.
+    _alive: mpsc::Sender<()>,
 }
 
 impl Outbox {
@@ -42,9 +84,23 @@ impl Outbox {
         crate::trace::outgoing(&self.name, &message);
         // serde_json escapes control characters, so the text has no newline.
         // (to_string, not Display: it writes to a buffer, not a Formatter.)
-        let text = serde_json::to_string(&message).expect("a Value always serialises");
-        if self.sender.send(text).await.is_err() {
-            tracing::debug!("client output closed; message dropped");
+        let mut text = serde_json::to_string(&message).expect("a Value always serialises");
+        match &self.sink {
+            Sink::Queue(sender) => {
+                if sender.send(text).await.is_err() {
+                    tracing::debug!("client output closed; message dropped");
+                }
+            }
+            Sink::Pipe(sink) => {
+                use tokio::io::AsyncWriteExt;
+                text.push('\n');
+                // A full pipe (a client that stops reading) stalls this
+                // sender and those behind it, as a full queue would.
+                let mut pipe = sink.pipe.lock().await;
+                if let Err(error) = pipe.write_all(text.as_bytes()).await {
+                    tracing::debug!("client output closed: {error}; message dropped");
+                }
+            }
         }
     }
 }
@@ -57,18 +113,27 @@ impl Connection {
     /// Returns the connection and the writer, which finishes once every
     /// queued message has been written (after all senders are dropped).
     pub fn stdio(max_line_bytes: usize) -> (Connection, Writer) {
-        let (frame_tx, frame_rx) = mpsc::channel(INCOMING_CAPACITY);
-        let (line_tx, line_rx) = mpsc::channel(OUTGOING_CAPACITY);
-        let connection = Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx, name: "stdio".into() } };
         // Opening a pipe end for async use makes the shared file
         // description non-blocking, so open them only if both qualify.
         let pipes = if is_fifo(0) && is_fifo(1) { pipe_end::<Receiver>(0).zip(pipe_end::<Sender>(1)) } else { None };
         match pipes {
             Some((input, output)) => {
-                tokio::spawn(read_frames_async(input, max_line_bytes, frame_tx));
-                (connection, Writer::Task(tokio::spawn(write_lines_async(output, line_rx))))
+                let reader = LineReader::new(tokio::io::BufReader::with_capacity(64 * 1024, input), max_line_bytes);
+                let (alive, gone) = mpsc::channel(1);
+                let sink = Sink::Pipe(Arc::new(PipeSink { pipe: tokio::sync::Mutex::new(output), _alive: alive }));
+                let connection = Connection {
+                    incoming: Inbox::Pipe(Box::new(reader)),
+                    outgoing: Outbox { sink, name: "stdio".into() },
+                };
+                (connection, Writer::Direct(gone))
             }
             None => {
+                let (frame_tx, frame_rx) = mpsc::channel(INCOMING_CAPACITY);
+                let (line_tx, line_rx) = mpsc::channel(OUTGOING_CAPACITY);
+                let connection = Connection {
+                    incoming: Inbox::Queue(frame_rx),
+                    outgoing: Outbox { sink: Sink::Queue(line_tx), name: "stdio".into() },
+                };
                 std::thread::Builder::new()
                     .name("mcp-stdin".into())
                     .spawn(move || read_frames(std::io::stdin().lock(), max_line_bytes, frame_tx))
@@ -87,7 +152,10 @@ impl Connection {
         let (frame_tx, frame_rx) = mpsc::channel(INCOMING_CAPACITY);
         let (line_tx, line_rx) = mpsc::channel(OUTGOING_CAPACITY);
         (
-            Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx, name: name.into() } },
+            Connection {
+                incoming: Inbox::Queue(frame_rx),
+                outgoing: Outbox { sink: Sink::Queue(line_tx), name: name.into() },
+            },
             MemoryClient { to_server: frame_tx, from_server: line_rx },
         )
     }
@@ -99,7 +167,10 @@ impl Connection {
         let (input, output) = stream.into_split();
         tokio::spawn(read_frames_async(input, max_line_bytes, frame_tx));
         tokio::spawn(write_lines_async(output, line_rx));
-        Connection { incoming: frame_rx, outgoing: Outbox { sender: line_tx, name: name.into() } }
+        Connection {
+            incoming: Inbox::Queue(frame_rx),
+            outgoing: Outbox { sink: Sink::Queue(line_tx), name: name.into() },
+        }
     }
 
     pub fn name(&self) -> &str {
@@ -109,7 +180,8 @@ impl Connection {
 
 /// What writes to the client: finishes after the last queued message.
 pub enum Writer {
-    Task(tokio::task::JoinHandle<()>),
+    /// The outboxes write themselves; this ends when the last is dropped.
+    Direct(mpsc::Receiver<()>),
     Thread(std::thread::JoinHandle<()>),
 }
 
@@ -118,8 +190,8 @@ impl Writer {
     pub async fn finish(self, limit: std::time::Duration) {
         let done = async {
             match self {
-                Writer::Task(task) => {
-                    let _ = task.await;
+                Writer::Direct(mut gone) => {
+                    let _ = gone.recv().await;
                 }
                 Writer::Thread(thread) => {
                     let _ = tokio::task::spawn_blocking(move || thread.join()).await;

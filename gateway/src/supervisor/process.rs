@@ -12,7 +12,6 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
 
 use super::CallFailure;
 use crate::catalogue::EngineInfo;
@@ -126,7 +125,9 @@ pub struct WorkerProcess {
     child: Child,
     pid: u32,
     stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<WorkerLine>,
+    /// Read by whoever waits on the worker (a call, or the idle watch),
+    /// not by a task of its own: one wake-up less per call.
+    lines: ProtocolLines,
     stderr_tail: StderrTail,
     stderr_done: Option<tokio::task::JoinHandle<()>>,
 }
@@ -168,8 +169,10 @@ impl WorkerProcess {
         let pid = child.id().unwrap_or_default();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-        let (line_tx, lines) = mpsc::channel(8);
-        tokio::spawn(read_protocol_lines(stdout, line_tx, pid));
+        let lines = ProtocolLines {
+            reader: LineReader::new(BufReader::with_capacity(256 * 1024, stdout), MAX_WORKER_LINE),
+            pid,
+        };
         let stderr_tail = StderrTail::default();
         let stderr_done = Some(tokio::spawn(forward_stderr(stderr, pid, stderr_tail.clone())));
         let mut worker = WorkerProcess {
@@ -181,7 +184,7 @@ impl WorkerProcess {
             stderr_tail,
             stderr_done,
         };
-        let first = tokio::time::timeout(spec.hello_timeout, worker.lines.recv()).await;
+        let first = tokio::time::timeout(spec.hello_timeout, worker.lines.next()).await;
         let hello = match first {
             Err(_) => {
                 worker.kill().await;
@@ -225,11 +228,11 @@ impl WorkerProcess {
         loop {
             let line = if exited {
                 // What it wrote before it ended still counts.
-                tokio::time::timeout(EXIT_DRAIN, self.lines.recv()).await.unwrap_or(None)
+                tokio::time::timeout(EXIT_DRAIN, self.lines.next()).await.unwrap_or(None)
             } else {
                 tokio::select! {
                     biased;
-                    line = self.lines.recv() => line,
+                    line = self.lines.next() => line,
                     // Its output may outlive it (a child holding the pipe).
                     _ = self.child.wait() => {
                         exited = true;
@@ -312,7 +315,7 @@ impl WorkerProcess {
     pub async fn lost(&mut self) -> String {
         loop {
             let line = tokio::select! {
-                line = self.lines.recv() => line,
+                line = self.lines.next() => line,
                 _ = self.child.wait() => None,
             };
             match line {
@@ -504,31 +507,35 @@ fn typed_result(bytes: &[u8]) -> Option<WorkerLine> {
     Some(WorkerLine::Result { id: line.id, reply })
 }
 
-async fn read_protocol_lines(stdout: tokio::process::ChildStdout, lines: mpsc::Sender<WorkerLine>, pid: u32) {
-    let mut reader = LineReader::new(BufReader::with_capacity(256 * 1024, stdout), MAX_WORKER_LINE);
-    while let Ok(Some(frame)) = reader.next_frame().await {
-        let line = match frame {
+/// The worker's stdout, one protocol line at a time.
+struct ProtocolLines {
+    reader: LineReader<BufReader<tokio::process::ChildStdout>>,
+    pid: u32,
+}
+
+impl ProtocolLines {
+    /// The next line, or `None` at the end of the output. Cancel-safe: a
+    /// line half read stays in the reader for the next call.
+    async fn next(&mut self) -> Option<WorkerLine> {
+        let frame = self.reader.next_frame().await.ok()??;
+        Some(match frame {
             // Traced lines keep their whole tree, for the trace.
             Frame::Line(bytes) => match typed_result(&bytes).filter(|_| !crate::trace::enabled()) {
                 Some(result) => result,
                 None => match serde_json::from_slice::<Value>(&bytes) {
                     Ok(value) if value.is_object() => {
-                        crate::trace::from_worker(pid, &value);
+                        crate::trace::from_worker(self.pid, &value);
                         WorkerLine::Message(value)
                     }
                     _ => {
                         let text = String::from_utf8_lossy(&bytes).into_owned();
-                        crate::trace::from_worker(pid, &Value::String(text.clone()));
+                        crate::trace::from_worker(self.pid, &Value::String(text.clone()));
                         WorkerLine::NotJson(text)
                     }
                 },
             },
             Frame::TooLong { bytes, .. } => WorkerLine::TooLong(bytes),
-        };
-
-        if lines.send(line).await.is_err() {
-            return;
-        }
+        })
     }
 }
 
