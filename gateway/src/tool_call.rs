@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use crate::catalogue::{Catalogue, Tool};
 use crate::confine;
 use crate::gateway::Gateway;
-use crate::mcp::jsonrpc::{kind_of, ErrorCode, Params, RpcError};
+use crate::mcp::jsonrpc::{kind_of, object, ErrorCode, Params, RpcError};
 use crate::supervisor::{CallFailure, CallOutcome, CatalogueState, PendingCall};
 
 const EXIT_USAGE: i32 = 64;
@@ -30,7 +30,7 @@ impl Prepared {
             Prepared::Queued { catalogue, name, argv, pending } => {
                 let outcome = pending.outcome().await;
                 match catalogue.get(&name) {
-                    Some(tool) => Ok(to_result(tool, &catalogue.server.meta_key, &argv, outcome)),
+                    Some(tool) => Ok(to_result(tool, &catalogue.server.meta_key, argv, outcome)),
                     None => Err(RpcError::new(ErrorCode::InternalError, format!("tool {name} vanished"))),
                 }
             }
@@ -106,23 +106,33 @@ fn invalid_params(message: String) -> RpcError {
 }
 
 pub fn error_result(text: String) -> Value {
-    json!({"content": [{"type": "text", "text": text}], "isError": true})
+    text_result(text, true)
+}
+
+/// `{"content": [{"type": "text", "text": …}], "isError": …}`, the text
+/// moved in, not copied: it can be a whole project's diagnostics.
+fn text_result(text: String, is_error: bool) -> Value {
+    object([("content", Value::Array(vec![text_content(text)])), ("isError", is_error.into())])
+}
+
+fn text_content(text: String) -> Value {
+    object([("type", "text".into()), ("text", text.into())])
 }
 
 /// The tool result; the worker's details go under `_meta[meta_key]`.
-fn to_result(tool: &Tool, meta_key: &str, argv: &[String], outcome: Result<CallOutcome, CallFailure>) -> Value {
+fn to_result(tool: &Tool, meta_key: &str, argv: Vec<String>, outcome: Result<CallOutcome, CallFailure>) -> Value {
     let mut outcome = match outcome {
         Ok(outcome) => outcome,
         Err(failure) => return error_result(format!("{} call failed: {failure}", tool.name)),
     };
     let reply = &mut outcome.reply;
-    let mut worker = json!({
-        "pid": outcome.worker_pid,
-        "engine": outcome.engine.to_string(),
-        "argv": argv,
-        "exit_code": reply.exit_code,
-        "elapsed_ms": reply.elapsed_ms,
-    });
+    let mut worker = object([
+        ("pid", outcome.worker_pid.into()),
+        ("engine", outcome.engine.to_string().into()),
+        ("argv", argv.into()),
+        ("exit_code", reply.exit_code.into()),
+        ("elapsed_ms", reply.elapsed_ms.into()),
+    ]);
     if let Some(Value::Object(details)) = reply.meta.take() {
         for (key, value) in details {
             // The gateway's own fields win over an engine's.
@@ -152,10 +162,12 @@ fn to_result(tool: &Tool, meta_key: &str, argv: &[String], outcome: Result<CallO
     // The notice comes first, so neither a model nor a person misses it.
     if let Some(notice) = &outcome.notice {
         if let Some(content) = result["content"].as_array_mut() {
-            content.insert(0, json!({"type": "text", "text": format!("NOTICE: {notice}")}));
+            content.insert(0, text_content(format!("NOTICE: {notice}")));
         }
     }
-    result["_meta"] = json!({meta_key: worker});
+    let mut meta = Map::with_capacity(1);
+    meta.insert(meta_key.to_string(), worker);
+    result["_meta"] = Value::Object(meta);
     result
 }
 
@@ -170,7 +182,7 @@ fn normal_result(tool: &Tool, stdout: String, stderr: &str) -> Value {
         if tool.has_output_schema() {
             return error_result(format!("{} produced no result: {text}", tool.name));
         }
-        return json!({"content": [{"type": "text", "text": text}], "isError": false});
+        return text_result(text.to_string(), false);
     }
     let mut structured = None;
     if tool.has_output_schema() {
@@ -194,7 +206,7 @@ fn normal_result(tool: &Tool, stdout: String, stderr: &str) -> Value {
         structured = Some(value);
     }
     // The output moves into the result, not copied: it can be large.
-    let mut result = json!({"content": [{"type": "text", "text": stdout}], "isError": false});
+    let mut result = text_result(stdout, false);
     if let Some(structured) = structured {
         result["structuredContent"] = structured;
     }

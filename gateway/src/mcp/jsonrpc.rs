@@ -71,8 +71,8 @@ impl RequestId {
 
     pub fn to_value(&self) -> Value {
         match self {
-            RequestId::Number(n) => json!(n),
-            RequestId::Text(s) => json!(s),
+            RequestId::Number(n) => Value::from(*n),
+            RequestId::Text(s) => Value::from(s.as_str()),
         }
     }
 }
@@ -188,7 +188,7 @@ pub fn classify(line: &[u8]) -> Incoming {
             None => return invalid(None, format!("id must be a string or an integer, not {}", kind_of(raw))),
         },
     };
-    if object.get("jsonrpc") != Some(&json!("2.0")) {
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return invalid(id, "missing or wrong `jsonrpc`: it must be the string \"2.0\"".into());
     }
     let method = match object.get("method") {
@@ -211,8 +211,18 @@ pub fn classify(line: &[u8]) -> Incoming {
     }
 }
 
+/// A JSON object of `entries`, moved in. `json!` would serialise every
+/// interpolated value into a fresh copy (a whole tool result, each call).
+pub fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    let mut map = Map::with_capacity(N);
+    for (key, value) in entries {
+        map.insert(key.to_string(), value);
+    }
+    Value::Object(map)
+}
+
 pub fn response(id: &RequestId, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id.to_value(), "result": result})
+    object([("jsonrpc", "2.0".into()), ("id", id.to_value()), ("result", result)])
 }
 
 pub fn error_response(id: Option<&RequestId>, error: &RpcError) -> Value {
@@ -224,7 +234,7 @@ pub fn error_response(id: Option<&RequestId>, error: &RpcError) -> Value {
 }
 
 pub fn notification(method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "method": method, "params": params})
+    object([("jsonrpc", "2.0".into()), ("method", method.into()), ("params", params)])
 }
 
 #[cfg(test)]
