@@ -8,7 +8,8 @@
 //! behind the gateway, so the gateway's own cost is measured apart from
 //! Rigor's, next to the same answer given directly by one process.
 //!
-//! Usage: bench-gateway [--calls N] [--spawns N] [--bin-dir DIR] [--fake-only [--runs N]]
+//! Usage: bench-gateway [--calls N] [--spawns N] [--bin-dir DIR]
+//!        bench-gateway --fake-only [--runs N] [--baseline OTHER-RIGOR-MCP]
 
 #[path = "../bench_http.rs"]
 mod bench_http;
@@ -70,15 +71,30 @@ fn stats(mut samples: Vec<Duration>) -> Stats {
     Stats { median_us: at(0.5), p99_us: at(0.99) }
 }
 
+/// What `through` adds to `direct`, at the median and at p99.
+fn added_to(through: Stats, direct: Stats) -> Stats {
+    Stats { median_us: through.median_us - direct.median_us, p99_us: through.p99_us - direct.p99_us }
+}
+
 fn argument(args: &[String], name: &str, default: usize) -> usize {
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 /// `--echo`: answer every line with itself. `--relay`: forward every line
-/// to a child `--echo` and its answer back.
+/// to a child `--echo` and its answer back. `--byte-relay`: the same, the
+/// bytes untouched (what a proxy costs with no work at all).
 fn serve_role(role: &str) {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
+    if role == "--byte-relay" {
+        let exe = std::env::current_exe().unwrap();
+        let mut echo = Pipe::spawn(&exe, &["--echo"], Path::new("."));
+        for line in stdin.lock().lines() {
+            out.write_all(echo.round_trip(&line.unwrap()).as_bytes()).unwrap();
+            out.flush().unwrap();
+        }
+        return;
+    }
     let mut child = (role == "--relay").then(|| {
         let exe = std::env::current_exe().unwrap();
         Pipe::spawn(&exe, &["--echo"], Path::new("."))
@@ -120,35 +136,63 @@ fn serve_worker() {
 }
 
 /// Warm calls through the gateway in front of the minimal worker, and, in
-/// the same loop, the same answer from one process directly (the echo).
-fn fake_worker_calls(gateway_bin: &Path, root: &Path, rounds: usize) -> (Vec<Duration>, Vec<Duration>) {
+/// the same loop, the same answer from one process directly (the echo) and
+/// through a byte relay in front of it (the floor of any proxy).
+/// With `--baseline GATEWAY`, a second gateway in front of its own minimal
+/// worker, called in the same loop: a paired comparison, as ratios.
+struct FakeWorkerSamples {
+    through: Vec<Duration>,
+    direct: Vec<Duration>,
+    relayed: Vec<Duration>,
+    baseline: Vec<Duration>,
+}
+
+fn fake_gateway(gateway_bin: &Path, root: &Path) -> Pipe {
     let exe = std::env::current_exe().unwrap();
     let args = ["--log-level", "error", "--root", root.to_str().unwrap(), "--engine", exe.to_str().unwrap()];
     let mut gateway = Pipe::spawn(gateway_bin, &args, root);
-    let mut direct = Pipe::spawn(&exe, &["--echo"], root);
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}});
     gateway.round_trip(&init.to_string());
     gateway.stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n").unwrap();
+    gateway
+}
+
+fn fake_worker_calls(gateway_bin: &Path, baseline: Option<&Path>, root: &Path, rounds: usize) -> FakeWorkerSamples {
+    let exe = std::env::current_exe().unwrap();
+    let mut gateway = fake_gateway(gateway_bin, root);
+    let mut other = baseline.map(|bin| fake_gateway(bin, root));
+    let mut direct = Pipe::spawn(&exe, &["--echo"], root);
+    let mut relay = Pipe::spawn(&exe, &["--byte-relay"], root);
     let warmup = 50;
-    let (mut through, mut straight) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    let mut samples = FakeWorkerSamples {
+        through: Vec::with_capacity(rounds),
+        direct: Vec::with_capacity(rounds),
+        relayed: Vec::with_capacity(rounds),
+        baseline: Vec::with_capacity(rounds),
+    };
+    let timed = |pipe: &mut Pipe, line: &str| {
+        let started = Instant::now();
+        let answer = pipe.round_trip(line);
+        (started.elapsed(), answer)
+    };
     for i in 0..rounds + warmup {
         let call = json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hello"}}}).to_string();
-        let started = Instant::now();
-        let answer = gateway.round_trip(&call);
-        let elapsed = started.elapsed();
+        let (through, answer) = timed(&mut gateway, &call);
         let answer: Value = serde_json::from_str(&answer).expect("a JSON answer");
         assert_eq!(answer["result"]["content"][0]["text"], json!("hello"), "{answer}");
         // What a server answering directly sends: the same result.
         let same = answer.to_string();
-        let started = Instant::now();
-        direct.round_trip(&same);
-        let direct_elapsed = started.elapsed();
+        let (direct_elapsed, _) = timed(&mut direct, &same);
+        let (relayed, _) = timed(&mut relay, &same);
+        let baseline = other.as_mut().map(|other| timed(other, &call).0);
         if i >= warmup {
-            through.push(elapsed);
-            straight.push(direct_elapsed);
+            samples.through.push(through);
+            samples.direct.push(direct_elapsed);
+            samples.relayed.push(relayed);
+            samples.baseline.extend(baseline);
         }
     }
-    (through, straight)
+    samples
 }
 
 /// Median and p99 of `rounds` warm calls of one tool through one gateway,
@@ -201,7 +245,7 @@ fn row(name: &str, s: Stats) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(role) = args.get(1).filter(|a| *a == "--echo" || *a == "--relay") {
+    if let Some(role) = args.get(1).filter(|a| ["--echo", "--relay", "--byte-relay"].contains(&a.as_str())) {
         return serve_role(role);
     }
     if args.get(1).is_some_and(|a| a == "worker") {
@@ -214,15 +258,24 @@ fn main() {
         // median over runs of each run's median and p99.
         let bin_dir = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
         let project = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/project");
+        let baseline = args.iter().position(|a| a == "--baseline").and_then(|i| args.get(i + 1)).map(PathBuf::from);
         let mut runs = Vec::new();
         for _ in 0..argument(&args, "--runs", 1).max(1) {
-            let (fake, direct) = fake_worker_calls(&bin_dir.join("rigor-mcp"), &project, calls);
-            let (fake, direct) = (stats(fake), stats(direct));
-            let added = Stats { median_us: fake.median_us - direct.median_us, p99_us: fake.p99_us - direct.p99_us };
+            let samples = fake_worker_calls(&bin_dir.join("rigor-mcp"), baseline.as_deref(), &project, calls);
+            let (fake, direct, relayed) = (stats(samples.through), stats(samples.direct), stats(samples.relayed));
+            let added = added_to(fake, direct);
+            let relay_added = added_to(relayed, direct);
             row("warm tools/call through rigor-mcp (minimal worker)", fake);
             row("the same answer from one process directly", direct);
             row("  added by rigor-mcp", added);
-            runs.push([fake, direct, added]);
+            row("  added by a byte relay (the floor)", relay_added);
+            let mut run = vec![fake, direct, added, relay_added];
+            if !samples.baseline.is_empty() {
+                let other = added_to(stats(samples.baseline), direct);
+                row("  added by the --baseline gateway", other);
+                run.push(other);
+            }
+            runs.push(run);
         }
         if runs.len() > 1 {
             let middle = |mut values: Vec<f64>| {
@@ -230,7 +283,9 @@ fn main() {
                 values[values.len() / 2]
             };
             println!("median of {} runs:", runs.len());
-            for (index, name) in ["through rigor-mcp", "directly", "added by rigor-mcp"].iter().enumerate() {
+            let names =
+                ["through rigor-mcp", "directly", "added by rigor-mcp", "added by a byte relay", "added by --baseline"];
+            for (index, name) in names.iter().enumerate().take(runs[0].len()) {
                 let median = Stats {
                     median_us: middle(runs.iter().map(|r| r[index].median_us).collect()),
                     p99_us: middle(runs.iter().map(|r| r[index].p99_us).collect()),
@@ -298,7 +353,7 @@ fn main() {
     let typed_spawns = spawned(&rigor, &shop, &["type-of", "--format=json", position], (spawns / 8).max(5));
 
     // 3. The gateway's own cost: a minimal worker, against a direct answer.
-    let (fake_samples, direct_samples) = fake_worker_calls(&gateway_bin, &project, calls);
+    let fake_samples = fake_worker_calls(&gateway_bin, None, &project, calls);
 
     let warm = stats(call_samples.clone());
     let engine = stats(engine_samples);
@@ -309,8 +364,9 @@ fn main() {
         stats(call_samples.iter().map(|d| d.saturating_sub(Duration::from_secs_f64(engine.median_us / 1e6))).collect());
     let typed_warm = stats(typed_samples);
     let typed_spawn = stats(typed_spawns);
-    let fake = stats(fake_samples);
-    let direct = stats(direct_samples);
+    let fake = stats(fake_samples.through);
+    let direct = stats(fake_samples.direct);
+    let relayed = stats(fake_samples.relayed);
 
     println!("bench-gateway: {calls} warm calls, {spawns} spawns");
     println!("{:<46} {:>12} {:>12}", "", "median µs", "p99 µs");
@@ -328,8 +384,9 @@ fn main() {
     println!("3. gateway's own cost: a minimal worker (echo) behind rigor-mcp");
     row("   warm tools/call through rigor-mcp", fake);
     row("   the same answer from one process directly", direct);
-    let added = Stats { median_us: fake.median_us - direct.median_us, p99_us: fake.p99_us - direct.p99_us };
+    let added = added_to(fake, direct);
     row("     added by rigor-mcp", added);
+    row("     added by a byte relay (the floor)", added_to(relayed, direct));
     println!();
     let speedup = spawn.median_us / warm.median_us;
     let overhead_ratio = overhead.median_us / floor.median_us;
