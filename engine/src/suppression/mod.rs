@@ -28,6 +28,8 @@ pub fn markers(parsed: &ParsedFile<'_>) -> Vec<Placed> {
         .result
         .comments()
         .filter(|comment| comment.type_() == CommentType::InlineComment)
+        // Every marker has `rigor:` in it: most comments need no decoding.
+        .filter(|comment| memchr::memmem::find(comment.text(), b"rigor:").is_some())
         .filter_map(|comment| {
             let text = String::from_utf8_lossy(comment.text());
             let marker = marker::parse(&text)?;

@@ -57,7 +57,12 @@ pub fn name(id: ruby_prism::ConstantId<'_>) -> String {
 /// The name as text borrowed from the parser, copied only when it is not
 /// UTF-8: for the hot paths that only look at a name (a call's method).
 pub fn name_text<'pr>(id: ruby_prism::ConstantId<'pr>) -> std::borrow::Cow<'pr, str> {
-    String::from_utf8_lossy(id.as_slice())
+    // The fast validator first: names are nearly always valid UTF-8.
+    let bytes = id.as_slice();
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// Source bytes as text: valid UTF-8 (nearly always) is checked by the
