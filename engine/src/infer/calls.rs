@@ -191,46 +191,17 @@ pub(super) const CHANGES_SELF: &[&str] =
 
 /// Methods that never mutate their receiver nor hand it to anyone.
 pub fn mutates_receiver(method: &str) -> bool {
-    const MUTATORS: &[&str] = &[
-        "<<",
-        "push",
-        "append",
-        "pop",
-        "shift",
-        "unshift",
-        "prepend",
-        "insert",
-        "concat",
-        "[]=",
-        "delete",
-        "delete_at",
-        "delete_if",
-        "keep_if",
-        "clear",
-        "replace",
-        "fill",
-        "store",
-        "update",
-        "force_encoding",
-        "setbyte",
-        "tap",
-        "then",
-        "yield_self",
-        "instance_eval",
-        "instance_exec",
-        "send",
-        "public_send",
-        "__send__",
-        "extend",
-        "instance_variable_set",
-        "default=",
-        "compare_by_identity",
-        "rehash",
-        "initialize_copy",
-    ];
     method.ends_with('!')
         || (method.ends_with('=') && !matches!(method, "==" | "!=" | "<=" | ">=" | "==="))
-        || MUTATORS.contains(&method)
+        // A match, not a list scan: this runs for every call in pass one.
+        || matches!(
+            method,
+            "<<" | "push" | "append" | "pop" | "shift" | "unshift" | "prepend" | "insert" | "concat" | "[]="
+            | "delete" | "delete_at" | "delete_if" | "keep_if" | "clear" | "replace" | "fill" | "store"
+            | "update" | "force_encoding" | "setbyte" | "tap" | "then" | "yield_self" | "instance_eval"
+            | "instance_exec" | "send" | "public_send" | "__send__" | "extend" | "instance_variable_set"
+            | "default=" | "compare_by_identity" | "rehash" | "initialize_copy"
+        )
 }
 
 impl<'pr, 'a> Inferrer<'pr, 'a> {
