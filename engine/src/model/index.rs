@@ -860,7 +860,14 @@ impl ProjectIndex {
                         // The reader's own part is its own content, which
                         // its cache key already holds.
                         prints.shape.without(prints.position(reader)).hash(&mut hasher);
-                        self.families.get(name).map(|rep| self.family(rep)).hash(&mut hasher);
+                        // Hashed where it lies: `family` would copy it.
+                        self.families
+                            .get(name)
+                            .map(|rep| {
+                                let members = self.families.get(rep).and_then(|r| self.members.get(r));
+                                members.map_or(std::slice::from_ref(rep), Vec::as_slice)
+                            })
+                            .hash(&mut hasher);
                         self.ivars_unknowable(name).hash(&mut hasher);
                         self.descendants(name).hash(&mut hasher);
                     }
