@@ -67,9 +67,6 @@ pub(super) fn analyse(
         config.paths.clone().unwrap_or_else(|| vec!["lib".to_string()])
     };
     let targets = files::expand(&paths, &io.cwd, &config.exclude);
-    if targets.len() >= PREFETCH_STDLIB_FROM {
-        crate::rules::call::stdlib_methods::prefetch();
-    }
     let mut config = config;
     cache.apply(&mut config, &io.cwd);
     let signatures = crate::signatures::load(&config, &io.cwd);
@@ -85,11 +82,6 @@ pub(super) fn analyse(
     });
     Ok(Ok(Analysed { config, reports, figures }))
 }
-
-/// From this many files a check is all but sure to ask the standard
-/// library's signatures (see `stdlib_methods::prefetch`); a check of a
-/// file or two may never need them.
-const PREFETCH_STDLIB_FROM: usize = 16;
 
 #[derive(Serialize)]
 struct Stats {

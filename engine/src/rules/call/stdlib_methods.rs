@@ -1,9 +1,8 @@
 //! Methods the standard library adds to core classes when required
 //! (`io/console` gives `IO.console`, `json` gives `Object#to_json`). Check
 //! loads only the core signatures, so a call the standard library answers
-//! is not reported: the rbs gem's `stdlib/` signatures are read once per
-//! process, when a rule is about to report a missing method, or ahead of
-//! time when a check covers enough files to need them (`prefetch`).
+//! is not reported: the rbs gem's `stdlib/` signatures are read, once per
+//! process and only when a rule is about to report a missing method.
 
 use std::sync::OnceLock;
 
@@ -17,19 +16,6 @@ pub fn environment() -> &'static Environment {
         Ok(gem) => rbs::load_directories(&[gem.join("stdlib")]).env,
         Err(_) => Environment::default(),
     })
-}
-
-/// Starts reading the standard library's signatures on a thread of its
-/// own, so a whole-project check finds them ready instead of stalling an
-/// analysis thread (and every other thread that asks meanwhile) while
-/// they load. At most once per process; harmless if never needed.
-pub fn prefetch() {
-    static STARTED: std::sync::Once = std::sync::Once::new();
-    STARTED.call_once(|| {
-        let _ = std::thread::Builder::new().name("stdlib-rbs".into()).spawn(|| {
-            environment();
-        });
-    });
 }
 
 /// Does a standard library declare `method` on one of `classes`?
