@@ -1,9 +1,10 @@
-//! A connection is frames in and messages out. `stdio()` wires them to the
-//! process's stdin/stdout: on pipes, a reader task and an outbox that
-//! writes each message itself (no writer task to wake); otherwise a reader
-//! and a writer thread, since tokio's stdin/stdout would hop through its
+//! A connection is frames in and messages out. Over a stream (stdin and
+//! stdout when both are pipes, a control-socket client) the session reads
+//! its own frames and each outbox writes its own messages: no reader or
+//! writer task to wake. A terminal or a file gets a reader and a writer
+//! thread instead, since tokio's stdin/stdout would hop through its
 //! blocking pool on every read and write. `memory()` gives the other ends
-//! to a caller (tests, one-shot calls).
+//! to a caller (tests, one-shot calls, HTTP sessions).
 
 use std::io::Write;
 use std::sync::Arc;
@@ -31,7 +32,7 @@ pub enum Inbox {
     Queue(mpsc::Receiver<Frame>),
     /// Read by the session itself, which reads one frame after handling
     /// the last anyway: no reader task to wake.
-    Pipe(Box<LineReader<tokio::io::BufReader<Receiver>>>),
+    Stream(Box<LineReader<tokio::io::BufReader<Input>>>),
 }
 
 impl Inbox {
@@ -39,7 +40,7 @@ impl Inbox {
     pub async fn recv(&mut self) -> Option<Frame> {
         match self {
             Inbox::Queue(frames) => frames.recv().await,
-            Inbox::Pipe(reader) => match reader.next_frame().await {
+            Inbox::Stream(reader) => match reader.next_frame().await {
                 Ok(frame) => frame,
                 Err(error) => {
                     tracing::warn!("cannot read client input: {error}");
@@ -63,13 +64,16 @@ enum Sink {
     /// To a writer (a task or a thread) over a bounded queue.
     Queue(mpsc::Sender<String>),
     /// Written by the sender itself, one message at a time.
-    Pipe(Arc<PipeSink>),
+    Stream(Arc<StreamSink>),
 }
 
-struct PipeSink {
+type Input = Box<dyn tokio::io::AsyncRead + Unpin + Send>;
+type Output = Box<dyn tokio::io::AsyncWrite + Unpin + Send>;
+
+struct StreamSink {
     /// Held while one message is written: lines never interleave, and
     /// messages go out in the order their senders got here.
-    pipe: tokio::sync::Mutex<Sender>,
+    output: tokio::sync::Mutex<Output>,
     /// Closed when the last outbox is gone: what `Writer::finish` waits for.
     _alive: mpsc::Sender<()>,
 }
@@ -91,13 +95,13 @@ impl Outbox {
                     tracing::debug!("client output closed; message dropped");
                 }
             }
-            Sink::Pipe(sink) => {
+            Sink::Stream(sink) => {
                 use tokio::io::AsyncWriteExt;
                 text.push('\n');
                 // A full pipe (a client that stops reading) stalls this
                 // sender and those behind it, as a full queue would.
-                let mut pipe = sink.pipe.lock().await;
-                if let Err(error) = pipe.write_all(text.as_bytes()).await {
+                let mut output = sink.output.lock().await;
+                if let Err(error) = output.write_all(text.as_bytes()).await {
                     tracing::debug!("client output closed: {error}; message dropped");
                 }
             }
@@ -117,16 +121,7 @@ impl Connection {
         // description non-blocking, so open them only if both qualify.
         let pipes = if is_fifo(0) && is_fifo(1) { pipe_end::<Receiver>(0).zip(pipe_end::<Sender>(1)) } else { None };
         match pipes {
-            Some((input, output)) => {
-                let reader = LineReader::new(tokio::io::BufReader::with_capacity(64 * 1024, input), max_line_bytes);
-                let (alive, gone) = mpsc::channel(1);
-                let sink = Sink::Pipe(Arc::new(PipeSink { pipe: tokio::sync::Mutex::new(output), _alive: alive }));
-                let connection = Connection {
-                    incoming: Inbox::Pipe(Box::new(reader)),
-                    outgoing: Outbox { sink, name: "stdio".into() },
-                };
-                (connection, Writer::Direct(gone))
-            }
+            Some((input, output)) => Connection::stream(Box::new(input), Box::new(output), max_line_bytes, "stdio"),
             None => {
                 let (frame_tx, frame_rx) = mpsc::channel(INCOMING_CAPACITY);
                 let (line_tx, line_rx) = mpsc::channel(OUTGOING_CAPACITY);
@@ -162,15 +157,21 @@ impl Connection {
 
     /// A connection over a stream socket (the control socket).
     pub fn socket(stream: tokio::net::UnixStream, max_line_bytes: usize, name: &str) -> Connection {
-        let (frame_tx, frame_rx) = mpsc::channel(INCOMING_CAPACITY);
-        let (line_tx, line_rx) = mpsc::channel(OUTGOING_CAPACITY);
         let (input, output) = stream.into_split();
-        tokio::spawn(read_frames_async(input, max_line_bytes, frame_tx));
-        tokio::spawn(write_lines_async(output, line_rx));
-        Connection {
-            incoming: Inbox::Queue(frame_rx),
-            outgoing: Outbox { sink: Sink::Queue(line_tx), name: name.into() },
-        }
+        Connection::stream(Box::new(input), Box::new(output), max_line_bytes, name).0
+    }
+
+    /// Frames read by the session, messages written by their senders; the
+    /// writer ends once the last outbox is dropped.
+    fn stream(input: Input, output: Output, max_line_bytes: usize, name: &str) -> (Connection, Writer) {
+        let reader = LineReader::new(tokio::io::BufReader::with_capacity(64 * 1024, input), max_line_bytes);
+        let (alive, gone) = mpsc::channel(1);
+        let sink = StreamSink { output: tokio::sync::Mutex::new(output), _alive: alive };
+        let connection = Connection {
+            incoming: Inbox::Stream(Box::new(reader)),
+            outgoing: Outbox { sink: Sink::Stream(Arc::new(sink)), name: name.into() },
+        };
+        (connection, Writer::Direct(gone))
     }
 
     pub fn name(&self) -> &str {
@@ -250,35 +251,6 @@ impl MemoryClient {
     pub async fn receive(&mut self) -> Option<Value> {
         let line = self.from_server.recv().await?;
         Some(serde_json::from_str(&line).expect("the server writes JSON"))
-    }
-}
-
-async fn read_frames_async(input: impl tokio::io::AsyncRead + Unpin, limit: usize, frames: mpsc::Sender<Frame>) {
-    let mut reader = LineReader::new(tokio::io::BufReader::with_capacity(64 * 1024, input), limit);
-    loop {
-        match reader.next_frame().await {
-            Ok(Some(frame)) => {
-                if frames.send(frame).await.is_err() {
-                    return;
-                }
-            }
-            Ok(None) => return,
-            Err(error) => {
-                tracing::warn!("cannot read client input: {error}");
-                return;
-            }
-        }
-    }
-}
-
-async fn write_lines_async(mut output: impl tokio::io::AsyncWrite + Unpin, mut lines: mpsc::Receiver<String>) {
-    use tokio::io::AsyncWriteExt;
-    while let Some(mut line) = lines.recv().await {
-        line.push('\n');
-        if let Err(error) = output.write_all(line.as_bytes()).await {
-            tracing::debug!("client output closed: {error}");
-            return;
-        }
     }
 }
 

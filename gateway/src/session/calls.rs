@@ -79,7 +79,7 @@ fn log_call(session: &str, tool: &str, meta_key: &str, took: Duration, answer: &
             let worker = &result["_meta"][meta_key];
             let exit = worker["exit_code"].as_i64().map_or("-".to_string(), |c| c.to_string());
             let pid = worker["pid"].as_u64().map_or("-".to_string(), |p| p.to_string());
-            if result["isError"] == json!(true) {
+            if result["isError"] == true {
                 let why = result["content"][0]["text"].as_str().unwrap_or("").lines().next().unwrap_or("");
                 tracing::warn!(session, "{tool} failed in {ms:.1} ms (exit {exit}, worker {pid}): {why}");
             } else {
