@@ -109,6 +109,13 @@ const CASES: &[(&str, &str)] = &[
     ("\"a,b\".split(\",\")", "Array[String]"),
     ("\"a\".center(10)", "String"),
     ("\"5\".to_i", "Integer"),
+    // A literal's bytes, whatever its encoding (`?\M-0` is one byte, 0xB0)
+    ("\"ab\".bytes", "[97, 98]"),
+    ("\"é\".bytes", "[195, 169]"),
+    ("?\\M-0.bytes.first", "176"),
+    ("\"\\xFF\".bytes.first", "255"),
+    ("\"\".bytes.first", "nil"),
+    ("s = \"ab\"\ns << \"c\"\ns.bytes", "Array[Integer]"),
     ("Integer(\"3\")", "Integer"),
     ("rand(10)", "Integer"),
     ("[1, 2].first", "1"),

@@ -277,7 +277,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let self_unknown = implicit && !frame.self_known;
         self.note_call(&method, on_self, &receiver_type, &args, self_unknown);
         let site = CallSite { method: &method, args: &args, implicit, self_unknown };
+        let literal_bytes = match (&receiver_node, &block) {
+            (Some(node), BlockArg::None) if &*method == "bytes" && args.is_empty() => {
+                super::literals::literal_bytes(node)
+            }
+            _ => None,
+        };
         let dispatched = self.dispatch(&receiver_type, &site, block, state, frame);
+        let dispatched = literal_bytes.unwrap_or(dispatched);
         // `a.b = v` and `a[i] = v` evaluate to `v`, whatever the method returns.
         let mut result = if call.is_attribute_write() {
             args.last().and_then(Arg::positional).cloned().unwrap_or_else(Type::untyped)

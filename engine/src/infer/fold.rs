@@ -382,6 +382,7 @@ fn string_unary(s: &str, method: &str) -> Option<Type> {
             s.strip_suffix("\r\n").or_else(|| s.strip_suffix('\n')).or_else(|| s.strip_suffix('\r')).unwrap_or(s),
         )),
         "ord" => s.chars().next().map(|c| Type::int(i64::from(u32::from(c)))),
+        "bytes" if s.len() <= 64 => Some(Type::Tuple(s.bytes().map(|b| Type::int(i64::from(b))).collect())),
         "chars" => Some(Type::Tuple(s.chars().map(|c| Type::string(c.to_string())).take(64).collect()))
             .filter(|_| s.chars().count() <= 64),
         _ => None,

@@ -37,6 +37,14 @@ pub fn string_type(bytes: &[u8], binary: bool, utf8_source: bool) -> Type {
     }
 }
 
+/// `"…".bytes` of a plain string literal: its bytes, whatever its
+/// encoding (`?\M-0` is the one byte 0xB0, no UTF-8 text), while short.
+pub fn literal_bytes(node: &Node<'_>) -> Option<Type> {
+    let string = node.as_string_node()?;
+    let bytes = string.unescaped();
+    (bytes.len() <= MAX_EXACT_ELEMENTS).then(|| Type::Tuple(bytes.iter().map(|b| Type::int(i64::from(*b))).collect()))
+}
+
 pub fn symbol_type(bytes: &[u8], utf8_source: bool) -> Type {
     match std::str::from_utf8(bytes) {
         Ok(text) if utf8_source || text.is_ascii() => Type::symbol(text),
