@@ -127,6 +127,13 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].include?(1)", "true"),
     ("x = [1, 2].sample\n[x, 2].include?(1)", "bool"),
     ("x = [1, 2].sample\n[x, 2].max", "Integer?"),
+    // `compact` drops the nils
+    ("[1, nil, \"a\"].compact", "[1, String]"),
+    ("[nil].compact", "[]"),
+    ("x = [1, nil].sample\n[x, 2].compact", "Array[Integer]"),
+    ("a = [/a/.match(\"a\")]\na.map { |m| m }.compact.first", "MatchData?"),
+    ("a = [/a/.match(\"a\")]\na.map { |m| m }.compact.map { |m| m }", "Array[MatchData]"),
+    ("h = { a: 1 }.transform_values { |v| v > 0 ? v : nil }\nh.compact", "Hash[Symbol, Integer]"),
     // Folding over literal tuples
     ("[1, 2, 3].sum", "6"),
     ("[].sum", "0"),

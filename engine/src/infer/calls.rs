@@ -698,6 +698,30 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 }
             }
             (Type::Tuple(_), "to_a" | "entries", []) => Some(receiver.clone()),
+            // `compact` drops the nils (RBS cannot say so: `Array[Elem]`).
+            (Type::Tuple(elements), "compact", []) => {
+                let kept: Vec<Type> = elements.iter().map(Type::without_nil).collect();
+                if kept.iter().zip(elements).all(|(kept, was)| *kept == Type::Bot || kept == was) {
+                    Some(Type::Tuple(
+                        kept.into_iter().filter(|t| *t != Type::Bot).map(|t| t.forget_mutable()).collect(),
+                    ))
+                } else {
+                    Some(Type::generic("Array", vec![union(kept.into_iter().map(crate::types::widen_literals))]))
+                }
+            }
+            (Type::Nominal { class, args }, "compact", []) if &**class == "Array" && args.len() == 1 => {
+                Some(match args[0].without_nil() {
+                    Type::Bot => Type::Tuple(Vec::new()),
+                    element => Type::generic("Array", vec![element]),
+                })
+            }
+            (Type::Nominal { class, args }, "compact", []) if &**class == "Hash" && args.len() == 2 => {
+                let value = match args[1].without_nil() {
+                    Type::Bot => Type::untyped(),
+                    value => value,
+                };
+                Some(Type::generic("Hash", vec![args[0].clone(), value]))
+            }
             (Type::Shape(shape), "[]" | "fetch" | "dig", [Type::Constant(Literal::Sym(key))]) if !shape.open => {
                 match shape.fields.iter().find(|f| *f.key == **key) {
                     Some(field) if field.optional => Some(union([field.ty.forget_mutable(), Type::nil()])),
