@@ -843,7 +843,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let site = CallSite { method, args: &args, implicit: true, self_unknown: false };
         let outcome = self.run_block(&plans, &site, &frame.self_type, block, state, frame);
         let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value)).collect();
-        self.after_breaks(union(results), outcome, state)
+        let ty = self.after_breaks(union(results), outcome, state);
+        self.note_super_ran(state, frame);
+        ty
     }
 
     /// `a.b op= v`, `a[i] ||= v` and friends.

@@ -72,6 +72,10 @@ pub fn optional_parameter(default: &Type) -> Type {
     }
 }
 
+/// In a flow's set ivars: `super` has run in this `initialize` (not an
+/// ivar name, which starts with `@`).
+const SUPER_RAN: &str = "<super-ran>";
+
 impl<'pr> Inferrer<'pr, '_> {
     pub fn def_node(&mut self, node: &Node<'pr>, _frame: &Frame) -> Type {
         let Some(def) = node.as_def_node() else { return Type::untyped() };
@@ -273,8 +277,32 @@ impl<'pr> Inferrer<'pr, '_> {
         let in_initialize = frame.method.as_deref() == Some("initialize");
         // Written earlier on every path of this method: set, whatever
         // calls since may have stored in it.
-        let set_here = state.as_ref().is_some_and(|f| f.ivars_set.contains(ivar));
+        let set_here = state.as_ref().is_some_and(|f| {
+            f.ivars_set.contains(ivar)
+                || (in_initialize
+                    && *side == Side::Instance
+                    && f.ivars_set.contains(SUPER_RAN)
+                    && self.parent_initialize_assigns(class, ivar))
+        });
         self.class_ivar_type_set(class, *side, ivar, in_initialize, set_here)
+    }
+
+    /// Notes, in an instance `initialize`, that `super` has run on this
+    /// path: what the parent's `initialize` surely assigns is set from here.
+    pub fn note_super_ran(&self, state: &mut State, frame: &Frame) {
+        let instance = matches!(frame.class, Some((_, Side::Instance)));
+        if let (Some(flow), true) = (state.as_mut(), instance && frame.method.as_deref() == Some("initialize")) {
+            flow.ivars_set.insert(SUPER_RAN.to_string());
+        }
+    }
+
+    /// Does the `initialize` a `super` in `class`'s own one reaches (its
+    /// superclass's) surely assign `ivar`?
+    fn parent_initialize_assigns(&self, class: &str, ivar: &str) -> bool {
+        match self.index.class(class).map(|user| &user.superclass) {
+            Some(Superclass::Known(parent)) => self.initialize_assigns(parent, ivar),
+            _ => false,
+        }
     }
 
     /// What an instance variable of `class` holds, from every assignment
