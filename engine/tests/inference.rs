@@ -127,6 +127,12 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].include?(1)", "true"),
     ("x = [1, 2].sample\n[x, 2].include?(1)", "bool"),
     ("x = [1, 2].sample\n[x, 2].max", "Integer?"),
+    // A parameter's default runs only when the argument is left out
+    ("def avg(arg = (no_arg = true))\n  probe(no_arg)\nend", "true?"),
+    ("def avg(arg = (no_arg = true))\n  probe(arg)\nend", "untyped"),
+    ("def f(a: (given = false))\n  probe(given)\nend", "false?"),
+    ("[1].each { |x, y = (z = 1)| probe(z) }", "1?"),
+    ("def f(x = 1)\n  probe(x)\nend", "untyped"),
     // `compact` drops the nils
     ("[1, nil, \"a\"].compact", "[1, String]"),
     ("[nil].compact", "[]"),

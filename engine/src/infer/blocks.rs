@@ -251,7 +251,7 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         for (j, optional) in optionals.iter().enumerate() {
             let Some(parameter) = optional.as_optional_parameter_node() else { continue };
-            let default = self.expr(&parameter.value(), state, frame);
+            let default = self.parameter_default(&parameter.value(), state, frame);
             let ty = match (&values, optional_filled) {
                 (Spread::Known(_), Some(filled)) if j < filled => values.positional(requireds.len() + j),
                 (Spread::Known(_), _) => default,
@@ -296,7 +296,7 @@ impl<'pr> Inferrer<'pr, '_> {
             if let Some(parameter) = keyword.as_required_keyword_parameter_node() {
                 self.assign_local(&name(parameter.name()), &Type::untyped(), state);
             } else if let Some(parameter) = keyword.as_optional_keyword_parameter_node() {
-                let default = self.expr(&parameter.value(), state, frame);
+                let default = self.parameter_default(&parameter.value(), state, frame);
                 self.assign_local(&name(parameter.name()), &super::methods::optional_parameter(&default), state);
             }
             self.record(&keyword, &Type::untyped());

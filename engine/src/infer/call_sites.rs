@@ -153,7 +153,7 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         for (optional, slot) in list.optionals().iter().zip(&bound.optionals) {
             let Some(parameter) = optional.as_optional_parameter_node() else { continue };
-            let default = self.expr(&parameter.value(), state, frame);
+            let default = self.parameter_default(&parameter.value(), state, frame);
             let ty = match slot {
                 Some((passed, true)) => union([passed.clone(), default.forget_mutable()]),
                 Some((passed, false)) => passed.clone(),

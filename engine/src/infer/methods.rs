@@ -165,13 +165,23 @@ impl<'pr> Inferrer<'pr, '_> {
         union(std::iter::once(reached).chain(returns))
     }
 
+    /// A parameter's default value runs only when the caller leaves the
+    /// argument out, so what it assigns (`arg = (no_arg = true)`) holds on
+    /// that path alone: elsewhere such a local is nil.
+    pub(super) fn parameter_default(&mut self, value: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        let skipped = state.clone();
+        let ty = self.expr(value, state, frame);
+        *state = super::flow::join_states(&skipped, state);
+        ty
+    }
+
     fn bind_method_parameters(&mut self, list: &ruby_prism::ParametersNode<'pr>, state: &mut State, frame: &Frame) {
         for required in list.requireds().iter().chain(list.posts().iter()) {
             self.bind_parameter(&required, &Type::untyped(), state, frame);
         }
         for optional in list.optionals().iter() {
             let Some(parameter) = optional.as_optional_parameter_node() else { continue };
-            let default = self.expr(&parameter.value(), state, frame);
+            let default = self.parameter_default(&parameter.value(), state, frame);
             self.assign_local(&name(parameter.name()), &optional_parameter(&default), state);
             self.record(&optional, &Type::untyped());
         }
