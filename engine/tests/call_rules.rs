@@ -125,6 +125,7 @@ fn wrong_arity() {
         ("class K\n  def one(a, b = 1) = a\nend\nK.new.one(1, 2, 3)", &[(4, 7)]),
         // `C.new` takes what `initialize` takes.
         ("Regexp.new", &[(1, 8)]),
+        ("defined?(Encoding) && Encoding.find", &[(1, 32)]),
         ("class K\n  def initialize(a) = nil\nend\nK.new", &[(4, 3)]),
         ("class K\n  def initialize(a) = nil\nend\nK.new(1, 2)", &[(4, 3)]),
         ("class K\n  def initialize(a) = nil\nend\nclass L < K\nend\nL.new", &[(6, 3)]),
@@ -155,6 +156,8 @@ fn wrong_arity() {
         "class K\n  def self.new(*a) = 1\n  def initialize(a) = nil\nend\nK.new(1, 2)",
         "class K\n  include Unknown\n  def initialize(a) = nil\nend\nK.new(1, 2)",
         "class K\n  def initialize(a) = nil\nend\nclass K\n  def initialize(a, b) = nil\nend\nK.new(1, 2)",
+        // A `defined?` operand is never evaluated.
+        "def encoding(name = \"UTF-8\")\n  defined?(Encoding.find) && Encoding.find(name)\nend",
     ];
     check("call.wrong-arity", Severity::Error, firing, silent, true);
 }

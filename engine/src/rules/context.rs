@@ -86,8 +86,29 @@ impl<'f, 'src> RuleContext<'f, 'src> {
     /// order, worked out once for all the rules that look at calls.
     ///
     /// [`Call::of`]: crate::rules::call::site::Call::of
+    /// The file's calls that may run: not those inside a `defined?`
+    /// operand, which Ruby never evaluates (`defined?(Encoding.find) &&
+    /// Encoding.find(name)`).
     pub fn calls(&self) -> &[crate::rules::call::site::Call<'f>] {
-        self.calls.get_or_init(|| self.nodes().iter().filter_map(crate::rules::call::site::Call::of).collect())
+        self.calls.get_or_init(|| {
+            let probed: Vec<std::ops::Range<usize>> = self
+                .nodes()
+                .iter()
+                .filter_map(|node| node.as_defined_node())
+                .map(|defined| {
+                    let value = defined.value().location();
+                    value.start() as usize..value.end() as usize
+                })
+                .collect();
+            self.nodes()
+                .iter()
+                .filter(|node| {
+                    let start = node.location().start() as usize;
+                    !probed.iter().any(|range| range.contains(&start))
+                })
+                .filter_map(crate::rules::call::site::Call::of)
+                .collect()
+        })
     }
 
     /// The byte ranges of the file's blocks and lambdas, by start.
