@@ -138,3 +138,31 @@ fn project_signatures_come_from_sig_signature_paths_and_libraries() {
     assert_eq!(output.status.code(), Some(0), "a broken signature file does not stop the command");
     assert!(String::from_utf8_lossy(&output.stderr).contains("broken.rbs"), "{output:?}");
 }
+
+#[test]
+fn a_method_a_mixin_may_override_returns_what_either_returns() {
+    // `db.extend(Methods)` and a subclass's `include` both put a module's
+    // method ahead of the class's own (Ruby: `false`, and `:maybe`).
+    let dir = project(&[
+        ("lib/database.rb", "class Database\n  def supports_x? = true\n\n  def go\n    supports_x?\n  end\nend\n"),
+        (
+            "lib/adapter.rb",
+            "module Adapter\n  module Methods\n    def supports_x? = false\n  end\n\n  def self.setup(db)\n    db.extend(Methods)\n  end\nend\n",
+        ),
+        (
+            "lib/dataset.rb",
+            "class Dataset\n  def feature? = true\n\n  def run\n    feature?\n  end\nend\n\nmodule MySQL\n  module DatasetMethods\n    def feature? = :maybe\n  end\n\n  class Dataset < ::Dataset\n    include DatasetMethods\n  end\nend\n",
+        ),
+        ("lib/use.rb", "x = Database.new.supports_x?\ny = Dataset.new.feature?\nz = Adapter.setup(1)\n"),
+        ("lib/plain.rb", "class Plain\n  def on? = true\n\n  def go = on?\nend\n"),
+    ]);
+    let type_at = |at: &str| {
+        let output = rigor(dir.path(), &["type-of", "--format", "json", at], None);
+        json(&output)["type"].as_str().unwrap_or_default().to_string()
+    };
+    assert_eq!(type_at("lib/database.rb:5:5"), "bool", "same file, extended objects");
+    assert_eq!(type_at("lib/use.rb:1:1"), "bool", "another file, extended objects");
+    assert_eq!(type_at("lib/dataset.rb:5:5"), ":maybe | true", "a subclass includes the override");
+    assert_eq!(type_at("lib/use.rb:2:1"), ":maybe | true");
+    assert_eq!(type_at("lib/plain.rb:4:14"), "true", "nothing overrides it");
+}

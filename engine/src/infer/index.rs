@@ -269,6 +269,9 @@ impl<'pr> ProgramIndex<'pr> {
                 project.read(Dep::Return(descendant.clone(), side, method.to_string()));
             }
         }
+        if side == Side::Instance {
+            project.read(Dep::MixinOverrides(Name::from(class), method.to_string()));
+        }
         project.index.override_returns(class, side, method, project.file)
     }
 
@@ -504,6 +507,8 @@ impl<'pr> ProgramIndex<'pr> {
                     (PendingKind::Include, Some(name)) => user.includes.push(name),
                     (PendingKind::Extend, Some(name)) => user.extends.push(name),
                     (PendingKind::Prepend, Some(name)) => user.prepends.push(name),
+                    // What objects it reaches is the project's to say.
+                    (PendingKind::ObjectExtend, _) => {}
                     (_, None) => user.unknown_mixins = true,
                 }
             }
@@ -671,6 +676,15 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 match (on_self, self.current()) {
                     (true, Some(class)) => class.ivars_opaque = true,
                     _ => self.index.ivars_unknowable = true,
+                }
+            }
+            // `obj.extend(M)`: M's methods may override those of obj's class.
+            "extend" if call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. })) => {
+                let arguments: Vec<Node<'pr>> =
+                    call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+                let Some(class) = self.current() else { return };
+                for written in arguments.iter().filter_map(constant_path_text) {
+                    class.pending.push((PendingKind::ObjectExtend, written));
                 }
             }
             _ if !on_self => {}

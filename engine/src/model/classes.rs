@@ -44,6 +44,9 @@ pub enum PendingKind {
     Include,
     Extend,
     Prepend,
+    /// `obj.extend(M)` in the class's code: M's methods answer on some
+    /// objects of classes nobody can name, ahead of their own.
+    ObjectExtend,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

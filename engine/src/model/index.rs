@@ -251,6 +251,11 @@ pub struct ProjectIndex {
     /// Every call that may reach each method, by (class, side, name),
     /// when every such call is in view (see `model::params`).
     params: HashMap<(Name, Side, String), Vec<CallShape>>,
+    /// Modules some code mixes into single objects (`obj.extend(M)`):
+    /// their instance methods may answer on an object of any class.
+    object_extended: Vec<Name>,
+    /// [`Self::mixins_below`], worked out once per class that has any.
+    mixins_below: HashMap<Name, Vec<Name>>,
 }
 
 /// A fact of the project a file's analysis read; the analysis is reused
@@ -278,6 +283,9 @@ pub enum Dep {
     Exported,
     /// What the project's calls pass to a method's parameters.
     Params(Name, Side, String),
+    /// Which modules mixed into single objects or into subclasses define
+    /// a class's instance method, and what theirs return.
+    MixinOverrides(Name, String),
     /// What the rules' project facts say of one method name (fingerprinted
     /// by the workspace, from the facts, not the index).
     FactName(String),
@@ -320,6 +328,12 @@ impl ProjectIndex {
         index.children = index.subclasses();
         index.descendants =
             index.children.keys().map(|class| (class.clone(), descendants_of(&index.children, class))).collect();
+        index.mixins_below = index
+            .classes
+            .keys()
+            .map(|class| (class.clone(), index.compute_mixins_below(class)))
+            .filter(|(_, below)| !below.is_empty())
+            .collect();
         index.seal();
         index
     }
@@ -343,8 +357,75 @@ impl ProjectIndex {
     /// What project classes below `class`, in other files than `except`,
     /// return from their own definitions of `method`: a call on a `class`
     /// instance may run any of them. `None` when none overrides it.
+    /// Does some part of a class define this instance method?
+    fn defines_instance_method(&self, class: &str, method: &str) -> bool {
+        self.classes
+            .get(class)
+            .is_some_and(|c| c.parts.iter().any(|(_, part)| part.instance_methods.contains_key(method)))
+    }
+
+    /// Modules that define this instance method and may answer it ahead
+    /// of `class`'s own on some of its instances: mixed into single
+    /// objects (`obj.extend(M)`), or into a subclass (with what they
+    /// include in turn).
+    pub fn mixin_overriders(&self, class: &str, method: &str) -> Vec<Name> {
+        let below = self.mixins_below(class);
+        below
+            .iter()
+            .filter(|module| &***module != class && self.defines_instance_method(module, method))
+            .cloned()
+            .collect()
+    }
+
+    /// Every module mixed into single objects or into a subclass of
+    /// `class`, with what they include in turn, sorted: where
+    /// [`Self::mixin_overriders`] looks.
+    pub fn mixins_below(&self, class: &str) -> &[Name] {
+        match self.mixins_below.get(class) {
+            Some(below) => below,
+            // A class the project does not define has only the modules
+            // mixed into single objects below it.
+            None if !self.classes.contains_key(class) => &self.object_extended,
+            None => &[],
+        }
+    }
+
+    fn compute_mixins_below(&self, class: &str) -> Vec<Name> {
+        // Mixed into single objects, or into a subclass (then ahead of
+        // the class's own method for the subclass's instances).
+        let mut start: Vec<Name> = self.object_extended.clone();
+        for descendant in self.descendants(class) {
+            if let Some(user) = self.class(descendant) {
+                start.extend(user.includes.iter().chain(&user.prepends).cloned());
+            }
+        }
+        let mut seen: Vec<Name> = Vec::new();
+        while let Some(module) = start.pop() {
+            if seen.contains(&module) || seen.len() > 256 {
+                continue;
+            }
+            if let Some(user) = self.class(&module) {
+                start.extend(user.includes.iter().chain(&user.prepends).cloned());
+            }
+            seen.push(module);
+        }
+        seen.sort();
+        seen
+    }
+
     pub fn override_returns(&self, class: &str, side: Side, method: &str, except: FileId) -> Option<Vec<Type>> {
         let mut out = Vec::new();
+        if side == Side::Instance {
+            for module in self.mixin_overriders(class, method) {
+                for (_, part) in &self.classes[&module].parts {
+                    match part.instance_methods.get(method) {
+                        Some(MethodEntry::External(id)) => out.push(self.methods[*id as usize].returns.clone()),
+                        Some(_) => out.push(Type::untyped()),
+                        None => {}
+                    }
+                }
+            }
+        }
         // (Which descendants define it is their structure; what they
         // return, a `Return` dependency the caller records.)
         for descendant in self.descendants(class) {
@@ -406,6 +487,16 @@ impl ProjectIndex {
                 let key = (class.clone(), side, method.clone());
                 let mut all: Vec<Type> = returns.get(&key).cloned().unwrap_or_else(|| vec![Type::untyped()]);
                 let mut yielded: Vec<Option<&[Type]>> = yields.get(&key).cloned().unwrap_or_else(|| vec![None]);
+                if side == Side::Instance {
+                    for module in self.mixin_overriders(class, &method) {
+                        let key = (module, side, method.clone());
+                        match returns.get(&key) {
+                            Some(found) => all.extend(found.iter().cloned()),
+                            None => all.push(Type::untyped()),
+                        }
+                        yielded.extend(yields.get(&key).cloned().unwrap_or_else(|| vec![None]));
+                    }
+                }
                 for descendant in &descendants {
                     let overrides = self.class(descendant).is_some_and(|c| c.methods(side).contains_key(&method));
                     if overrides {
@@ -575,6 +666,7 @@ impl ProjectIndex {
         // Two sweeps: a superclass found in the first helps resolve
         // constants through ancestors in the second.
         for _ in 0..2 {
+            self.object_extended.clear();
             for class in &names {
                 let count = self.classes[class].parts.len();
                 for at in 0..count {
@@ -585,15 +677,32 @@ impl ProjectIndex {
                     let mut superclass = Superclass::Implicit;
                     let (mut includes, mut extends, mut prepends, mut unknown) =
                         (Vec::new(), Vec::new(), Vec::new(), false);
+                    let mut object_extended = Vec::new();
                     for (kind, path) in &written {
-                        let resolved = self.resolve_constant(env, &lexical, path).filter(|n| n != class);
+                        // `obj.extend(M)` is written inside the class's body.
+                        let resolved = match kind {
+                            PendingKind::ObjectExtend => {
+                                let inside: Vec<Name> = lexical.iter().cloned().chain([class.clone()]).collect();
+                                self.resolve_constant(env, &inside, path)
+                            }
+                            _ => self.resolve_constant(env, &lexical, path),
+                        };
+                        let resolved = resolved.filter(|n| n != class);
                         match (kind, resolved) {
                             (PendingKind::Superclass, Some(name)) => superclass = Superclass::Known(name),
                             (PendingKind::Superclass, None) => superclass = Superclass::Unknown,
                             (PendingKind::Include, Some(name)) => includes.push(name),
                             (PendingKind::Extend, Some(name)) => extends.push(name),
                             (PendingKind::Prepend, Some(name)) => prepends.push(name),
+                            (PendingKind::ObjectExtend, Some(name)) => object_extended.push(name),
+                            // Not a project module: nothing to say of its methods.
+                            (PendingKind::ObjectExtend, None) => {}
                             (_, None) => unknown = true,
+                        }
+                    }
+                    for name in object_extended {
+                        if !self.object_extended.contains(&name) {
+                            self.object_extended.push(name);
                         }
                     }
                     let part = &mut self.classes.get_mut(class).expect("listed").parts[at].1;
@@ -612,6 +721,7 @@ impl ProjectIndex {
             }
             self.merge_parts();
         }
+        self.object_extended.sort();
     }
 
     fn merge_parts(&mut self) {
@@ -905,6 +1015,21 @@ impl ProjectIndex {
             // Answered by the workspace, from the rules' facts.
             Dep::Facts | Dep::FactName(_) => 2u8.hash(&mut hasher),
             Dep::Exported => self.exported.hash(&mut hasher),
+            Dep::MixinOverrides(class, method) => {
+                11u8.hash(&mut hasher);
+                for module in self.mixin_overriders(class, method) {
+                    module.hash(&mut hasher);
+                    for (file, part) in &self.classes[&module].parts {
+                        match part.instance_methods.get(method) {
+                            Some(MethodEntry::External(id)) => {
+                                let method = &self.methods[*id as usize];
+                                (self.paths.get(*file as usize), &method.returns).hash(&mut hasher)
+                            }
+                            other => (self.paths.get(*file as usize), other.is_some()).hash(&mut hasher),
+                        }
+                    }
+                }
+            }
             Dep::Constant(name) => {
                 1u8.hash(&mut hasher);
                 if let Some((files, ty)) = self.constants.get(name) {
@@ -936,7 +1061,7 @@ impl ProjectIndex {
                 .is_some_and(|keys| keys.iter().any(|k| self.ivars[k].iter().any(|(f, _)| *f == reader))),
             // The folded calls include the reader's own: its own calls were
             // inferred against the rest of the project.
-            Dep::Facts | Dep::FactName(_) | Dep::Exported | Dep::Params(..) => false,
+            Dep::Facts | Dep::FactName(_) | Dep::Exported | Dep::Params(..) | Dep::MixinOverrides(..) => false,
         }
     }
 
