@@ -104,6 +104,7 @@ pub enum Edit {
     Config,
     SameSizeRewrite,
     CallTypo,
+    Mixin,
 }
 
 const EDITS: &[Edit] = &[
@@ -118,6 +119,7 @@ const EDITS: &[Edit] = &[
     Edit::Config,
     Edit::SameSizeRewrite,
     Edit::CallTypo,
+    Edit::Mixin,
 ];
 
 /// A project being edited: its root and the directory checked.
@@ -236,6 +238,29 @@ impl Project {
                     .to_string();
                 lines.push(format!("{name}.new.rigor_typo_{n}"));
                 format!("typo call on {name} in {shown}")
+            }
+            // A module defining one of the file's method names, mixed into
+            // a class (ahead of what it inherits) or into single objects.
+            Edit::Mixin if !classes.is_empty() && !defs.is_empty() => {
+                let def = &lines[defs[rng.below(defs.len())]];
+                let method: String = def
+                    .trim_start()
+                    .trim_start_matches("def ")
+                    .trim_start_matches("self.")
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '?' | '!'))
+                    .collect();
+                let at = classes[rng.below(classes.len())];
+                let mix = if rng.below(2) == 0 {
+                    format!("include RigorMixin{n}")
+                } else {
+                    format!("def rigor_extend_{n}(o) = o.extend(RigorMixin{n})")
+                };
+                lines.insert(at + 1, mix);
+                lines.insert(0, format!("module RigorMixin{n}
+  def {method} = {n}
+end"));
+                format!("mixin of {method} into {shown}:{}", at + 1)
             }
             _ => {
                 lines.push(format!("RIGOR_CONSTANT_{n} = {n}"));
