@@ -166,3 +166,20 @@ fn a_method_a_mixin_may_override_returns_what_either_returns() {
     assert_eq!(type_at("lib/use.rb:2:1"), ":maybe | true");
     assert_eq!(type_at("lib/plain.rb:4:14"), "true", "nothing overrides it");
 }
+
+#[test]
+fn an_ivar_written_from_another_ivar_is_not_nil_when_the_family_spans_files() {
+    // Pass one, which learns the file's own writes, read `@doc` as unset
+    // (only the other files' writes and nil): `@node` came out `nil`,
+    // though Ruby gives "1" here.
+    let dir = project(&[
+        ("lib/base.rb", "class Base\nend\n"),
+        (
+            "lib/child.rb",
+            "class Child < Base\n  def setup(x)\n    @doc = x.to_s\n    helper\n    @node = @doc.upcase\n  end\n\n  def helper = nil\n\n  def check\n    @node\n  end\nend\n",
+        ),
+    ]);
+    let output = rigor(dir.path(), &["type-of", "--format", "json", "lib/child.rb:11:5"], None);
+    let ty = json(&output)["type"].as_str().unwrap_or_default().to_string();
+    assert!(ty.ends_with('?') && ty != "nil", "{ty}");
+}

@@ -469,6 +469,11 @@ impl<'pr> Inferrer<'pr, '_> {
         if !project.index.exported {
             return Some(Type::untyped());
         }
+        // Pass one is what learns this file's own writes: until it ends,
+        // they are unknown (not absent, which would leave only nil).
+        if self.ivar_scan.is_some() {
+            return Some(Type::untyped());
+        }
         let mut writes: Vec<Type> = Vec::new();
         let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
         if let Some(local) = self.ivar_table.as_ref().and_then(|t| t.get(&(family, side, ivar.to_string()))) {
