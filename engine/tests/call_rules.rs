@@ -28,6 +28,8 @@ fn undefined_method() {
         // Columns count bytes: "é" is two.
         ("x = \"é\"; x.shout", &[(1, 13)]),
         ("x = \"a\"\nx&.shout", &[(2, 4)]),
+        // A `Struct.new(...)` layout's `new` makes an instance, which has none.
+        ("class P3 < Struct.new(:x)\nend\nP3.new(1).new", &[(3, 11)]),
         // A project class whose whole method set the model knows (Ruby:
         // NoMethodError), also through a known superclass.
         ("class Local\nend\nLocal.new.anything", &[(3, 11)]),
@@ -71,6 +73,8 @@ fn undefined_method() {
         "class Local\n  def x = 1\n  alias anything x\nend\nLocal.new.anything",
         "class Local\n  define_method(:anything) { 1 }\nend\nLocal.new.anything",
         "Point = Struct.new(:anything)\nPoint.new(1).anything",
+        // `N < Struct`: `N.new(:a)` makes a struct class, whose `new` makes one.
+        "class Note < Struct\n  def self.for(o = {})\n    new(*o.keys).new(*o.values)\n  end\nend",
         "module M\n  def anything = 1\nend\nclass Local\n  include M\nend\nLocal.new.anything",
         "class Base\n  def anything = 1\nend\nclass Local < Base\nend\nLocal.new.anything",
         // A class reopened here, created by code the project does not hold.

@@ -4,7 +4,9 @@
 
 use super::index::{MethodEntry, Side, Superclass};
 use super::Inferrer;
+use crate::model::classes::PendingKind;
 use crate::rbs::FoundMethod;
+use crate::types::Name;
 use crate::types::Type;
 
 /// Where a method name leads for a receiver class.
@@ -296,10 +298,31 @@ impl<'a> Inferrer<'_, 'a> {
             return None;
         }
         match self.lookup(class, Side::Singleton, "new") {
+            // `class N < Struct` (not `< Struct.new(...)`): `N.new(:a)`
+            // makes a struct class, as `Struct.new` does.
+            Callee::Rbs(found) if &*found.owner == "Class" && self.subclasses_struct(class) => {
+                Some(Type::nominal("Class"))
+            }
             Callee::Rbs(found) if &*found.owner == "Class" => Some(self.instance_of(class)),
             Callee::Missing { .. } if self.index.class_shape(class).is_some() => Some(self.instance_of(class)),
             _ => None,
         }
+    }
+
+    /// Does the class, or a project class above it, subclass `Struct`
+    /// itself (written `< Struct`; a `Struct.new(...)` layout is written
+    /// `::Struct`)?
+    fn subclasses_struct(&self, class: &str) -> bool {
+        let mut current = Name::from(class);
+        for _ in 0..64 {
+            let Some(user) = self.index.class_shape(&current) else { return false };
+            let Superclass::Known(parent) = &user.superclass else { return false };
+            if &**parent == "Struct" {
+                return user.written.iter().any(|(kind, path)| *kind == PendingKind::Superclass && path == "Struct");
+            }
+            current = parent.clone();
+        }
+        false
     }
 
     pub(super) fn super_lookup(&self, class: &str, side: Side, method: &str) -> Callee<'a> {
