@@ -257,9 +257,7 @@ impl Project {
                     format!("def rigor_extend_{n}(o) = o.extend(RigorMixin{n})")
                 };
                 lines.insert(at + 1, mix);
-                lines.insert(0, format!("module RigorMixin{n}
-  def {method} = {n}
-end"));
+                lines.insert(0, format!("module RigorMixin{n}\n  def {method} = {n}\nend"));
                 format!("mixin of {method} into {shown}:{}", at + 1)
             }
             _ => {
