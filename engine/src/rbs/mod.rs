@@ -44,7 +44,7 @@ const CACHED_SETS: usize = 4;
 /// The signatures for `request`, from the cache when nothing changed.
 pub fn load(request: &Request) -> Arc<Signatures> {
     static CACHE: Mutex<Vec<(Fingerprint, Arc<Signatures>)>> = Mutex::new(Vec::new());
-    let (files, mut warnings) = collect_files(request);
+    let (files, core_files, mut warnings) = collect_files(request);
     let fingerprint: Fingerprint = (files.iter().map(|f| (f.clone(), stat(f))).collect(), warnings.clone());
     let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(at) = cache.iter().position(|(cached, _)| *cached == fingerprint) {
@@ -54,7 +54,7 @@ pub fn load(request: &Request) -> Arc<Signatures> {
         cache.push(entry);
         return signatures;
     }
-    let mut declarations = Vec::with_capacity(files.len());
+    let mut declarations = Vec::with_capacity(files.len() + 1);
     let mut content = xxhash_rust::xxh3::Xxh3::new();
     // The core alone is some 200 files: parsed in parallel, hashed and
     // combined in their order.
@@ -62,12 +62,18 @@ pub fn load(request: &Request) -> Arc<Signatures> {
         use rayon::prelude::*;
         crate::analysis::on_analysis_thread(|| files.par_iter().map(|file| parse_file(file)).collect())
     };
-    for (file, (text, parsed)) in files.iter().zip(read) {
+    for (at, (file, (text, parsed))) in files.iter().zip(read).enumerate() {
+        if at == core_files && core_files > 0 {
+            declarations.push(core_fixes(&mut content));
+        }
         hash_file(&mut content, file, text.as_deref());
         match parsed {
             Ok(decls) => declarations.push(decls),
             Err(problem) => warnings.push(format!("{}: {problem}", file.display())),
         }
+    }
+    if core_files > 0 && core_files == files.len() {
+        declarations.push(core_fixes(&mut content));
     }
     for warning in &warnings {
         content.update(warning.as_bytes());
@@ -104,7 +110,17 @@ pub fn load_directories(directories: &[PathBuf]) -> Signatures {
     Signatures { env: Environment::build(declarations), warnings, files_loaded: count, content: content.digest128() }
 }
 
-fn collect_files(request: &Request) -> (Vec<PathBuf>, Vec<String>) {
+/// Corrections to core signatures that refuse code Ruby runs, read after
+/// the core (and libraries) and before the project's own signatures.
+const CORE_FIXES: &str = include_str!("../../data/rbs_core_fixes.rbs");
+
+fn core_fixes(content: &mut xxhash_rust::xxh3::Xxh3) -> convert::FileDecls {
+    content.update(CORE_FIXES.as_bytes());
+    convert::convert_file(CORE_FIXES).expect("the core fixes parse")
+}
+
+/// The files to read, and how many of them (first) are the rbs gem's.
+fn collect_files(request: &Request) -> (Vec<PathBuf>, usize, Vec<String>) {
     let mut files = Vec::new();
     let mut warnings = Vec::new();
     match locate::rbs_gem() {
@@ -124,10 +140,11 @@ fn collect_files(request: &Request) -> (Vec<PathBuf>, Vec<String>) {
             }
         }
     }
+    let from_gem = files.len();
     for dir in &request.directories {
         files.extend(locate::rbs_files(dir));
     }
-    (files, warnings)
+    (files, from_gem, warnings)
 }
 
 /// `stdlib/<name>/<version>/`: the highest version directory.
