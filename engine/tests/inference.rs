@@ -136,6 +136,8 @@ const CASES: &[(&str, &str)] = &[
     // `compact` drops the nils
     ("[1, nil, \"a\"].compact", "[1, String]"),
     ("[nil].compact", "[]"),
+    ("x = foo\n[x, 1].compact", "Array[Integer | untyped]"),
+    ("x = foo\n[x, 1].compact.size > 1", "bool"),
     ("x = [1, nil].sample\n[x, 2].compact", "Array[Integer]"),
     ("a = [/a/.match(\"a\")]\na.map { |m| m }.compact.first", "MatchData?"),
     ("a = [/a/.match(\"a\")]\na.map { |m| m }.compact.map { |m| m }", "Array[MatchData]"),

@@ -699,14 +699,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             (Type::Tuple(_), "to_a" | "entries", []) => Some(receiver.clone()),
             // `compact` drops the nils (RBS cannot say so: `Array[Elem]`).
+            // A tuple keeps its shape only when each element surely is nil
+            // or surely is not (`untyped` may be either).
             (Type::Tuple(elements), "compact", []) => {
-                let kept: Vec<Type> = elements.iter().map(Type::without_nil).collect();
-                if kept.iter().zip(elements).all(|(kept, was)| *kept == Type::Bot || kept == was) {
+                if elements.iter().all(|e| *e == Type::nil() || !e.may_be_nil()) {
                     Some(Type::Tuple(
-                        kept.into_iter().filter(|t| *t != Type::Bot).map(|t| t.forget_mutable()).collect(),
+                        elements.iter().filter(|e| **e != Type::nil()).map(Type::forget_mutable).collect(),
                     ))
                 } else {
-                    Some(Type::generic("Array", vec![union(kept.into_iter().map(crate::types::widen_literals))]))
+                    let kept = elements.iter().map(Type::without_nil).map(crate::types::widen_literals);
+                    Some(Type::generic("Array", vec![union(kept)]))
                 }
             }
             (Type::Nominal { class, args }, "compact", []) if &**class == "Array" && args.len() == 1 => {
