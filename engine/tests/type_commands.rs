@@ -183,3 +183,20 @@ fn an_ivar_written_from_another_ivar_is_not_nil_when_the_family_spans_files() {
     let ty = json(&output)["type"].as_str().unwrap_or_default().to_string();
     assert!(ty.ends_with('?') && ty != "nil", "{ty}");
 }
+
+#[test]
+fn a_reopened_core_class_overrides_what_its_signature_ancestors_define() {
+    // Method < Object in the signatures: `deep_dup` on a Method runs
+    // Method#duplicable?, defined in another file (Ruby: false).
+    let dir = project(&[
+        ("lib/dup.rb", "class Object\n  def deep_dup\n    duplicable? ? dup : self\n  end\nend\n"),
+        (
+            "lib/duplicable.rb",
+            "class Object\n  def duplicable? = true\nend\n\nclass Method\n  def duplicable? = false\nend\n",
+        ),
+    ]);
+    let output = rigor(dir.path(), &["type-of", "--format", "json", "lib/dup.rb:3:5"], None);
+    assert_eq!(json(&output)["type"], "bool", "{output:?}");
+    let check = rigor(dir.path(), &["check", "--format", "json", "lib"], None);
+    assert_eq!(json(&check)["diagnostics"], serde_json::json!([]), "no always-truthy condition");
+}

@@ -325,7 +325,7 @@ impl ProjectIndex {
         for class in index.classes.values_mut() {
             class.split();
         }
-        index.children = index.subclasses();
+        index.children = index.subclasses(env);
         index.descendants =
             index.children.keys().map(|class| (class.clone(), descendants_of(&index.children, class))).collect();
         index.mixins_below = index
@@ -802,19 +802,36 @@ impl ProjectIndex {
     }
 
     /// Direct subclasses and includers of each class, by name.
-    fn subclasses(&self) -> HashMap<Name, Vec<Name>> {
+    fn subclasses(&self, env: &Environment) -> HashMap<Name, Vec<Name>> {
         let mut out: HashMap<Name, Vec<Name>> = HashMap::default();
         for name in sorted_keys(&self.classes) {
             let Some(class) = self.class(&name) else { continue };
             let mut parents: Vec<Name> = class.includes.iter().chain(&class.prepends).cloned().collect();
-            if let Superclass::Known(parent) = &class.superclass {
-                parents.push(parent.clone());
+            match &class.superclass {
+                Superclass::Known(parent) => parents.push(parent.clone()),
+                // A signature class the project reopens (`class String`)
+                // sits below its signature superclasses: the nearest the
+                // project also opens is its parent here (so `Object#m`
+                // calling `duplicable?` may reach `Method#duplicable?`).
+                Superclass::Implicit if !class.is_module => parents.extend(self.nearest_opened_ancestor(env, &name)),
+                _ => {}
             }
             for parent in parents {
                 out.entry(parent).or_default().push(name.clone());
             }
         }
         out
+    }
+
+    fn nearest_opened_ancestor(&self, env: &Environment, class: &str) -> Option<Name> {
+        let mut current = env.class(class)?.superclass.as_ref()?.name.clone();
+        for _ in 0..32 {
+            if self.classes.contains_key(&current) {
+                return Some(current);
+            }
+            current = env.class(&current)?.superclass.as_ref()?.name.clone();
+        }
+        None
     }
 
     fn compute_families(&self) -> HashMap<Name, Name> {
