@@ -20,6 +20,12 @@ fn json(output: &Output) -> Value {
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)))
 }
 
+/// What `type-of` says of the expression at `at` (FILE:LINE:COL) in `dir`.
+fn type_at(dir: &Path, at: &str) -> String {
+    let output = rigor(dir, &["type-of", "--format", "json", at], None);
+    json(&output)["type"].as_str().unwrap_or_default().to_string()
+}
+
 fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
@@ -156,10 +162,7 @@ fn a_method_a_mixin_may_override_returns_what_either_returns() {
         ("lib/use.rb", "x = Database.new.supports_x?\ny = Dataset.new.feature?\nz = Adapter.setup(1)\n"),
         ("lib/plain.rb", "class Plain\n  def on? = true\n\n  def go = on?\nend\n"),
     ]);
-    let type_at = |at: &str| {
-        let output = rigor(dir.path(), &["type-of", "--format", "json", at], None);
-        json(&output)["type"].as_str().unwrap_or_default().to_string()
-    };
+    let type_at = |at: &str| type_at(dir.path(), at);
     assert_eq!(type_at("lib/database.rb:5:5"), "bool", "same file, extended objects");
     assert_eq!(type_at("lib/use.rb:1:1"), "bool", "another file, extended objects");
     assert_eq!(type_at("lib/dataset.rb:5:5"), ":maybe | true", "a subclass includes the override");
@@ -179,8 +182,7 @@ fn an_ivar_written_from_another_ivar_is_not_nil_when_the_family_spans_files() {
             "class Child < Base\n  def setup(x)\n    @doc = x.to_s\n    helper\n    @node = @doc.upcase\n  end\n\n  def helper = nil\n\n  def check\n    @node\n  end\nend\n",
         ),
     ]);
-    let output = rigor(dir.path(), &["type-of", "--format", "json", "lib/child.rb:11:5"], None);
-    let ty = json(&output)["type"].as_str().unwrap_or_default().to_string();
+    let ty = type_at(dir.path(), "lib/child.rb:11:5");
     assert!(ty.ends_with('?') && ty != "nil", "{ty}");
 }
 
@@ -195,8 +197,7 @@ fn a_reopened_core_class_overrides_what_its_signature_ancestors_define() {
             "class Object\n  def duplicable? = true\nend\n\nclass Method\n  def duplicable? = false\nend\n",
         ),
     ]);
-    let output = rigor(dir.path(), &["type-of", "--format", "json", "lib/dup.rb:3:5"], None);
-    assert_eq!(json(&output)["type"], "bool", "{output:?}");
+    assert_eq!(type_at(dir.path(), "lib/dup.rb:3:5"), "bool");
     let check = rigor(dir.path(), &["check", "--format", "json", "lib"], None);
     assert_eq!(json(&check)["diagnostics"], serde_json::json!([]), "no always-truthy condition");
 }
