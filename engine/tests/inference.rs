@@ -359,7 +359,7 @@ const CASES: &[(&str, &str)] = &[
     ("class C\n  define_method(:d) { 1 }\nend\nC.new.d", "untyped"),
     ("class C < Unknown\nend\nC.new.anything", "untyped"),
     ("class C < Unknown\nend\nC.new", "C"),
-    ("class C < Unknown\n  attr_reader :a\nend", "nil"),
+    ("class C < Unknown\n  attr_reader :a\nend", "Array[Symbol]"),
     ("class C < Unknown\n  probe(name)\nend", "String?"),
     ("class P < Struct.new(:a)\nend\nP.new(1)", "P"),
     ("class P < Struct.new(:a)\n  def initialize(*)\n    super\n    @n = 1\n  end\n  def n = @n\nend\nP.new(1).n", "1"),
