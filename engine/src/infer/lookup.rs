@@ -6,8 +6,7 @@ use super::index::{MethodEntry, Side, Superclass};
 use super::Inferrer;
 use crate::model::classes::PendingKind;
 use crate::rbs::FoundMethod;
-use crate::types::Name;
-use crate::types::Type;
+use crate::types::{Name, Type};
 
 /// Where a method name leads for a receiver class.
 pub enum Callee<'e> {

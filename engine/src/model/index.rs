@@ -354,9 +354,6 @@ impl ProjectIndex {
         self.descendants.get(class).map(Vec::as_slice).unwrap_or_default()
     }
 
-    /// What project classes below `class`, in other files than `except`,
-    /// return from their own definitions of `method`: a call on a `class`
-    /// instance may run any of them. `None` when none overrides it.
     /// Does some part of a class define this instance method?
     fn defines_instance_method(&self, class: &str, method: &str) -> bool {
         self.classes
@@ -368,7 +365,7 @@ impl ProjectIndex {
     /// of `class`'s own on some of its instances: mixed into single
     /// objects (`obj.extend(M)`), or into a subclass (with what they
     /// include in turn).
-    pub fn mixin_overriders(&self, class: &str, method: &str) -> Vec<Name> {
+    fn mixin_overriders(&self, class: &str, method: &str) -> Vec<Name> {
         let below = self.mixins_below(class);
         below
             .iter()
@@ -380,7 +377,7 @@ impl ProjectIndex {
     /// Every module mixed into single objects or into a subclass of
     /// `class`, with what they include in turn, sorted: where
     /// [`Self::mixin_overriders`] looks.
-    pub fn mixins_below(&self, class: &str) -> &[Name] {
+    fn mixins_below(&self, class: &str) -> &[Name] {
         match self.mixins_below.get(class) {
             Some(below) => below,
             // A class the project does not define has only the modules
@@ -413,17 +410,29 @@ impl ProjectIndex {
         seen
     }
 
+    /// Each part, by file, of the modules that may answer `method` ahead
+    /// of `class`'s own ([`Self::mixin_overriders`]), with its entry for it.
+    fn mixin_override_parts(&self, class: &str, method: &str) -> Vec<(Name, FileId, &MethodEntry)> {
+        let mut out = Vec::new();
+        for module in self.mixin_overriders(class, method) {
+            for (file, part) in &self.classes[&module].parts {
+                out.extend(part.instance_methods.get(method).map(|entry| (module.clone(), *file, entry)));
+            }
+        }
+        out
+    }
+
+    /// What project classes below `class`, in other files than `except`,
+    /// return from their own definitions of `method`: a call on a `class`
+    /// instance may run any of them. `None` when none overrides it.
     pub fn override_returns(&self, class: &str, side: Side, method: &str, except: FileId) -> Option<Vec<Type>> {
         let mut out = Vec::new();
         if side == Side::Instance {
-            for module in self.mixin_overriders(class, method) {
-                for (_, part) in &self.classes[&module].parts {
-                    match part.instance_methods.get(method) {
-                        Some(MethodEntry::External(id)) => out.push(self.methods[*id as usize].returns.clone()),
-                        Some(_) => out.push(Type::untyped()),
-                        None => {}
-                    }
-                }
+            for (_, _, entry) in self.mixin_override_parts(class, method) {
+                out.push(match entry {
+                    MethodEntry::External(id) => self.methods[*id as usize].returns.clone(),
+                    _ => Type::untyped(),
+                });
             }
         }
         // (Which descendants define it is their structure; what they
@@ -1034,17 +1043,12 @@ impl ProjectIndex {
             Dep::Exported => self.exported.hash(&mut hasher),
             Dep::MixinOverrides(class, method) => {
                 11u8.hash(&mut hasher);
-                for module in self.mixin_overriders(class, method) {
-                    module.hash(&mut hasher);
-                    for (file, part) in &self.classes[&module].parts {
-                        match part.instance_methods.get(method) {
-                            Some(MethodEntry::External(id)) => {
-                                let method = &self.methods[*id as usize];
-                                (self.paths.get(*file as usize), &method.returns).hash(&mut hasher)
-                            }
-                            other => (self.paths.get(*file as usize), other.is_some()).hash(&mut hasher),
-                        }
-                    }
+                for (module, file, entry) in self.mixin_override_parts(class, method) {
+                    let returns = match entry {
+                        MethodEntry::External(id) => Some(&self.methods[*id as usize].returns),
+                        _ => None,
+                    };
+                    (module, self.paths.get(file as usize), returns).hash(&mut hasher);
                 }
             }
             Dep::Constant(name) => {

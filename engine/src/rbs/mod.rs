@@ -62,9 +62,10 @@ pub fn load(request: &Request) -> Arc<Signatures> {
         use rayon::prelude::*;
         crate::analysis::on_analysis_thread(|| files.par_iter().map(|file| parse_file(file)).collect())
     };
+    // The gem's files, then the core fixes, then the project's.
     for (at, (file, (text, parsed))) in files.iter().zip(read).enumerate() {
-        if at == core_files && core_files > 0 {
-            declarations.push(core_fixes(&mut content));
+        if at == core_files {
+            push_core_fixes(&mut declarations, &mut content, core_files);
         }
         hash_file(&mut content, file, text.as_deref());
         match parsed {
@@ -72,8 +73,8 @@ pub fn load(request: &Request) -> Arc<Signatures> {
             Err(problem) => warnings.push(format!("{}: {problem}", file.display())),
         }
     }
-    if core_files > 0 && core_files == files.len() {
-        declarations.push(core_fixes(&mut content));
+    if core_files == files.len() {
+        push_core_fixes(&mut declarations, &mut content, core_files);
     }
     for warning in &warnings {
         content.update(warning.as_bytes());
@@ -114,9 +115,16 @@ pub fn load_directories(directories: &[PathBuf]) -> Signatures {
 /// the core (and libraries) and before the project's own signatures.
 const CORE_FIXES: &str = include_str!("../../data/rbs_core_fixes.rbs");
 
-fn core_fixes(content: &mut xxhash_rust::xxh3::Xxh3) -> convert::FileDecls {
-    content.update(CORE_FIXES.as_bytes());
-    convert::convert_file(CORE_FIXES).expect("the core fixes parse")
+/// The core fixes, when there is a core (`core_files` of the gem's) to fix.
+fn push_core_fixes(
+    declarations: &mut Vec<convert::FileDecls>,
+    content: &mut xxhash_rust::xxh3::Xxh3,
+    core_files: usize,
+) {
+    if core_files > 0 {
+        content.update(CORE_FIXES.as_bytes());
+        declarations.push(convert::convert_file(CORE_FIXES).expect("the core fixes parse"));
+    }
 }
 
 /// The files to read, and how many of them (first) are the rbs gem's.

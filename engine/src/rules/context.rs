@@ -82,30 +82,18 @@ impl<'f, 'src> RuleContext<'f, 'src> {
         self.nodes.get_or_init(|| all_nodes(&self.parsed.root()))
     }
 
-    /// Every call with a method name (what [`Call::of`] reads), in node
-    /// order, worked out once for all the rules that look at calls.
+    /// Every call with a method name (what [`Call::of`] reads) that may
+    /// run, in node order, worked out once for all the rules that look at
+    /// calls. Those inside a `defined?` operand never run
+    /// (`defined?(Encoding.find) && Encoding.find(name)`).
     ///
     /// [`Call::of`]: crate::rules::call::site::Call::of
-    /// The file's calls that may run: not those inside a `defined?`
-    /// operand, which Ruby never evaluates (`defined?(Encoding.find) &&
-    /// Encoding.find(name)`).
     pub fn calls(&self) -> &[crate::rules::call::site::Call<'f>] {
         self.calls.get_or_init(|| {
-            let probed: Vec<std::ops::Range<usize>> = self
-                .nodes()
-                .iter()
-                .filter_map(|node| node.as_defined_node())
-                .map(|defined| {
-                    let value = defined.value().location();
-                    value.start() as usize..value.end() as usize
-                })
-                .collect();
+            let hazards = self.hazards();
             self.nodes()
                 .iter()
-                .filter(|node| {
-                    let start = node.location().start() as usize;
-                    !probed.iter().any(|range| range.contains(&start))
-                })
+                .filter(|node| !hazards.never_runs(node.location().start() as usize))
                 .filter_map(crate::rules::call::site::Call::of)
                 .collect()
         })

@@ -16,6 +16,8 @@ pub struct Hazards {
     /// Byte ranges of code whose NoMethodError is rescued, and of
     /// `defined?` operands.
     rescued: Vec<Range<usize>>,
+    /// Byte ranges of `defined?` operands alone: code Ruby never runs.
+    never_run: Vec<Range<usize>>,
     /// `using`: refinements may add methods anywhere in the file.
     pub refines: bool,
     /// `obj.extend(M)` or `class << obj`: one object gains methods its
@@ -50,6 +52,7 @@ impl Hazards {
                     let defined = node.as_defined_node().expect("a defined? node");
                     let value = defined.value();
                     hazards.rescued.push(range(&value));
+                    hazards.never_run.push(range(&value));
                     if let Some(call) = value.as_call_node() {
                         hazards.probed.insert(name(call.name()));
                     }
@@ -75,6 +78,11 @@ impl Hazards {
     /// `defined?`?
     pub fn rescues_no_method(&self, offset: usize) -> bool {
         self.rescued.iter().any(|r| r.contains(&offset))
+    }
+
+    /// Is the code at this offset inside a `defined?` operand (never run)?
+    pub fn never_runs(&self, offset: usize) -> bool {
+        self.never_run.iter().any(|r| r.contains(&offset))
     }
 
     fn call(&mut self, node: &Node<'_>) {
