@@ -18,6 +18,8 @@ fn undefined_method() {
         ("String.shout", &[(1, 8)]),
         ("x = 5\nx.upcase", &[(2, 3)]),
         ("def m\n  s = \"a\" + \"b\"\n  s.shout!\nend", &[(3, 5)]),
+        // A module the project gives methods is its own: `attr` is Module's.
+        ("module Named\n  def self.x = 1\nend\nNamed.attr(:a).one_of", &[(4, 16)]),
         ("1.times { |i| i.zork }", &[(1, 17)]),
         // A signature module mixed in is asked, and lacks it.
         ("include Comparable\nnil.shout", &[(2, 5)]),
@@ -82,6 +84,9 @@ fn undefined_method() {
         "class Base\n  def anything = 1\nend\nclass Local < Base\nend\nLocal.new.anything",
         // A class reopened here, created by code the project does not hold.
         "class Irb\n  def run = 1\nend\nIrb.new.eval_input",
+        // A namespace the project only reopens is created by code it does
+        // not see, which may give it an `attr` of its own (capybara's XPath).
+        "module XPath\n  class Renderer\n  end\nend\nXPath.attr(:type).one_of(1)",
         // A gem may reopen the class.
         "require \"some_gem\"\nclass Local\nend\nLocal.new.anything",
         // `$!` is an Exception typed by its class: a subclass defines it.

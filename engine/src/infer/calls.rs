@@ -598,9 +598,26 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         let found = self.lookup(&class, side, method);
         let found = match found {
-            Callee::Missing { complete: false } if side == Side::Singleton && MODULE_FUNCTIONS.contains(&method) => {
+            // A module the project opens only as a namespace may be created
+            // by code it does not see (a gem's `module XPath`), whose
+            // `extend`s shadow Module's methods: `XPath.attr` is the gem's.
+            Callee::Rbs(_)
+                if !implicit
+                    && side == Side::Singleton
+                    && !self.env.has_class(&class)
+                    && self.namespace_only(&class) =>
+            {
+                Callee::Missing { complete: false }
+            }
+            Callee::Missing { complete: false }
+                if side == Side::Singleton
+                    && MODULE_FUNCTIONS.contains(&method)
+                    && (implicit || !self.namespace_only(&class)) =>
+            {
                 // A class or module whose ancestry this file cannot see
-                // still answers to Module's own definition methods.
+                // still answers to Module's own definition methods (not
+                // said of a namespace the project only reopens: the
+                // code that creates it may define them).
                 let meta = if self.is_module(&class) { "Module" } else { "Class" };
                 match self.env.instance_method(meta, method) {
                     Some(found) => Callee::Rbs(found),
