@@ -276,7 +276,7 @@ fn five_thousand_nested_ifs() {
 fn three_thousand_nested_ifs_that_parse() {
     // Within Prism's limit, but too deep for the rules on 8 MiB in a debug build.
     let depth = 3_000;
-    let source = format!("{}10 / 0\n{}", "if x\n".repeat(depth), "end\n".repeat(depth)).into_bytes();
+    let source = format!("{}10 / 0\n{}", "if $x\n".repeat(depth), "end\n".repeat(depth)).into_bytes();
     let report = analyse_small_stack(source);
     assert_found_or_too_deep(&report, &[(Some("flow.always-raises"), depth + 1, 4)]);
 }
