@@ -233,6 +233,8 @@ fn possible_nil_receiver() {
         ("def m(words)\n  [\"a\", \"b\"].first(1)\n  %w[a b].sample.upcase\nend", &[(3, 18)]),
         // A block parameter is nil when no block is given.
         ("def m(&blk)\n  blk.arity\nend", &[(2, 7)]),
+        // `block_given?` speaks of the block parameter only while it holds the block.
+        ("def m(&blk)\n  blk = nil if rand > 0.5\n  blk.arity if block_given?\nend", &[(3, 7)]),
         // Conditionals without `else` give nil.
         ("def m(f)\n  s = (\"x\" if f)\n  s.upcase\nend", &[(3, 5)]),
         ("def m(b)\n  r = b.nil? ? nil : \"x\"\n  r.upcase\nend", &[(3, 5)]),
@@ -289,6 +291,11 @@ fn possible_nil_receiver() {
         "def m\n  h = ENV[\"A\"]\n  return if h.nil? || h.empty?\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  h.nil? and return\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  return unless h&.size\n  h.upcase\nend",
+        // `block_given?` says the block parameter holds a Proc.
+        "def m(&blk)\n  blk.arity if block_given?\nend",
+        "def m(&blk)\n  return enum_for(:m) unless block_given?\n  blk.call(1)\nend",
+        "def m(&blk)\n  block_given? ? blk.call : 0\nend",
+        "def m(&blk)\n  [1].map { |x| blk.call(x) } if block_given?\nend",
         // The last match: set by a match the code checked.
         "def m(s)\n  return unless s =~ /(a)/\n  $1.upcase\nend",
         "def m(s)\n  return unless s =~ /(a)/\n  v = $1\n  v.upcase\nend",

@@ -119,6 +119,12 @@ const CASES: &[(&str, &str)] = &[
     ("Integer(\"3\")", "Integer"),
     ("rand(10)", "Integer"),
     ("[1, 2].first", "1"),
+    // A slice from 0 is never past the end: a string or array, maybe empty.
+    ("String.new[0, 4]", "String"),
+    ("String.new.slice(0, 4)", "String"),
+    ("String.new[0, -1]", "String?"),
+    ("String.new[1, 2]", "String?"),
+    ("[1, 2].map { |x| x }[0, 1]", "Array[Integer]"),
     ("[1, 2].size", "2"),
     ("[1, 2, 3][0]", "1"),
     ("[1, 2, 3][-1]", "3"),
@@ -240,6 +246,11 @@ const CASES: &[(&str, &str)] = &[
     ("class C\n  def helper = 1\n  def m(items)\n    items.each { probe(helper) }\n  end\nend", "1"),
     ("class C\n  def helper = 1\n  def m(items)\n    items.configure { probe(helper) }\n  end\nend", "untyped"),
     ("def m(&blk) = blk\nm", "Proc?"),
+    // `block_given?` narrows the block parameter both ways, not a block's
+    // own parameter of that name.
+    ("def m(&blk)\n  block_given? ? 0 : probe(blk)\nend", "nil"),
+    ("def m(&blk)\n  probe(blk) if block_given?\nend", "Proc"),
+    ("def m(&blk)\n  [nil].each { |blk| probe(blk) if block_given? }\nend", "nil"),
     // Control flow
     ("x = if false then 1 else 2 end", "2"),
     ("x = while false; end", "nil"),

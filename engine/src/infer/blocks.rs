@@ -51,7 +51,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 (None, false) => frame.self_type.clone(),
             },
             self_known: plan.self_type.is_some() || (frame.self_known && !plan.self_unknown),
-            ..frame.clone()
+            ..frame.shadowed_by(&block_locals)
         };
         let Some(outer) = state.clone() else {
             // Unreachable: still give its expressions types, knowing nothing.
@@ -167,8 +167,9 @@ impl<'pr> Inferrer<'pr, '_> {
         let mut current = Some(entry);
         self.jumps.push(JumpTarget { kind: JumpKind::Lambda, breaks: Vec::new(), nexts: Vec::new() });
         self.returns.push(Vec::new());
-        self.bind_block_parameters(lambda.parameters().as_ref(), None, &mut current, frame);
-        self.body(lambda.body(), &mut current, frame);
+        let inner = frame.shadowed_by(&lambda_locals);
+        self.bind_block_parameters(lambda.parameters().as_ref(), None, &mut current, &inner);
+        self.body(lambda.body(), &mut current, &inner);
         self.returns.pop();
         self.jumps.pop();
         if let Some(flow) = state.as_mut() {

@@ -715,6 +715,18 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 }
             }
             (Type::Tuple(_), "to_a" | "entries", []) => Some(receiver.clone()),
+            // `s[0, n]` with `n >= 0`: start 0 is never past the end, so a
+            // string or array gives a (maybe empty) slice, never nil.
+            (_, "[]" | "slice", [Type::Constant(Literal::Int(0)), Type::Constant(Literal::Int(n))]) if *n >= 0 => {
+                match receiver {
+                    Type::Constant(Literal::Str(_)) => Some(Type::nominal("String")),
+                    Type::Nominal { class, .. } if &**class == "String" => Some(Type::nominal("String")),
+                    Type::Nominal { class, args } if &**class == "Array" && args.len() == 1 => {
+                        Some(Type::generic("Array", args.to_vec()))
+                    }
+                    _ => None,
+                }
+            }
             // `compact` drops the nils (RBS cannot say so: `Array[Elem]`).
             // A tuple keeps its shape only when each element surely is nil
             // or surely is not (`untyped` may be either).

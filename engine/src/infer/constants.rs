@@ -126,6 +126,7 @@ impl<'pr> Inferrer<'pr, '_> {
             self_known: true,
             method: None,
             writes: Rc::new(scope_writes::collect(value)),
+            block_param: None,
         };
         let saved_jumps = std::mem::take(&mut self.jumps);
         let saved_logs = std::mem::take(&mut self.assignment_logs);

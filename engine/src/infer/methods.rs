@@ -124,6 +124,13 @@ impl<'pr> Inferrer<'pr, '_> {
             Some(body) => scope_writes::collect(&body),
             None => HashMap::default(),
         };
+        let block_param = def
+            .parameters()
+            .and_then(|p| p.block())
+            .and_then(|b| b.as_block_parameter_node()?.name())
+            .map(name)
+            .filter(|param| !writes.contains_key(param))
+            .map(|param| Rc::from(param.as_str()));
         let frame = Frame {
             self_type,
             lexical: Rc::new(info.lexical.clone()),
@@ -131,6 +138,7 @@ impl<'pr> Inferrer<'pr, '_> {
             self_known,
             method: Some(Rc::from(method.as_str())),
             writes: Rc::new(writes),
+            block_param,
         };
         // A method is walked on its own, whatever the caller was doing.
         let saved_jumps = std::mem::take(&mut self.jumps);
@@ -226,6 +234,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     self_known: true,
                     method: None,
                     writes: Rc::new(writes),
+                    block_param: None,
                 }
             }
             None => Frame {
@@ -234,6 +243,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 self_known: false,
                 method: None,
                 writes: Rc::new(writes),
+                block_param: None,
                 ..frame.clone()
             },
         };
@@ -265,6 +275,7 @@ impl<'pr> Inferrer<'pr, '_> {
             self_known: false,
             method: None,
             writes: Rc::new(writes),
+            block_param: None,
             ..frame.clone()
         };
         let mut inner_state: State = Some(Flow::default());

@@ -223,6 +223,21 @@ pub(crate) struct Frame {
     pub method: Option<Rc<str>>,
     /// Local writes of the enclosing method body, by name: offsets.
     pub writes: Rc<HashMap<String, Vec<usize>>>,
+    /// The method's `&block` parameter, when the body never assigns it
+    /// (and no block here shadows it): `block_given?` says whether it is nil.
+    pub block_param: Option<Rc<str>>,
+}
+
+impl Frame {
+    /// The frame for a block or lambda body declaring `locals`: the
+    /// method's block parameter is no longer that name's if one shadows it.
+    pub fn shadowed_by(&self, locals: &[String]) -> Frame {
+        let mut inner = self.clone();
+        if inner.block_param.as_deref().is_some_and(|p| locals.iter().any(|l| l == p)) {
+            inner.block_param = None;
+        }
+        inner
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -348,6 +363,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             self_known: true,
             method: None,
             writes: Rc::new(scope_writes::collect(&program.statements().as_node())),
+            block_param: None,
         };
         let mut state: State = Some(Flow::default());
         self.returns.push(Vec::new());

@@ -123,6 +123,16 @@ impl<'pr> Inferrer<'pr, '_> {
                 *state = join_states(&inner_branches.truthy, &inner_branches.falsy);
                 Branches { ty, truthy: inner_branches.falsy, falsy: inner_branches.truthy }
             }
+            // `block_given?` is whether the method's `&block` is a Proc.
+            ("block_given?", None, 0, false) if frame.block_param.is_some() => {
+                let ty = self.expr(node, state, frame);
+                let param = frame.block_param.as_deref().unwrap_or_default();
+                let mut truthy = state.clone();
+                let mut falsy = state.clone();
+                narrow_local(&mut truthy, param, Type::without_nil);
+                narrow_local(&mut falsy, param, Type::nil_part);
+                self.split(ty, truthy, falsy)
+            }
             ("nil?", Some(subject), 0, false) if is_variable(subject) => {
                 let ty = self.expr(node, state, frame);
                 let mut truthy = state.clone();
