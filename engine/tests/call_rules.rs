@@ -214,6 +214,8 @@ fn argument_type_mismatch() {
         "require \"some_gem\"\n\"abc\".center(nil)",
         // Ruby 3's idioms: visibility of the names an attribute macro returns.
         "class Box\n  private attr_reader :size\n  protected attr_writer :size\n  private_class_method [:new]\nend",
+        // A named capture by Symbol (see data/rbs_core_fixes.rbs).
+        "s = String.new(\"darwin13\")\ns[/darwin(?<major>\\d+)/, :major]\ns.slice(/(?<a>a)/, :a)\ns.slice!(/(?<a>a)/, :a)",
     ];
     check("call.argument-type-mismatch", Severity::Error, firing, silent, true);
 }
