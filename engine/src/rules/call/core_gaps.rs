@@ -12,23 +12,32 @@ const LIST: &str = include_str!("../../../data/rbs_core_gaps.txt");
 
 fn gaps() -> &'static HashSet<&'static str> {
     static GAPS: OnceLock<HashSet<&'static str>> = OnceLock::new();
-    GAPS.get_or_init(|| LIST.lines().filter(|line| !line.starts_with('#') && !line.is_empty()).collect())
+    GAPS.get_or_init(|| parse(LIST))
+}
+
+/// The entries of a generated list (`Class#method`, `Class.method`).
+pub fn parse(list: &'static str) -> HashSet<&'static str> {
+    list.lines().filter(|line| !line.starts_with('#') && !line.is_empty()).collect()
 }
 
 /// Does one of `classes` (a receiver's class and its ancestors) define
 /// `method` at run time though the signatures do not say so?
 pub fn defined_at_run_time(classes: &[&str], side: Owner, method: &str) -> bool {
-    let gaps = gaps();
+    listed(gaps(), classes, side, method)
+}
+
+/// Does `list` give one of `classes` the method, on `side`? Class objects
+/// also answer to Module's and Class's instance methods.
+pub fn listed(list: &HashSet<&str>, classes: &[&str], side: Owner, method: &str) -> bool {
     classes.iter().any(|class| {
-        let instance = gaps.contains(format!("{class}#{method}").as_str());
-        let singleton = gaps.contains(format!("{class}.{method}").as_str());
+        let instance = list.contains(format!("{class}#{method}").as_str());
+        let singleton = list.contains(format!("{class}.{method}").as_str());
         match side {
             Owner::Instance => instance,
-            // Class objects also answer to Module's and Class's instance methods.
             Owner::Singleton => singleton || instance,
         }
     }) || (side == Owner::Singleton
-        && ["Module", "Class"].iter().any(|c| gaps.contains(format!("{c}#{method}").as_str())))
+        && ["Module", "Class"].iter().any(|c| list.contains(format!("{c}#{method}").as_str())))
 }
 
 #[cfg(test)]
