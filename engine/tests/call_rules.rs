@@ -246,6 +246,9 @@ fn possible_nil_receiver() {
         ("def m(path)\n  f = File.open(path)\n  f.read\nensure\n  f.close\nend", &[(5, 5)]),
         // A guard on another variable guards nothing.
         ("def m\n  a = ENV[\"A\"]\n  b = ENV[\"B\"]\n  return unless a\n  b.upcase\nend", &[(5, 5)]),
+        // A key the hash may not hold gives nil (a literal hash has no default).
+        ("def m(k)\n  v = { \"a\" => \"b\" }[k]\n  v.upcase\nend", &[(3, 5)]),
+        ("TABLE = { \"a\" => 1 }\ndef m(k) = TABLE[k] + 1", &[(2, 21)]),
         // A nil default, and an instance variable that may be unset.
         ("def m(s = nil)\n  s = \"x\" if rand > 0.5\n  s.upcase\nend", &[(3, 5)]),
         ("class C\n  def set = @s = \"x\"\n  def m = @s.upcase\nend", &[(3, 14)]),
@@ -314,8 +317,9 @@ fn possible_nil_receiver() {
         "def m(path)\n  a = []\n  a << File.read(path)\nensure\n  a.clear\nend",
         // A parameter with a non-nil default is untyped until call sites are known.
         "def m(s = \"\")\n  s = \"x\" if rand > 0.5\n  s.upcase\nend",
-        // RBS types `Hash#[]` as `V`; a hash's default value or block is not in its type.
-        "def m(k)\n  v = { \"a\" => \"b\" }[k]\n  v.upcase\nend",
+        // A hash made with a default value or block has an untyped value type.
+        "def m(k)\n  h = Hash.new(0)\n  h[k] += 1\n  g = Hash.new { |hh, kk| hh[kk] = [] }\n  g[k] << 1\nend",
+        "def m(words)\n  counts = {}\n  words.each do |w|\n    counts[w] ||= 0\n    counts[w] += 1\n  end\nend",
         // Object state a subclass may set where this class cannot see.
         "class C\n  def set = @s = \"x\"\n  def m = @s.upcase\nend\nclass D < C; end",
         "class C\n  def initialize = @s = \"x\"\n  def m = @s.upcase\nend",

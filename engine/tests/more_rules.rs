@@ -141,6 +141,8 @@ fn always_truthy_condition() {
         "def m\n  x = 1\n  [1].each { if x then 2 end }\nend",
         "def m\n  x = 1\n  while rand > 0.5\n    if x then 2 end\n  end\nend",
         "def m\n  x = nil\n  if x then 2 end\nend",
+        // A key the hash may not hold (loofah's `MAP[name].new if MAP[name]`).
+        "MAP = { a: String }\ndef m(k)\n  v = MAP[k]\n  if v then v.new end\nend",
         "def m\n  first = true\n  begin\n    w\n  rescue\n    if first\n      first = false\n      retry\n    end\n  end\nend",
     ];
     check("flow.always-truthy-condition", Severity::Warning, firing, silent, false);
