@@ -246,6 +246,10 @@ fn possible_nil_receiver() {
         ("def m(path)\n  f = File.open(path)\n  f.read\nensure\n  f.close\nend", &[(5, 5)]),
         // A guard on another variable guards nothing.
         ("def m\n  a = ENV[\"A\"]\n  b = ENV[\"B\"]\n  return unless a\n  b.upcase\nend", &[(5, 5)]),
+        // A guard on a read says nothing once other code may have changed it.
+        ("def m\n  if ENV[\"P\"]\n    puts \"hi\"\n    ENV[\"P\"].split\n  end\nend", &[(4, 14)]),
+        ("def m\n  v = ENV[\"Z\"]\n  ENV[\"Z\"] = nil\n  ENV[\"Z\"].size if ENV[\"Z\"] || v\nend", &[(4, 12)]),
+        ("def m\n  if ENV[\"A\"]\n    [1].each { ENV[\"A\"].size }\n  end\nend", &[(3, 25)]),
         // A key the hash may not hold gives nil (a literal hash has no default).
         ("def m(k)\n  v = { \"a\" => \"b\" }[k]\n  v.upcase\nend", &[(3, 5)]),
         ("TABLE = { \"a\" => 1 }\ndef m(k) = TABLE[k] + 1", &[(2, 21)]),
@@ -298,6 +302,14 @@ fn possible_nil_receiver() {
         "def m\n  h = ENV[\"A\"]\n  return if h.nil? || h.empty?\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  h.nil? and return\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  return unless h&.size\n  h.upcase\nend",
+        // A guard on a read that gives the same value until other code runs
+        // (`[]` with literal or local keys on a constant, local or ivar).
+        "def m\n  ENV[\"X\"] && !ENV[\"X\"].empty?\nend",
+        "def m\n  return if ENV[\"T\"].nil? || ENV[\"T\"].empty?\n  ENV[\"T\"].upcase\nend",
+        "def m\n  ENV[\"P\"].split(\",\") if ENV[\"P\"]\nend",
+        "def m\n  return unless ENV[\"Q\"]\n  ENV[\"Q\"].size\nend",
+        "def m(patterns, line)\n  patterns[:x] && patterns[:x].match?(line)\nend",
+        "TABLE = { a: \"x\" }\ndef m(k)\n  TABLE[k].upcase if TABLE[k]\nend",
         // `block_given?` says the block parameter holds a Proc.
         "def m(&blk)\n  blk.arity if block_given?\nend",
         "def m(&blk)\n  return enum_for(:m) unless block_given?\n  blk.call(1)\nend",

@@ -64,6 +64,8 @@ impl<'pr> Inferrer<'pr, '_> {
         let start = node.location().start() as usize;
         let end = node.location().end() as usize;
         let mut entry = outer.clone();
+        // A block runs later, or again: what guards said of reads is stale.
+        entry.forget_reads();
         for local in &block_locals {
             entry.locals.remove(local);
         }
@@ -152,6 +154,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let lambda_locals: Vec<String> = lambda.locals().iter().map(name).collect();
         let mut entry = outer;
         entry.ivars.clear();
+        entry.forget_reads();
         forget_captured_contents(&mut entry);
         if let Some(flow) = state.as_mut() {
             forget_captured_contents(flow);

@@ -18,7 +18,26 @@ impl<'pr> Inferrer<'pr, '_> {
         if state.is_none() {
             return self.dead(node, frame);
         }
-        let ty = self.expr_inner(node, state, frame);
+        let mut ty = self.expr_inner(node, state, frame);
+        if let Some(flow) = state.as_mut() {
+            if !flow.reads.is_empty() {
+                // A read a guard narrowed gives what the guard let through.
+                match super::narrow::stable_read(node) {
+                    Some(text) => {
+                        if let Some(narrowed) = flow.reads.get(&text) {
+                            ty = narrowed.clone();
+                        }
+                    }
+                    None => {
+                        let receiver = node.as_call_node().and_then(|c| c.receiver());
+                        let receiver_type = receiver.as_ref().and_then(|r| self.types.get(&super::key_of(r)));
+                        if super::narrow::disturbs_reads(node, receiver_type) {
+                            flow.forget_reads();
+                        }
+                    }
+                }
+            }
+        }
         if ty == Type::Bot {
             // Nothing after an expression that never completes runs.
             *state = None;

@@ -16,6 +16,9 @@ pub struct Flow {
     pub ivars_set: Shared<HashSet<String>>,
     /// Locals a block that may run later can reassign: reads are unknown.
     pub volatile: Shared<HashSet<String>>,
+    /// Stable reads (`ENV["X"]`, `opts[:k]`; see `narrow::stable_read`) a
+    /// guard narrowed, by source text, until code that may change them runs.
+    pub reads: Shared<HashMap<String, Type>>,
 }
 
 /// A table copied only when written: the walk copies a flow at every
@@ -75,6 +78,13 @@ impl Flow {
     pub fn bind(&mut self, name: &str, ty: Type) {
         self.locals.insert(name.to_string(), ty);
     }
+
+    /// Code ran that may change what stable reads give.
+    pub fn forget_reads(&mut self) {
+        if !self.reads.is_empty() {
+            self.reads.clear();
+        }
+    }
 }
 
 /// Where two paths meet. A local bound on one path only is `nil` on the
@@ -85,6 +95,7 @@ pub fn join_flows(a: &Flow, b: &Flow) -> Flow {
         && a.ivars.same(&b.ivars)
         && a.ivars_set.same(&b.ivars_set)
         && a.volatile.same(&b.volatile)
+        && a.reads.same(&b.reads)
     {
         return a.clone();
     }
@@ -105,7 +116,12 @@ pub fn join_flows(a: &Flow, b: &Flow) -> Flow {
         .collect();
     let volatile = a.volatile.union(&b.volatile).cloned().collect();
     let ivars_set = a.ivars_set.intersection(&b.ivars_set).cloned().collect();
-    Flow { locals: Shared(std::rc::Rc::new(locals)), ivars, ivars_set, volatile }
+    let reads = a
+        .reads
+        .iter()
+        .filter_map(|(text, ty)| b.reads.get(text).map(|other| (text.clone(), join(ty, other))))
+        .collect();
+    Flow { locals: Shared(std::rc::Rc::new(locals)), ivars, ivars_set, volatile, reads }
 }
 
 pub fn join_states(a: &State, b: &State) -> State {

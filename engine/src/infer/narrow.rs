@@ -256,6 +256,14 @@ impl<'pr> Inferrer<'pr, '_> {
                     self.split(ty, equal, unequal)
                 }
             }
+            _ if stable_read(node).is_some() => {
+                let ty = self.expr(node, state, frame);
+                let mut truthy = state.clone();
+                let mut falsy = state.clone();
+                self.narrow_node(node, &mut truthy, Type::truthy_part);
+                self.narrow_node(node, &mut falsy, Type::falsy_part);
+                self.split(ty, truthy, falsy)
+            }
             _ => {
                 let ty = self.expr(node, state, frame);
                 let mut truthy = state.clone();
@@ -289,6 +297,18 @@ impl<'pr> Inferrer<'pr, '_> {
                     *state = None;
                 } else {
                     flow.ivars.insert(ivar, narrowed);
+                }
+            }
+            Node::CallNode { .. } => {
+                let Some(text) = stable_read(node) else { return };
+                let Some(current) = self.recorded(node).cloned() else { return };
+                let Some(flow) = state.as_mut() else { return };
+                // Its value may be mutated in place before the next read.
+                let narrowed = narrow(&current).forget_mutable();
+                if narrowed == Type::Bot {
+                    *state = None;
+                } else {
+                    flow.reads.insert(text, narrowed);
                 }
             }
             // `(m = re.match(s)).nil?`: the local just written.
@@ -340,8 +360,94 @@ impl<'pr> Inferrer<'pr, '_> {
 fn is_variable(node: &Node<'_>) -> bool {
     match node {
         Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => true,
+        Node::CallNode { .. } => stable_read(node).is_some(),
         Node::LocalVariableWriteNode { .. } => true,
         Node::ParenthesesNode { .. } => single_statement(node).is_some_and(|inner| is_variable(&inner)),
+        _ => false,
+    }
+}
+
+/// A read that gives the same value until other code runs: `[]` with
+/// literal or local keys on a constant, a local or an instance variable
+/// (`ENV["HOME"]`, `opts[:key]`, `@table[name]`). Its source text is the key
+/// a guard's narrowing is kept under (see `Flow::reads`).
+pub fn stable_read(node: &Node<'_>) -> Option<String> {
+    let call = node.as_call_node()?;
+    if call.name().as_slice() != b"[]" || call.block().is_some() || call.is_safe_navigation() {
+        return None;
+    }
+    let receiver = call.receiver()?;
+    let stable_receiver = match &receiver {
+        Node::ConstantReadNode { .. } | Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => {
+            true
+        }
+        Node::ConstantPathNode { .. } => crate::syntax::constant_path_text(&receiver).is_some(),
+        _ => false,
+    };
+    let arguments: Vec<Node<'_>> = call.arguments()?.arguments().iter().collect();
+    let stable_key = |argument: &Node<'_>| match argument {
+        Node::SymbolNode { .. } | Node::IntegerNode { .. } | Node::LocalVariableReadNode { .. } => true,
+        Node::StringNode { .. } => true,
+        _ => false,
+    };
+    if !stable_receiver || arguments.is_empty() || arguments.len() > 2 || !arguments.iter().all(stable_key) {
+        return None;
+    }
+    Some(String::from_utf8_lossy(node.location().as_slice()).into_owned())
+}
+
+/// Classes whose methods touch nothing but their receiver: a call on one
+/// (without a block) cannot change what a hash or `ENV` holds.
+const INERT: &[&str] = &[
+    "String",
+    "Symbol",
+    "Integer",
+    "Float",
+    "Rational",
+    "Complex",
+    "NilClass",
+    "TrueClass",
+    "FalseClass",
+    "Regexp",
+    "MatchData",
+];
+
+/// Does evaluating this node run code that may change a stable read, or
+/// write a variable its text may name? Reads, literals, the nodes that
+/// only combine others (whose parts are judged on their own) and a core
+/// value's own methods (`ENV["X"].empty?`) do not.
+pub fn disturbs_reads(node: &Node<'_>, receiver_type: Option<&Type>) -> bool {
+    match node {
+        Node::CallNode { .. } => {
+            let inert = node.as_call_node().is_some_and(|call| call.block().is_none())
+                && receiver_type.is_some_and(|ty| {
+                    ty.members()
+                        .iter()
+                        .all(|member| Inferrer::class_of(member).is_some_and(|class| INERT.contains(&&*class)))
+                });
+            !inert && stable_read(node).is_none()
+        }
+        Node::SuperNode { .. } | Node::ForwardingSuperNode { .. } | Node::YieldNode { .. } => true,
+        Node::CallOperatorWriteNode { .. }
+        | Node::CallAndWriteNode { .. }
+        | Node::CallOrWriteNode { .. }
+        | Node::IndexOperatorWriteNode { .. }
+        | Node::IndexAndWriteNode { .. }
+        | Node::IndexOrWriteNode { .. }
+        | Node::MultiWriteNode { .. }
+        | Node::LocalVariableWriteNode { .. }
+        | Node::LocalVariableOperatorWriteNode { .. }
+        | Node::LocalVariableOrWriteNode { .. }
+        | Node::LocalVariableAndWriteNode { .. }
+        | Node::InstanceVariableWriteNode { .. }
+        | Node::InstanceVariableOperatorWriteNode { .. }
+        | Node::InstanceVariableOrWriteNode { .. }
+        | Node::InstanceVariableAndWriteNode { .. }
+        | Node::ConstantWriteNode { .. }
+        | Node::ConstantPathWriteNode { .. }
+        | Node::GlobalVariableWriteNode { .. }
+        | Node::ClassVariableWriteNode { .. }
+        | Node::MatchWriteNode { .. } => true,
         _ => false,
     }
 }
