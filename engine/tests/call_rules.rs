@@ -246,6 +246,8 @@ fn possible_nil_receiver() {
         ("def m(path)\n  f = File.open(path)\n  f.read\nensure\n  f.close\nend", &[(5, 5)]),
         // A guard on another variable guards nothing.
         ("def m\n  a = ENV[\"A\"]\n  b = ENV[\"B\"]\n  return unless a\n  b.upcase\nend", &[(5, 5)]),
+        // A fluent setter `initialize` calls first, which reads the ivar.
+        ("class C\n  def initialize\n    update\n    @a = []\n  end\n  def m = @a << 1\n  def update\n    m\n    self\n  end\nend", &[(6, 14)]),
         // A guard on a read says nothing once other code may have changed it.
         ("def m\n  if ENV[\"P\"]\n    puts \"hi\"\n    ENV[\"P\"].split\n  end\nend", &[(4, 14)]),
         ("def m\n  v = ENV[\"Z\"]\n  ENV[\"Z\"] = nil\n  ENV[\"Z\"].size if ENV[\"Z\"] || v\nend", &[(4, 12)]),
@@ -302,6 +304,9 @@ fn possible_nil_receiver() {
         "def m\n  h = ENV[\"A\"]\n  return if h.nil? || h.empty?\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  h.nil? and return\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  return unless h&.size\n  h.upcase\nend",
+        // A fluent setter (it returns `self`) that `initialize` calls before
+        // assigning: it hands the object back to `initialize` alone.
+        "class C\n  def initialize(r = 0)\n    update(r)\n    @a = []\n  end\n  def m = @a << 1\n  def update(x)\n    @x = x\n    self\n  end\nend",
         // A guard on a read that gives the same value until other code runs
         // (`[]` with literal or local keys on a constant, local or ivar).
         "def m\n  ENV[\"X\"] && !ENV[\"X\"].empty?\nend",

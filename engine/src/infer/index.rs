@@ -1211,6 +1211,25 @@ pub fn own_calls_only(node: &Node<'_>) -> Option<Vec<String>> {
     })
 }
 
+/// [`own_calls_only`] of a method body whose value may be `self`: a
+/// fluent setter (`def update(x) = (@x = x; self)`) hands the object back
+/// to its caller only, which is judged on its own.
+pub fn own_calls_of_body(body: &Node<'_>) -> Option<Vec<String>> {
+    let Some(statements) = body.as_statements_node() else { return own_calls_only(body) };
+    let all: Vec<Node<'_>> = statements.body().iter().collect();
+    let kept = match all.split_last() {
+        Some((Node::SelfNode { .. }, rest)) => rest,
+        _ => &all[..],
+    };
+    let mut names = Vec::new();
+    for statement in kept {
+        names.extend(own_calls_only(statement)?);
+    }
+    names.sort();
+    names.dedup();
+    Some(names)
+}
+
 /// Does `node` read the instance variable `ivar` (or ask whether it is set)?
 pub fn reads_ivar(node: &Node<'_>, ivar: &str) -> bool {
     struct Finder<'a> {

@@ -669,7 +669,7 @@ impl<'pr> Inferrer<'pr, '_> {
             if super::index::reads_ivar(&body, ivar) {
                 return false;
             }
-            match super::index::own_calls_only(&body) {
+            match super::index::own_calls_of_body(&body) {
                 Some(more) => pending.extend(more),
                 None => return false,
             }
