@@ -246,6 +246,8 @@ fn possible_nil_receiver() {
         ("def m(path)\n  f = File.open(path)\n  f.read\nensure\n  f.close\nend", &[(5, 5)]),
         // A guard on another variable guards nothing.
         ("def m\n  a = ENV[\"A\"]\n  b = ENV[\"B\"]\n  return unless a\n  b.upcase\nend", &[(5, 5)]),
+        // `key?` says the key is there, not that its value is not nil.
+        ("def m(k)\n  h = { a: nil, b: 1 }\n  h[k] + 1 if h.key?(k)\nend", &[(3, 8)]),
         // A fluent setter `initialize` calls first, which reads the ivar.
         ("class C\n  def initialize\n    update\n    @a = []\n  end\n  def m = @a << 1\n  def update\n    m\n    self\n  end\nend", &[(6, 14)]),
         // A guard on a read says nothing once other code may have changed it.
@@ -304,6 +306,9 @@ fn possible_nil_receiver() {
         "def m\n  h = ENV[\"A\"]\n  return if h.nil? || h.empty?\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  h.nil? and return\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  return unless h&.size\n  h.upcase\nend",
+        // `h.key?(k)` says `h[k]` is a value the hash holds.
+        "TYPES = { a: [1], b: [2] }\ndef m(from)\n  if TYPES.key? from\n    TYPES[from].each { |x| x }\n  end\nend",
+        "def m(k)\n  r = { a: String }\n  raise ArgumentError unless r.has_key?(k)\n  r[k].new\nend",
         // A fluent setter (it returns `self`) that `initialize` calls before
         // assigning: it hands the object back to `initialize` alone.
         "class C\n  def initialize(r = 0)\n    update(r)\n    @a = []\n  end\n  def m = @a << 1\n  def update(x)\n    @x = x\n    self\n  end\nend",

@@ -256,6 +256,29 @@ impl<'pr> Inferrer<'pr, '_> {
                     self.split(ty, equal, unequal)
                 }
             }
+            // `h.key?(k)` true: `h[k]` gives a value the hash holds, so no
+            // nil when the hash's values are never nil.
+            ("key?" | "has_key?" | "include?" | "member?", Some(hash), 1, false) => {
+                let ty = self.expr(node, state, frame);
+                let mut truthy = state.clone();
+                let key = call.arguments().and_then(|a| a.arguments().iter().next());
+                let value = match self.recorded(hash) {
+                    Some(Type::Nominal { class, args }) if &**class == "Hash" && args.len() == 2 => {
+                        Some(args[1].clone())
+                    }
+                    Some(Type::Shape(shape)) if !shape.open => {
+                        Some(crate::types::union(shape.fields.iter().map(|f| f.ty.clone())))
+                    }
+                    _ => None,
+                };
+                let text = key.as_ref().and_then(|key| read_text(hash, key));
+                if let (Some(text), Some(value), Some(flow)) = (text, value, truthy.as_mut()) {
+                    if !value.may_be_nil() {
+                        flow.reads.insert(text, value.forget_mutable());
+                    }
+                }
+                self.split(ty, truthy, state.clone())
+            }
             _ if stable_read(node).is_some() => {
                 let ty = self.expr(node, state, frame);
                 let mut truthy = state.clone();
@@ -377,23 +400,40 @@ pub fn stable_read(node: &Node<'_>) -> Option<String> {
         return None;
     }
     let receiver = call.receiver()?;
-    let stable_receiver = match &receiver {
+    let arguments: Vec<Node<'_>> = call.arguments()?.arguments().iter().collect();
+    stable_operands(&receiver, &arguments).then(|| String::from_utf8_lossy(node.location().as_slice()).into_owned())
+}
+
+/// A receiver and keys a stable read may have: a constant, a local or an
+/// instance variable; one or two literal or local keys.
+fn stable_operands(receiver: &Node<'_>, arguments: &[Node<'_>]) -> bool {
+    let stable_receiver = match receiver {
         Node::ConstantReadNode { .. } | Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => {
             true
         }
-        Node::ConstantPathNode { .. } => crate::syntax::constant_path_text(&receiver).is_some(),
+        Node::ConstantPathNode { .. } => crate::syntax::constant_path_text(receiver).is_some(),
         _ => false,
     };
-    let arguments: Vec<Node<'_>> = call.arguments()?.arguments().iter().collect();
-    let stable_key = |argument: &Node<'_>| match argument {
-        Node::SymbolNode { .. } | Node::IntegerNode { .. } | Node::LocalVariableReadNode { .. } => true,
-        Node::StringNode { .. } => true,
-        _ => false,
+    let stable_key = |argument: &Node<'_>| {
+        matches!(
+            argument,
+            Node::SymbolNode { .. }
+                | Node::IntegerNode { .. }
+                | Node::LocalVariableReadNode { .. }
+                | Node::StringNode { .. }
+        )
     };
-    if !stable_receiver || arguments.is_empty() || arguments.len() > 2 || !arguments.iter().all(stable_key) {
+    stable_receiver && !arguments.is_empty() && arguments.len() <= 2 && arguments.iter().all(stable_key)
+}
+
+/// `h[k]`'s text, as `stable_read` keys it, when `h.key?(k)` is a guard
+/// on it.
+fn read_text(receiver: &Node<'_>, key: &Node<'_>) -> Option<String> {
+    if !stable_operands(receiver, std::slice::from_ref(key)) {
         return None;
     }
-    Some(String::from_utf8_lossy(node.location().as_slice()).into_owned())
+    let text = |n: &Node<'_>| String::from_utf8_lossy(n.location().as_slice()).into_owned();
+    Some(format!("{}[{}]", text(receiver), text(key)))
 }
 
 /// Classes whose methods touch nothing but their receiver: a call on one
