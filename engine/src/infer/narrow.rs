@@ -70,12 +70,7 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             Node::CallNode { .. } => self.call_condition(node, state, frame),
             Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => {
-                let ty = self.expr(node, state, frame);
-                let mut truthy = state.clone();
-                let mut falsy = state.clone();
-                self.narrow_node(node, &mut truthy, Type::truthy_part);
-                self.narrow_node(node, &mut falsy, Type::falsy_part);
-                self.split(ty, truthy, falsy)
+                self.truthiness(node, state, frame)
             }
             Node::LocalVariableWriteNode { .. } => {
                 let ty = self.expr(node, state, frame);
@@ -91,6 +86,17 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             _ => self.plain(node, state, frame),
         }
+    }
+
+    /// A variable or stable read as a condition: truthy on one branch,
+    /// falsy on the other.
+    fn truthiness(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Branches {
+        let ty = self.expr(node, state, frame);
+        let mut truthy = state.clone();
+        let mut falsy = state.clone();
+        self.narrow_node(node, &mut truthy, Type::truthy_part);
+        self.narrow_node(node, &mut falsy, Type::falsy_part);
+        self.split(ty, truthy, falsy)
     }
 
     /// A condition with nothing to narrow: only its type decides which
@@ -279,14 +285,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
                 self.split(ty, truthy, state.clone())
             }
-            _ if stable_read(node).is_some() => {
-                let ty = self.expr(node, state, frame);
-                let mut truthy = state.clone();
-                let mut falsy = state.clone();
-                self.narrow_node(node, &mut truthy, Type::truthy_part);
-                self.narrow_node(node, &mut falsy, Type::falsy_part);
-                self.split(ty, truthy, falsy)
-            }
+            _ if stable_read(node).is_some() => self.truthiness(node, state, frame),
             _ => {
                 let ty = self.expr(node, state, frame);
                 let mut truthy = state.clone();
