@@ -66,8 +66,14 @@ impl<'pr> Inferrer<'pr, '_> {
     ) -> Type {
         let Some(statements) = statements else { return Type::nil() };
         let mut last = Type::nil();
-        for statement in statements.body().iter() {
-            last = self.expr(&statement, state, frame);
+        let body: Vec<Node<'pr>> = statements.body().iter().collect();
+        for (at, statement) in body.iter().enumerate() {
+            if frame.method.as_deref() == Some("initialize") {
+                if let Some(narrow) = body.get(at + 1).and_then(|next| super::control::raise_guard(statement, next)) {
+                    self.guarded_write = Some((statement.location().start() as usize, narrow));
+                }
+            }
+            last = self.expr(statement, state, frame);
         }
         let ty = if state.is_none() { Type::Bot } else { last };
         self.record(&statements.as_node(), &ty);
@@ -235,7 +241,15 @@ impl<'pr> Inferrer<'pr, '_> {
                 let Some(write) = node.as_instance_variable_write_node() else { return Type::untyped() };
                 let value = self.expr(&write.value(), state, frame);
                 let shared = self.alias_of(&write.value(), &value, state);
-                self.assign_ivar(&name(write.name()), &shared, state, frame);
+                let guarded = self.guarded_write.take_if(|(at, _)| *at == node.location().start() as usize);
+                match guarded {
+                    // The field holds what the guard lets through; here,
+                    // before the guard, the ivar holds the value as written.
+                    Some((_, narrow)) => {
+                        self.assign_ivar_noting(&name(write.name()), &shared, &narrow(&shared), state, frame)
+                    }
+                    None => self.assign_ivar(&name(write.name()), &shared, state, frame),
+                }
                 value
             }
             Node::InstanceVariableTargetNode { .. } => {

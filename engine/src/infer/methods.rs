@@ -424,7 +424,12 @@ impl<'pr> Inferrer<'pr, '_> {
     }
 
     pub fn assign_ivar(&mut self, ivar: &str, ty: &Type, state: &mut State, frame: &Frame) {
-        self.note_ivar_write(frame, ivar, ty);
+        self.assign_ivar_noting(ivar, ty, ty, state, frame);
+    }
+
+    /// A write whose value here is `ty` but adds `noted` to the field.
+    pub fn assign_ivar_noting(&mut self, ivar: &str, ty: &Type, noted: &Type, state: &mut State, frame: &Frame) {
+        self.note_ivar_write(frame, ivar, noted);
         if let Some(flow) = state.as_mut() {
             flow.ivars.insert(ivar.to_string(), ty.settle_elements());
             flow.ivars_set.insert(ivar.to_string());

@@ -286,6 +286,10 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// In pass one, which learns only instance-variable writes, the `def`s
     /// that mention one: the others are walked only when something calls them.
     pub ivar_scan: Option<rustc_hash::FxHashSet<usize>>,
+    /// An ivar write in `initialize` the next statement guards (see
+    /// `control::raise_guard`), by start offset, with what the guard lets
+    /// through: the object exists only if the guard passed.
+    pub guarded_write: Option<(usize, fn(&Type) -> Type)>,
 }
 
 impl<'pr, 'a> Inferrer<'pr, 'a> {
@@ -319,6 +323,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             utf8_source: true,
             call_log: call_sites::CallRecorder::default(),
             ivar_scan: None,
+            guarded_write: None,
         }
     }
 
