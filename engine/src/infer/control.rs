@@ -640,11 +640,14 @@ fn cannot_raise(node: &Node<'_>) -> bool {
     }
 }
 
+/// What a guard lets through of a value (`Type::truthy_part`, ...).
+pub type Narrowing = fn(&Type) -> Type;
+
 /// `@x = v` followed by a guard that raises unless `@x` holds something:
 /// `@x || raise(...)`, `@x or raise ...`, `raise ... unless @x`, `raise ...
 /// if @x.nil?`. Gives what the guard lets through (in `initialize`, the
 /// object exists only if it passed).
-pub fn raise_guard(write: &Node<'_>, next: &Node<'_>) -> Option<fn(&Type) -> Type> {
+pub fn raise_guard(write: &Node<'_>, next: &Node<'_>) -> Option<Narrowing> {
     let ivar = name(write.as_instance_variable_write_node()?.name());
     let reads_it = |n: &Node<'_>| n.as_instance_variable_read_node().is_some_and(|r| name(r.name()) == ivar);
     let raises = |n: &Node<'_>| {
@@ -656,18 +659,18 @@ pub fn raise_guard(write: &Node<'_>, next: &Node<'_>) -> Option<fn(&Type) -> Typ
         (body.len() == 1).then(|| raises(&body[0]))
     };
     if let Some(or) = next.as_or_node() {
-        return (reads_it(&or.left()) && raises(&or.right())).then_some(Type::truthy_part as fn(&Type) -> Type);
+        return (reads_it(&or.left()) && raises(&or.right())).then_some(Type::truthy_part as Narrowing);
     }
     if let Some(unless) = next.as_unless_node() {
         let raising = unless.else_clause().is_none() && only(unless.statements()) == Some(true);
-        return (raising && reads_it(&unless.predicate())).then_some(Type::truthy_part as fn(&Type) -> Type);
+        return (raising && reads_it(&unless.predicate())).then_some(Type::truthy_part as Narrowing);
     }
     if let Some(guard) = next.as_if_node() {
         let raising = guard.subsequent().is_none() && only(guard.statements()) == Some(true);
         let nil_test = guard.predicate().as_call_node().is_some_and(|c| {
             name(c.name()) == "nil?" && c.arguments().is_none() && c.receiver().is_some_and(|r| reads_it(&r))
         });
-        return (raising && nil_test).then_some(Type::without_nil as fn(&Type) -> Type);
+        return (raising && nil_test).then_some(Type::without_nil as Narrowing);
     }
     None
 }

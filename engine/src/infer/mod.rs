@@ -289,7 +289,7 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// An ivar write in `initialize` the next statement guards (see
     /// `control::raise_guard`), by start offset, with what the guard lets
     /// through: the object exists only if the guard passed.
-    pub guarded_write: Option<(usize, fn(&Type) -> Type)>,
+    pub guarded_write: Option<(usize, control::Narrowing)>,
 }
 
 impl<'pr, 'a> Inferrer<'pr, 'a> {
