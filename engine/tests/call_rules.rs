@@ -312,6 +312,8 @@ fn possible_nil_receiver() {
         // exists only if the guard passed (chronic's `@range || raise(...)`).
         "class R\n  P = { am: 0..1 }\n  def initialize(t)\n    @range = P[t]\n    @range || raise(\"bad #{t}\")\n  end\n  def first = @range.begin\nend",
         "class S\n  MAP = { a: \"x\" }\n  def initialize(k)\n    @v = MAP[k]\n    raise ArgumentError unless @v\n    @w = MAP[k]\n    raise ArgumentError if @w.nil?\n  end\n  def m = @v.upcase + @w.upcase\nend",
+        // `x&.include?(y)` true: x was not nil.
+        "def m(x)\n  a = [1, 2] if x\n  a.size if a&.include?(1)\nend",
         // `h.key?(k)` says `h[k]` is a value the hash holds.
         "TYPES = { a: [1], b: [2] }\ndef m(from)\n  if TYPES.key? from\n    TYPES[from].each { |x| x }\n  end\nend",
         "def m(k)\n  r = { a: String }\n  raise ArgumentError unless r.has_key?(k)\n  r[k].new\nend",

@@ -264,7 +264,7 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             // `h.key?(k)` true: `h[k]` gives a value the hash holds, so no
             // nil when the hash's values are never nil.
-            ("key?" | "has_key?" | "include?" | "member?", Some(hash), 1, false) => {
+            ("key?" | "has_key?" | "include?" | "member?", Some(hash), 1, false) if !call.is_safe_navigation() => {
                 let ty = self.expr(node, state, frame);
                 let mut truthy = state.clone();
                 let key = call.arguments().and_then(|a| a.arguments().iter().next());
@@ -451,10 +451,10 @@ const INERT: &[&str] = &[
     "MatchData",
 ];
 
-/// Does evaluating this node run code that may change a stable read, or
-/// write a variable its text may name? Reads, literals, the nodes that
-/// only combine others (whose parts are judged on their own) and a core
-/// value's own methods (`ENV["X"].empty?`) do not.
+/// Does evaluating this node (not itself a stable read) run code that may
+/// change a stable read, or write a variable its text may name? Reads,
+/// literals, the nodes that only combine others (whose parts are judged on
+/// their own) and a core value's own methods (`ENV["X"].empty?`) do not.
 pub fn disturbs_reads(node: &Node<'_>, receiver_type: Option<&Type>) -> bool {
     match node {
         Node::CallNode { .. } => {
@@ -464,7 +464,7 @@ pub fn disturbs_reads(node: &Node<'_>, receiver_type: Option<&Type>) -> bool {
                         .iter()
                         .all(|member| Inferrer::class_of(member).is_some_and(|class| INERT.contains(&&*class)))
                 });
-            !inert && stable_read(node).is_none()
+            !inert
         }
         Node::SuperNode { .. } | Node::ForwardingSuperNode { .. } | Node::YieldNode { .. } => true,
         Node::CallOperatorWriteNode { .. }
