@@ -29,7 +29,7 @@ impl LineIndex {
 }
 
 fn memchr_newlines(source: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    source.iter().enumerate().filter_map(|(i, &b)| (b == b'\n').then_some(i))
+    memchr::memchr_iter(b'\n', source)
 }
 
 #[cfg(test)]
