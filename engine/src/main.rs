@@ -54,6 +54,7 @@ fn main() {
     let mut out = std::io::stdout();
     let mut err = std::io::stderr();
     let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
+    rigor_engine::workspace::one_shot_process();
     let code = {
         let mut io = Io { out: &mut out, err: &mut err, cwd };
         cli::run(std::env::args_os().skip(1), &mut io, Mode::Process)

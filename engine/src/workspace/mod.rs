@@ -121,6 +121,9 @@ pub struct Workspace {
     disk: Option<persist::DiskCache>,
     /// Files dropped because they no longer exist: their entries go too.
     vanished: Vec<String>,
+    /// Whether what a call derives is used after it (kept warm, or on
+    /// disk): only then are reports keyed by what they read.
+    outlives_call: bool,
 }
 
 /// What the last call built, and from which files.
@@ -269,6 +272,7 @@ impl Workspace {
             cache_dir: None,
             disk: None,
             vanished: Vec::new(),
+            outlives_call: true,
         }
     }
 
@@ -540,6 +544,7 @@ impl Workspace {
         project.figures.reinferred = work.iter().filter(|w| w.3.is_none()).count();
         project.figures.reanalysed = work.len();
         let facts = project.facts.clone();
+        let keyed = self.outlives_call;
         let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
             work.into_par_iter()
                 .map(|(at, display, source, types)| {
@@ -547,7 +552,9 @@ impl Workspace {
                     let (report, reads) =
                         analysis::analyse_with_link(&display, &source.bytes, settings, &facts, link, types);
                     let mut deps = vec![(Dep::Facts, facts_fingerprint)];
-                    deps.extend(memo.record(reads, project.ids[&display]));
+                    if keyed {
+                        deps.extend(memo.record(reads, project.ids[&display]));
+                    }
                     (at, display, source.hash, report, deps)
                 })
                 .collect()
@@ -686,7 +693,14 @@ pub fn with_workspace<T>(cwd: &Path, cache_dir: Option<&Path>, work: impl FnOnce
         out
     };
     if !KEEP_WARM.load(std::sync::atomic::Ordering::Relaxed) {
-        return work(&mut Workspace::default());
+        let mut workspace = Workspace { outlives_call: cache_dir.is_some(), ..Workspace::default() };
+        let out = work(&mut workspace);
+        if ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed) {
+            // The process exits next: freeing the whole model first would
+            // only delay it (1% of a cold check's instructions, serially).
+            std::mem::forget(workspace);
+        }
+        return out;
     }
     let mut kept = WARM.lock().unwrap_or_else(|p| p.into_inner());
     let at = match kept.iter().position(|(root, _)| root == cwd) {
@@ -717,6 +731,14 @@ fn note_figures(figures: &CacheFigures) {
 }
 
 static LAST_FIGURES: Mutex<Option<CacheFigures>> = Mutex::new(None);
+
+/// This process runs one command and exits (the `rigor` binary, not a
+/// test calling the CLI in-process): its workspace need not be freed.
+pub fn one_shot_process() {
+    ONE_SHOT.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+static ONE_SHOT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// The worker keeps its workspaces; a CLI run does not.
 pub fn keep_warm() {
