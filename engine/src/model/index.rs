@@ -291,6 +291,23 @@ pub enum Dep {
     FactName(String),
 }
 
+impl Dep {
+    /// Does folding the exports in change what this reads as? The other
+    /// reads (a class's shape, its method tables) are the structure's,
+    /// which folding leaves as it was (see [`ProjectIndex::with_exports`]).
+    pub fn reads_exports(&self) -> bool {
+        match self {
+            Dep::Return(..)
+            | Dep::Ivars(_)
+            | Dep::Constant(_)
+            | Dep::Exported
+            | Dep::Params(..)
+            | Dep::MixinOverrides(..) => true,
+            Dep::Class(_) | Dep::Methods(_) | Dep::Method(..) | Dep::Facts | Dep::FactName(_) => false,
+        }
+    }
+}
+
 impl ProjectIndex {
     /// The structure: every file's interface merged, names resolved;
     /// methods return `untyped` until [`ProjectIndex::with_exports`].
@@ -1247,3 +1264,62 @@ fn canonical_shape(class: &UserClass) -> String {
 
 /// Shared ownership of an index between the files analysed against it.
 pub type SharedIndex = Arc<ProjectIndex>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis;
+    use crate::infer::ProjectLink;
+    use crate::syntax::RubyVersion;
+
+    /// `Dep::reads_exports` lets a reuse check skip the other reads: they
+    /// must read the same before and after the exports are folded in.
+    #[test]
+    fn folding_exports_leaves_the_structural_reads_as_they_were() {
+        let files = [
+            ("lib/base.rb", "class Base\n  include Mod\n  LIMIT = 3\n  def label = \"base\"\n  def initialize; @n = 1; end\nend\n"),
+            ("lib/mod.rb", "module Mod\n  def shout = label.upcase\nend\n"),
+            ("lib/leaf.rb", "class Leaf < Base\n  def label = \"leaf\"\n  def size = @n + LIMIT\nend\nclass Base\n  def extra = 2\nend\n"),
+        ];
+        let env = crate::rbs::Environment::default();
+        let facts: Vec<FileInterface> = files
+            .iter()
+            .map(|(path, text)| analysis::facts_of(path, text.as_bytes(), RubyVersion::Latest, &env).0)
+            .collect();
+        let interfaces: Vec<(&str, &FileInterface)> = files.iter().map(|(p, _)| *p).zip(&facts).collect();
+        let structure = Arc::new(ProjectIndex::structure(&interfaces, &env));
+        let exports: Vec<FileExports> = files
+            .iter()
+            .enumerate()
+            .map(|(id, (_, text))| {
+                let link = ProjectLink::new(structure.clone(), id as FileId);
+                analysis::exports_of(text.as_bytes(), RubyVersion::Latest, &env, link).0
+            })
+            .collect();
+        let folded = (*structure).clone().with_exports(&exports.iter().map(Some).collect::<Vec<_>>());
+        let mut compared = 0;
+        for class in ["Base", "Leaf", "Mod", "Missing"] {
+            for dep in [
+                Dep::Class(Name::from(class)),
+                Dep::Methods(Name::from(class)),
+                Dep::Method(Name::from(class), "label".to_string()),
+                Dep::Method(Name::from(class), "extra".to_string()),
+            ] {
+                assert!(!dep.reads_exports());
+                for reader in 0..files.len() as FileId {
+                    assert_eq!(
+                        structure.fingerprint(&dep, reader),
+                        folded.fingerprint(&dep, reader),
+                        "{dep:?} for {reader}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 48);
+        // And a read of the exports does change: the test can tell.
+        let returns = Dep::Return(Name::from("Base"), Side::Instance, "label".to_string());
+        assert!(returns.reads_exports());
+        assert_ne!(structure.fingerprint(&returns, 1), folded.fingerprint(&returns, 1));
+    }
+}

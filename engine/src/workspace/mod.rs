@@ -221,7 +221,7 @@ impl Project {
                 state
                     .exports
                     .as_ref()
-                    .is_some_and(|c| c.hash == source.hash && self.fingerprints.all_same(&c.deps, *id))
+                    .is_some_and(|c| c.hash == source.hash && self.fingerprints.all_same_exports(&c.deps, *id))
             })
             .collect();
         *self.inferred.get_mut().unwrap_or_else(|p| p.into_inner()) = standing;
@@ -560,7 +560,8 @@ impl Workspace {
                 .collect()
         });
         for (at, display, hash, report, deps) in done {
-            if let Some(state) = self.files.get_mut(&display) {
+            // Unkeyed reports are never looked at again: not kept at all.
+            if let Some(state) = self.files.get_mut(&display).filter(|_| keyed) {
                 state.report =
                     Some(Cached { hash, deps, value: Arc::new(report.clone()), validated: project.generation });
                 state.dirty = true;
@@ -645,6 +646,12 @@ impl Fingerprints {
 
     fn all_same(&self, deps: &[(Dep, u64)], reader: FileId) -> bool {
         deps.iter().all(|(dep, value)| self.of(dep, reader) == *value)
+    }
+
+    /// `all_same` for reads recorded against this index's structure: only
+    /// what folding the exports in may change is looked at again.
+    fn all_same_exports(&self, deps: &[(Dep, u64)], reader: FileId) -> bool {
+        deps.iter().filter(|(dep, _)| dep.reads_exports()).all(|(dep, value)| self.of(dep, reader) == *value)
     }
 
     fn record(&self, reads: Vec<Dep>, reader: FileId) -> Vec<(Dep, u64)> {
