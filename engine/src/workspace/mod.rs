@@ -412,12 +412,16 @@ impl Workspace {
             .cloned()
             .collect();
         figures.exports_derived = to_infer.len();
+        let keyed = self.outlives_call;
         let derived: Vec<(String, Cached<Arc<FileExports>>, Option<FileTypes>)> = analysis::on_analysis_thread(|| {
             to_infer
                 .par_iter()
                 .map(|(display, source)| {
                     let link = ProjectLink::new(structure.clone(), ids[display]);
                     let (exports, reads, types) = analysis::exports_of(&source.bytes, settings.target_ruby, env, link);
+                    // Only what folding may change is asked again in a
+                    // call whose model is dropped after it.
+                    let reads = if keyed { reads } else { reads.into_iter().filter(Dep::reads_exports).collect() };
                     let deps = memo.record(reads, ids[display]);
                     (display.clone(), Cached { hash: source.hash, deps, value: Arc::new(exports), validated: 0 }, types)
                 })
