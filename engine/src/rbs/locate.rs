@@ -2,7 +2,6 @@
 //! gem, the project's `sig/`, and the configuration's `signature_paths`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 /// The environment variable naming the rbs gem (or its `core` directory).
@@ -48,21 +47,15 @@ fn has_rbs_files(dir: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// Asks the `ruby` on PATH where its rbs gem is; once per process, since
-/// starting Ruby costs tens of milliseconds.
+/// Asks the `ruby` on PATH where its rbs gem is; once per process, and
+/// across processes while nothing the answer depends on changes (see
+/// `ruby_answer`), since starting Ruby costs tens of milliseconds.
 fn rbs_gem_of_ruby_on_path() -> Option<PathBuf> {
     static ANSWER: OnceLock<Option<PathBuf>> = OnceLock::new();
     ANSWER
         .get_or_init(|| {
             let ruby = which::which("ruby").ok()?;
-            let output = Command::new(ruby)
-                .args(["-e", "begin; print Gem::Specification.find_by_name('rbs').gem_dir; rescue Exception; end"])
-                .stdin(Stdio::null())
-                .stderr(Stdio::null())
-                .output()
-                .ok()?;
-            let text = String::from_utf8(output.stdout).ok()?;
-            gem_root(Path::new(text.trim()))
+            gem_root(&super::ruby_answer::rbs_gem_dir(&ruby)?)
         })
         .clone()
 }

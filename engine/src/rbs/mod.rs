@@ -7,6 +7,7 @@ pub mod ast;
 mod convert;
 mod env;
 pub mod locate;
+mod ruby_answer;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -1,0 +1,168 @@
+//! Where the `ruby` on PATH keeps its rbs gem, remembered across runs.
+//!
+//! Asking costs 60 to 80 ms (RubyGems reads every installed gemspec),
+//! more than parsing the core signatures themselves, and a one-shot run
+//! would pay it every time. The answer is kept in the user's cache
+//! directory (`$XDG_CACHE_HOME/rigor`, else `~/.cache/rigor`) under a key
+//! of everything it depends on:
+//! - the Ruby binary (its real path, size, mtime, inode);
+//! - the environment variables RubyGems reads;
+//! - the gem directories Ruby searched (`Gem.path`), each with the mtime
+//!   of its `specifications/`, which installing or removing a gem changes.
+//!
+//! A `ruby` that is a script (rbenv's or asdf's shims, which pick a Ruby
+//! by the directory and the environment) is asked every time.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde::{Deserialize, Serialize};
+
+/// What RubyGems reads to decide where gems are.
+const GEM_ENVIRONMENT: &[&str] = &[
+    "GEM_HOME",
+    "GEM_PATH",
+    "GEM_SPEC_CACHE",
+    "RUBYOPT",
+    "RUBYLIB",
+    "RUBYGEMS_GEMDEPS",
+    "BUNDLE_GEMFILE",
+    "BUNDLE_PATH",
+    "HOME",
+    "XDG_DATA_HOME",
+];
+
+/// Bumped when the entry's meaning changes.
+const FORMAT: u32 = 1;
+
+/// Prints the rbs gem's directory (or nothing), then `Gem.path`, a line each.
+const QUESTION: &str = "begin; print Gem::Specification.find_by_name('rbs').gem_dir; rescue Exception; end; \
+                        print \"\\n\"; begin; print Gem.path.join(\"\\n\"); rescue Exception; end";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Key {
+    format: u32,
+    ruby: PathBuf,
+    /// (size, mtime in ns, inode) of the binary.
+    binary: (u64, i128, u64),
+    environment: Vec<(String, Option<String>)>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Entry {
+    key: Key,
+    /// Each searched gem directory, with its `specifications/` mtime.
+    searched: Vec<(PathBuf, Option<i128>)>,
+    answer: Option<PathBuf>,
+}
+
+/// The rbs gem directory `ruby` reports (it may hold no `core/`: the
+/// caller checks), from the cache when nothing it depends on changed.
+pub fn rbs_gem_dir(ruby: &Path) -> Option<PathBuf> {
+    let Some(key) = key_of(ruby) else { return ask(ruby).answer };
+    let file = cache_file();
+    if let Some(entry) = file.as_deref().and_then(read_entry) {
+        if entry.key == key && entry.searched.iter().all(|(dir, seen)| specifications_mtime(dir) == *seen) {
+            return entry.answer;
+        }
+    }
+    let answer = ask(ruby);
+    let entry = Entry { key, searched: answer.searched, answer: answer.answer };
+    if let Some(file) = file {
+        write_entry(&file, &entry);
+    }
+    entry.answer
+}
+
+/// What one question to Ruby found.
+struct Answer {
+    answer: Option<PathBuf>,
+    searched: Vec<(PathBuf, Option<i128>)>,
+}
+
+fn ask(ruby: &Path) -> Answer {
+    let output = Command::new(ruby)
+        .args(["-e", QUESTION])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()
+        .and_then(|output| String::from_utf8(output.stdout).ok())
+        .unwrap_or_default();
+    let mut lines = output.lines();
+    let answer = lines.next().map(str::trim).filter(|dir| !dir.is_empty()).map(PathBuf::from);
+    let searched = lines
+        .map(str::trim)
+        .filter(|dir| !dir.is_empty())
+        .map(|dir| (PathBuf::from(dir), specifications_mtime(Path::new(dir))))
+        .collect();
+    Answer { answer, searched }
+}
+
+/// The key for `ruby`, or `None` when its answer cannot be kept (a
+/// script, or a binary that cannot be looked at).
+fn key_of(ruby: &Path) -> Option<Key> {
+    let real = std::fs::canonicalize(ruby).ok()?;
+    if is_script(&real) {
+        return None;
+    }
+    let meta = std::fs::metadata(&real).ok()?;
+    let environment = GEM_ENVIRONMENT.iter().map(|name| (name.to_string(), std::env::var(name).ok())).collect();
+    Some(Key { format: FORMAT, ruby: real, binary: (meta.len(), mtime_ns(&meta)?, inode(&meta)), environment })
+}
+
+fn is_script(path: &Path) -> bool {
+    use std::io::Read;
+    let mut start = [0u8; 2];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut start)).map_or(true, |()| start == *b"#!")
+}
+
+fn specifications_mtime(dir: &Path) -> Option<i128> {
+    mtime_ns(&std::fs::metadata(dir.join("specifications")).ok()?)
+}
+
+fn mtime_ns(meta: &std::fs::Metadata) -> Option<i128> {
+    let modified = meta.modified().ok()?;
+    Some(match modified.duration_since(std::time::UNIX_EPOCH) {
+        Ok(after) => after.as_nanos() as i128,
+        Err(before) => -(before.duration().as_nanos() as i128),
+    })
+}
+
+#[cfg(unix)]
+fn inode(meta: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(meta)
+}
+
+#[cfg(not(unix))]
+fn inode(_: &std::fs::Metadata) -> u64 {
+    0
+}
+
+/// `$XDG_CACHE_HOME/rigor/rbs-gem.json`, else under `~/.cache`.
+fn cache_file() -> Option<PathBuf> {
+    let absolute = |value: std::ffi::OsString| Some(PathBuf::from(value)).filter(|p| p.is_absolute());
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .and_then(absolute)
+        .or_else(|| std::env::var_os("HOME").and_then(absolute).map(|home| home.join(".cache")))?;
+    Some(base.join("rigor").join("rbs-gem.json"))
+}
+
+/// A missing, unreadable or foreign entry is no entry: Ruby is asked.
+fn read_entry(file: &Path) -> Option<Entry> {
+    serde_json::from_slice(&std::fs::read(file).ok()?).ok()
+}
+
+/// Written to a temporary file renamed over the old one, so a reader sees
+/// a whole entry or none; a directory that cannot be written keeps none.
+fn write_entry(file: &Path, entry: &Entry) {
+    let Some(dir) = file.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let Ok(text) = serde_json::to_vec(entry) else { return };
+    let temporary = dir.join(format!(".rbs-gem.{}.tmp", std::process::id()));
+    if std::fs::write(&temporary, text).and_then(|()| std::fs::rename(&temporary, file)).is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+}
