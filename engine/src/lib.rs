@@ -6,6 +6,7 @@ pub const BUILD: &str = concat!("src ", env!("RIGOR_SOURCE_FINGERPRINT"));
 
 pub mod analysis;
 pub mod baseline;
+pub mod cache_files;
 pub mod catalogue;
 pub mod cli;
 pub mod config;

@@ -139,13 +139,9 @@ fn inode(_: &std::fs::Metadata) -> u64 {
     0
 }
 
-/// `$XDG_CACHE_HOME/rigor/rbs-gem.json`, else under `~/.cache`.
+/// `rbs-gem.json` in the user's cache directory.
 fn cache_file() -> Option<PathBuf> {
-    let absolute = |value: std::ffi::OsString| Some(PathBuf::from(value)).filter(|p| p.is_absolute());
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .and_then(absolute)
-        .or_else(|| std::env::var_os("HOME").and_then(absolute).map(|home| home.join(".cache")))?;
-    Some(base.join("rigor").join("rbs-gem.json"))
+    Some(crate::cache_files::user_cache_dir()?.join("rbs-gem.json"))
 }
 
 /// A missing, unreadable or foreign entry is no entry: Ruby is asked.
@@ -153,16 +149,10 @@ fn read_entry(file: &Path) -> Option<Entry> {
     serde_json::from_slice(&std::fs::read(file).ok()?).ok()
 }
 
-/// Written to a temporary file renamed over the old one, so a reader sees
-/// a whole entry or none; a directory that cannot be written keeps none.
+/// A directory that cannot be written keeps no entry: Ruby is asked next time.
 fn write_entry(file: &Path, entry: &Entry) {
     let Some(dir) = file.parent() else { return };
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
-    }
-    let Ok(text) = serde_json::to_vec(entry) else { return };
-    let temporary = dir.join(format!(".rbs-gem.{}.tmp", std::process::id()));
-    if std::fs::write(&temporary, text).and_then(|()| std::fs::rename(&temporary, file)).is_err() {
-        let _ = std::fs::remove_file(&temporary);
+    if let (Ok(()), Ok(text)) = (std::fs::create_dir_all(dir), serde_json::to_vec(entry)) {
+        let _ = crate::cache_files::write_atomically(file, &text);
     }
 }

@@ -23,9 +23,8 @@
 //! Once per process, entries of the root's files that no longer exist are
 //! removed (and temporary files a crashed writer left).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -33,6 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Cached, FileFacts, FileState, Workspace};
 use crate::analysis::{self, FileReport};
+use crate::cache_files::{build_id, prune_other_builds, write_atomically};
 use crate::diagnostic::{Diagnostic, EvidenceTier, Severity};
 use crate::model::index::FileExports;
 use crate::model::sources::{ContentHash, Source};
@@ -41,12 +41,6 @@ use crate::model::sources::{ContentHash, Source};
 /// with every source change; this guards a layout change alone).
 const FORMAT: u32 = 1;
 const MAGIC: &[u8; 8] = b"RIGORC\x00\x01";
-
-/// The engine build an entry was written by: its sources and its locked
-/// dependencies.
-fn build_id() -> &'static str {
-    concat!(env!("RIGOR_SOURCE_FINGERPRINT"), "-", env!("RIGOR_LOCK_FINGERPRINT"))
-}
 
 /// A workspace's cache directory for one context.
 pub(super) struct DiskCache {
@@ -386,41 +380,6 @@ fn unwrap_entry(bytes: &[u8]) -> Result<(u128, ContentHash, &[u8]), String> {
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over.
-/// Each engine build writes a directory of its own; another build's that
-/// nobody wrote to for a week is removed, so rebuilds do not pile up.
-fn prune_other_builds(root_dir: &Path, ours: &Path) {
-    const UNUSED: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
-    let Ok(listing) = std::fs::read_dir(root_dir) else { return };
-    for item in listing.flatten() {
-        let path = item.path();
-        let name = item.file_name().to_string_lossy().into_owned();
-        let ours_or_foreign = path == ours || !name.starts_with('v') || !name.contains('-');
-        if ours_or_foreign || !item.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        let age = item.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
-        if age.is_some_and(|age| age > UNUSED) {
-            let _ = std::fs::remove_dir_all(&path);
-        }
-    }
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let temporary = path.with_file_name(format!(".{name}.{}.{unique}.tmp", std::process::id()));
-    let written = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        std::fs::rename(&temporary, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written
-}
-
 impl StoredReport {
     fn of(report: &FileReport) -> StoredReport {
         StoredReport {

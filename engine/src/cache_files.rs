@@ -1,0 +1,61 @@
+//! What the engine's on-disk caches share: the build that wrote an entry,
+//! writes no reader can see half done, the user's cache directory, and
+//! pruning the directories of builds nobody uses any more.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The engine build an entry was written by: its sources and its locked
+/// dependencies (the parsers among them).
+pub fn build_id() -> &'static str {
+    concat!(env!("RIGOR_SOURCE_FINGERPRINT"), "-", env!("RIGOR_LOCK_FINGERPRINT"))
+}
+
+/// `$XDG_CACHE_HOME/rigor`, else `~/.cache/rigor`: where caches the user
+/// did not ask for by name live (`None` without a usable home).
+pub fn user_cache_dir() -> Option<PathBuf> {
+    let absolute = |value: std::ffi::OsString| Some(PathBuf::from(value)).filter(|p| p.is_absolute());
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .and_then(absolute)
+        .or_else(|| std::env::var_os("HOME").and_then(absolute).map(|home| home.join(".cache")))?;
+    Some(base.join("rigor"))
+}
+
+/// Writes to a temporary file in the same directory, renamed over `path`:
+/// a reader sees the old entry or the new one, never half of one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let temporary = path.with_file_name(format!(".{name}.{}.{unique}.tmp", std::process::id()));
+    let written = (|| {
+        let mut file = std::fs::File::create(&temporary)?;
+        file.write_all(bytes)?;
+        std::fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
+/// Each engine build writes a directory of its own (`v<format>-<build>`);
+/// another build's that nobody wrote to for a week is removed, so
+/// rebuilds do not pile up.
+pub fn prune_other_builds(root_dir: &Path, ours: &Path) {
+    const UNUSED: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
+    let Ok(listing) = std::fs::read_dir(root_dir) else { return };
+    for item in listing.flatten() {
+        let path = item.path();
+        let name = item.file_name().to_string_lossy().into_owned();
+        let ours_or_foreign = path == ours || !name.starts_with('v') || !name.contains('-');
+        if ours_or_foreign || !item.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let age = item.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+        if age.is_some_and(|age| age > UNUSED) {
+            let _ = std::fs::remove_dir_all(&path);
+        }
+    }
+}
