@@ -137,3 +137,53 @@ fn a_ruby_that_is_a_script_is_asked_every_time() {
     assert_eq!(setup.check(&[]), 2);
     assert!(!setup.cache_file().exists(), "nothing kept for a script");
 }
+
+/// The rules' findings on `1.frobnicate`, which only a loaded `Integer`
+/// signature lets `call.undefined-method` judge.
+fn findings(setup: &Setup) -> Vec<String> {
+    std::fs::write(setup.project.join("a.rb"), "x = 1.succ\n1.frobnicate\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
+        .args(["check", "--format", "json", "a.rb"])
+        .current_dir(&setup.project)
+        .env("XDG_CACHE_HOME", setup.root.join("cache"))
+        .env("RIGOR_RBS_PATH", setup.root.join("gem"))
+        .output()
+        .expect("rigor runs");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON out");
+    json["diagnostics"].as_array().unwrap().iter().map(|d| format!("{} {}", d["rule"], d["message"])).collect()
+}
+
+fn entries(setup: &Setup) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for build in std::fs::read_dir(setup.root.join("cache/rigor/signatures")).unwrap().flatten() {
+        for entry in std::fs::read_dir(build.path()).unwrap().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "bin") {
+                found.push(entry.path());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn parsed_signature_files_are_kept_by_content_and_a_damaged_entry_is_parsed_again() {
+    let setup = setup();
+    let first = findings(&setup);
+    assert!(first.iter().any(|f| f.contains("frobnicate")), "the signatures judged the call: {first:?}");
+    let kept = entries(&setup);
+    assert_eq!(kept.len(), 1, "one entry for the one signature file");
+    let whole = std::fs::read(&kept[0]).unwrap();
+    assert_eq!(findings(&setup), first, "read back from the entry, the same findings");
+
+    std::fs::write(&kept[0], &whole[..whole.len() / 2]).unwrap();
+    assert_eq!(findings(&setup), first, "a truncated entry is parsed again, not trusted");
+    assert_eq!(std::fs::read(&kept[0]).unwrap(), whole, "and written over whole");
+
+    let core = setup.root.join("gem/core/object.rbs");
+    let mut text = std::fs::read_to_string(&core).unwrap();
+    text.push_str("class Integer\n  def frobnicate: () -> Integer\nend\n");
+    std::fs::write(&core, text).unwrap();
+    assert!(findings(&setup).iter().all(|f| !f.contains("frobnicate")), "an edited file is parsed anew");
+    assert_eq!(entries(&setup).len(), 2, "under its new content");
+}

@@ -8,7 +8,7 @@ use crate::types::{Literal, Name};
 
 /// A type as RBS writes it. Names are absolute once the environment has
 /// resolved them (see `env::Resolver`).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum RType {
     Class {
         name: Name,
@@ -88,7 +88,7 @@ impl RType {
 }
 
 /// A parameter list and return type: `(Integer, ?String, *Symbol, key: bool) -> T`.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Function {
     pub required: Vec<RType>,
     pub optional: Vec<RType>,
@@ -160,14 +160,14 @@ impl Function {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Block {
     pub required: bool,
     pub function: Function,
 }
 
 /// One overload: `[U] (A) { (B) -> U } -> Array[U]`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MethodType {
     pub type_params: Vec<Arc<str>>,
     pub function: Function,
@@ -183,7 +183,7 @@ impl MethodType {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DeclKind {
     Class,
     Module,
@@ -191,7 +191,7 @@ pub enum DeclKind {
 }
 
 /// A mixin or superclass reference: `Enumerable[Elem]`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TypeApp {
     pub name: Name,
     pub args: Vec<RType>,
@@ -199,7 +199,7 @@ pub struct TypeApp {
 
 /// Everything known about one class, module or interface, merged over all
 /// the declarations that reopen it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ClassDecl {
     pub name: Name,
     pub kind: DeclKind,
@@ -230,7 +230,7 @@ impl ClassDecl {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AliasDecl {
     pub params: Vec<Arc<str>>,
     pub ty: RType,

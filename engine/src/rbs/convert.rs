@@ -10,7 +10,7 @@ use super::ast::{AliasDecl, Block, ClassDecl, DeclKind, Function, MethodType, RT
 use crate::types::{Literal, Name};
 
 /// What one file declares, before merging.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FileDecls {
     pub classes: Vec<ClassDecl>,
     pub aliases: Vec<(Name, AliasDecl)>,

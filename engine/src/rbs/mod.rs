@@ -7,6 +7,7 @@ pub mod ast;
 mod convert;
 mod env;
 pub mod locate;
+mod parsed_cache;
 mod ruby_answer;
 
 use std::path::{Path, PathBuf};
@@ -188,9 +189,16 @@ fn parse_file(path: &Path) -> Parsed {
         Ok(text) => text,
         Err(error) => return (None, Err(crate::files::describe_io_error(&error))),
     };
+    let content = xxhash_rust::xxh3::xxh3_128(&text);
+    if let Some(decls) = parsed_cache::load(content) {
+        return (Some(text), Ok(decls));
+    }
     let Ok(utf8) = std::str::from_utf8(&text) else { return (Some(text), Err("not UTF-8".to_string())) };
     let parsed = match crate::stack_guard::guarded(|| convert::convert_file(utf8)) {
-        Ok(Ok(decls)) => Ok(decls),
+        Ok(Ok(decls)) => {
+            parsed_cache::store(content, &decls);
+            Ok(decls)
+        }
         Ok(Err(message)) => Err(format!("RBS syntax error: {message}")),
         Err(failure) => Err(format!("the RBS parser failed on this file ({failure:?})")),
     };
