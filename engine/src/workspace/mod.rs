@@ -622,7 +622,34 @@ struct Fingerprints {
     /// The rules' facts, for `FactName` (absent in the export pass, which
     /// runs no rule).
     facts: Option<Arc<ProjectFacts>>,
-    memo: Mutex<HashMap<(Dep, Option<FileId>), u64>>,
+    /// By fact, looked up by reference: every file's every read comes
+    /// through here when a structure changes, and most are answered from
+    /// the memo.
+    memo: Mutex<HashMap<Dep, Memo>>,
+}
+
+/// A fact's fingerprint for readers that own none of it, and for each
+/// reader that owns part of it (whose own part is left out).
+#[derive(Default)]
+struct Memo {
+    shared: Option<u64>,
+    owners: Vec<(FileId, u64)>,
+}
+
+impl Memo {
+    fn get(&self, owner: Option<FileId>) -> Option<u64> {
+        match owner {
+            None => self.shared,
+            Some(reader) => self.owners.iter().find(|(file, _)| *file == reader).map(|(_, value)| *value),
+        }
+    }
+
+    fn set(&mut self, owner: Option<FileId>, value: u64) {
+        match owner {
+            None => self.shared = Some(value),
+            Some(reader) => self.owners.push((reader, value)),
+        }
+    }
 }
 
 impl Fingerprints {
@@ -636,15 +663,19 @@ impl Fingerprints {
     }
 
     fn of(&self, dep: &Dep, reader: FileId) -> u64 {
-        let key = (dep.clone(), self.index.touches(dep, reader).then_some(reader));
-        if let Some(known) = self.memo.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-            return *known;
+        let owner = self.index.touches(dep, reader).then_some(reader);
+        if let Some(known) = self.memo.lock().unwrap_or_else(|p| p.into_inner()).get(dep).and_then(|m| m.get(owner)) {
+            return known;
         }
         let value = match dep {
             Dep::FactName(name) => self.facts.as_ref().map_or(0, |facts| facts.name_fingerprint(name)),
             _ => self.index.fingerprint(dep, reader),
         };
-        self.memo.lock().unwrap_or_else(|p| p.into_inner()).insert(key, value);
+        let mut memo = self.memo.lock().unwrap_or_else(|p| p.into_inner());
+        match memo.get_mut(dep) {
+            Some(entry) => entry.set(owner, value),
+            None => memo.entry(dep.clone()).or_default().set(owner, value),
+        }
         value
     }
 
