@@ -57,6 +57,9 @@ pub struct ProgramIndex<'pr> {
     /// written and then the lexical scope: inference asks the same few
     /// again and again. (The first resolution noted the project reads.)
     resolved: RefCell<HashMap<String, Vec<Resolved>>>,
+    /// What `overrides_elsewhere` found, by (class, side, method). (The
+    /// first answer noted the project reads.)
+    overrides: RefCell<HashMap<(Name, Side, String), Option<Vec<Type>>>>,
     complete: bool,
 }
 
@@ -175,6 +178,7 @@ impl<'pr> ProgramIndex<'pr> {
             project: None,
             private_defs: HashSet::default(),
             resolved: RefCell::default(),
+            overrides: RefCell::default(),
             complete: false,
         };
         let mut walker = Walker {
@@ -260,19 +264,25 @@ impl<'pr> ProgramIndex<'pr> {
     }
 
     /// What subclasses in other files return from their overrides of a
-    /// method this file defines for `class`.
+    /// method this file defines for `class`. Asked at every call of the
+    /// method, so worked out once per inference (rubocop's `Cop::Base` has
+    /// hundreds of descendants, each looked at).
     pub fn overrides_elsewhere(&self, class: &str, side: Side, method: &str) -> Option<Vec<Type>> {
         let project = self.project.as_ref()?;
-        for descendant in project.index.descendants(class) {
-            project.read_class(descendant);
-            if project.index.class(descendant).is_some_and(|c| c.methods(side).contains_key(method)) {
-                project.read(Dep::Return(descendant.clone(), side, method.to_string()));
-            }
+        let key = (Name::from(class), side, method.to_string());
+        if let Some(known) = self.overrides.borrow().get(&key) {
+            return known.clone();
         }
+        // Who the descendants are is the class's shape; which of them
+        // define the method, and what theirs return, one read.
+        project.read_shape(class);
+        project.read(Dep::Overrides(Name::from(class), side, method.to_string()));
         if side == Side::Instance {
             project.read(Dep::MixinOverrides(Name::from(class), method.to_string()));
         }
-        project.index.override_returns(class, side, method, project.file)
+        let found = project.index.override_returns(class, side, method, project.file);
+        self.overrides.borrow_mut().insert(key, found.clone());
+        found
     }
 
     /// The return type another file's method has.

@@ -104,14 +104,20 @@ struct ClassPrints {
     files: Vec<FileId>,
     shape: Chain,
     methods: Chain,
+    /// Who else a class's shape takes in: its family's members, whether
+    /// any file of it hides its ivars, its descendants. Hashed once, not
+    /// for every reader (the family of rubocop's `Cop::Base` has hundreds
+    /// of members, and every cop reads its own class's shape).
+    relatives: u64,
 }
 
 impl ClassPrints {
-    fn of(parts: Vec<PartPrint>) -> ClassPrints {
+    fn of(parts: Vec<PartPrint>, relatives: u64) -> ClassPrints {
         ClassPrints {
             files: parts.iter().map(|p| p.file).collect(),
             shape: Chain::of(parts.iter().map(|p| p.shape)),
             methods: Chain::of(parts.iter().map(|p| p.methods)),
+            relatives,
         }
     }
 
@@ -286,6 +292,10 @@ pub enum Dep {
     /// Which modules mixed into single objects or into subclasses define
     /// a class's instance method, and what theirs return.
     MixinOverrides(Name, String),
+    /// Which descendants of a class define a method in other files, and
+    /// what theirs return (one read where a class with hundreds of
+    /// descendants would need each one's tables).
+    Overrides(Name, Side, String),
     /// What the rules' project facts say of one method name (fingerprinted
     /// by the workspace, from the facts, not the index).
     FactName(String),
@@ -302,7 +312,8 @@ impl Dep {
             | Dep::Constant(_)
             | Dep::Exported
             | Dep::Params(..)
-            | Dep::MixinOverrides(..) => true,
+            | Dep::MixinOverrides(..)
+            | Dep::Overrides(..) => true,
             Dep::Class(_) | Dep::Methods(_) | Dep::Method(..) | Dep::Facts | Dep::FactName(_) => false,
         }
     }
@@ -452,22 +463,35 @@ impl ProjectIndex {
                 });
             }
         }
-        // (Which descendants define it is their structure; what they
-        // return, a `Return` dependency the caller records.)
-        for descendant in self.descendants(class) {
-            let Some(project_class) = self.classes.get(descendant) else { continue };
-            for (file, part) in &project_class.parts {
-                if *file == except {
-                    continue;
-                }
-                match part.methods(side).get(method) {
-                    Some(MethodEntry::External(id)) => out.push(self.methods[*id as usize].returns.clone()),
-                    Some(_) => out.push(Type::untyped()),
-                    None => {}
-                }
+        // (What the caller reads of this: `Dep::Overrides`.)
+        for (_, file, entry) in self.overriding_parts(class, side, method) {
+            if file == except {
+                continue;
             }
+            out.push(match entry {
+                MethodEntry::External(id) => self.methods[*id as usize].returns.clone(),
+                _ => Type::untyped(),
+            });
         }
         (!out.is_empty()).then_some(out)
+    }
+
+    /// Each part of a descendant of `class` that defines `method` on
+    /// `side`: the descendant, its file and the entry.
+    fn overriding_parts<'s>(
+        &'s self,
+        class: &str,
+        side: Side,
+        method: &'s str,
+    ) -> impl Iterator<Item = (&'s Name, FileId, &'s MethodEntry)> + 's {
+        self.descendants(class).iter().flat_map(move |descendant| {
+            self.classes.get(descendant).into_iter().flat_map(move |project_class| {
+                project_class
+                    .parts
+                    .iter()
+                    .filter_map(move |(file, part)| Some((descendant, *file, part.methods(side).get(method)?)))
+            })
+        })
     }
 
     /// The same structure with one round of exports folded in.
@@ -1013,16 +1037,7 @@ impl ProjectIndex {
                         // The reader's own part is its own content, which
                         // its cache key already holds.
                         prints.shape.without(prints.position(reader)).hash(&mut hasher);
-                        // Hashed where it lies: `family` would copy it.
-                        self.families
-                            .get(name)
-                            .map(|rep| {
-                                let members = self.families.get(rep).and_then(|r| self.members.get(r));
-                                members.map_or(std::slice::from_ref(rep), Vec::as_slice)
-                            })
-                            .hash(&mut hasher);
-                        self.ivars_unknowable(name).hash(&mut hasher);
-                        self.descendants(name).hash(&mut hasher);
+                        prints.relatives.hash(&mut hasher);
                     }
                 }
             }
@@ -1058,6 +1073,19 @@ impl ProjectIndex {
             // Answered by the workspace, from the rules' facts.
             Dep::Facts | Dep::FactName(_) => 2u8.hash(&mut hasher),
             Dep::Exported => self.exported.hash(&mut hasher),
+            Dep::Overrides(class, side, method) => {
+                12u8.hash(&mut hasher);
+                for (descendant, file, entry) in self.overriding_parts(class, *side, method) {
+                    if file == reader {
+                        continue;
+                    }
+                    let returns = match entry {
+                        MethodEntry::External(id) => Some(&self.methods[*id as usize].returns),
+                        _ => None,
+                    };
+                    (descendant, self.paths.get(file as usize), returns).hash(&mut hasher);
+                }
+            }
             Dep::MixinOverrides(class, method) => {
                 11u8.hash(&mut hasher);
                 for (module, file, entry) in self.mixin_override_parts(class, method) {
@@ -1099,6 +1127,9 @@ impl ProjectIndex {
                 .is_some_and(|keys| keys.iter().any(|k| self.ivars[k].iter().any(|(f, _)| *f == reader))),
             // The folded calls include the reader's own: its own calls were
             // inferred against the rest of the project.
+            Dep::Overrides(class, side, method) => {
+                self.overriding_parts(class, *side, method).any(|(_, file, _)| file == reader)
+            }
             Dep::Facts | Dep::FactName(_) | Dep::Exported | Dep::Params(..) | Dep::MixinOverrides(..) => false,
         }
     }
@@ -1106,8 +1137,25 @@ impl ProjectIndex {
     /// Fingerprints each file's part of each class: its shape and its
     /// method tables (entry kinds), apart.
     fn seal(&mut self) {
+        let family_prints: HashMap<&Name, u64> = self
+            .members
+            .iter()
+            .map(|(rep, members)| {
+                let mut hasher = FxHasher::default();
+                members.hash(&mut hasher);
+                (rep, hasher.finish())
+            })
+            .collect();
         let mut prints: HashMap<Name, ClassPrints> = HashMap::default();
         for (name, class) in &self.classes {
+            let relatives = {
+                let mut hasher = FxHasher::default();
+                let family = self.families.get(name).map(|rep| (rep, family_prints.get(rep).copied()));
+                family.hash(&mut hasher);
+                self.ivars_unknowable(name).hash(&mut hasher);
+                self.descendants(name).hash(&mut hasher);
+                hasher.finish()
+            };
             let mut parts = Vec::with_capacity(class.parts.len());
             for (file, part) in &class.parts {
                 let path = self.paths.get(*file as usize);
@@ -1117,7 +1165,7 @@ impl ProjectIndex {
                 (path, entry_kinds(&part.instance_methods), entry_kinds(&part.singleton_methods)).hash(&mut methods);
                 parts.push(PartPrint { file: *file, shape: shape.finish(), methods: methods.finish() });
             }
-            prints.insert(name.clone(), ClassPrints::of(parts));
+            prints.insert(name.clone(), ClassPrints::of(parts, relatives));
         }
         self.part_prints = prints;
     }
