@@ -22,7 +22,7 @@ mod figures;
 mod persist;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -399,18 +399,21 @@ impl Workspace {
         figures.phases.structure = lap(&mut phase);
         // 4. Exports against the structure.
         let memo = Fingerprints::new(structure.clone());
-        let to_infer: Vec<(String, Source)> = present
-            .iter()
-            .filter(|(display, source)| {
-                let state = &self.files[display];
-                // Under the last structure, what was valid stays valid.
-                !state
-                    .exports
-                    .as_ref()
-                    .is_some_and(|c| c.hash == source.hash && (same_structure || memo.all_same(&c.deps, ids[display])))
-            })
-            .cloned()
-            .collect();
+        // Every file's reads are looked at when the structure changed: on
+        // the analysis threads, as the work they decide.
+        let files = &self.files;
+        let to_infer: Vec<(String, Source)> = analysis::on_analysis_thread(|| {
+            present
+                .par_iter()
+                .filter(|(display, source)| {
+                    // Under the last structure, what was valid stays valid.
+                    !files[display].exports.as_ref().is_some_and(|c| {
+                        c.hash == source.hash && (same_structure || memo.all_same(&c.deps, ids[display]))
+                    })
+                })
+                .cloned()
+                .collect()
+        });
         figures.exports_derived = to_infer.len();
         let keyed = self.outlives_call;
         let derived: Vec<(String, Cached<Arc<FileExports>>, Option<FileTypes>)> = analysis::on_analysis_thread(|| {
@@ -511,6 +514,25 @@ impl Workspace {
         let facts_fingerprint = project.facts_fingerprint;
         let mut work: Vec<(usize, String, Source, Option<FileTypes>)> = Vec::new();
         let mut out: Vec<Option<FileReport>> = vec![None; targets.len()];
+        let generation = project.generation;
+        // Whether each target's report stands, worked out on the analysis
+        // threads (every report's reads are looked at after a change).
+        let files = &self.files;
+        let standing: Vec<bool> = analysis::on_analysis_thread(|| {
+            targets
+                .par_iter()
+                .map(|target| {
+                    let Target::File { display } = target else { return false };
+                    let Some(source) = project.sources.get(display) else { return false };
+                    files.get(display).and_then(|state| state.report.as_ref()).is_some_and(|cached| {
+                        cached.hash == source.hash
+                            && (cached.validated == generation
+                                || (cached.deps.first() == Some(&(Dep::Facts, facts_fingerprint))
+                                    && memo.all_same(&cached.deps[1..], project.ids[display])))
+                    })
+                })
+                .collect()
+        });
         for (at, target) in targets.iter().enumerate() {
             let display = match target {
                 Target::File { display } => display,
@@ -527,13 +549,7 @@ impl Workspace {
                 out[at] = Some(analysis::unreadable(display, &reason));
                 continue;
             };
-            let generation = project.generation;
-            let reusable = self.files.get_mut(display).and_then(|state| state.report.as_mut()).filter(|cached| {
-                cached.hash == source.hash
-                    && (cached.validated == generation
-                        || (cached.deps.first() == Some(&(Dep::Facts, facts_fingerprint))
-                            && memo.all_same(&cached.deps[1..], project.ids[display])))
-            });
+            let reusable = self.files.get_mut(display).and_then(|state| state.report.as_mut()).filter(|_| standing[at]);
             // Valid for this index: later calls on it need not look again.
             let reusable = reusable.map(|cached| {
                 cached.validated = generation;
@@ -625,7 +641,7 @@ struct Fingerprints {
     /// By fact, looked up by reference: every file's every read comes
     /// through here when a structure changes, and most are answered from
     /// the memo.
-    memo: Mutex<HashMap<Dep, Memo>>,
+    memo: RwLock<HashMap<Dep, Memo>>,
 }
 
 /// A fact's fingerprint for readers that own none of it, and for each
@@ -654,7 +670,7 @@ impl Memo {
 
 impl Fingerprints {
     fn new(index: SharedIndex) -> Fingerprints {
-        Fingerprints { index, facts: None, memo: Mutex::new(HashMap::default()) }
+        Fingerprints { index, facts: None, memo: RwLock::new(HashMap::default()) }
     }
 
     fn with_facts(mut self, facts: Arc<ProjectFacts>) -> Fingerprints {
@@ -664,14 +680,14 @@ impl Fingerprints {
 
     fn of(&self, dep: &Dep, reader: FileId) -> u64 {
         let owner = self.index.touches(dep, reader).then_some(reader);
-        if let Some(known) = self.memo.lock().unwrap_or_else(|p| p.into_inner()).get(dep).and_then(|m| m.get(owner)) {
+        if let Some(known) = self.memo.read().unwrap_or_else(|p| p.into_inner()).get(dep).and_then(|m| m.get(owner)) {
             return known;
         }
         let value = match dep {
             Dep::FactName(name) => self.facts.as_ref().map_or(0, |facts| facts.name_fingerprint(name)),
             _ => self.index.fingerprint(dep, reader),
         };
-        let mut memo = self.memo.lock().unwrap_or_else(|p| p.into_inner());
+        let mut memo = self.memo.write().unwrap_or_else(|p| p.into_inner());
         match memo.get_mut(dep) {
             Some(entry) => entry.set(owner, value),
             None => memo.entry(dep.clone()).or_default().set(owner, value),
