@@ -59,9 +59,13 @@ pub struct ProgramIndex<'pr> {
     resolved: RefCell<HashMap<String, Vec<Resolved>>>,
     /// What `overrides_elsewhere` found, by (class, side, method). (The
     /// first answer noted the project reads.)
-    overrides: RefCell<HashMap<(Name, Side, String), Option<Vec<Type>>>>,
+    overrides: RefCell<HashMap<(Name, Side, String), Overridden>>,
     complete: bool,
 }
+
+/// What descendants in other files return from their overrides of a
+/// method (`None`: none overrides it).
+type Overridden = Option<Vec<Type>>;
 
 /// A constant resolved in one lexical scope, to what (`None`: nothing).
 type Resolved = (Vec<Name>, Option<Name>);

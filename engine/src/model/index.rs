@@ -57,8 +57,9 @@ pub struct FileExports {
     pub calls: CallLog,
 }
 
-/// A method by its owner, side and name.
-type MethodKey = (Name, Side, String);
+/// One file's definition of a method as folding sees it: its return, and
+/// what it yields when that is known.
+type Defined<'e> = (&'e Type, Option<&'e [Type]>);
 
 /// One method of the project as other files see it.
 #[derive(Debug, Clone)]
@@ -496,16 +497,16 @@ impl ProjectIndex {
 
     /// The same structure with one round of exports folded in.
     pub fn with_exports(mut self, exports: &[Option<&FileExports>]) -> ProjectIndex {
-        let mut returns: HashMap<(Name, Side, String), Vec<Type>> = HashMap::default();
-        // Each defining file's yields (`None`: not known).
-        let mut yields: HashMap<MethodKey, Vec<Option<&[Type]>>> = HashMap::default();
+        // Each defining file's return and yields (`None`: not known),
+        // borrowed from the exports: this runs whenever one file's exports
+        // change, over every file's.
+        let mut returns: HashMap<(&str, Side, &str), Vec<Defined>> = HashMap::default();
         let mut constants: HashMap<Name, Vec<Type>> = HashMap::default();
         for (id, file) in exports.iter().enumerate() {
             let Some(file) = file else { continue };
             for (key, ty) in &file.methods {
-                returns.entry(key.clone()).or_default().push(ty.clone());
                 let yielded = file.yields.iter().find(|(k, _)| k == key).map(|(_, types)| types.as_slice());
-                yields.entry(key.clone()).or_default().push(yielded);
+                returns.entry((&key.0, key.1, &key.2)).or_default().push((ty, yielded));
             }
             for (name, ty) in &file.constants {
                 constants.entry(name.clone()).or_default().push(ty.clone());
@@ -533,32 +534,32 @@ impl ProjectIndex {
                     })
                 })
                 .collect();
+            let untyped = Type::untyped();
             for (method, side, id) in parts {
-                let key = (class.clone(), side, method.clone());
-                let mut all: Vec<Type> = returns.get(&key).cloned().unwrap_or_else(|| vec![Type::untyped()]);
-                let mut yielded: Vec<Option<&[Type]>> = yields.get(&key).cloned().unwrap_or_else(|| vec![None]);
+                let mut all: Vec<&Type> = Vec::new();
+                let mut yielded: Vec<Option<&[Type]>> = Vec::new();
+                let mut add = |owner: &str| match returns.get(&(owner, side, method.as_str())) {
+                    Some(found) => {
+                        all.extend(found.iter().map(|(ty, _)| *ty));
+                        yielded.extend(found.iter().map(|(_, yields)| *yields));
+                    }
+                    None => {
+                        all.push(&untyped);
+                        yielded.push(None);
+                    }
+                };
+                add(class);
                 if side == Side::Instance {
                     for module in self.mixin_overriders(class, &method) {
-                        let key = (module, side, method.clone());
-                        match returns.get(&key) {
-                            Some(found) => all.extend(found.iter().cloned()),
-                            None => all.push(Type::untyped()),
-                        }
-                        yielded.extend(yields.get(&key).cloned().unwrap_or_else(|| vec![None]));
+                        add(&module);
                     }
                 }
                 for descendant in &descendants {
-                    let overrides = self.class(descendant).is_some_and(|c| c.methods(side).contains_key(&method));
-                    if overrides {
-                        let key = (descendant.clone(), side, method.clone());
-                        match returns.get(&key) {
-                            Some(found) => all.extend(found.iter().cloned()),
-                            None => all.push(Type::untyped()),
-                        }
-                        yielded.extend(yields.get(&key).cloned().unwrap_or_else(|| vec![None]));
+                    if self.class(descendant).is_some_and(|c| c.methods(side).contains_key(&method)) {
+                        add(descendant);
                     }
                 }
-                self.methods[id as usize].returns = union(all);
+                self.methods[id as usize].returns = union(all.into_iter().cloned());
                 self.methods[id as usize].yields = agreed_yields(&yielded);
             }
         }
