@@ -1,6 +1,6 @@
 //! What the engine's on-disk caches share: the build that wrote an entry,
-//! writes no reader can see half done, the user's cache directory, and
-//! pruning the directories of builds nobody uses any more.
+//! an entry's header, writes no reader can see half done, the user's cache
+//! directory, and pruning the directories of builds nobody uses any more.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -57,5 +57,77 @@ pub fn prune_other_builds(root_dir: &Path, ours: &Path) {
         if age.is_some_and(|age| age > UNUSED) {
             let _ = std::fs::remove_dir_all(&path);
         }
+    }
+}
+
+/// An entry: `magic`, `format`, the build id (its length in two bytes),
+/// the `keys` it is filed under, the payload's length and xxh3 checksum,
+/// then the payload.
+pub fn frame(magic: &[u8; 8], format: u32, keys: &[u128], payload: &[u8]) -> Vec<u8> {
+    let build = build_id().as_bytes();
+    let mut bytes = Vec::with_capacity(payload.len() + 32 + build.len() + 16 * keys.len());
+    bytes.extend_from_slice(magic);
+    bytes.extend_from_slice(&format.to_le_bytes());
+    bytes.extend_from_slice(&(build.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(build);
+    for key in keys {
+        bytes.extend_from_slice(&key.to_le_bytes());
+    }
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(payload).to_le_bytes());
+    bytes.extend_from_slice(payload);
+    bytes
+}
+
+/// The `K` keys and the payload of an entry [`frame`] wrote, when its
+/// magic, format and build are these and the payload is whole; else why not.
+pub fn unframe<'a, const K: usize>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    format: u32,
+) -> Result<([u128; K], &'a [u8]), String> {
+    let mut reader = Reader(bytes);
+    if reader.take(magic.len())? != magic {
+        return Err("not a rigor cache entry".into());
+    }
+    let written = u32::from_le_bytes(reader.array()?);
+    if written != format {
+        return Err(format!("written in cache format {written}, not {format}"));
+    }
+    let build_len = u16::from_le_bytes(reader.array()?) as usize;
+    let build = reader.take(build_len)?;
+    if build != build_id().as_bytes() {
+        return Err(format!("written by another engine build ({})", String::from_utf8_lossy(build)));
+    }
+    let mut keys = [0u128; K];
+    for key in &mut keys {
+        *key = u128::from_le_bytes(reader.array()?);
+    }
+    let length = u64::from_le_bytes(reader.array()?);
+    let checksum = u64::from_le_bytes(reader.array()?);
+    let payload = reader.0;
+    if payload.len() as u64 != length {
+        return Err(format!("truncated ({} of {length} payload bytes)", payload.len()));
+    }
+    if xxhash_rust::xxh3::xxh3_64(payload) != checksum {
+        return Err("checksum mismatch".into());
+    }
+    Ok((keys, payload))
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        if self.0.len() < n {
+            return Err("truncated header".into());
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(head)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        Ok(self.take(N)?.try_into().expect("N bytes"))
     }
 }

@@ -5,8 +5,9 @@
 //! rubocop, and most of a small project's run.
 //!
 //! `<user cache>/signatures/v<format>-<engine build>/<content hash>.bin`
-//! holds one file's declarations: a header (magic, format, build, content
-//! hash, payload length and checksum) and a postcard payload. An entry
+//! holds one file's declarations: a header (`cache_files::frame`: magic,
+//! format, build, content hash, payload length and checksum) and a
+//! postcard payload. An entry
 //! is found by the xxh3-128 of the file's bytes, so an edited file never
 //! meets an old entry, and another build never reads this one's. A
 //! missing, truncated or corrupt entry is parsed again and written over;
@@ -17,10 +18,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::convert::FileDecls;
-use crate::cache_files::{build_id, prune_other_builds, user_cache_dir, write_atomically};
+use crate::cache_files::{build_id, frame, prune_other_builds, unframe, user_cache_dir, write_atomically};
 
-/// Bumped when the entry layout changes.
-const FORMAT: u32 = 1;
+/// Bumped when the entry layout changes (2: the shared `cache_files::frame`).
+const FORMAT: u32 = 2;
 const MAGIC: &[u8; 8] = b"RIGORSG\x01";
 
 /// This build's directory, made (and other builds' unused ones pruned)
@@ -58,42 +59,14 @@ pub fn store(content: u128, decls: &FileDecls) {
 }
 
 fn encode(content: u128, payload: &[u8]) -> Vec<u8> {
-    let build = build_id().as_bytes();
-    let mut out = Vec::with_capacity(payload.len() + 64 + build.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT.to_le_bytes());
-    out.extend_from_slice(&(build.len() as u32).to_le_bytes());
-    out.extend_from_slice(build);
-    out.extend_from_slice(&content.to_le_bytes());
-    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(payload).to_le_bytes());
-    out.extend_from_slice(payload);
-    out
+    frame(MAGIC, FORMAT, &[content], payload)
 }
 
 /// The declarations in an entry, when every header field is this
-/// build's and the payload is whole.
+/// build's, it was filed under `content` and the payload is whole.
 fn decode(bytes: &[u8], content: u128) -> Option<FileDecls> {
-    let mut rest = bytes;
-    let mut take = |n: usize| -> Option<&[u8]> {
-        let (head, tail) = rest.split_at_checked(n)?;
-        rest = tail;
-        Some(head)
-    };
-    if take(MAGIC.len())? != MAGIC || u32::from_le_bytes(take(4)?.try_into().ok()?) != FORMAT {
-        return None;
-    }
-    let build_len = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
-    if take(build_len)? != build_id().as_bytes() || u128::from_le_bytes(take(16)?.try_into().ok()?) != content {
-        return None;
-    }
-    let length = u64::from_le_bytes(take(8)?.try_into().ok()?) as usize;
-    let checksum = u64::from_le_bytes(take(8)?.try_into().ok()?);
-    let payload = take(length)?;
-    if !rest.is_empty() || xxhash_rust::xxh3::xxh3_64(payload) != checksum {
-        return None;
-    }
-    postcard::from_bytes(payload).ok()
+    let ([filed], payload) = unframe(bytes, MAGIC, FORMAT).ok()?;
+    (filed == content).then(|| postcard::from_bytes(payload).ok()).flatten()
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Cached, FileFacts, FileState, Workspace};
 use crate::analysis::{self, FileReport};
-use crate::cache_files::{build_id, prune_other_builds, write_atomically};
+use crate::cache_files::{build_id, frame, prune_other_builds, unframe, write_atomically};
 use crate::diagnostic::{Diagnostic, EvidenceTier, Severity};
 use crate::model::index::FileExports;
 use crate::model::sources::{ContentHash, Source};
@@ -247,18 +247,7 @@ impl DiskCache {
             report,
         };
         let payload = postcard::to_stdvec(&entry).map_err(std::io::Error::other)?;
-        let build = build_id().as_bytes();
-        let mut bytes = Vec::with_capacity(payload.len() + 96);
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&FORMAT.to_le_bytes());
-        bytes.extend_from_slice(&(build.len() as u16).to_le_bytes());
-        bytes.extend_from_slice(build);
-        bytes.extend_from_slice(&self.context.to_le_bytes());
-        bytes.extend_from_slice(&state.hash.to_le_bytes());
-        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&payload).to_le_bytes());
-        bytes.extend_from_slice(&payload);
-        write_atomically(&self.entry_path(display), &bytes)
+        write_atomically(&self.entry_path(display), &frame(MAGIC, FORMAT, &[self.context, state.hash], &payload))
     }
 
     /// Drops the entries of files that no longer exist.
@@ -352,34 +341,10 @@ impl Workspace {
 /// An entry's header checked (magic, format, build, length, checksum):
 /// its context, content hash and payload.
 fn unwrap_entry(bytes: &[u8]) -> Result<(u128, ContentHash, &[u8]), String> {
-    let mut reader = Reader(bytes);
-    if reader.take(MAGIC.len())? != MAGIC {
-        return Err("not a rigor cache entry".into());
-    }
-    let format = u32::from_le_bytes(reader.array()?);
-    if format != FORMAT {
-        return Err(format!("written in cache format {format}, not {FORMAT}"));
-    }
-    let build_len = u16::from_le_bytes(reader.array()?) as usize;
-    let build = reader.take(build_len)?;
-    if build != build_id().as_bytes() {
-        return Err(format!("written by another engine build ({})", String::from_utf8_lossy(build)));
-    }
-    let context = u128::from_le_bytes(reader.array()?);
-    let content = u128::from_le_bytes(reader.array()?);
-    let length = u64::from_le_bytes(reader.array()?);
-    let checksum = u64::from_le_bytes(reader.array()?);
-    let payload = reader.0;
-    if payload.len() as u64 != length {
-        return Err(format!("truncated ({} of {length} payload bytes)", payload.len()));
-    }
-    if xxhash_rust::xxh3::xxh3_64(payload) != checksum {
-        return Err("checksum mismatch".into());
-    }
+    let ([context, content], payload) = unframe(bytes, MAGIC, FORMAT)?;
     Ok((context, content, payload))
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over.
 impl StoredReport {
     fn of(report: &FileReport) -> StoredReport {
         StoredReport {
@@ -460,23 +425,6 @@ impl StoredReport {
 }
 
 /// Reads a header field by field, failing on a short entry.
-struct Reader<'a>(&'a [u8]);
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        if self.0.len() < n {
-            return Err("truncated header".into());
-        }
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        Ok(head)
-    }
-
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        Ok(self.take(N)?.try_into().expect("N bytes"))
-    }
-}
-
 fn warn_unreadable(detail: &str) {
     static SAID: AtomicBool = AtomicBool::new(false);
     if !SAID.swap(true, Ordering::Relaxed) {
