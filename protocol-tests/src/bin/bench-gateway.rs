@@ -43,8 +43,11 @@ impl Pipe {
     }
 
     fn round_trip(&mut self, line: &str) -> String {
-        self.stdin.write_all(line.as_bytes()).unwrap();
-        self.stdin.write_all(b"\n").unwrap();
+        // One write: two would wake the reader twice, for half a line.
+        let mut message = Vec::with_capacity(line.len() + 1);
+        message.extend_from_slice(line.as_bytes());
+        message.push(b'\n');
+        self.stdin.write_all(&message).unwrap();
         self.stdin.flush().unwrap();
         let mut answer = String::new();
         self.stdout.read_line(&mut answer).unwrap();
@@ -175,21 +178,53 @@ fn fake_worker_calls(gateway_bin: &Path, baseline: Option<&Path>, root: &Path, r
         let answer = pipe.round_trip(line);
         (started.elapsed(), answer)
     };
-    for i in 0..rounds + warmup {
-        let call = json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hello"}}}).to_string();
-        let (through, answer) = timed(&mut gateway, &call);
-        let answer: Value = serde_json::from_str(&answer).expect("a JSON answer");
-        assert_eq!(answer["result"]["content"][0]["text"], json!("hello"), "{answer}");
-        // What a server answering directly sends: the same result.
-        let same = answer.to_string();
-        let (direct_elapsed, _) = timed(&mut direct, &same);
-        let (relayed, _) = timed(&mut relay, &same);
-        let baseline = other.as_mut().map(|other| timed(other, &call).0);
-        if i >= warmup {
-            samples.through.push(through);
-            samples.direct.push(direct_elapsed);
-            samples.relayed.push(relayed);
-            samples.baseline.extend(baseline);
+    // What a server answering directly sends: the gateway's own answer.
+    let probe = |i: usize| {
+        json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hello"}}}).to_string()
+    };
+    let answer = gateway.round_trip(&probe(0));
+    let parsed: Value = serde_json::from_str(&answer).expect("a JSON answer");
+    assert_eq!(parsed["result"]["content"][0]["text"], json!("hello"), "{answer}");
+    let same = answer.trim_end().to_string();
+    let targets = if other.is_some() { 4 } else { 3 };
+    let mut order: Vec<usize> = (0..targets).collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    for i in 1..=rounds + warmup {
+        let call = probe(i);
+        // A fresh order each round (seeded): which process runs first, and
+        // after which, moves its latency by tens of µs on a small VM.
+        for k in (1..targets).rev() {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            order.swap(k, (seed >> 33) as usize % (k + 1));
+        }
+        for &target in &order {
+            match target {
+                0 => {
+                    let (through, answer) = timed(&mut gateway, &call);
+                    assert!(answer.contains("\"hello\""), "{answer}");
+                    if i > warmup {
+                        samples.through.push(through);
+                    }
+                }
+                1 => {
+                    let (elapsed, _) = timed(&mut direct, &same);
+                    if i > warmup {
+                        samples.direct.push(elapsed);
+                    }
+                }
+                2 => {
+                    let (elapsed, _) = timed(&mut relay, &same);
+                    if i > warmup {
+                        samples.relayed.push(elapsed);
+                    }
+                }
+                _ => {
+                    let (elapsed, _) = timed(other.as_mut().expect("a baseline"), &call);
+                    if i > warmup {
+                        samples.baseline.push(elapsed);
+                    }
+                }
+            }
         }
     }
     samples
