@@ -15,6 +15,7 @@ use tokio::sync::mpsc;
 use tokio::net::unix::pipe::{Receiver, Sender};
 
 use super::framing::{BlockingLineReader, Frame, LineReader};
+use super::jsonrpc::{self, RequestId, RpcError};
 
 /// Messages waiting for a slow reader: bounded, so a client that stops
 /// reading stalls us instead of growing memory.
@@ -88,7 +89,24 @@ impl Outbox {
         crate::trace::outgoing(&self.name, &message);
         // serde_json escapes control characters, so the text has no newline.
         // (to_string, not Display: it writes to a buffer, not a Formatter.)
-        let mut text = serde_json::to_string(&message).expect("a Value always serialises");
+        let text = serde_json::to_string(&message).expect("a Value always serialises");
+        self.send_text(text).await;
+    }
+
+    /// The answer to request `id`: its result, or its error. A result is
+    /// written inside its envelope directly, with no tree built for it.
+    pub async fn respond(&self, id: &RequestId, answer: Result<Value, RpcError>) {
+        match answer {
+            Ok(result) if !crate::trace::enabled() => {
+                let envelope = jsonrpc::Response { jsonrpc: "2.0", id, result: &result };
+                self.send_text(serde_json::to_string(&envelope).expect("a result always serialises")).await;
+            }
+            Ok(result) => self.send(jsonrpc::response(id, result)).await,
+            Err(error) => self.send(jsonrpc::error_response(Some(id), &error)).await,
+        }
+    }
+
+    async fn send_text(&self, mut text: String) {
         match &self.sink {
             Sink::Queue(sender) => {
                 if sender.send(text).await.is_err() {

@@ -149,6 +149,84 @@ pub fn recover_id(scanned: &IdScanner) -> Option<RequestId> {
 
 /// Classifies one line of input.
 pub fn classify(line: &[u8]) -> Incoming {
+    // Only an object: serde would also read a struct from an array.
+    let object = line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    if let Some(message) = object.then(|| serde_json::from_slice::<WellFormed>(line).ok()).flatten() {
+        return message.into_incoming();
+    }
+    classify_tree(line)
+}
+
+/// A request or notification with every member of the right type: read
+/// straight from the line, with no tree for the envelope. Anything else
+/// (a wrong type, a null id, a duplicate member, a response, bad JSON)
+/// fails here and is classified from its tree, which words the error.
+#[derive(serde::Deserialize)]
+struct WellFormed<'a> {
+    #[serde(borrow)]
+    jsonrpc: Cow<'a, str>,
+    #[serde(default, deserialize_with = "present_id")]
+    id: Option<RequestId>,
+    method: String,
+    #[serde(default, deserialize_with = "present")]
+    params: Option<Value>,
+}
+
+impl WellFormed<'_> {
+    fn into_incoming(self) -> Incoming {
+        if self.jsonrpc != "2.0" {
+            return Incoming::Invalid {
+                id: self.id,
+                error: RpcError::new(
+                    ErrorCode::InvalidRequest,
+                    "missing or wrong `jsonrpc`: it must be the string \"2.0\"",
+                ),
+            };
+        }
+        let params = match self.params {
+            None => Params::None,
+            Some(Value::Object(map)) => Params::Object(map),
+            Some(other) => Params::Other(other),
+        };
+        match self.id {
+            Some(id) => Incoming::Request { id, method: self.method, params },
+            None => Incoming::Notification { method: self.method, params },
+        }
+    }
+}
+
+/// A member that is present, even as `null` (which `Option` would hide).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    serde::Deserialize::deserialize(deserializer).map(Some)
+}
+
+/// An id that is a string or an integer; anything else (null included)
+/// is refused, for the tree to word the error.
+fn present_id<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<RequestId>, D::Error> {
+    struct Id;
+    impl serde::de::Visitor<'_> for Id {
+        type Value = RequestId;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string or an integer")
+        }
+        fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<RequestId, E> {
+            Ok(RequestId::Number(n))
+        }
+        fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<RequestId, E> {
+            i64::try_from(n).map(RequestId::Number).map_err(|_| E::custom("out of range"))
+        }
+        fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<RequestId, E> {
+            Ok(RequestId::Text(text.to_string()))
+        }
+        fn visit_string<E: serde::de::Error>(self, text: String) -> Result<RequestId, E> {
+            Ok(RequestId::Text(text))
+        }
+    }
+    deserializer.deserialize_any(Id).map(Some)
+}
+
+/// Classifies a line from its JSON tree: every malformed case, worded.
+fn classify_tree(line: &[u8]) -> Incoming {
     let value: Value = match serde_json::from_slice(line) {
         Ok(value) => value,
         Err(error) => {
@@ -219,6 +297,23 @@ pub fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
         map.insert(key.to_string(), value);
     }
     Value::Object(map)
+}
+
+/// A response envelope to serialise as it stands (see `Outbox::respond`).
+#[derive(serde::Serialize)]
+pub struct Response<'a> {
+    pub jsonrpc: &'static str,
+    pub id: &'a RequestId,
+    pub result: &'a Value,
+}
+
+impl serde::Serialize for RequestId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            RequestId::Number(n) => serializer.serialize_i64(*n),
+            RequestId::Text(s) => serializer.serialize_str(s),
+        }
+    }
 }
 
 pub fn response(id: &RequestId, result: Value) -> Value {
@@ -298,6 +393,58 @@ mod tests {
             classify(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}"#),
             Incoming::Request { params: Params::Other(_), .. }
         ));
+    }
+
+    #[test]
+    fn the_direct_reading_agrees_with_the_tree() {
+        let lines = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":[1,{"b":null}]}}}"#,
+            r#"{"jsonrpc":"2.0","id":"s","method":"ping","params":null}"#,
+            r#"{"jsonrpc":"2.0","id":-7,"method":"m","params":[1,2]}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#,
+            r#"{"jsonrpc":"2\u002e0","id":1,"method":"m","extra":{"id":9}}"#,
+            r#"{"jsonrpc":"1.0","id":2,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":9223372036854775808,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":1.0,"method":"m"}"#,
+            r#"{"jsonrpc":2,"id":1,"method":"m"}"#,
+            r#"["2.0",1,"ping"]"#,
+            r#"  {"jsonrpc":"2.0","id":1,"method":"m"}  "#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ];
+        for line in lines {
+            assert_eq!(classify(line.as_bytes()), classify_tree(line.as_bytes()), "{line}");
+        }
+        assert!(
+            matches!(classify(br#"["2.0",1,"ping"]"#), Incoming::Invalid { error, .. } if error.message.contains("batches"))
+        );
+    }
+
+    proptest::proptest! {
+        /// Whatever the members' types, order, duplicates or absence, the
+        /// direct reading classifies a message as its tree does.
+        #[test]
+        fn the_direct_reading_agrees_with_the_tree_on_any_envelope(
+            chosen in proptest::collection::vec(proptest::option::weighted(0.7, 0usize..9), 5),
+            duplicate in proptest::option::of((0usize..5, 0usize..9)),
+            rotation in 0usize..6,
+            leading_space in proptest::bool::ANY,
+        ) {
+            let names = ["jsonrpc", "id", "method", "params", "result"];
+            // Mostly well-typed values, so that most messages are valid.
+            let values = ["\"2.0\"", "\"m\"", "7", "null", "\"1.0\"", "1.5", "{\"a\":[1]}", "[1,2]", "-3"];
+            let mut body: Vec<String> = chosen
+                .iter()
+                .zip(names)
+                .filter_map(|(value, name)| value.map(|v| format!("\"{name}\":{}", values[v])))
+                .collect();
+            body.extend(duplicate.map(|(name, value)| format!("\"{}\":{}", names[name], values[value])));
+            let turn = rotation % body.len().max(1);
+            body.rotate_left(turn);
+            let line = format!("{}{{{}}}", if leading_space { " " } else { "" }, body.join(","));
+            proptest::prop_assert_eq!(classify(line.as_bytes()), classify_tree(line.as_bytes()), "{}", line);
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::in_flight::InFlight;
-use super::{to_message, Shape};
+use super::Shape;
 use crate::gateway::Gateway;
 use crate::mcp::connection::Outbox;
 use crate::mcp::jsonrpc::{self, Params, RequestId, RpcError};
@@ -58,7 +58,7 @@ pub async fn pipeline(
             let server = gateway.supervisor.identity();
             log_call(&session, &tool, &server.meta_key, started.elapsed(), &answer);
             if in_flight.finish(&id) {
-                outbox.send(to_message(&id, shape.finish(answer, &server))).await;
+                outbox.respond(&id, shape.finish(answer, &server)).await;
             } else {
                 tracing::info!(%session, %tool, "call {id} cancelled; no answer sent");
             }

@@ -267,14 +267,14 @@ impl Session {
         self.tasks.spawn(async move {
             let answer = work.await;
             if in_flight.finish(&id) {
-                outbox.send(to_message(&id, answer)).await;
+                outbox.respond(&id, answer).await;
             }
         });
     }
 
     async fn answer(&self, id: &RequestId, answer: Result<Value, RpcError>) {
         if self.in_flight.finish(id) {
-            self.outbox.send(to_message(id, answer)).await;
+            self.outbox.respond(id, answer).await;
         }
     }
 
@@ -364,13 +364,6 @@ fn client_name(params: &Map<String, Value>) -> String {
     let info = params.get("clientInfo");
     let field = |key| info.and_then(|i| i.get(key)).and_then(Value::as_str).unwrap_or("?");
     format!("{} {}", field("name"), field("version"))
-}
-
-pub(crate) fn to_message(id: &RequestId, answer: Result<Value, RpcError>) -> Value {
-    match answer {
-        Ok(result) => jsonrpc::response(id, result),
-        Err(error) => jsonrpc::error_response(Some(id), &error),
-    }
 }
 
 async fn list_tools(gateway: Arc<Gateway>, params: Params) -> Result<Value, RpcError> {
