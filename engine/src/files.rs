@@ -5,7 +5,6 @@ use rustc_hash::FxHashSet as HashSet;
 use std::path::Path;
 
 use globset::GlobSet;
-use walkdir::WalkDir;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
@@ -54,24 +53,40 @@ pub fn expand(arguments: &[String], cwd: &Path, exclude: &GlobSet) -> Vec<Target
     targets
 }
 
+/// The `.rb` files under `directory`, depth first, each directory's
+/// entries in byte order of their names, hidden entries skipped. Symlinks
+/// to files count; symlinked directories are not entered. Unreadable
+/// directories are skipped. (Hand-written rather than `walkdir`: this runs
+/// for every project file on every call, and `walkdir` takes each name
+/// apart from its path again to sort it.)
 fn ruby_files_under(directory: &str, cwd: &Path) -> Vec<String> {
-    let root = cwd.join(directory);
-    WalkDir::new(&root)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|entry| entry.depth() == 0 || !entry.file_name().to_string_lossy().starts_with('.'))
+    let prefix = match directory {
+        "" => String::new(),
+        _ if directory.ends_with('/') => directory.to_string(),
+        _ => format!("{directory}/"),
+    };
+    let mut found = Vec::new();
+    collect_ruby_files(&cwd.join(directory), &prefix, &mut found);
+    found
+}
+
+fn collect_ruby_files(directory: &Path, shown: &str, found: &mut Vec<String>) {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(listing) = std::fs::read_dir(directory) else { return };
+    let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = listing
         .filter_map(Result::ok)
-        .filter(|entry| {
-            entry.file_name().to_string_lossy().ends_with(".rb")
-                && (entry.file_type().is_file() || entry.path().is_file())
-        })
-        .filter_map(|entry| {
-            let relative = entry.path().strip_prefix(&root).ok()?;
-            let joined = Path::new(directory).join(relative);
-            Some(joined.to_string_lossy().into_owned())
-        })
-        .collect()
+        .filter(|entry| !entry.file_name().as_bytes().starts_with(b"."))
+        .filter_map(|entry| Some((entry.file_name(), entry.file_type().ok()?)))
+        .collect();
+    entries.sort_unstable_by(|(a, _), (b, _)| a.as_bytes().cmp(b.as_bytes()));
+    for (name, kind) in entries {
+        let text = String::from_utf8_lossy(name.as_bytes());
+        if kind.is_dir() {
+            collect_ruby_files(&directory.join(&name), &format!("{shown}{text}/"), found);
+        } else if name.as_bytes().ends_with(b".rb") && (kind.is_file() || directory.join(&name).is_file()) {
+            found.push(format!("{shown}{text}"));
+        }
+    }
 }
 
 pub fn describe_io_error(error: &std::io::Error) -> String {
@@ -89,7 +104,7 @@ pub fn project_files(config: &crate::config::Config, targets: &[Target], cwd: &P
     let configured = config.paths.clone().unwrap_or_else(|| vec!["lib".to_string()]);
     // A file named two ways (`lib/a.rb`, `./lib/a.rb`) is one file: the
     // target's spelling wins, since that is how it is reported.
-    let mut at: rustc_hash::FxHashMap<std::path::PathBuf, usize> = Default::default();
+    let mut at: rustc_hash::FxHashMap<std::ffi::OsString, usize> = Default::default();
     let mut out: Vec<Target> = Vec::new();
     let found = expand(&configured, cwd, &config.exclude);
     for (target, is_target) in found.into_iter().map(|t| (t, false)).chain(targets.iter().cloned().map(|t| (t, true))) {
@@ -109,19 +124,30 @@ pub fn project_files(config: &crate::config::Config, targets: &[Target], cwd: &P
     out
 }
 
-/// `cwd/path` with `.` and `..` folded, without asking the filesystem.
-fn lexical_absolute(cwd: &Path, path: &str) -> std::path::PathBuf {
-    let mut out = std::path::PathBuf::new();
-    for component in cwd.join(path).components() {
-        match component {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
+/// `cwd/path` with `.` and `..` folded, without asking the filesystem:
+/// the same as folding `Path::components`, on bytes.
+fn lexical_absolute(cwd: &Path, path: &str) -> std::ffi::OsString {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let base: &[u8] = if path.starts_with('/') { b"" } else { cwd.as_os_str().as_bytes() };
+    let mut kept: Vec<&[u8]> = Vec::new();
+    for segment in base.split(|b| *b == b'/').chain(path.as_bytes().split(|b| *b == b'/')) {
+        match segment {
+            b"" | b"." => {}
+            b".." => {
+                kept.pop();
             }
-            other => out.push(other),
+            name => kept.push(name),
         }
     }
-    out
+    let mut out = Vec::with_capacity(base.len() + path.len() + 1);
+    for name in kept {
+        out.push(b'/');
+        out.extend_from_slice(name);
+    }
+    if out.is_empty() {
+        out.push(b'/');
+    }
+    std::ffi::OsString::from_vec(out)
 }
 
 #[cfg(test)]
@@ -144,6 +170,51 @@ mod tests {
         let targets = expand(&["lib".into()], dir.path(), &GlobSet::empty());
         let shown: Vec<_> = targets.iter().map(Target::display).collect();
         assert_eq!(shown, ["lib/a.rb", "lib/b.rb", "lib/z/c.rb"]);
+    }
+
+    #[test]
+    fn a_directory_keeps_its_spelling_in_what_it_expands_to() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "lib/x/a.rb");
+        for (argument, expected) in
+            [("lib", "lib/x/a.rb"), ("lib/", "lib/x/a.rb"), ("./lib", "./lib/x/a.rb"), (".", "./lib/x/a.rb")]
+        {
+            let targets = expand(&[argument.into()], dir.path(), &GlobSet::empty());
+            let shown: Vec<_> = targets.iter().map(Target::display).collect();
+            assert_eq!(shown, [expected], "{argument}");
+        }
+    }
+
+    #[test]
+    fn folding_on_bytes_agrees_with_folding_components() {
+        fn by_components(cwd: &Path, path: &str) -> std::path::PathBuf {
+            let mut out = std::path::PathBuf::new();
+            for component in cwd.join(path).components() {
+                match component {
+                    std::path::Component::CurDir => {}
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    other => out.push(other),
+                }
+            }
+            out
+        }
+        let cwd = Path::new("/home/me/project");
+        for path in [
+            "lib/a.rb",
+            "./lib/a.rb",
+            "lib//a.rb",
+            "lib/./x/../a.rb",
+            "../other/b.rb",
+            "../../../../../c.rb",
+            "/abs/./d.rb",
+            "/",
+            ".",
+            "",
+        ] {
+            assert_eq!(lexical_absolute(cwd, path), by_components(cwd, path).into_os_string(), "{path}");
+        }
     }
 
     #[test]

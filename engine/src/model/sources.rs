@@ -5,6 +5,7 @@
 //! (mypy #12697), and tools may restore an mtime. Such a file is hashed
 //! again on every look until its mtime is safely in the past.
 
+use std::ffi::OsStr;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::Arc;
@@ -73,7 +74,10 @@ pub enum Look {
 
 #[derive(Default)]
 pub struct SourceStore {
-    files: HashMap<Arc<Path>, Entry>,
+    /// Keyed by the path's bytes: hashing a `Path` walks its components,
+    /// and this map is looked up for every project file on every call.
+    /// Callers spell a file the same way each time (`cwd.join(display)`).
+    files: HashMap<Arc<OsStr>, Entry>,
 }
 
 impl SourceStore {
@@ -82,7 +86,8 @@ impl SourceStore {
         let meta = std::fs::metadata(path)?;
         let stat = Stat::of(&meta);
         let now = now_ns();
-        if let Some(entry) = self.files.get_mut(path) {
+        let key = path.as_os_str();
+        if let Some(entry) = self.files.get_mut(key) {
             let trusted =
                 entry.stat == stat && stat.newest_ns() + (RACY_WINDOW.as_nanos() as i128) < entry.looked_at_ns;
             if trusted {
@@ -92,17 +97,17 @@ impl SourceStore {
         let bytes: Arc<[u8]> = std::fs::read(path)?.into();
         let hash = xxhash_rust::xxh3::xxh3_128(&bytes);
         let source = Source { bytes, hash };
-        let look = match self.files.get(path) {
+        let look = match self.files.get(key) {
             Some(entry) if entry.source.hash == hash => Look::Rehashed,
             _ => Look::Changed,
         };
-        self.files.insert(Arc::from(path), Entry { stat, source: source.clone(), looked_at_ns: now });
+        self.files.insert(Arc::from(key), Entry { stat, source: source.clone(), looked_at_ns: now });
         Ok((source, look))
     }
 
     /// Forgets files not in `keep` (deleted, or no longer in the project).
     pub fn retain(&mut self, keep: impl Fn(&Path) -> bool) {
-        self.files.retain(|path, _| keep(path));
+        self.files.retain(|path, _| keep(Path::new(path)));
     }
 
     pub fn len(&self) -> usize {
@@ -154,7 +159,7 @@ mod tests {
         // rehash; once it is old enough the stat is trusted.
         let (_, look) = store.look(&path).expect("look");
         assert!(matches!(look, Look::Rehashed | Look::Unchanged));
-        let entry = store.files.get_mut(path.as_path()).expect("entry");
+        let entry = store.files.get_mut(path.as_os_str()).expect("entry");
         entry.looked_at_ns += 10 * 1_000_000_000;
         let (_, look) = store.look(&path).expect("look");
         assert_eq!(look, Look::Unchanged);
