@@ -283,8 +283,9 @@ impl Workspace {
         let mut figures = CacheFigures::default();
         let context = Context::of(cwd, settings);
         if !self.context.as_ref().is_some_and(|c| c.same(&context)) {
+            // Everything derived goes. The files' bytes stay: they are keyed
+            // by path and stat, not by settings or signatures.
             self.files.clear();
-            self.sources = SourceStore::default();
             self.last = None;
         }
         self.context = Some(context);
@@ -615,8 +616,10 @@ impl Workspace {
                 self.files.remove(&display);
             }
         }
-        let keep: rustc_hash::FxHashSet<PathBuf> = self.files.keys().map(|d| cwd.join(d)).collect();
-        self.sources.retain(|path| keep.contains(path));
+        // By the paths' bytes, as the store keys them.
+        let keep: rustc_hash::FxHashSet<std::ffi::OsString> =
+            self.files.keys().map(|d| cwd.join(d).into_os_string()).collect();
+        self.sources.retain(|path| keep.contains(path.as_os_str()));
     }
 }
 
