@@ -219,19 +219,26 @@ impl DiskCache {
         }
     }
 
-    /// Writes the entries of `states` (in parallel), each whole or not at all.
+    /// Writes the entries of `states`, each whole or not at all. Entries
+    /// are encoded in parallel but written one after another: creating
+    /// files in one directory from several threads only contends for the
+    /// directory's lock (on ext4, a third of a cold run's CPU went to
+    /// spinning on it).
     pub fn store_all(&self, states: &[(&str, &FileState)]) {
-        states.par_iter().for_each(|(display, state)| {
-            if self.writable.load(Ordering::Relaxed) {
-                if let Err(error) = self.store(display, state) {
-                    self.writable.store(false, Ordering::Relaxed);
-                    warn_unwritable(&self.dir, &error);
-                }
+        let encoded: Vec<(&str, std::io::Result<Vec<u8>>)> =
+            states.par_iter().map(|(display, state)| (*display, self.encode(display, state))).collect();
+        for (display, bytes) in encoded {
+            if !self.writable.load(Ordering::Relaxed) {
+                return;
             }
-        });
+            if let Err(error) = bytes.and_then(|bytes| write_atomically(&self.entry_path(display), &bytes)) {
+                self.writable.store(false, Ordering::Relaxed);
+                warn_unwritable(&self.dir, &error);
+            }
+        }
     }
 
-    fn store(&self, display: &str, state: &FileState) -> std::io::Result<()> {
+    fn encode(&self, display: &str, state: &FileState) -> std::io::Result<Vec<u8>> {
         let current = |hash: ContentHash| hash == state.hash;
         let report = state.report.as_ref().filter(|c| current(c.hash)).map(|cached| Cached {
             hash: cached.hash,
@@ -247,7 +254,7 @@ impl DiskCache {
             report,
         };
         let payload = postcard::to_stdvec(&entry).map_err(std::io::Error::other)?;
-        write_atomically(&self.entry_path(display), &frame(MAGIC, FORMAT, &[self.context, state.hash], &payload))
+        Ok(frame(MAGIC, FORMAT, &[self.context, state.hash], &payload))
     }
 
     /// Drops the entries of files that no longer exist.
