@@ -1,4 +1,4 @@
-# Set, OpenStruct, TSort, PrettyPrint, Forwardable, Delegate, Observer,
+# Set, OpenStruct, TSort, PrettyPrint, DelegateClass,
 # Singleton, PStore, Tempfile, Tmpdir, FileUtils, Find, Random::Formatter.
 require "set"
 require "ostruct"
@@ -58,16 +58,7 @@ os.dig(:a)
 os.delete_field(:c)
 os == OpenStruct.new(a: 1, b: "x")
 
-class Graph
-  include TSort
-  def initialize(h) = @h = h
-  def tsort_each_node(&b) = @h.each_key(&b)
-  def tsort_each_child(n, &b) = @h.fetch(n, []).each(&b)
-end
-g = Graph.new({ 1 => [2, 3], 2 => [3], 3 => [], 4 => [1] })
-g.tsort
-g.strongly_connected_components
-g.each_strongly_connected_component.to_a
+# (A TSort class is in collections.rb; this is its functional form.)
 TSort.tsort(->(&b) { [1, 2].each(&b) }, ->(n, &b) { (n == 1 ? [2] : []).each(&b) })
 
 out = +""
@@ -77,19 +68,7 @@ pp.flush
 PrettyPrint.format(+"", 20) { |q| q.text "x"; q.breakable; q.text "y" }
 PrettyPrint.singleline_format(+"") { |q| q.text "z" }
 
-class Queue2
-  extend Forwardable
-  def_delegators :@items, :size, :first, :<<
-  def_delegator :@items, :last, :peek
-  def initialize = @items = []
-end
-q = Queue2.new
-q << 1
-q << 2
-q.size
-q.first
-q.peek
-
+# (Forwardable, Observable and a SimpleDelegator are in collections.rb.)
 class Wrapper < SimpleDelegator; end
 w = Wrapper.new([3, 1, 2])
 w.sort
@@ -99,25 +78,6 @@ DelegateClass(Array)
 dc = Class.new(DelegateClass(Hash)) { def initialize = super({}) }.new
 dc[:a] = 1
 dc.keys
-
-class Ticker
-  include Observable
-  def tick(n)
-    changed
-    notify_observers(n)
-  end
-end
-class Watcher2
-  attr_reader :seen
-  def update(n) = (@seen ||= []) << n
-end
-t = Ticker.new
-wt = Watcher2.new
-t.add_observer(wt)
-t.tick(1)
-t.count_observers
-t.changed?
-t.delete_observers
 
 class Conf
   include Singleton
