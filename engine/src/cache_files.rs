@@ -115,6 +115,22 @@ pub fn unframe<'a, const K: usize>(
     Ok((keys, payload))
 }
 
+/// The whole length of the entry [`frame`] wrote at the start of `bytes`
+/// with `keys` keys, read from its header alone: `None` when the header
+/// is not whole or not one. The payload may still be cut short.
+pub fn framed_len(bytes: &[u8], magic: &[u8; 8], keys: usize) -> Option<usize> {
+    let mut reader = Reader(bytes);
+    if reader.take(magic.len()).ok()? != magic {
+        return None;
+    }
+    reader.take(4).ok()?;
+    let build_len = u16::from_le_bytes(reader.array().ok()?) as usize;
+    reader.take(build_len + 16 * keys).ok()?;
+    let length = usize::try_from(u64::from_le_bytes(reader.array().ok()?)).ok()?;
+    reader.take(8).ok()?;
+    (bytes.len() - reader.0.len()).checked_add(length)
+}
+
 struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {

@@ -51,18 +51,68 @@ fn warnings(output: &Output) -> usize {
     stderr(output).lines().filter(|line| line.contains("cache warning")).count()
 }
 
-/// The cache's entry files (one per project file).
-fn entries(cache: &Path) -> Vec<PathBuf> {
+/// The cache's pack files (one per project root and engine build).
+fn packs(cache: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for build in std::fs::read_dir(cache).expect("cache dir").flatten() {
         for entry in std::fs::read_dir(build.path()).expect("build dir").flatten() {
-            if !entry.file_name().to_string_lossy().starts_with('.') {
+            if entry.file_name().to_string_lossy().ends_with(".pack") {
                 out.push(entry.path());
             }
         }
     }
     out.sort();
     out
+}
+
+/// A pack's entries, each whole: magic (8), format (4), build length (2),
+/// build, context and content hash (32), payload length (8), checksum (8),
+/// payload.
+fn split_entries(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let build = u16::from_le_bytes([bytes[at + 12], bytes[at + 13]]) as usize;
+        let length_at = at + 14 + build + 32;
+        let length = u64::from_le_bytes(bytes[length_at..length_at + 8].try_into().expect("8 bytes")) as usize;
+        let end = length_at + 16 + length;
+        out.push(&bytes[at..end]);
+        at = end;
+    }
+    out
+}
+
+/// The file an entry is for: its payload opens with the root and the path,
+/// each a postcard string (a varint length, then the bytes).
+fn entry_path(entry: &[u8]) -> String {
+    let build = u16::from_le_bytes([entry[12], entry[13]]) as usize;
+    let mut at = 14 + build + 32 + 16;
+    let mut string = || {
+        let (mut length, mut shift) = (0usize, 0);
+        loop {
+            let byte = entry[at];
+            at += 1;
+            length |= usize::from(byte & 0x7f) << shift;
+            shift += 7;
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        at += length;
+        String::from_utf8_lossy(&entry[at - length..at]).into_owned()
+    };
+    let root = string();
+    format!("{root}/{}", string())
+}
+
+/// How many files the cache holds entries for (an edited file's older
+/// entries, superseded, do not count).
+fn entries(cache: &Path) -> usize {
+    let mut files = std::collections::BTreeSet::new();
+    for pack in packs(cache) {
+        files.extend(split_entries(&std::fs::read(pack).expect("pack")).into_iter().map(entry_path));
+    }
+    files.len()
 }
 
 #[test]
@@ -74,7 +124,7 @@ fn a_fresh_process_starts_warm_from_the_disk_cache_and_answers_the_same() {
     assert_eq!(answer(&first), answer(&plain), "a cold run filling the cache answers as one without");
     let files = figures(&first)["project_files"].as_u64().expect("project files");
     assert!(files >= 4, "{}", figures(&first));
-    assert_eq!(entries(&cache).len() as u64, files, "one entry per project file");
+    assert_eq!(entries(&cache) as u64, files, "one entry per project file");
 
     let second = check(root.path(), &[&cache_flag(&cache)]);
     assert_eq!(answer(&second), answer(&first));
@@ -108,11 +158,11 @@ fn an_edit_between_processes_is_seen_and_only_what_it_touches_is_redone() {
     let files = cache_figures["project_files"].as_u64().expect("files");
     assert!(cache_figures["reanalysed"].as_u64().expect("reanalysed") < files, "{cache_figures}");
     // A deleted file's entry goes with it.
-    let before = entries(&cache).len();
+    let before = entries(&cache);
     std::fs::remove_file(&file).expect("delete");
     let after_delete = check(root.path(), &[&cache_flag(&cache)]);
     assert_eq!(answer(&after_delete), answer(&check(root.path(), &[])));
-    assert_eq!(entries(&cache).len(), before - 1, "no entry left behind for a file that is gone");
+    assert_eq!(entries(&cache), before - 1, "no entry left behind for a file that is gone");
 }
 
 /// Breaks an entry's bytes one way.
@@ -155,15 +205,18 @@ fn a_corrupt_cache_is_ignored_with_one_warning_and_rebuilt() {
     for (what, corrupt) in corruptions() {
         let cache = root.path().join(format!("cache-{}", what.replace(' ', "-")));
         check(root.path(), &[&cache_flag(&cache)]);
-        // Every entry broken the same way: still exactly one warning.
-        for entry in entries(&cache) {
-            let bytes = std::fs::read(&entry).expect("entry");
-            std::fs::write(&entry, corrupt(&bytes)).expect("corrupt");
+        // Every entry broken the same way: still exactly one warning (none
+        // when every entry is emptied away: an empty pack is a sound one).
+        for pack in packs(&cache) {
+            let bytes = std::fs::read(&pack).expect("pack");
+            let broken: Vec<u8> = split_entries(&bytes).into_iter().flat_map(corrupt).collect();
+            std::fs::write(&pack, broken).expect("corrupt");
         }
         let broken = check(root.path(), &[&cache_flag(&cache)]);
         assert_eq!(answer(&broken), answer(&plain), "{what}: the answer is a cold run's");
         assert_eq!(broken.status.code(), plain.status.code(), "{what}");
-        assert_eq!(warnings(&broken), 1, "{what}: one warning\n{}", stderr(&broken));
+        let expected = usize::from(what != "empty");
+        assert_eq!(warnings(&broken), expected, "{what}: one warning\n{}", stderr(&broken));
         assert_eq!(figures(&broken)["disk_loaded"], 0, "{what}");
         // Rebuilt: the next process reads it back, silently.
         let healed = check(root.path(), &[&cache_flag(&cache)]);
@@ -171,6 +224,35 @@ fn a_corrupt_cache_is_ignored_with_one_warning_and_rebuilt() {
         assert_eq!(warnings(&healed), 0, "{what}: {}", stderr(&healed));
         assert_eq!(figures(&healed)["disk_loaded"], figures(&healed)["project_files"], "{what}");
     }
+}
+
+#[test]
+fn entries_after_a_damaged_one_still_load_and_the_pack_is_mended() {
+    let root = project();
+    let cache = root.path().join("cache");
+    let first = check(root.path(), &[&cache_flag(&cache)]);
+    let files = figures(&first)["project_files"].as_u64().expect("files");
+    let pack = packs(&cache).pop().expect("a pack");
+    let bytes = std::fs::read(&pack).expect("pack");
+    // The first entry's payload flipped, and a torn entry (a writer that
+    // died mid-append) at the end.
+    let entries = split_entries(&bytes);
+    let mut damaged = entries[0].to_vec();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 0x5a;
+    for entry in &entries[1..] {
+        damaged.extend_from_slice(entry);
+    }
+    damaged.extend_from_slice(&entries[1][..entries[1].len() / 2]);
+    std::fs::write(&pack, damaged).expect("damage");
+    let broken = check(root.path(), &[&cache_flag(&cache)]);
+    assert_eq!(answer(&broken), answer(&first));
+    assert_eq!(warnings(&broken), 1, "{}", stderr(&broken));
+    assert_eq!(figures(&broken)["disk_loaded"].as_u64(), Some(files - 1), "all but the damaged entry load");
+    let mended = check(root.path(), &[&cache_flag(&cache)]);
+    assert_eq!(warnings(&mended), 0, "{}", stderr(&mended));
+    assert_eq!(figures(&mended)["disk_loaded"].as_u64(), Some(files));
+    assert_eq!(split_entries(&std::fs::read(&pack).expect("pack")).len() as u64, files, "rewritten without the damage");
 }
 
 #[test]
@@ -195,7 +277,7 @@ fn the_config_key_names_the_cache_and_the_worker_starts_warm_from_it() {
     assert!(value.get("config_warnings").is_none(), "cache_dir is a known key: {value}");
     let cache = root.path().join(".cache/rigor");
     let files = figures(&first)["project_files"].as_u64().expect("files");
-    assert_eq!(entries(&cache).len() as u64, files);
+    assert_eq!(entries(&cache) as u64, files);
     // A new worker (an MCP client's, after a restart) reads it through the
     // same config key.
     let mut worker = Worker::start(&bin("rigor"));

@@ -2,57 +2,75 @@
 //! file's derived values written to disk, so that a fresh process (after
 //! a crash, a restart, a reboot) starts warm.
 //!
-//! `DIR/v<format>-<engine build>/` holds one entry per (root, path), named
-//! by a hash of both, so a rewritten file replaces its entry and the cache
-//! grows with the project, not with its history. An entry is a header
-//! (magic, format, build, context, content hash, payload length and
-//! checksum) and a postcard payload: the file's facts, and its exports and
-//! report with the project facts each read. Loaded, an entry is exactly
-//! what the workspace would hold had this process derived it, and is
-//! reused under the same rules (content hash, then every dependency's
-//! fingerprint against the current index), so a stale entry costs a
-//! re-derivation, never a wrong answer.
+//! `DIR/v<format>-<engine build>/<hash of the root>.pack` holds a project
+//! root's entries, one after another: a call appends the entries it
+//! derived anew, and the last entry of a path is the one that counts. One
+//! file, not one per entry: creating hundreds of small files costs about
+//! a millisecond each on a virtual machine's ext4 (most of a cold run),
+//! writing the same bytes to one file a few milliseconds in all.
+//!
+//! An entry is a header (magic, format, build, context, content hash,
+//! payload length and checksum) and a postcard payload: the file's facts,
+//! and its exports and report with the project facts each read. Loaded,
+//! an entry is exactly what the workspace would hold had this process
+//! derived it, and is reused under the same rules (content hash, then
+//! every dependency's fingerprint against the current index), so a stale
+//! entry costs a re-derivation, never a wrong answer.
 //!
 //! The context (root, settings, the engine build and a hash of the
 //! signatures' bytes) is in the header: an entry written under another is
-//! stale, not foreign. Anything unreadable (truncated, corrupt, another
-//! format or build) is ignored with one warning per process and written
-//! again; an unwritable directory warns once and the run goes on without it.
-//! Entries are written to a temporary file in the same directory and
-//! renamed over the old one, so a reader never sees half an entry.
-//! Once per process, entries of the root's files that no longer exist are
-//! removed (and temporary files a crashed writer left).
+//! stale, not foreign. A damaged stretch (cut short, corrupt, another
+//! format or build) is skipped to the next entry with one warning per
+//! process, and the pack is written again without it; an unwritable
+//! directory warns once and the run goes on without it.
+//!
+//! Appends hold an exclusive `flock` on the pack and readers a shared
+//! one, so no reader sees half an entry. The pack is rewritten whole (to
+//! a temporary file, renamed over it) when superseded entries outgrow the
+//! live ones, when it held damage, or when files it has entries for are
+//! gone; an append racing a rewrite is lost, which costs a later miss.
+//! Once per process, other builds' directories unused for a week go.
 
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{Cached, FileFacts, FileState, Workspace};
 use crate::analysis::{self, FileReport};
-use crate::cache_files::{build_id, frame, prune_other_builds, unframe, write_atomically};
+use crate::cache_files::{build_id, frame, framed_len, prune_other_builds, unframe, write_atomically};
 use crate::diagnostic::{Diagnostic, EvidenceTier, Severity};
 use crate::model::index::FileExports;
 use crate::model::sources::{ContentHash, Source};
 
 /// Bumped whenever the entry layout changes (the build id also changes
 /// with every source change; this guards a layout change alone).
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const MAGIC: &[u8; 8] = b"RIGORC\x00\x01";
 
 /// A workspace's cache directory for one context.
 pub(super) struct DiskCache {
     /// `DIR/v<format>-<build>`.
     dir: PathBuf,
+    /// `dir/<hash of the root>.pack`: this root's entries.
+    pack: PathBuf,
     /// The root, the settings and the signatures, hashed.
     context: u128,
     root: String,
     /// Cleared after a write fails: the run goes on without persisting.
     writable: AtomicBool,
-    /// Whether vanished files' entries were looked for (see `sweep`).
+    /// Whether this process did its once-only tidying (see `sweep`).
     swept: AtomicBool,
+    /// Entries in the pack as far as this process knows (read or
+    /// appended): when superseded ones outgrow the live, it is rewritten.
+    records: AtomicUsize,
+    /// The pack held a damaged stretch, or entries of files now gone.
+    rewrite: AtomicBool,
+    /// The paths the pack held entries for when last read.
+    on_disk: Mutex<Vec<String>>,
 }
 
 /// One file's derived values as read from disk.
@@ -113,12 +131,17 @@ impl DiskCache {
             hasher.update(part);
         }
         hasher.update(&signatures.to_le_bytes());
+        let pack = dir.join(format!("{:032x}.pack", xxhash_rust::xxh3::xxh3_128(root.as_bytes())));
         Some(DiskCache {
             dir,
+            pack,
             context: hasher.digest128(),
             root,
             writable: AtomicBool::new(true),
             swept: AtomicBool::new(false),
+            records: AtomicUsize::new(0),
+            rewrite: AtomicBool::new(false),
+            on_disk: Mutex::new(Vec::new()),
         })
     }
 
@@ -126,39 +149,80 @@ impl DiskCache {
         self.dir == other.dir && self.context == other.context
     }
 
-    fn entry_path(&self, display: &str) -> PathBuf {
-        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-        hasher.update(self.root.as_bytes());
-        hasher.update(&[0]);
-        hasher.update(display.as_bytes());
-        self.dir.join(format!("{:032x}", hasher.digest128()))
-    }
-
-    /// Entries for the files of `wanted` (path and current content), in
-    /// parallel; files without a valid, current entry are left out.
+    /// Entries for the files of `wanted` (path and current content);
+    /// files without a valid, current entry are left out.
     pub fn load_all(&self, wanted: &[(&str, ContentHash)]) -> Vec<(String, Loaded)> {
+        let Some(bytes) = self.read_pack() else { return Vec::new() };
+        let (latest, records) = self.scan(&bytes);
+        self.records.store(records, Ordering::Relaxed);
+        *self.on_disk.lock().expect("on-disk paths") = latest.keys().cloned().collect();
         wanted
             .par_iter()
-            .filter_map(|(display, hash)| self.load(display, *hash).map(|loaded| (display.to_string(), loaded)))
+            .filter_map(|(display, hash)| {
+                let record = latest.get(*display)?;
+                match self.decode(record, display, *hash) {
+                    Ok(found) => found.map(|loaded| (display.to_string(), loaded)),
+                    Err(problem) => {
+                        warn_unreadable(&format!("{}: the entry of {display}: {problem}", self.pack.display()));
+                        None
+                    }
+                }
+            })
             .collect()
     }
 
-    fn load(&self, display: &str, hash: ContentHash) -> Option<Loaded> {
-        let bytes = match std::fs::read(self.entry_path(display)) {
-            Ok(bytes) => bytes,
+    /// The pack's bytes, read under a shared lock; `None` when there is no
+    /// pack (or, after a warning, it cannot be read).
+    fn read_pack(&self) -> Option<Vec<u8>> {
+        let mut file = match std::fs::File::open(&self.pack) {
+            Ok(file) => file,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
             Err(error) => {
-                warn_unreadable(&format!("{}: {error}", self.entry_path(display).display()));
+                warn_unreadable(&format!("{}: {error}", self.pack.display()));
                 return None;
             }
         };
-        match self.decode(&bytes, display, hash) {
-            Ok(found) => found,
-            Err(problem) => {
-                warn_unreadable(&format!("{}: {problem}", self.entry_path(display).display()));
+        lock(&file, libc::LOCK_SH);
+        let mut bytes = Vec::new();
+        match file.read_to_end(&mut bytes) {
+            Ok(_) => Some(bytes),
+            Err(error) => {
+                warn_unreadable(&format!("{}: {error}", self.pack.display()));
                 None
             }
         }
+    }
+
+    /// The last entry of each of this root's paths in `bytes`, and how
+    /// many entries there are. A damaged stretch is skipped to the next
+    /// entry's magic, with one warning, and the pack marked for rewriting.
+    fn scan<'b>(&self, bytes: &'b [u8]) -> (rustc_hash::FxHashMap<String, &'b [u8]>, usize) {
+        let mut latest = rustc_hash::FxHashMap::default();
+        let mut records = 0;
+        let mut at = 0;
+        while at < bytes.len() {
+            let rest = &bytes[at..];
+            let whole = framed_len(rest, MAGIC, 2).filter(|len| *len <= rest.len()).map(|len| &rest[..len]);
+            let sound = whole.and_then(|record| unwrap_entry(record).ok().map(|(_, _, payload)| (record, payload)));
+            let Some((record, payload)) = sound else {
+                let problem = match whole.map(unwrap_entry) {
+                    Some(Err(problem)) => problem,
+                    _ => "cut short".to_string(),
+                };
+                warn_unreadable(&format!("{}: the entry at byte {at}: {problem}", self.pack.display()));
+                self.rewrite.store(true, Ordering::Relaxed);
+                at += next_magic(&rest[1..]).map_or(rest.len(), |skip| skip + 1);
+                continue;
+            };
+            records += 1;
+            if let Ok(((root, path), _)) = postcard::take_from_bytes::<(String, String)>(payload) {
+                if root == self.root {
+                    latest.insert(path, record);
+                }
+            }
+            at += record.len();
+        }
+        (latest, records)
     }
 
     /// `Ok(None)`: a sound entry, but for other content or another context.
@@ -184,54 +248,91 @@ impl DiskCache {
         Ok(Some(Loaded { facts: entry.facts, exports: entry.exports, report }))
     }
 
-    /// Once per process and cache: removes the entries of this root's files
-    /// that no longer exist (`known` are files the workspace holds),
-    /// temporary files a crashed writer left, and other builds'
-    /// directories unused for a week (not on every call: once is enough).
+    /// After a call's writes: once per process, removes other builds'
+    /// directories unused for a week and temporary files a crashed writer
+    /// left; and rewrites the pack when it must (see the module's notes).
+    /// `known` are the files the workspace holds.
     pub fn sweep<'a>(&self, known: impl Iterator<Item = &'a str>) {
-        if self.swept.swap(true, Ordering::Relaxed) {
-            return;
-        }
-        if let Some(root_dir) = self.dir.parent() {
-            prune_other_builds(root_dir, &self.dir);
-        }
-        let keep: rustc_hash::FxHashSet<PathBuf> = known.map(|display| self.entry_path(display)).collect();
-        let Ok(listing) = std::fs::read_dir(&self.dir) else { return };
-        for item in listing.flatten() {
-            let path = item.path();
-            if keep.contains(&path) {
-                continue;
+        let known: rustc_hash::FxHashSet<&str> = known.collect();
+        if !self.swept.swap(true, Ordering::Relaxed) {
+            if let Some(root_dir) = self.dir.parent() {
+                prune_other_builds(root_dir, &self.dir);
             }
-            let name = item.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') {
-                let old = item.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
-                if name.ends_with(".tmp") && old.is_some_and(|age| age.as_secs() > 600) {
-                    let _ = std::fs::remove_file(&path);
-                }
-                continue;
+            self.remove_stale_temporaries();
+            let on_disk = std::mem::take(&mut *self.on_disk.lock().expect("on-disk paths"));
+            let gone = |path: &String| !known.contains(path.as_str()) && !Path::new(&self.root).join(path).is_file();
+            if on_disk.iter().any(gone) {
+                self.rewrite.store(true, Ordering::Relaxed);
             }
-            let Ok(bytes) = std::fs::read(&path) else { continue };
-            let Ok((_, _, payload)) = unwrap_entry(&bytes) else { continue };
-            let Ok(((root, display), _)) = postcard::take_from_bytes::<(String, String)>(payload) else { continue };
-            if root == self.root && !Path::new(&root).join(&display).exists() {
-                let _ = std::fs::remove_file(&path);
+        }
+        let superseded = self.records.load(Ordering::Relaxed) > 2 * known.len() + 64;
+        if (superseded || self.rewrite.swap(false, Ordering::Relaxed)) && self.writable.load(Ordering::Relaxed) {
+            if let Err(error) = self.rewrite_pack(&known) {
+                self.writable.store(false, Ordering::Relaxed);
+                warn_unwritable(&self.dir, &error);
             }
         }
     }
 
-    /// Writes the entries of `states`, each whole or not at all. Entries
-    /// are encoded in parallel but written one after another: creating
-    /// files in one directory from several threads only contends for the
-    /// directory's lock (on ext4, a third of a cold run's CPU went to
-    /// spinning on it).
-    pub fn store_all(&self, states: &[(&str, &FileState)]) {
-        let encoded: Vec<(&str, std::io::Result<Vec<u8>>)> =
-            states.par_iter().map(|(display, state)| (*display, self.encode(display, state))).collect();
-        for (display, bytes) in encoded {
-            if !self.writable.load(Ordering::Relaxed) {
-                return;
+    fn remove_stale_temporaries(&self) {
+        let Ok(listing) = std::fs::read_dir(&self.dir) else { return };
+        for item in listing.flatten() {
+            let name = item.file_name().to_string_lossy().into_owned();
+            let old = item.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+            if name.starts_with('.') && name.ends_with(".tmp") && old.is_some_and(|age| age.as_secs() > 600) {
+                let _ = std::fs::remove_file(item.path());
             }
-            if let Err(error) = bytes.and_then(|bytes| write_atomically(&self.entry_path(display), &bytes)) {
+        }
+    }
+
+    /// The pack again with only the last sound entry of each path that is
+    /// known or still exists. The old pack stays locked while it is read
+    /// and replaced, so no append lands in the stretch being copied.
+    fn rewrite_pack(&self, known: &rustc_hash::FxHashSet<&str>) -> std::io::Result<()> {
+        let mut file = match std::fs::File::open(&self.pack) {
+            Ok(file) => file,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(error) => return Err(error),
+        };
+        lock(&file, libc::LOCK_EX);
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        let (latest, _) = self.scan(&bytes);
+        let mut kept: Vec<(&String, &[u8])> = latest
+            .iter()
+            .filter(|(path, _)| known.contains(path.as_str()) || Path::new(&self.root).join(path).is_file())
+            .map(|(path, record)| (path, *record))
+            .collect();
+        kept.sort_unstable_by_key(|(path, _)| *path);
+        let mut out = Vec::with_capacity(kept.iter().map(|(_, record)| record.len()).sum());
+        for (_, record) in &kept {
+            out.extend_from_slice(record);
+        }
+        write_atomically(&self.pack, &out)?;
+        self.records.store(kept.len(), Ordering::Relaxed);
+        // A stretch this scan found damaged is gone with the old pack.
+        self.rewrite.store(false, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Appends the entries of `states` to the pack, in one write under an
+    /// exclusive lock; they are encoded in parallel.
+    pub fn store_all(&self, states: &[(&str, &FileState)]) {
+        if !self.writable.load(Ordering::Relaxed) {
+            return;
+        }
+        let encoded: Vec<std::io::Result<Vec<u8>>> =
+            states.par_iter().map(|(display, state)| self.encode(display, state)).collect();
+        let appended = encoded.into_iter().collect::<std::io::Result<Vec<Vec<u8>>>>().and_then(|entries| {
+            let mut file = std::fs::OpenOptions::new().append(true).create(true).open(&self.pack)?;
+            lock(&file, libc::LOCK_EX);
+            file.write_all(&entries.concat())
+        });
+        match appended {
+            Ok(()) => {
+                self.records.fetch_add(states.len(), Ordering::Relaxed);
+            }
+            Err(error) => {
                 self.writable.store(false, Ordering::Relaxed);
                 warn_unwritable(&self.dir, &error);
             }
@@ -257,12 +358,27 @@ impl DiskCache {
         Ok(frame(MAGIC, FORMAT, &[self.context, state.hash], &payload))
     }
 
-    /// Drops the entries of files that no longer exist.
+    /// Files that no longer exist: their entries go when the pack is
+    /// next rewritten, which this asks for.
     pub fn forget(&self, displays: &[String]) {
-        for display in displays {
-            let _ = std::fs::remove_file(self.entry_path(display));
+        if !displays.is_empty() {
+            self.rewrite.store(true, Ordering::Relaxed);
         }
     }
+}
+
+/// Takes an advisory lock on `file` (`LOCK_SH` or `LOCK_EX`), released
+/// when it closes. A filesystem without locks goes on unlocked: entries
+/// are checksummed, so a torn one is skipped, never believed.
+fn lock(file: &std::fs::File, how: libc::c_int) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock only reads the descriptor, which `file` keeps open.
+    let _ = unsafe { libc::flock(file.as_raw_fd(), how) };
+}
+
+/// Where the next entry's magic starts in `bytes`.
+fn next_magic(bytes: &[u8]) -> Option<usize> {
+    memchr::memmem::find(bytes, MAGIC)
 }
 
 /// The workspace's hooks: which directory, loading what it lacks, and
