@@ -73,6 +73,15 @@ pub(super) struct DiskCache {
     on_disk: Mutex<Vec<String>>,
 }
 
+/// An entry as `scan` found it: its bytes (a rewrite copies them whole)
+/// and its checked header's parts.
+struct Found<'b> {
+    bytes: &'b [u8],
+    context: u128,
+    content: ContentHash,
+    payload: &'b [u8],
+}
+
 /// One file's derived values as read from disk.
 pub(super) struct Loaded {
     pub facts: FileFacts,
@@ -159,8 +168,8 @@ impl DiskCache {
         wanted
             .par_iter()
             .filter_map(|(display, hash)| {
-                let record = latest.get(*display)?;
-                match self.decode(record, display, *hash) {
+                let found = latest.get(*display)?;
+                match self.decode(found, display, *hash) {
                     Ok(found) => found.map(|loaded| (display.to_string(), loaded)),
                     Err(problem) => {
                         warn_unreadable(&format!("{}: the entry of {display}: {problem}", self.pack.display()));
@@ -194,48 +203,51 @@ impl DiskCache {
     }
 
     /// The last entry of each of this root's paths in `bytes`, and how
-    /// many entries there are. A damaged stretch is skipped to the next
-    /// entry's magic, with one warning, and the pack marked for rewriting.
-    fn scan<'b>(&self, bytes: &'b [u8]) -> (rustc_hash::FxHashMap<String, &'b [u8]>, usize) {
+    /// many entries there are. Each header and checksum is checked here,
+    /// once. A damaged stretch is skipped to the next entry's magic, with
+    /// one warning, and the pack marked for rewriting.
+    fn scan<'b>(&self, bytes: &'b [u8]) -> (rustc_hash::FxHashMap<String, Found<'b>>, usize) {
         let mut latest = rustc_hash::FxHashMap::default();
         let mut records = 0;
         let mut at = 0;
         while at < bytes.len() {
             let rest = &bytes[at..];
-            let whole = framed_len(rest, MAGIC, 2).filter(|len| *len <= rest.len()).map(|len| &rest[..len]);
-            let sound = whole.and_then(|record| unwrap_entry(record).ok().map(|(_, _, payload)| (record, payload)));
-            let Some((record, payload)) = sound else {
-                let problem = match whole.map(unwrap_entry) {
-                    Some(Err(problem)) => problem,
-                    _ => "cut short".to_string(),
-                };
-                warn_unreadable(&format!("{}: the entry at byte {at}: {problem}", self.pack.display()));
-                self.rewrite.store(true, Ordering::Relaxed);
-                at += next_magic(&rest[1..]).map_or(rest.len(), |skip| skip + 1);
-                continue;
+            let checked = match framed_len(rest, MAGIC, 2).filter(|len| *len <= rest.len()) {
+                Some(len) => unwrap_entry(&rest[..len]).map(|(context, content, payload)| Found {
+                    bytes: &rest[..len],
+                    context,
+                    content,
+                    payload,
+                }),
+                None => Err("cut short".to_string()),
+            };
+            let found = match checked {
+                Ok(found) => found,
+                Err(problem) => {
+                    warn_unreadable(&format!("{}: the entry at byte {at}: {problem}", self.pack.display()));
+                    self.rewrite.store(true, Ordering::Relaxed);
+                    at += next_magic(&rest[1..]).map_or(rest.len(), |skip| skip + 1);
+                    continue;
+                }
             };
             records += 1;
-            if let Ok(((root, path), _)) = postcard::take_from_bytes::<(String, String)>(payload) {
+            at += found.bytes.len();
+            if let Ok(((root, path), _)) = postcard::take_from_bytes::<(String, String)>(found.payload) {
                 if root == self.root {
-                    latest.insert(path, record);
+                    latest.insert(path, found);
                 }
             }
-            at += record.len();
         }
         (latest, records)
     }
 
     /// `Ok(None)`: a sound entry, but for other content or another context.
-    fn decode(&self, bytes: &[u8], display: &str, hash: ContentHash) -> Result<Option<Loaded>, String> {
-        let (context, content, payload) = unwrap_entry(bytes)?;
-        if context != self.context || content != hash {
+    fn decode(&self, found: &Found<'_>, display: &str, hash: ContentHash) -> Result<Option<Loaded>, String> {
+        if found.context != self.context || found.content != hash {
             return Ok(None);
         }
-        let entry: EntryIn = postcard::from_bytes(payload).map_err(|e| format!("undecodable ({e})"))?;
-        if entry.root != self.root || entry.path != display {
-            // Two (root, path) pairs hashing alike: stale for this one.
-            return Ok(None);
-        }
+        // (`scan` filed it under its own root and path.)
+        let entry: EntryIn = postcard::from_bytes(found.payload).map_err(|e| format!("undecodable ({e})"))?;
         let report = match entry.report {
             Some(cached) => Some(Cached {
                 hash: cached.hash,
@@ -252,9 +264,14 @@ impl DiskCache {
     /// directories unused for a week and temporary files a crashed writer
     /// left; and rewrites the pack when it must (see the module's notes).
     /// `known` are the files the workspace holds.
-    pub fn sweep<'a>(&self, known: impl Iterator<Item = &'a str>) {
+    pub fn sweep<'a>(&self, known: impl ExactSizeIterator<Item = &'a str>) {
+        let superseded = self.records.load(Ordering::Relaxed) > 2 * known.len() + 64;
+        let first = !self.swept.swap(true, Ordering::Relaxed);
+        if !(first || superseded || self.rewrite.load(Ordering::Relaxed)) {
+            return;
+        }
         let known: rustc_hash::FxHashSet<&str> = known.collect();
-        if !self.swept.swap(true, Ordering::Relaxed) {
+        if first {
             if let Some(root_dir) = self.dir.parent() {
                 prune_other_builds(root_dir, &self.dir);
             }
@@ -265,7 +282,6 @@ impl DiskCache {
                 self.rewrite.store(true, Ordering::Relaxed);
             }
         }
-        let superseded = self.records.load(Ordering::Relaxed) > 2 * known.len() + 64;
         if (superseded || self.rewrite.swap(false, Ordering::Relaxed)) && self.writable.load(Ordering::Relaxed) {
             if let Err(error) = self.rewrite_pack(&known) {
                 self.writable.store(false, Ordering::Relaxed);
@@ -301,7 +317,7 @@ impl DiskCache {
         let mut kept: Vec<(&String, &[u8])> = latest
             .iter()
             .filter(|(path, _)| known.contains(path.as_str()) || Path::new(&self.root).join(path).is_file())
-            .map(|(path, record)| (path, *record))
+            .map(|(path, found)| (path, found.bytes))
             .collect();
         kept.sort_unstable_by_key(|(path, _)| *path);
         let mut out = Vec::with_capacity(kept.iter().map(|(_, record)| record.len()).sum());

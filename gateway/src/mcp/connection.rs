@@ -98,7 +98,7 @@ impl Outbox {
     pub async fn respond(&self, id: &RequestId, answer: Result<Value, RpcError>) {
         match answer {
             Ok(result) if !crate::trace::enabled() => {
-                let envelope = jsonrpc::Response { jsonrpc: "2.0", id, result: &result };
+                let envelope = jsonrpc::Response::new(id, &result);
                 self.send_text(serde_json::to_string(&envelope).expect("a result always serialises")).await;
             }
             Ok(result) => self.send(jsonrpc::response(id, result)).await,

@@ -302,9 +302,15 @@ pub fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
 /// A response envelope to serialise as it stands (see `Outbox::respond`).
 #[derive(serde::Serialize)]
 pub struct Response<'a> {
-    pub jsonrpc: &'static str,
-    pub id: &'a RequestId,
-    pub result: &'a Value,
+    jsonrpc: &'static str,
+    id: &'a RequestId,
+    result: &'a Value,
+}
+
+impl<'a> Response<'a> {
+    pub fn new(id: &'a RequestId, result: &'a Value) -> Self {
+        Response { jsonrpc: "2.0", id, result }
+    }
 }
 
 impl serde::Serialize for RequestId {
