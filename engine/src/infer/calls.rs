@@ -85,6 +85,7 @@ pub(super) enum Plan<'e> {
     Reader {
         ivar: String,
         class: Name,
+        side: Side,
     },
 }
 
@@ -524,7 +525,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             Plan::Fixed(ty) => ty.clone(),
             Plan::Defs(defs) => union(defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>()),
             Plan::External(id) => self.index.external_return(*id),
-            Plan::Reader { ivar, class } => self.class_ivar_type(class, Side::Instance, ivar, false),
+            Plan::Reader { ivar, class, side } => self.class_ivar_type(class, *side, ivar, false),
             Plan::Rbs { overloads, receiver, owner_args } => union(
                 overloads
                     .iter()
@@ -631,19 +632,19 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             Callee::Rbs(found) => self.rbs_plan(Some(found), method, receiver.clone(), args, block),
             Callee::Def(id) => {
                 let mut defs = self.all_definitions(id, method);
-                if side == Side::Instance {
-                    defs.extend(self.overrides(&class, method));
-                }
-                match self.index.overrides_elsewhere(&class, side, method) {
-                    None => Plan::Defs(defs),
-                    Some(elsewhere) => {
+                let below = self.overrides(&class, side, method);
+                defs.extend(below.defs);
+                match (self.index.overrides_elsewhere(&class, side, method), below.opaque) {
+                    (None, false) => Plan::Defs(defs),
+                    (elsewhere, opaque) => {
                         let own = defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>();
-                        Plan::Fixed(union(own.into_iter().chain(elsewhere)))
+                        let unknown = opaque.then(Type::untyped);
+                        Plan::Fixed(union(own.into_iter().chain(elsewhere.into_iter().flatten()).chain(unknown)))
                     }
                 }
             }
             Callee::External(id) => Plan::External(id),
-            Callee::Reader(ivar) => Plan::Reader { ivar, class },
+            Callee::Reader(ivar) => Plan::Reader { ivar, class, side },
             Callee::Writer => Plan::Fixed(args.last().and_then(Arg::positional).cloned().unwrap_or_else(Type::untyped)),
             Callee::Opaque => Plan::Fixed(Type::untyped()),
             // A method nil lacks raises NoMethodError: that path yields nothing.

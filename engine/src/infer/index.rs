@@ -192,8 +192,11 @@ impl<'pr> ProgramIndex<'pr> {
             side: Side::Instance,
             module_function: false,
             in_block: 0,
+            in_def: 0,
+            macro_names: Vec::new(),
         };
         walker.visit(root);
+        walker.add_macro_names();
         if project.as_ref().is_some_and(|p| p.index.policy == crate::model::params::ParameterPolicy::Private) {
             index.private_defs = super::call_sites::private_defs(root);
         }
@@ -541,6 +544,11 @@ struct Walker<'i, 'pr, 'e> {
     /// Inside a block or lambda: a `def` there belongs to whatever object
     /// runs the block (`Class.new do ... end`), not to the enclosing class.
     in_block: usize,
+    /// Inside a `def`: its calls run later, on whatever `self` it gets.
+    in_def: usize,
+    /// Names a macro the signatures do not know was given in a class body
+    /// (`def_node_matcher :name, ...`): it may define them.
+    macro_names: Vec<(Name, Side, String)>,
 }
 
 fn symbol_arguments(call: &CallNode<'_>) -> Vec<String> {
@@ -557,6 +565,34 @@ fn symbol_arguments(call: &CallNode<'_>) -> Vec<String> {
 }
 
 impl<'pr> Walker<'_, 'pr, '_> {
+    /// A class-body call of a method neither the signatures nor a rule
+    /// here know, given a symbol first (`def_node_matcher :on_send, ...`,
+    /// `define_predicate :x?`): it may define a method of that name, which
+    /// then overrides an inherited or mixed-in one. Noted, and added as
+    /// opaque where the class defines no such method itself.
+    fn note_macro(&mut self, call: &CallNode<'pr>, method: &str) {
+        if self.in_def > 0 || self.in_block > 0 || self.env.instance_method("Class", method).is_some() {
+            return;
+        }
+        let Some(first) = call.arguments().and_then(|a| a.arguments().iter().next()) else { return };
+        let Some(symbol) = first.as_symbol_node() else { return };
+        let Some(class) = self.lexical.last().filter(|c| &***c != SINGLETON_OF_OTHER) else { return };
+        let defined = String::from_utf8_lossy(symbol.unescaped()).into_owned();
+        self.macro_names.push((class.clone(), self.side, defined));
+    }
+
+    fn add_macro_names(&mut self) {
+        for (class, side, method) in std::mem::take(&mut self.macro_names) {
+            if let Some(class) = self.index.classes.get_mut(&class) {
+                let table = match side {
+                    Side::Instance => &mut class.instance_methods,
+                    Side::Singleton => &mut class.singleton_methods,
+                };
+                table.entry(method).or_insert(MethodEntry::Opaque);
+            }
+        }
+    }
+
     fn current(&mut self) -> Option<&mut UserClass> {
         let name = self.lexical.last()?.clone();
         self.index.classes.get_mut(&name)
@@ -782,7 +818,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
                     }
                 }
             }
-            _ => {}
+            _ => self.note_macro(call, &method),
         }
     }
 }
@@ -871,7 +907,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         }
         let saved = self.module_function;
         self.module_function = false;
+        self.in_def += 1;
         ruby_prism::visit_def_node(self, def);
+        self.in_def -= 1;
         self.module_function = saved;
     }
 

@@ -257,20 +257,24 @@ impl<'a> Inferrer<'_, 'a> {
             })
     }
 
-    /// `def`s of the same name in this file's subclasses of `class`: a
-    /// call on a `class` instance may run any of them.
-    pub(super) fn overrides(&self, class: &str, method: &str) -> Vec<usize> {
-        self.index
-            .classes
-            .values()
-            .filter(|c| &*c.name != class)
-            .filter_map(|c| match c.instance_methods.get(method) {
-                Some(MethodEntry::Def(id)) if self.relation(&c.name, class) == super::signature::Relation::Is => {
-                    Some(*id)
-                }
-                _ => None,
-            })
-            .collect()
+    /// This file's definitions of `method` on `side` in classes below
+    /// `class`: a call on a `class` instance (or on the class, for the
+    /// singleton side) may run any of them.
+    pub(super) fn overrides(&self, class: &str, side: Side, method: &str) -> Overriders {
+        let mut found = Overriders::default();
+        for below in self.index.classes.values().filter(|c| &*c.name != class) {
+            let Some(entry) = below.methods(side).get(method) else { continue };
+            if self.relation(&below.name, class) != super::signature::Relation::Is {
+                continue;
+            }
+            match entry {
+                MethodEntry::Def(id) => found.defs.push(*id),
+                // An attribute, an alias, a macro's method: not a body
+                // inferred here.
+                _ => found.opaque = true,
+            }
+        }
+        found
     }
 
     /// Every `def` of the method `id` defines: a class or the top level
@@ -355,4 +359,13 @@ impl<'a> Inferrer<'_, 'a> {
             Superclass::Unknown => Callee::Missing { complete: false },
         }
     }
+}
+
+/// The file's own definitions of a method below a class (subclasses,
+/// includers), any of which a call on the class's instances may run.
+#[derive(Default)]
+pub(super) struct Overriders {
+    pub defs: Vec<usize>,
+    /// Some are not `def`s: they return what nobody here can say.
+    pub opaque: bool,
 }

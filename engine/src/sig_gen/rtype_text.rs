@@ -48,6 +48,8 @@ fn with_args(name: &str, args: &[RType]) -> String {
 fn grouped(ty: &RType) -> String {
     match ty {
         RType::Union(_) | RType::Intersection(_) | RType::Proc(_) | RType::Optional(_) => format!("({})", rbs_text(ty)),
+        // `:a?` is the symbol `:a?`.
+        RType::Literal(crate::types::Literal::Sym(_)) => format!("({})", rbs_text(ty)),
         _ => rbs_text(ty),
     }
 }

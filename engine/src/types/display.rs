@@ -125,7 +125,15 @@ fn write_union(members: &[Type], out: &mut String) {
         shown.sort();
     }
     if has_nil && shown.len() == 1 {
+        // `:a?` would read as the symbol `:a?` (in RBS too): `(:a)?`.
+        let symbol = members.iter().any(|m| matches!(m, Type::Constant(Literal::Sym(_))));
+        if symbol {
+            out.push('(');
+        }
         out.push_str(&shown[0]);
+        if symbol {
+            out.push(')');
+        }
         out.push('?');
         return;
     }
