@@ -4,8 +4,13 @@ asks the engine (`rigor sig-gen --format json`) what it infers for every
 method that ran, and prints how many answers were unsound, precise or
 untyped (see compare.py). Exit 1 when any answer is unsound.
 
-Usage: scripts/soundness [--quick] [--engine PATH] [--verbose]
-  --quick    only the workloads CI runs (QUICK below)
+Two suites: the standard library (the scripts in workloads/, tracing Ruby's
+own library) and rubocop (Debian's RuboCop run over real files, tracing its
+lib/, which the engine analyses as one project: cross-file answers).
+
+Usage: scripts/soundness [--quick] [--suite stdlib|rubocop|all] [--engine PATH]
+  --quick    only the workloads CI runs (QUICK below; rubocop on fewer files)
+  --suite    which suite (default: all)
   --engine   the rigor binary (default: target/debug/rigor)"""
 
 import argparse
@@ -28,11 +33,19 @@ def ruby_libdir():
                           check=True, capture_output=True, text=True).stdout
 
 
-def record(workload, scratch, roots):
+GEMS = REPO / "corpus/usr/share/rubygems-integration/all/gems"
+RUBOCOP = GEMS / "rubocop-1.39.0"
+# Real code for rubocop to inspect and correct (from the libruby corpus).
+RUBOCOP_INPUTS = ["set.rb", "ostruct.rb", "tsort.rb", "observer.rb", "optparse.rb", "shellwords.rb",
+                  "pp.rb", "benchmark.rb"]
+RUBOCOP_QUICK_INPUTS = ["tsort.rb"]
+
+
+def record(workload, scratch, roots, args=(), extra_env=None, timeout=300):
     out = scratch / (workload.stem + ".jsonl")
-    env = dict(os.environ, SOUNDNESS_OUT=str(out), SOUNDNESS_ROOTS=":".join(roots))
-    run = subprocess.run(["ruby", "-r", str(HERE / "recorder.rb"), str(workload)], env=env,
-                         cwd=scratch, capture_output=True, text=True, timeout=300)
+    env = dict(os.environ, SOUNDNESS_OUT=str(out), SOUNDNESS_ROOTS=":".join(roots), **(extra_env or {}))
+    run = subprocess.run(["ruby", "-r", str(HERE / "recorder.rb"), str(workload), *args], env=env,
+                         cwd=scratch, capture_output=True, text=True, timeout=timeout)
     if run.returncode != 0:
         sys.exit(f"scripts/soundness: workload {workload.name} failed:\n{run.stderr}")
     return [json.loads(line) for line in out.read_text().splitlines()]
@@ -50,33 +63,61 @@ def merge(records):
     return merged
 
 
-def infer(engine, paths, scratch):
+def infer(engine, paths, cwd):
     run = subprocess.run([engine, "sig-gen", "--format", "json", "--include-private", "--params", "observed",
-                          *paths], cwd=scratch, capture_output=True, text=True, timeout=600)
+                          *paths], cwd=cwd, capture_output=True, text=True, timeout=600)
     if run.returncode not in (0, 1):
         sys.exit(f"scripts/soundness: sig-gen failed ({run.returncode}):\n{run.stderr}")
     candidates = {}
     for c in json.loads(run.stdout)["candidates"]:
-        path = os.path.realpath(os.path.join(scratch, c["file"]))
+        path = os.path.realpath(os.path.join(cwd, c["file"]))
         candidates[(path, c["class"], c["kind"], c["method"])] = c
     return candidates
+
+
+def stdlib_suite(engine, quick, scratch):
+    """The workloads against Ruby's library; the traced files are the project."""
+    workloads = sorted((HERE / "workloads").glob("*.rb"))
+    if quick:
+        workloads = [w for w in workloads if w.name in QUICK]
+    roots = [ruby_libdir(), str(HERE / "workloads")]
+    records = merge(r for w in workloads for r in record(w, scratch, roots))
+    paths = sorted({os.path.realpath(k[0]) for k in records})
+    return f"{len(workloads)} workloads", records, infer(engine, paths, scratch)
+
+
+def rubocop_suite(engine, quick, scratch):
+    """Debian's RuboCop run over real files; its whole lib/ is the project."""
+    subprocess.run([str(REPO / "scripts/fetch-corpora"), "--rubocop-runtime"], check=True)
+    libraries = [RUBOCOP / "lib", *sorted(p / "lib" for p in GEMS.iterdir() if p != RUBOCOP),
+                 REPO / "corpus/usr/lib/ruby/vendor_ruby"]
+    inputs = RUBOCOP_QUICK_INPUTS if quick else RUBOCOP_INPUTS
+    sources = [str(REPO / "corpus/usr/lib/ruby/3.1.0" / name) for name in inputs] + [str(HERE / "rubocop/messy.rb")]
+    env = {"RUBYLIB": ":".join(str(p) for p in libraries)}
+    records = record(HERE / "rubocop/drive.rb", scratch, [str(RUBOCOP / "lib")], sources, env, timeout=900)
+    return f"rubocop over {len(sources)} files", merge(records), infer(engine, ["lib"], RUBOCOP)
+
+
+SUITES = {"stdlib": stdlib_suite, "rubocop": rubocop_suite}
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--suite", choices=[*SUITES, "all"], default="all")
     parser.add_argument("--engine", default=str(REPO / "target/debug/rigor"))
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
-    workloads = sorted((HERE / "workloads").glob("*.rb"))
-    if args.quick:
-        workloads = [w for w in workloads if w.name in QUICK]
-    roots = [ruby_libdir(), str(HERE / "workloads")]
-    with tempfile.TemporaryDirectory() as scratch:
-        scratch = pathlib.Path(scratch)
-        records = merge(r for w in workloads for r in record(w, scratch, roots))
-        paths = sorted({os.path.realpath(k[0]) for k in records})
-        candidates = infer(args.engine, paths, scratch)
+    failed = 0
+    for name, suite in SUITES.items():
+        if args.suite in (name, "all"):
+            with tempfile.TemporaryDirectory() as scratch:
+                ran, records, candidates = suite(args.engine, args.quick, pathlib.Path(scratch))
+            failed |= report(name, ran, records, candidates)
+    return failed
+
+
+def report(name, ran, records, candidates):
     counts = {kind: {"unsound": 0, "precise": 0, "untyped": 0} for kind in ("returns", "params")}
     unmatched = 0
     unsound = []
@@ -106,7 +147,7 @@ def main():
             counts["params"][verdict] += 1
             if missed:
                 unsound.append((where, f"parameter {index + 1}", param, missed))
-    print(f"soundness: {len(workloads)} workloads, {len(records)} methods ran, "
+    print(f"soundness ({name}): {ran}, {len(records)} methods ran, "
           f"{len(records) - unmatched} described by sig-gen")
     print(f"  {'':10} {'unsound':>8} {'precise':>8} {'untyped':>8}")
     for kind, c in counts.items():
