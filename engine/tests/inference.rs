@@ -186,6 +186,8 @@ const CASES: &[(&str, &str)] = &[
     // the module calls (`def_node_matcher :on_bad, ...` in rubocop).
     ("module M\n  def a = b\n  def b = raise(NotImplementedError)\nend\nclass C\n  include M\n  def_matcher :b, \"x\"\nend\nC.new.a", "untyped"),
     ("module M\n  def a = b\n  def b = raise(NotImplementedError)\nend\nclass C\n  include M\nend\nC.new.a", "bot"),
+    // `RX` is nobody's here, but `RX::Base` is: the subclass overrides.
+    ("class RX::Base\n  def a = probe(b)\n  def b = raise(NotImplementedError)\nend\nclass RX::Sub < RX::Base\n  def b = \"m\"\nend", "\"m\""),
     // An `attr_reader` in `class << self` reads the class's own ivar.
     ("class R\n  @g = 1\n  class << self\n    attr_reader :g\n  end\n  def self.h = g\nend\nR.h", "1?"),
     ("class G\n  PORT = 1\n  probe(self::PORT)\nend", "1"),

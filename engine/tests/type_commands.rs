@@ -171,6 +171,23 @@ fn a_method_a_mixin_may_override_returns_what_either_returns() {
 }
 
 #[test]
+fn a_subclass_written_under_a_namespace_nobody_defines_still_overrides() {
+    // RDoc's files say `class RDoc::NormalModule < RDoc::ClassModule`
+    // without `RDoc` in view: the superclass went unresolved, the
+    // override unseen, and `aref` came out `bot` (Ruby: "module-Set").
+    let dir = project(&[
+        (
+            "lib/class_module.rb",
+            "class RX::ClassModule\n  def aref\n    \"#{aref_prefix}-x\"\n  end\n\n  def aref_prefix\n    raise NotImplementedError\n  end\n\n  def module? = false\n\n  def type\n    t = module? ? \"module\" : \"class\"\n  end\nend\n",
+        ),
+        ("lib/normal_module.rb", "class RX::NormalModule < RX::ClassModule\n  def aref_prefix = \"module\"\n  def module? = true\nend\n"),
+    ]);
+    let type_at = |at: &str| type_at(dir.path(), at);
+    assert_eq!(type_at("lib/class_module.rb:3:5"), "String");
+    assert_eq!(type_at("lib/class_module.rb:13:5"), "\"class\" | \"module\"");
+}
+
+#[test]
 fn an_ivar_written_from_another_ivar_is_not_nil_when_the_family_spans_files() {
     // Pass one, which learns the file's own writes, read `@doc` as unset
     // (only the other files' writes and nil): `@node` came out `nil`,

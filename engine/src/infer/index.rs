@@ -406,7 +406,14 @@ impl<'pr> ProgramIndex<'pr> {
             Some((head, rest)) => (head, Some(rest)),
             None => (written, None),
         };
-        let head = self.resolve_head(env, lexical, head)?;
+        let Some(head) = self.resolve_head(env, lexical, head) else {
+            // A namespace nobody here defines (`class RDoc::Sub < RDoc::Base`,
+            // `RDoc` being another file's): the whole path may still name a
+            // known class, and then the namespace exists.
+            rest?;
+            let scoped = lexical.iter().rev().map(|scope| format!("{scope}::{written}"));
+            return scoped.chain([written.to_string()]).find(|full| self.is_known_constant(env, full)).map(Name::from);
+        };
         match rest {
             None => Some(head),
             Some(rest) => {

@@ -957,7 +957,14 @@ impl ProjectIndex {
         }
         let head = match found {
             Some(found) => found,
-            None => known(head).then(|| Name::from(head))?,
+            None if known(head) => Name::from(head),
+            // A namespace nobody here defines: the whole path may still
+            // name a known class (see `ProgramIndex::resolve_constant`).
+            None => {
+                rest?;
+                let scoped = lexical.iter().rev().map(|scope| format!("{scope}::{written}"));
+                return scoped.chain([written.to_string()]).find(|full| known(full)).map(Name::from);
+            }
         };
         match rest {
             None => Some(head),
