@@ -188,6 +188,12 @@ const CASES: &[(&str, &str)] = &[
     ("module M\n  def a = b\n  def b = raise(NotImplementedError)\nend\nclass C\n  include M\nend\nC.new.a", "bot"),
     // `RX` is nobody's here, but `RX::Base` is: the subclass overrides.
     ("class RX::Base\n  def a = probe(b)\n  def b = raise(NotImplementedError)\nend\nclass RX::Sub < RX::Base\n  def b = \"m\"\nend", "\"m\""),
+    // A module extended into a class gives way to the class's own
+    // singleton methods (Thor's `ClassMethods#start` calls `dispatch`),
+    // and so does one extended into objects (`base.extend(M)`).
+    ("module CM\n  def start = probe(dispatch)\n  def dispatch = raise(NotImplementedError)\nend\nclass Cli\n  extend CM\n  def self.dispatch = 1\nend", "untyped"),
+    ("module B\n  def self.included(base) = base.extend(CM)\n  module CM\n    def start = probe(dispatch)\n    def dispatch = nil\n  end\nend", "untyped?"),
+    ("module CM\n  def start = probe(dispatch)\n  def dispatch = nil\nend\nclass Cli\n  include CM\nend", "nil"),
     // An `attr_reader` in `class << self` reads the class's own ivar.
     ("class R\n  @g = 1\n  class << self\n    attr_reader :g\n  end\n  def self.h = g\nend\nR.h", "1?"),
     ("class G\n  PORT = 1\n  probe(self::PORT)\nend", "1"),
@@ -217,7 +223,11 @@ const CASES: &[(&str, &str)] = &[
     ("{ a: 1 }.size", "1"),
     ("x = \"a\"\nx.frozen?", "bool"),
     ("ARGV", "Array[String]"),
-    ("$stdout", "IO"),
+    // The signatures say IO, but a program may point the streams at any
+    // writer (a StringIO in tests and CLIs): Thor's `#stdout` gave one.
+    ("$stdout", "untyped"),
+    ("$stderr", "untyped"),
+    ("$PROGRAM_NAME", "String"),
     ("Float::INFINITY", "Float"),
     ("File.join(\"a\", \"b\")", "String"),
     ("Math.sqrt(4)", "Float"),

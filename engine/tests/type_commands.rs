@@ -188,6 +188,23 @@ fn a_subclass_written_under_a_namespace_nobody_defines_still_overrides() {
 }
 
 #[test]
+fn a_module_extended_in_another_file_gives_way_to_the_extenders_singleton_methods() {
+    // Thor: `Thor::Base::ClassMethods#start` calls `dispatch`, which the
+    // module leaves to `Thor` (`class << self; def dispatch`). It came out
+    // `nil` (the module's own), though Ruby returns what Thor's gives.
+    let dir = project(&[
+        (
+            "lib/class_methods.rb",
+            "module ClassMethods\n  def start\n    x = dispatch\n  end\n\n  def dispatch = nil\nend\n",
+        ),
+        ("lib/cli.rb", "class Cli\n  extend ClassMethods\n\n  class << self\n    def dispatch = 1\n  end\nend\n"),
+        ("lib/plain.rb", "module Plain\n  def start\n    x = dispatch\n  end\n\n  def dispatch = nil\nend\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/class_methods.rb:3:5"), "untyped?");
+    assert_eq!(type_at(dir.path(), "lib/plain.rb:3:5"), "nil", "nothing extends it");
+}
+
+#[test]
 fn an_ivar_written_from_another_ivar_is_not_nil_when_the_family_spans_files() {
     // Pass one, which learns the file's own writes, read `@doc` as unset
     // (only the other files' writes and nil): `@node` came out `nil`,

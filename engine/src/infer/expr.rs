@@ -674,12 +674,21 @@ impl<'pr> Inferrer<'pr, '_> {
     }
 
     pub(super) fn global_type(&self, global: &str) -> Type {
+        // The signatures say `IO`, but Ruby takes any object that can
+        // `write` (or, for `$stdin`, anything), and tests and CLIs swap in
+        // a `StringIO` (Thor's `Shell::Basic#stdout` returned one).
+        if REASSIGNABLE_STREAMS.contains(&global) {
+            return Type::untyped();
+        }
         match self.env.global(global) {
             Some(rtype) => self.rbs_type_plain(rtype),
             None => Type::untyped(),
         }
     }
 }
+
+/// Standard streams a program may point at any object.
+const REASSIGNABLE_STREAMS: &[&str] = &["$stdout", "$stderr", "$stdin", "$>"];
 
 /// Walks the children of nodes with no value of their own (parameters,
 /// patterns), so every expression inside still gets a type.

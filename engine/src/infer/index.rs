@@ -61,6 +61,8 @@ pub struct ProgramIndex<'pr> {
     /// first answer noted the project reads.)
     overrides: RefCell<HashMap<(Name, Side, String), Overridden>>,
     complete: bool,
+    /// Modules this file extends a class or an object with.
+    pub(super) extended: HashSet<Name>,
 }
 
 /// What descendants in other files return from their overrides of a
@@ -184,6 +186,7 @@ impl<'pr> ProgramIndex<'pr> {
             resolved: RefCell::default(),
             overrides: RefCell::default(),
             complete: false,
+            extended: HashSet::default(),
         };
         let mut walker = Walker {
             index: &mut index,
@@ -522,17 +525,27 @@ impl<'pr> ProgramIndex<'pr> {
                 user.written = user.pending.clone();
                 (std::mem::take(&mut user.pending), user.lexical.clone())
             };
+            // `obj.extend(M)` is written inside the class's body.
+            let inside: Vec<Name> = lexical.iter().cloned().chain([class.clone()]).collect();
             for (kind, written) in pending {
-                let resolved = self.resolve_constant(env, &lexical, &written).filter(|n| *n != class);
+                let scope = if kind == PendingKind::ObjectExtend { &inside } else { &lexical };
+                let resolved = self.resolve_constant(env, scope, &written).filter(|n| *n != class);
                 let user = self.classes.get_mut(&class).expect("listed");
                 match (kind, resolved) {
                     (PendingKind::Superclass, Some(name)) => user.superclass = Superclass::Known(name),
                     (PendingKind::Superclass, None) => user.superclass = Superclass::Unknown,
                     (PendingKind::Include, Some(name)) => user.includes.push(name),
-                    (PendingKind::Extend, Some(name)) => user.extends.push(name),
+                    (PendingKind::Extend, Some(name)) => {
+                        user.extends.push(name.clone());
+                        self.extended.insert(name);
+                    }
                     (PendingKind::Prepend, Some(name)) => user.prepends.push(name),
-                    // What objects it reaches is the project's to say.
-                    (PendingKind::ObjectExtend, _) => {}
+                    // What objects it reaches is the project's to say;
+                    // that it is extended into some, the file's.
+                    (PendingKind::ObjectExtend, Some(name)) => {
+                        self.extended.insert(name);
+                    }
+                    (PendingKind::ObjectExtend, None) => {}
                     (_, None) => user.unknown_mixins = true,
                 }
             }

@@ -261,6 +261,9 @@ pub struct ProjectIndex {
     /// Modules some code mixes into single objects (`obj.extend(M)`):
     /// their instance methods may answer on an object of any class.
     object_extended: Vec<Name>,
+    /// Modules some class extends, or some code extends an object with:
+    /// the extended object's own singleton methods answer ahead of theirs.
+    extended: HashSet<Name>,
     /// [`Self::mixins_below`], worked out once per class that has any.
     mixins_below: HashMap<Name, Vec<Name>>,
 }
@@ -465,6 +468,9 @@ impl ProjectIndex {
             }
         }
         // (What the caller reads of this: `Dep::Overrides`.)
+        if side == Side::Instance && self.is_extended(class) {
+            out.push(Type::untyped());
+        }
         for (_, file, entry) in self.overriding_parts(class, side, method) {
             if file == except {
                 continue;
@@ -773,6 +779,20 @@ impl ProjectIndex {
             self.merge_parts();
         }
         self.object_extended.sort();
+        self.extended = self.object_extended.iter().cloned().collect();
+        for class in self.classes.values() {
+            for (_, part) in &class.parts {
+                self.extended.extend(part.extends.iter().cloned());
+            }
+        }
+    }
+
+    /// Is `module` extended into some class or object? Then a call on
+    /// `self` in its methods may reach that object's own singleton method
+    /// (Thor's `ClassMethods#start` calls `dispatch`, which `Thor`
+    /// defines on itself), which nobody here can list.
+    fn is_extended(&self, module: &str) -> bool {
+        self.extended.contains(module)
     }
 
     fn merge_parts(&mut self) {
@@ -1083,6 +1103,7 @@ impl ProjectIndex {
             Dep::Exported => self.exported.hash(&mut hasher),
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);
+                (*side == Side::Instance && self.is_extended(class)).hash(&mut hasher);
                 for (descendant, file, entry) in self.overriding_parts(class, *side, method) {
                     if file == reader {
                         continue;
