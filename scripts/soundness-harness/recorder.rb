@@ -33,12 +33,20 @@ module SoundnessRecorder
       @traced_paths[path] = path != SELF && ROOTS.any? { |root| path.start_with?(root) }
     end
 
+    # Module#name itself: a class may redefine `self.name` (Rouge's themes
+    # return their theme's name).
+    MODULE_NAME = Module.instance_method(:name)
+
+    def name_of(mod)
+      MODULE_NAME.bind_call(mod)
+    end
+
     def describe(value)
       if value.is_a?(Module)
-        return { "module" => value.name, "ancestors" => value.ancestors.map(&:name).compact,
+        return { "module" => name_of(value), "ancestors" => value.ancestors.map { |a| name_of(a) }.compact,
                  "is_class" => value.is_a?(Class) }
       end
-      described = { "ancestors" => value.class.ancestors.map(&:name).compact }
+      described = { "ancestors" => value.class.ancestors.map { |a| name_of(a) }.compact }
       case value
       when Integer, Float, Symbol, true, false, nil
         described["inspect"] = value.inspect
@@ -61,7 +69,8 @@ module SoundnessRecorder
         is_module = name && !Object.const_get(name).is_a?(Class)
         name && [name, is_module ? "module" : "singleton"]
       else
-        klass.name && [klass.name, "instance"]
+        name = name_of(klass)
+        name && [name, "instance"]
       end
     end
 

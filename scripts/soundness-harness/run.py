@@ -4,12 +4,13 @@ asks the engine (`rigor sig-gen --format json`) what it infers for every
 method that ran, and prints how many answers were unsound, precise or
 untyped (see compare.py). Exit 1 when any answer is unsound.
 
-Two suites: the standard library (the scripts in workloads/, tracing Ruby's
-own library) and rubocop (Debian's RuboCop run over real files, tracing its
-lib/, which the engine analyses as one project: cross-file answers).
+Suites: the standard library (the scripts in workloads/, tracing Ruby's own
+library), and gems from Debian (GEM_SUITES: rubocop, kramdown, rouge,
+liquid, rack, thor), each run by its driver in gems/ over real files and
+traced over its lib/, which the engine analyses as one project.
 
-Usage: scripts/soundness [--quick] [--suite stdlib|rubocop|all] [--engine PATH]
-  --quick    only the workloads CI runs (QUICK below; rubocop on fewer files)
+Usage: scripts/soundness [--quick] [--suite NAME|all] [--engine PATH]
+  --quick    only the workloads CI runs (QUICK below; gems on fewer files)
   --suite    which suite (default: all)
   --engine   the rigor binary (default: target/debug/rigor)"""
 
@@ -34,11 +35,26 @@ def ruby_libdir():
 
 
 GEMS = REPO / "corpus/usr/share/rubygems-integration/all/gems"
-RUBOCOP = GEMS / "rubocop-1.39.0"
-# Real code for rubocop to inspect and correct (from the libruby corpus).
-RUBOCOP_INPUTS = ["set.rb", "ostruct.rb", "tsort.rb", "observer.rb", "optparse.rb", "shellwords.rb",
-                  "pp.rb", "benchmark.rb"]
-RUBOCOP_QUICK_INPUTS = ["tsort.rb"]
+LIBRUBY = REPO / "corpus/usr/lib/ruby/3.1.0"
+# Real code for rubocop to inspect and correct, and for rouge to highlight.
+RUBY_INPUTS = [LIBRUBY / name for name in
+               ("set.rb", "ostruct.rb", "tsort.rb", "observer.rb", "optparse.rb", "shellwords.rb", "pp.rb", "benchmark.rb")]
+DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+
+
+def gem_inputs(name, quick):
+    """What each gem's driver works on (fewer files for --quick)."""
+    messy = HERE / "gems/messy.rb"
+    return {
+        "rubocop": [LIBRUBY / "tsort.rb", messy] if quick else [*RUBY_INPUTS, messy],
+        "kramdown": DOCUMENTS[:1] if quick else DOCUMENTS,
+        "rouge": [LIBRUBY / "tsort.rb", REPO / "README.md"] if quick else [*RUBY_INPUTS, *DOCUMENTS, messy],
+    }.get(name, [])
+
+
+# Each gem suite: the gem's directory under GEMS; its driver is gems/NAME.rb.
+GEM_SUITES = {"rubocop": "rubocop-1.39.0", "kramdown": "kramdown-2.4.0", "rouge": "rouge-3.30.0",
+              "liquid": "liquid-5.4.0", "rack": "rack-2.2.22", "thor": "thor-1.2.1"}
 
 
 def record(workload, scratch, roots, args=(), extra_env=None, timeout=300):
@@ -86,19 +102,22 @@ def stdlib_suite(engine, quick, scratch):
     return f"{len(workloads)} workloads", records, infer(engine, paths, scratch)
 
 
-def rubocop_suite(engine, quick, scratch):
-    """Debian's RuboCop run over real files; its whole lib/ is the project."""
-    subprocess.run([str(REPO / "scripts/fetch-corpora"), "--rubocop-runtime"], check=True)
-    libraries = [RUBOCOP / "lib", *sorted(p / "lib" for p in GEMS.iterdir() if p != RUBOCOP),
-                 REPO / "corpus/usr/lib/ruby/vendor_ruby"]
-    inputs = RUBOCOP_QUICK_INPUTS if quick else RUBOCOP_INPUTS
-    sources = [str(REPO / "corpus/usr/lib/ruby/3.1.0" / name) for name in inputs] + [str(HERE / "rubocop/messy.rb")]
-    env = {"RUBYLIB": ":".join(str(p) for p in libraries)}
-    records = record(HERE / "rubocop/drive.rb", scratch, [str(RUBOCOP / "lib")], sources, env, timeout=900)
-    return f"rubocop over {len(sources)} files", merge(records), infer(engine, ["lib"], RUBOCOP)
+def gem_suite(name):
+    """A gem from Debian run by gems/NAME.rb; its whole lib/ is the project
+    sig-gen analyses, so cross-file answers are checked too."""
+    def suite(engine, quick, scratch):
+        subprocess.run([str(REPO / "scripts/fetch-corpora"), "--soundness-gems"], check=True)
+        gem = GEMS / GEM_SUITES[name]
+        libraries = sorted(p / "lib" for p in GEMS.iterdir()) + [REPO / "corpus/usr/lib/ruby/vendor_ruby"]
+        inputs = [str(path) for path in gem_inputs(name, quick)]
+        env = {"RUBYLIB": ":".join(str(p) for p in libraries)}
+        records = record(HERE / f"gems/{name}.rb", scratch, [str(gem / "lib")], inputs, env, timeout=900)
+        ran = f"{name} over {len(inputs)} files" if inputs else f"{name} on its driver's own input"
+        return ran, merge(records), infer(engine, ["lib"], gem)
+    return suite
 
 
-SUITES = {"stdlib": stdlib_suite, "rubocop": rubocop_suite}
+SUITES = {"stdlib": stdlib_suite, **{name: gem_suite(name) for name in GEM_SUITES}}
 
 
 def main():
