@@ -261,10 +261,10 @@ impl<'a> Inferrer<'_, 'a> {
     /// `class`: a call on a `class` instance (or on the class, for the
     /// singleton side) may run any of them.
     pub(super) fn overrides(&self, class: &str, side: Side, method: &str) -> Overriders {
-        let mut found = Overriders::default();
         // Extended into a class or object here, its methods give way to
         // that object's own singleton methods, whatever they are.
-        found.opaque = side == Side::Instance && self.index.extended.contains(class);
+        let extended = side == Side::Instance && self.index.extended.contains(class);
+        let mut found = Overriders { defs: Vec::new(), opaque: extended };
         for below in self.index.classes.values().filter(|c| &*c.name != class) {
             let Some(entry) = below.methods(side).get(method) else { continue };
             if self.relation(&below.name, class) != super::signature::Relation::Is {
