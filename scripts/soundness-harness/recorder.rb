@@ -41,12 +41,23 @@ module SoundnessRecorder
       MODULE_NAME.bind_call(mod)
     end
 
+    # With what `extend` added to the object itself (Hashie's
+    # `IndifferentAccess.inject!(hash)` extends a plain Hash).
+    def ancestors_of(value)
+      case value
+      when Integer, Float, Symbol, true, false, nil then value.class.ancestors
+      else value.singleton_class.ancestors
+      end
+    rescue TypeError
+      value.class.ancestors
+    end
+
     def describe(value)
       if value.is_a?(Module)
         return { "module" => name_of(value), "ancestors" => value.ancestors.map { |a| name_of(a) }.compact,
                  "is_class" => value.is_a?(Class) }
       end
-      described = { "ancestors" => value.class.ancestors.map { |a| name_of(a) }.compact }
+      described = { "ancestors" => ancestors_of(value).map { |a| name_of(a) }.compact }
       case value
       when Integer, Float, Symbol, true, false, nil
         described["inspect"] = value.inspect

@@ -6,7 +6,7 @@ untyped (see compare.py). Exit 1 when any answer is unsound.
 
 Suites: the standard library (the scripts in workloads/, tracing Ruby's own
 library), and gems from Debian (GEM_SUITES: rubocop, kramdown, rouge,
-liquid, rack, thor), each run by its driver in gems/ over real files and
+liquid, rack, thor, diff-lcs, builder, hashie, erubi), each run by its driver in gems/ over real files and
 traced over its lib/, which the engine analyses as one project.
 
 Usage: scripts/soundness [--quick] [--suite NAME|all] [--engine PATH]
@@ -49,12 +49,15 @@ def gem_inputs(name, quick):
         "rubocop": [LIBRUBY / "tsort.rb", messy] if quick else [*RUBY_INPUTS, messy],
         "kramdown": DOCUMENTS[:1] if quick else DOCUMENTS,
         "rouge": [LIBRUBY / "tsort.rb", REPO / "README.md"] if quick else [*RUBY_INPUTS, *DOCUMENTS, messy],
+        "diff-lcs": [LIBRUBY / "tsort.rb"] if quick else [*RUBY_INPUTS, *DOCUMENTS],
     }.get(name, [])
 
 
 # Each gem suite: the gem's directory under GEMS; its driver is gems/NAME.rb.
 GEM_SUITES = {"rubocop": "rubocop-1.39.0", "kramdown": "kramdown-2.4.0", "rouge": "rouge-3.30.0",
-              "liquid": "liquid-5.4.0", "rack": "rack-2.2.22", "thor": "thor-1.2.1"}
+              "liquid": "liquid-5.4.0", "rack": "rack-2.2.22", "thor": "thor-1.2.1",
+              "diff-lcs": "diff-lcs-1.5.0", "builder": "builder-3.2.4", "hashie": "hashie-5.0.0",
+              "erubi": "erubi-1.9.0"}
 
 
 def record(workload, scratch, roots, args=(), extra_env=None, timeout=300):
@@ -63,7 +66,7 @@ def record(workload, scratch, roots, args=(), extra_env=None, timeout=300):
     run = subprocess.run(["ruby", "-r", str(HERE / "recorder.rb"), str(workload), *args], env=env,
                          cwd=scratch, capture_output=True, text=True, timeout=timeout)
     if run.returncode != 0:
-        sys.exit(f"scripts/soundness: workload {workload.name} failed:\n{run.stderr}")
+        sys.exit(f"scripts/soundness: workload {workload.name} failed:\n{run.stderr[-3000:]}")
     return [json.loads(line) for line in out.read_text().splitlines()]
 
 
