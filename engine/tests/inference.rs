@@ -194,6 +194,8 @@ const CASES: &[(&str, &str)] = &[
     ("module CM\n  def start = probe(dispatch)\n  def dispatch = raise(NotImplementedError)\nend\nclass Cli\n  extend CM\n  def self.dispatch = 1\nend", "untyped"),
     ("module B\n  def self.included(base) = base.extend(CM)\n  module CM\n    def start = probe(dispatch)\n    def dispatch = nil\n  end\nend", "untyped?"),
     ("module CM\n  def start = probe(dispatch)\n  def dispatch = nil\nend\nclass Cli\n  include CM\nend", "nil"),
+    // `def obj.helper` gives one object its own `helper`, ahead of its class's.
+    ("class S\n  def go = helper\n  def helper = 1\nend\ns = S.new\ndef s.helper = \"single\"\ns.go", "1 | untyped"),
     // An `attr_reader` in `class << self` reads the class's own ivar.
     ("class R\n  @g = 1\n  class << self\n    attr_reader :g\n  end\n  def self.h = g\nend\nR.h", "1?"),
     ("class G\n  PORT = 1\n  probe(self::PORT)\nend", "1"),

@@ -63,6 +63,8 @@ pub struct ProgramIndex<'pr> {
     complete: bool,
     /// Modules this file extends a class or an object with.
     pub(super) extended: HashSet<Name>,
+    /// Names this file defines on single objects (`def obj.name`).
+    pub(super) object_singleton_defs: HashSet<String>,
 }
 
 /// What descendants in other files return from their overrides of a
@@ -187,6 +189,7 @@ impl<'pr> ProgramIndex<'pr> {
             overrides: RefCell::default(),
             complete: false,
             extended: HashSet::default(),
+            object_singleton_defs: HashSet::default(),
         };
         let mut walker = Walker {
             index: &mut index,
@@ -913,6 +916,11 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         self.index.def_at.insert(node.location().start() as usize, id);
         if let (Some(side), false) = (side, in_other) {
             self.add_method(method.clone(), MethodEntry::Def(id), side);
+        }
+        // `def obj.name`: one object answers `name` its own way, ahead of
+        // its class (any class's, as far as this file can tell).
+        if side.is_none() || self.lexical.last().is_some_and(|c| &**c == SINGLETON_OF_OTHER) {
+            self.index.object_singleton_defs.insert(method.clone());
         }
         // A `def` in a block or in `class << obj` may define a method of
         // any class: its writes cannot be attributed.

@@ -264,7 +264,9 @@ impl<'a> Inferrer<'_, 'a> {
         // Extended into a class or object here, its methods give way to
         // that object's own singleton methods, whatever they are.
         let extended = side == Side::Instance && self.index.extended.contains(class);
-        let mut found = Overriders { defs: Vec::new(), opaque: extended };
+        // So does any object given a method of that name of its own here.
+        let single = self.index.object_singleton_defs.contains(method);
+        let mut found = Overriders { defs: Vec::new(), opaque: extended || single };
         for below in self.index.classes.values().filter(|c| &*c.name != class) {
             let Some(entry) = below.methods(side).get(method) else { continue };
             if self.relation(&below.name, class) != super::signature::Relation::Is {
