@@ -205,6 +205,17 @@ fn a_module_extended_in_another_file_gives_way_to_the_extenders_singleton_method
 }
 
 #[test]
+fn a_module_prepended_from_outside_any_class_overrides() {
+    // `Quiet.prepend(Loud)` at the top level of a file: Ruby's `go` gives
+    // "loud"; it came out `1`, the class's own.
+    let dir = project(&[
+        ("lib/quiet.rb", "class Quiet\n  def shout = 1\n\n  def go\n    x = shout\n  end\nend\n"),
+        ("lib/loud.rb", "module Loud\n  def shout = \"loud\"\nend\n\nQuiet.prepend(Loud)\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/quiet.rb:5:5"), "\"loud\" | 1");
+}
+
+#[test]
 fn an_ivar_written_from_another_ivar_is_not_nil_when_the_family_spans_files() {
     // Pass one, which learns the file's own writes, read `@doc` as unset
     // (only the other files' writes and nil): `@node` came out `nil`,

@@ -63,7 +63,10 @@ pub struct ProgramIndex<'pr> {
     complete: bool,
     /// Modules this file extends a class or an object with.
     pub(super) extended: HashSet<Name>,
-    /// Names this file defines on single objects (`def obj.name`).
+    /// Modules mixed in from outside any class body, as written.
+    pub(super) top_object_extends: Vec<String>,
+    /// Names this file defines on objects or classes it cannot name
+    /// (`def obj.name`, a `def` in a block).
     pub(super) object_singleton_defs: HashSet<String>,
 }
 
@@ -190,6 +193,7 @@ impl<'pr> ProgramIndex<'pr> {
             complete: false,
             extended: HashSet::default(),
             object_singleton_defs: HashSet::default(),
+            top_object_extends: Vec::new(),
         };
         let mut walker = Walker {
             index: &mut index,
@@ -260,6 +264,7 @@ impl<'pr> ProgramIndex<'pr> {
             ivar_names: self.ivar_names.clone(),
             constants,
             ivars_unknowable: self.ivars_unknowable,
+            top_object_extends: self.top_object_extends.clone(),
         }
     }
 
@@ -521,6 +526,11 @@ impl<'pr> ProgramIndex<'pr> {
     }
 
     fn resolve_pending(&mut self, env: &Environment) {
+        for written in self.top_object_extends.clone() {
+            if let Some(name) = self.resolve_constant(env, &[], &written) {
+                self.extended.insert(name);
+            }
+        }
         let names: Vec<Name> = self.classes.keys().cloned().collect();
         for class in names {
             let (pending, lexical) = {
@@ -752,12 +762,17 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 }
             }
             // `obj.extend(M)`: M's methods may override those of obj's class.
-            "extend" if call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. })) => {
+            // So may `Klass.prepend(M)` (and `Klass.include(M)` those of its
+            // superclasses): taken the same way, ahead of everything.
+            "extend" | "prepend" | "include"
+                if call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. })) =>
+            {
                 let arguments: Vec<Node<'pr>> =
                     call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
-                let Some(class) = self.current() else { return };
-                for written in arguments.iter().filter_map(constant_path_text) {
-                    class.pending.push((PendingKind::ObjectExtend, written));
+                let written = arguments.iter().filter_map(constant_path_text);
+                match self.current() {
+                    Some(class) => class.pending.extend(written.map(|w| (PendingKind::ObjectExtend, w))),
+                    None => self.index.top_object_extends.extend(written),
                 }
             }
             _ if !on_self => {}
@@ -917,9 +932,10 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         if let (Some(side), false) = (side, in_other) {
             self.add_method(method.clone(), MethodEntry::Def(id), side);
         }
-        // `def obj.name`: one object answers `name` its own way, ahead of
-        // its class (any class's, as far as this file can tell).
-        if side.is_none() || self.lexical.last().is_some_and(|c| &**c == SINGLETON_OF_OTHER) {
+        // `def obj.name`, or a `def` in a block (`Class.new(Base) do def
+        // step`, `class_eval do`): some object answers `name` its own way,
+        // ahead of its class (any class's, as far as this file can tell).
+        if side.is_none() || in_other {
             self.index.object_singleton_defs.insert(method.clone());
         }
         // A `def` in a block or in `class << obj` may define a method of

@@ -35,6 +35,10 @@ pub struct FileInterface {
     pub constants: Vec<Name>,
     /// `instance_variable_set` or the like: its ivars cannot be listed.
     pub ivars_unknowable: bool,
+    /// Modules it mixes into objects or classes from outside any class
+    /// body (`Quiet.prepend(Loud)`, `obj.extend(M)` at the top level), as
+    /// written.
+    pub top_object_extends: Vec<String>,
 }
 
 impl PartialEq for UserClass {
@@ -261,6 +265,8 @@ pub struct ProjectIndex {
     /// Modules some code mixes into single objects (`obj.extend(M)`):
     /// their instance methods may answer on an object of any class.
     object_extended: Vec<Name>,
+    /// Every file's [`FileInterface::top_object_extends`].
+    top_object_extends: Vec<String>,
     /// Modules some class extends, or some code extends an object with:
     /// the extended object's own singleton methods answer ahead of theirs.
     extended: HashSet<Name>,
@@ -338,6 +344,7 @@ impl ProjectIndex {
                 let part = index.externalise(class);
                 index.classes.entry(class.name.clone()).or_default().parts.push((id, part));
             }
+            index.top_object_extends.extend(file.top_object_extends.iter().cloned());
             for constant in &file.constants {
                 let entry = index.constants.entry(constant.clone()).or_insert_with(|| (Vec::new(), Type::untyped()));
                 if !entry.0.contains(&id) {
@@ -774,6 +781,13 @@ impl ProjectIndex {
                     part.extends = extends;
                     part.prepends = prepends;
                     part.unknown_mixins = unknown || part.computed_mixins;
+                }
+            }
+            for written in &self.top_object_extends {
+                if let Some(name) = self.resolve_constant(env, &[], written) {
+                    if !self.object_extended.contains(&name) {
+                        self.object_extended.push(name);
+                    }
                 }
             }
             self.merge_parts();
