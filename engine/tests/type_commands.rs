@@ -216,6 +216,19 @@ fn a_module_prepended_from_outside_any_class_overrides() {
 }
 
 #[test]
+fn a_method_defined_in_a_block_in_another_file_may_answer_for_the_class() {
+    // `Class.new(Base) do def step` in another file: `Base#run` and a call
+    // of `step` from a third file may get the anonymous subclass's.
+    let dir = project(&[
+        ("lib/base.rb", "class Base\n  def run\n    x = step\n  end\n\n  def step = 1\nend\n"),
+        ("lib/anon.rb", "Anon = Class.new(Base) do\n  def step = \"anon\"\nend\n"),
+        ("lib/use.rb", "y = Base.new.step\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/base.rb:3:5"), "1 | untyped");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:1:1"), "1 | untyped");
+}
+
+#[test]
 fn an_ivar_written_from_another_ivar_is_not_nil_when_the_family_spans_files() {
     // Pass one, which learns the file's own writes, read `@doc` as unset
     // (only the other files' writes and nil): `@node` came out `nil`,

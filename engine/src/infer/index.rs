@@ -265,6 +265,11 @@ impl<'pr> ProgramIndex<'pr> {
             constants,
             ivars_unknowable: self.ivars_unknowable,
             top_object_extends: self.top_object_extends.clone(),
+            object_defs: {
+                let mut names: Vec<String> = self.object_singleton_defs.iter().cloned().collect();
+                names.sort();
+                names
+            },
         }
     }
 

@@ -39,6 +39,9 @@ pub struct FileInterface {
     /// body (`Quiet.prepend(Loud)`, `obj.extend(M)` at the top level), as
     /// written.
     pub top_object_extends: Vec<String>,
+    /// Method names it defines on objects or classes it cannot name (`def
+    /// obj.name`, a `def` in a block), sorted.
+    pub object_defs: Vec<String>,
 }
 
 impl PartialEq for UserClass {
@@ -267,6 +270,9 @@ pub struct ProjectIndex {
     object_extended: Vec<Name>,
     /// Every file's [`FileInterface::top_object_extends`].
     top_object_extends: Vec<String>,
+    /// Every file's [`FileInterface::object_defs`]: some object of any
+    /// class may answer these names its own way.
+    object_defs: HashSet<String>,
     /// Modules some class extends, or some code extends an object with:
     /// the extended object's own singleton methods answer ahead of theirs.
     extended: HashSet<Name>,
@@ -345,6 +351,7 @@ impl ProjectIndex {
                 index.classes.entry(class.name.clone()).or_default().parts.push((id, part));
             }
             index.top_object_extends.extend(file.top_object_extends.iter().cloned());
+            index.object_defs.extend(file.object_defs.iter().cloned());
             for constant in &file.constants {
                 let entry = index.constants.entry(constant.clone()).or_insert_with(|| (Vec::new(), Type::untyped()));
                 if !entry.0.contains(&id) {
@@ -475,7 +482,7 @@ impl ProjectIndex {
             }
         }
         // (What the caller reads of this: `Dep::Overrides`.)
-        if side == Side::Instance && self.is_extended(class) {
+        if (side == Side::Instance && self.is_extended(class)) || self.object_defs.contains(method) {
             out.push(Type::untyped());
         }
         for (_, file, entry) in self.overriding_parts(class, side, method) {
@@ -571,6 +578,11 @@ impl ProjectIndex {
                     if self.class(descendant).is_some_and(|c| c.methods(side).contains_key(&method)) {
                         add(descendant);
                     }
+                }
+                // Some object may answer it its own way (`def obj.name`).
+                if self.object_defs.contains(&method) {
+                    all.push(&untyped);
+                    yielded.push(None);
                 }
                 self.methods[id as usize].returns = union(all.into_iter().cloned());
                 self.methods[id as usize].yields = agreed_yields(&yielded);
@@ -1118,6 +1130,7 @@ impl ProjectIndex {
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);
                 (*side == Side::Instance && self.is_extended(class)).hash(&mut hasher);
+                self.object_defs.contains(method.as_str()).hash(&mut hasher);
                 for (descendant, file, entry) in self.overriding_parts(class, *side, method) {
                     if file == reader {
                         continue;
