@@ -198,6 +198,9 @@ const CASES: &[(&str, &str)] = &[
     ("class S\n  def go = helper\n  def helper = 1\nend\ns = S.new\ndef s.helper = \"single\"\ns.go", "1 | untyped"),
     // So does a `def` in a block: `Class.new(Base) do def step` overrides.
     ("class Base\n  def run = step\n  def step = 1\nend\nAnon = Class.new(Base) do\n  def step = \"anon\"\nend\nBase.new.run", "1 | untyped"),
+    // A class no project class is above (`Struct.new do`, a bare
+    // `Class.new do`) answers for nobody else.
+    ("class Base\n  def run = step\n  def step = 1\nend\nS = Struct.new(:a) do\n  def step = \"s\"\nend\nK = Class.new do\n  def step = :k\nend\nBase.new.run", "1"),
     // An `attr_reader` in `class << self` reads the class's own ivar.
     ("class R\n  @g = 1\n  class << self\n    attr_reader :g\n  end\n  def self.h = g\nend\nR.h", "1?"),
     ("class G\n  PORT = 1\n  probe(self::PORT)\nend", "1"),

@@ -203,6 +203,7 @@ impl<'pr> ProgramIndex<'pr> {
             module_function: false,
             in_block: 0,
             in_def: 0,
+            blocks_make_new_classes: Vec::new(),
             macro_names: Vec::new(),
         };
         walker.visit(root);
@@ -584,9 +585,25 @@ struct Walker<'i, 'pr, 'e> {
     in_block: usize,
     /// Inside a `def`: its calls run later, on whatever `self` it gets.
     in_def: usize,
+    /// For each enclosing call with a block, innermost last: does the
+    /// block make a class no project class is above (`Struct.new do`,
+    /// `Class.new do`, `Data.define do`)? Its `def`s answer for nobody else.
+    blocks_make_new_classes: Vec<bool>,
     /// Names a macro the signatures do not know was given in a class body
     /// (`def_node_matcher :name, ...`): it may define them.
     macro_names: Vec<(Name, Side, String)>,
+}
+
+/// `Struct.new(...)`, `Data.define(...)` or a bare `Class.new`: a class
+/// whose superclass is none of the project's.
+fn makes_new_class(call: &CallNode<'_>) -> bool {
+    let method = call.name().as_slice();
+    let receiver = call.receiver().and_then(|r| constant_path_text(&r));
+    match (receiver.as_deref().map(|r| r.trim_start_matches("::")), method) {
+        (Some("Struct"), b"new") | (Some("Data"), b"define") => true,
+        (Some("Class"), b"new") => call.arguments().is_none(),
+        _ => false,
+    }
 }
 
 fn symbol_arguments(call: &CallNode<'_>) -> Vec<String> {
@@ -940,7 +957,8 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         // `def obj.name`, or a `def` in a block (`Class.new(Base) do def
         // step`, `class_eval do`): some object answers `name` its own way,
         // ahead of its class (any class's, as far as this file can tell).
-        if side.is_none() || in_other {
+        let in_new_class = self.in_block > 0 && self.blocks_make_new_classes.last() == Some(&true);
+        if side.is_none() || (in_other && !in_new_class) {
             self.index.object_singleton_defs.insert(method.clone());
         }
         // A `def` in a block or in `class << obj` may define a method of
@@ -964,7 +982,14 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
 
     fn visit_call_node(&mut self, call: &CallNode<'pr>) {
         self.call(call);
+        let with_block = call.block().is_some_and(|b| matches!(b, Node::BlockNode { .. }));
+        if with_block {
+            self.blocks_make_new_classes.push(makes_new_class(call));
+        }
         ruby_prism::visit_call_node(self, call);
+        if with_block {
+            self.blocks_make_new_classes.pop();
+        }
     }
 
     fn visit_block_node(&mut self, block: &ruby_prism::BlockNode<'pr>) {
