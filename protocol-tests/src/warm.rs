@@ -251,12 +251,15 @@ impl Project {
                     .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '?' | '!'))
                     .collect();
                 let at = classes[rng.below(classes.len())];
-                let mix = if rng.below(2) == 0 {
-                    format!("include RigorMixin{n}")
-                } else {
-                    format!("def rigor_extend_{n}(o) = o.extend(RigorMixin{n})")
-                };
-                lines.insert(at + 1, mix);
+                // Or one object given that name, or a core method's name,
+                // of its own (which every call of the name may reach).
+                let core = ["size", "first", "upcase", "to_s"][rng.below(4)];
+                match rng.below(4) {
+                    0 => lines.insert(at + 1, format!("include RigorMixin{n}")),
+                    1 => lines.insert(at + 1, format!("def rigor_extend_{n}(o) = o.extend(RigorMixin{n})")),
+                    2 => lines.push(format!("rigor_object_{n} = Object.new\ndef rigor_object_{n}.{method} = {n}")),
+                    _ => lines.push(format!("rigor_object_{n} = +\"\"\ndef rigor_object_{n}.{core} = {n}")),
+                }
                 lines.insert(0, format!("module RigorMixin{n}\n  def {method} = {n}\nend"));
                 format!("mixin of {method} into {shown}:{}", at + 1)
             }

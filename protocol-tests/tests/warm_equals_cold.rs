@@ -144,3 +144,29 @@ fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
     assert_eq!(cache["index"], serde_json::json!("cut off"), "{cache}");
     assert_warm_equals_cold(&rigor, &mut worker, root);
 }
+
+#[test]
+fn a_method_given_to_one_object_in_another_file_reaches_a_warm_answer() {
+    // `def obj.upcase` (or a refinement of it) anywhere means no call of
+    // `upcase` is folded (`"a".upcase` is `String`, not `"A"`): the warm
+    // model learns it from the file that gains it, and the warm answers of
+    // files that did not change are then a fresh process's, before the
+    // edit and after.
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = scratch.path();
+    std::fs::create_dir_all(root.join("lib")).expect("lib");
+    // `U#m`'s exported return is what another file's call reads.
+    std::fs::write(root.join("lib/u.rb"), "class U\n  def m = \"a\".upcase\nend\n").expect("u.rb");
+    std::fs::write(root.join("lib/use.rb"), "U.new.m.bogus_call\n").expect("use.rb");
+    std::fs::write(root.join("lib/other.rb"), "y = 1\n").expect("other.rb");
+    let argv = ["check", "--format=json", "--no-stats", "--", "lib"];
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    let (_, before, _) = worker.call(&argv, root);
+    assert!(before.contains("undefined method `bogus_call` for \\\"A\\\""), "{before}");
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+    std::fs::write(root.join("lib/other.rb"), "y = 1\no = +\"\"\ndef o.upcase = 2\n").expect("edit other.rb");
+    let (_, after, _) = worker.call(&argv, root);
+    assert!(after.contains("undefined method `bogus_call` for String"), "`upcase` is not folded now: {after}");
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+}

@@ -579,11 +579,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             _ => {}
         }
-        if let Some(folded) = fold::fold(receiver, method, args) {
-            return Plan::Fixed(folded);
-        }
-        if let Some(special) = self.special(receiver, method, args, block) {
-            return Plan::Fixed(special);
+        // Folding runs the core's own methods; where the project may have
+        // given the name another body (`def s.upcase`, a refinement, a
+        // reopened `String`), the signature's type is all that is known.
+        if !self.index.core_redefined(method) {
+            if let Some(folded) = fold::fold(receiver, method, args) {
+                return Plan::Fixed(folded);
+            }
+            if let Some(special) = self.special(receiver, method, args, block) {
+                return Plan::Fixed(special);
+            }
         }
         let (class, side) = match receiver {
             Type::Singleton(class) => (class.clone(), Side::Singleton),

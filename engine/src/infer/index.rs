@@ -68,6 +68,8 @@ pub struct ProgramIndex<'pr> {
     /// Names this file defines on objects or classes it cannot name
     /// (`def obj.name`, a `def` in a block).
     pub(super) object_singleton_defs: HashSet<String>,
+    /// Names this file defines in classes the signatures declare.
+    core_defs: HashSet<String>,
 }
 
 /// What descendants in other files return from their overrides of a
@@ -91,6 +93,8 @@ pub struct ProjectLink {
     shapes_read: RefCell<HashSet<Name>>,
     constants_read: RefCell<HashSet<Name>>,
     other_reads: RefCell<HashSet<Dep>>,
+    /// Method names asked whether the project gives them a body of its own.
+    redefined_read: RefCell<HashSet<String>>,
     exported_read: std::cell::Cell<bool>,
 }
 
@@ -104,6 +108,7 @@ impl ProjectLink {
             shapes_read: RefCell::default(),
             constants_read: RefCell::default(),
             other_reads: RefCell::default(),
+            redefined_read: RefCell::default(),
             exported_read: Default::default(),
         }
     }
@@ -129,6 +134,14 @@ impl ProjectLink {
         self.other_reads.borrow_mut().insert(dep);
     }
 
+    /// Notes a read of whether the project gives `method` a body of its
+    /// own (asked at every call: nothing is allocated for a name read before).
+    fn read_redefined(&self, method: &str) {
+        if !self.redefined_read.borrow().contains(method) {
+            self.redefined_read.borrow_mut().insert(method.to_string());
+        }
+    }
+
     /// Notes that the analysis asked whether the exports are in.
     pub fn read_exported(&self) {
         self.exported_read.set(true);
@@ -150,6 +163,7 @@ impl ProjectLink {
         }
         deps.extend(self.constants_read.borrow().iter().cloned().map(Dep::Constant));
         deps.extend(self.other_reads.borrow().iter().cloned());
+        deps.extend(self.redefined_read.borrow().iter().cloned().map(Dep::Redefined));
         if self.exported_read.get() {
             deps.push(Dep::Exported);
         }
@@ -193,6 +207,7 @@ impl<'pr> ProgramIndex<'pr> {
             complete: false,
             extended: HashSet::default(),
             object_singleton_defs: HashSet::default(),
+            core_defs: HashSet::default(),
             top_object_extends: Vec::new(),
         };
         let mut walker = Walker {
@@ -266,11 +281,8 @@ impl<'pr> ProgramIndex<'pr> {
             constants,
             ivars_unknowable: self.ivars_unknowable,
             top_object_extends: self.top_object_extends.clone(),
-            object_defs: {
-                let mut names: Vec<String> = self.object_singleton_defs.iter().cloned().collect();
-                names.sort();
-                names
-            },
+            object_defs: sorted(&self.object_singleton_defs),
+            core_defs: sorted(&self.core_defs),
         }
     }
 
@@ -285,6 +297,18 @@ impl<'pr> ProgramIndex<'pr> {
         let project = self.project.as_ref()?;
         project.read_constant(full);
         project.index.constant(full, project.file).cloned()
+    }
+
+    /// Does this file or another give `method` a body of its own where a
+    /// core value may reach it (`def obj.name`, a `def` in a block or in a
+    /// refinement, a `def` in a reopened `String`)?
+    pub fn core_redefined(&self, method: &str) -> bool {
+        if self.object_singleton_defs.contains(method) || self.core_defs.contains(method) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read_redefined(method);
+        project.index.redefined(method)
     }
 
     /// What subclasses in other files return from their overrides of a
@@ -592,6 +616,12 @@ struct Walker<'i, 'pr, 'e> {
     /// Names a macro the signatures do not know was given in a class body
     /// (`def_node_matcher :name, ...`): it may define them.
     macro_names: Vec<(Name, Side, String)>,
+}
+
+fn sorted(names: &HashSet<String>) -> Vec<String> {
+    let mut names: Vec<String> = names.iter().cloned().collect();
+    names.sort();
+    names
 }
 
 /// `Struct.new(...)`, `Data.define(...)` or a bare `Class.new`: a class
@@ -953,6 +983,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         self.index.def_at.insert(node.location().start() as usize, id);
         if let (Some(side), false) = (side, in_other) {
             self.add_method(method.clone(), MethodEntry::Def(id), side);
+            if self.lexical.last().is_some_and(|class| self.env.has_class(class)) {
+                self.index.core_defs.insert(method.clone());
+            }
         }
         // `def obj.name`, or a `def` in a block (`Class.new(Base) do def
         // step`, `class_eval do`): some object answers `name` its own way,

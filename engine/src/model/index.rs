@@ -42,6 +42,9 @@ pub struct FileInterface {
     /// Method names it defines on objects or classes it cannot name (`def
     /// obj.name`, a `def` in a block), sorted.
     pub object_defs: Vec<String>,
+    /// Method names it defines in classes the signatures declare (a
+    /// reopened `String`), sorted.
+    pub core_defs: Vec<String>,
 }
 
 impl PartialEq for UserClass {
@@ -273,6 +276,8 @@ pub struct ProjectIndex {
     /// Every file's [`FileInterface::object_defs`]: some object of any
     /// class may answer these names its own way.
     object_defs: HashSet<String>,
+    /// Every file's [`FileInterface::core_defs`].
+    core_defs: HashSet<String>,
     /// Modules some class extends, or some code extends an object with:
     /// the extended object's own singleton methods answer ahead of theirs.
     extended: HashSet<Name>,
@@ -315,6 +320,10 @@ pub enum Dep {
     /// What the rules' project facts say of one method name (fingerprinted
     /// by the workspace, from the facts, not the index).
     FactName(String),
+    /// Whether some file gives the name a body the core's own may not be:
+    /// on an object (`def obj.name`, a `def` in a block or a refinement),
+    /// or in a class the signatures declare (a reopened `String`).
+    Redefined(String),
 }
 
 impl Dep {
@@ -330,7 +339,9 @@ impl Dep {
             | Dep::Params(..)
             | Dep::MixinOverrides(..)
             | Dep::Overrides(..) => true,
-            Dep::Class(_) | Dep::Methods(_) | Dep::Method(..) | Dep::Facts | Dep::FactName(_) => false,
+            Dep::Class(_) | Dep::Methods(_) | Dep::Method(..) | Dep::Facts | Dep::FactName(_) | Dep::Redefined(_) => {
+                false
+            }
         }
     }
 }
@@ -352,6 +363,7 @@ impl ProjectIndex {
             }
             index.top_object_extends.extend(file.top_object_extends.iter().cloned());
             index.object_defs.extend(file.object_defs.iter().cloned());
+            index.core_defs.extend(file.core_defs.iter().cloned());
             for constant in &file.constants {
                 let entry = index.constants.entry(constant.clone()).or_insert_with(|| (Vec::new(), Type::untyped()));
                 if !entry.0.contains(&id) {
@@ -821,6 +833,15 @@ impl ProjectIndex {
         self.extended.contains(module)
     }
 
+    /// Does some file give `method` a body of its own where a core value
+    /// may reach it: on an object (`def obj.name`, a `def` in a block or
+    /// in a refinement) or in a class the signatures declare? Then what
+    /// the core's own method computes is not certain.
+    /// (What the caller reads of this: `Dep::Redefined`.)
+    pub fn redefined(&self, method: &str) -> bool {
+        self.object_defs.contains(method) || self.core_defs.contains(method)
+    }
+
     fn merge_parts(&mut self) {
         for class in self.classes.values_mut() {
             let mut parts = class.parts.iter();
@@ -1127,6 +1148,10 @@ impl ProjectIndex {
             // Answered by the workspace, from the rules' facts.
             Dep::Facts | Dep::FactName(_) => 2u8.hash(&mut hasher),
             Dep::Exported => self.exported.hash(&mut hasher),
+            Dep::Redefined(method) => {
+                13u8.hash(&mut hasher);
+                self.redefined(method).hash(&mut hasher);
+            }
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);
                 (*side == Side::Instance && self.is_extended(class)).hash(&mut hasher);
@@ -1186,7 +1211,12 @@ impl ProjectIndex {
             Dep::Overrides(class, side, method) => {
                 self.overriding_parts(class, *side, method).any(|(_, file, _)| file == reader)
             }
-            Dep::Facts | Dep::FactName(_) | Dep::Exported | Dep::Params(..) | Dep::MixinOverrides(..) => false,
+            Dep::Facts
+            | Dep::FactName(_)
+            | Dep::Exported
+            | Dep::Params(..)
+            | Dep::MixinOverrides(..)
+            | Dep::Redefined(_) => false,
         }
     }
 

@@ -380,3 +380,26 @@ Flow.kwargs_value(k: "v")
 Flow.block_given_value
 Flow.block_given_value { 1 }
 Flow.yield_value { |x| x.to_s }
+
+# Core methods given another body: a refinement in force, and one object's
+# own method. Folding `"a".upcase` to "A" would be wrong in both.
+module Excited
+  refine String do
+    def upcase = "#{self}!"
+  end
+end
+
+class Refined
+  using Excited
+
+  def shout = "a".upcase
+
+  def own
+    s = +"b"
+    def s.swapcase = "own"
+    s.swapcase
+  end
+end
+
+Refined.new.shout
+Refined.new.own
