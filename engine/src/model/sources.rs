@@ -83,26 +83,54 @@ pub struct SourceStore {
 impl SourceStore {
     /// The file's current content, reading it only when needed.
     pub fn look(&mut self, path: &Path) -> Result<(Source, Look), std::io::Error> {
+        let (source, look, entry) = self.peek(path)?;
+        if let Some(entry) = entry {
+            self.files.insert(Arc::from(path.as_os_str()), entry);
+        }
+        Ok((source, look))
+    }
+
+    /// [`SourceStore::look`] at many files, read and hashed in parallel
+    /// (a cold call reads the whole project).
+    pub fn look_all(&mut self, paths: &[std::path::PathBuf]) -> Vec<Result<(Source, Look), std::io::Error>> {
+        use rayon::prelude::*;
+        let store = &*self;
+        let peeked: Vec<_> = crate::analysis::on_analysis_thread(|| paths.par_iter().map(|p| store.peek(p)).collect());
+        paths
+            .iter()
+            .zip(peeked)
+            .map(|(path, peeked)| {
+                let (source, look, entry) = peeked?;
+                if let Some(entry) = entry {
+                    self.files.insert(Arc::from(path.as_os_str()), entry);
+                }
+                Ok((source, look))
+            })
+            .collect()
+    }
+
+    /// What a look at the file finds, and the entry to record for it when
+    /// it had to be read.
+    fn peek(&self, path: &Path) -> Result<(Source, Look, Option<Entry>), std::io::Error> {
         let meta = std::fs::metadata(path)?;
         let stat = Stat::of(&meta);
         let now = now_ns();
-        let key = path.as_os_str();
-        if let Some(entry) = self.files.get_mut(key) {
+        let known = self.files.get(path.as_os_str());
+        if let Some(entry) = known {
             let trusted =
                 entry.stat == stat && stat.newest_ns() + (RACY_WINDOW.as_nanos() as i128) < entry.looked_at_ns;
             if trusted {
-                return Ok((entry.source.clone(), Look::Unchanged));
+                return Ok((entry.source.clone(), Look::Unchanged, None));
             }
         }
         let bytes: Arc<[u8]> = std::fs::read(path)?.into();
         let hash = xxhash_rust::xxh3::xxh3_128(&bytes);
         let source = Source { bytes, hash };
-        let look = match self.files.get(key) {
+        let look = match known {
             Some(entry) if entry.source.hash == hash => Look::Rehashed,
             _ => Look::Changed,
         };
-        self.files.insert(Arc::from(key), Entry { stat, source: source.clone(), looked_at_ns: now });
-        Ok((source, look))
+        Ok((source.clone(), look, Some(Entry { stat, source, looked_at_ns: now })))
     }
 
     /// Forgets files not in `keep` (deleted, or no longer in the project).

@@ -210,20 +210,22 @@ impl Project {
     /// index answers as the structure did.
     fn keep_standing(mut self, files: &HashMap<String, FileState>) -> Project {
         let inferred = std::mem::take(self.inferred.get_mut().unwrap_or_else(|p| p.into_inner()));
-        let standing = inferred
-            .into_iter()
-            .filter(|(display, _)| {
-                let (Some(state), Some(source), Some(id)) =
-                    (files.get(display), self.sources.get(display), self.ids.get(display))
-                else {
-                    return false;
-                };
-                state
-                    .exports
-                    .as_ref()
-                    .is_some_and(|c| c.hash == source.hash && self.fingerprints.all_same_exports(&c.deps, *id))
-            })
-            .collect();
+        let stands = |display: &String| {
+            let (Some(state), Some(source), Some(id)) =
+                (files.get(display), self.sources.get(display), self.ids.get(display))
+            else {
+                return false;
+            };
+            state
+                .exports
+                .as_ref()
+                .is_some_and(|c| c.hash == source.hash && self.fingerprints.all_same_exports(&c.deps, *id))
+        };
+        let (standing, fallen): (HashMap<String, FileTypes>, Vec<(String, FileTypes)>) =
+            analysis::on_analysis_thread(|| inferred.into_par_iter().partition(|(display, _)| stands(display)));
+        // Most of a cold call's types fall: freed on the analysis threads,
+        // not one by one here.
+        analysis::on_analysis_thread(|| fallen.into_par_iter().for_each(drop));
         *self.inferred.get_mut().unwrap_or_else(|p| p.into_inner()) = standing;
         self
     }
@@ -296,19 +298,23 @@ impl Workspace {
 
         // 1. Look at every file.
         let mut present: Vec<(String, Source)> = Vec::new();
-        for target in files {
-            let Target::File { display } = target else { continue };
-            match self.sources.look(&cwd.join(display)) {
-                Ok((source, look)) => {
-                    match look {
-                        Look::Unchanged => {}
-                        Look::Rehashed => figures.rehashed += 1,
-                        Look::Changed => figures.reread += 1,
-                    }
-                    present.push((display.clone(), source));
-                }
-                Err(_) => continue,
+        let displays: Vec<&String> = files
+            .iter()
+            .filter_map(|target| match target {
+                Target::File { display } => Some(display),
+                Target::Missing { .. } => None,
+            })
+            .collect();
+        let paths: Vec<PathBuf> = displays.iter().map(|display| cwd.join(display)).collect();
+        for (display, looked) in displays.into_iter().zip(self.sources.look_all(&paths)) {
+            // A file that cannot be read is no part of the project.
+            let Ok((source, look)) = looked else { continue };
+            match look {
+                Look::Unchanged => {}
+                Look::Rehashed => figures.rehashed += 1,
+                Look::Changed => figures.reread += 1,
             }
+            present.push((display.clone(), source));
         }
 
         figures.phases.look = lap(&mut phase);
@@ -464,7 +470,14 @@ impl Workspace {
         // 5. Fold them in (the analyses in `check` read this).
         let exports: Vec<Option<&FileExports>> =
             present.iter().map(|(display, _)| self.files[display].exports.as_ref().map(|c| &*c.value)).collect();
-        let index = Arc::new((*structure).clone().with_exports(&exports));
+        // A call whose model is dropped after it keeps no structure for the
+        // next: the index is folded into the structure itself, uncopied.
+        let (folded, structure) = if self.outlives_call {
+            ((*structure).clone(), Some(structure))
+        } else {
+            (Arc::try_unwrap(structure).unwrap_or_else(|shared| (*shared).clone()), None)
+        };
+        let index = Arc::new(folded.with_exports(&exports));
         drop(exports);
         drop(interfaces);
 
@@ -488,7 +501,7 @@ impl Workspace {
         note_figures(&figures);
         self.generation += 1;
         let facts = Arc::new(facts);
-        self.last = Some(Last {
+        self.last = structure.map(|structure| Last {
             files: key,
             structure,
             index: index.clone(),
