@@ -232,7 +232,8 @@ fn a_method_defined_in_a_block_in_another_file_may_answer_for_the_class() {
 fn a_core_method_the_project_redefines_is_not_folded() {
     // Ruby: `def s.swapcase = 2` makes `s.swapcase` 2; a refinement of
     // String#upcase in another file makes `"a".upcase` 1 where `using` is
-    // in force; a reopened Array's `size` makes `[1, 2].size` 7. Folding
+    // in force; a reopened Array's `size` makes `[1, 2].size` 7, and an
+    // alias in a reopened Symbol makes `:ab.length` a Proc. Folding
     // runs the core's own method, so it stops for such a name; the
     // signature's type stands (README: the signature wins).
     let dir = project(&[
@@ -240,13 +241,16 @@ fn a_core_method_the_project_redefines_is_not_folded() {
         ("lib/use.rb", "class User\n  using Shout\n  def name\n    x = \"a\".upcase\n  end\nend\n"),
         ("lib/own.rb", "s = +\"a\"\ndef s.swapcase = 2\ny = s.swapcase\nz = \"b\".downcase\n"),
         ("lib/array.rb", "class Array\n  def size = 7\nend\nn = [1, 2].size\nm = [1, 2].first\n"),
+        ("lib/symbol.rb", "class Symbol\n  alias_method :length, :to_proc\nend\nq = :ab.length\nr = :ab.to_s\n"),
     ]);
     assert_eq!(type_at(dir.path(), "lib/use.rb:4:5"), "String");
     assert_eq!(type_at(dir.path(), "lib/own.rb:3:1"), "String");
     assert_eq!(type_at(dir.path(), "lib/array.rb:4:1"), "Integer");
+    assert_eq!(type_at(dir.path(), "lib/symbol.rb:4:1"), "Integer");
     // A name nobody redefines is still folded.
     assert_eq!(type_at(dir.path(), "lib/own.rb:4:1"), "\"b\"");
     assert_eq!(type_at(dir.path(), "lib/array.rb:5:1"), "1");
+    assert_eq!(type_at(dir.path(), "lib/symbol.rb:5:1"), "\"ab\"");
 }
 
 #[test]

@@ -713,6 +713,11 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn add_method(&mut self, method: String, entry: MethodEntry, side: Side) {
         let module_function = self.module_function && side == Side::Instance;
         let top_level = self.lexical.is_empty();
+        // A `def`, alias or attribute in a class the signatures declare:
+        // the core's own method of that name may not be what runs.
+        if self.lexical.last().is_some_and(|class| self.env.has_class(class)) {
+            self.index.core_defs.insert(method.clone());
+        }
         match self.current() {
             Some(class) => {
                 if method == "method_missing" {
@@ -779,6 +784,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
 
     fn alias(&mut self, new: &str, old: &str) {
         let side = self.side;
+        if self.lexical.last().is_some_and(|class| self.env.has_class(class)) {
+            self.index.core_defs.insert(new.to_string());
+        }
         if let Some(class) = self.current() {
             let table =
                 if side == Side::Singleton { &mut class.singleton_methods } else { &mut class.instance_methods };
@@ -983,9 +991,6 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         self.index.def_at.insert(node.location().start() as usize, id);
         if let (Some(side), false) = (side, in_other) {
             self.add_method(method.clone(), MethodEntry::Def(id), side);
-            if self.lexical.last().is_some_and(|class| self.env.has_class(class)) {
-                self.index.core_defs.insert(method.clone());
-            }
         }
         // `def obj.name`, or a `def` in a block (`Class.new(Base) do def
         // step`, `class_eval do`): some object answers `name` its own way,
