@@ -233,7 +233,9 @@ fn a_core_method_the_project_redefines_is_not_folded() {
     // Ruby: `def s.swapcase = 2` makes `s.swapcase` 2; a refinement of
     // String#upcase in another file makes `"a".upcase` 1 where `using` is
     // in force; a reopened Array's `size` makes `[1, 2].size` 7, and an
-    // alias in a reopened Symbol makes `:ab.length` a Proc. Folding
+    // alias in a reopened Symbol makes `:ab.length` a Proc, and a module
+    // from another file prepended to String makes `"ab".capitalize` its
+    // own. Folding
     // runs the core's own method, so it stops for such a name; the
     // signature's type stands (README: the signature wins).
     let dir = project(&[
@@ -242,11 +244,14 @@ fn a_core_method_the_project_redefines_is_not_folded() {
         ("lib/own.rb", "s = +\"a\"\ndef s.swapcase = 2\ny = s.swapcase\nz = \"b\".downcase\n"),
         ("lib/array.rb", "class Array\n  def size = 7\nend\nn = [1, 2].size\nm = [1, 2].first\n"),
         ("lib/symbol.rb", "class Symbol\n  alias_method :length, :to_proc\nend\nq = :ab.length\nr = :ab.to_s\n"),
+        ("lib/loud.rb", "module Loud\n  def capitalize = \"loud\"\nend\n"),
+        ("lib/prepend.rb", "class String\n  prepend Loud\nend\nc = \"ab\".capitalize\n"),
     ]);
     assert_eq!(type_at(dir.path(), "lib/use.rb:4:5"), "String");
     assert_eq!(type_at(dir.path(), "lib/own.rb:3:1"), "String");
     assert_eq!(type_at(dir.path(), "lib/array.rb:4:1"), "Integer");
     assert_eq!(type_at(dir.path(), "lib/symbol.rb:4:1"), "Integer");
+    assert_eq!(type_at(dir.path(), "lib/prepend.rb:4:1"), "String");
     // A name nobody redefines is still folded.
     assert_eq!(type_at(dir.path(), "lib/own.rb:4:1"), "\"b\"");
     assert_eq!(type_at(dir.path(), "lib/array.rb:5:1"), "1");

@@ -373,6 +373,7 @@ impl ProjectIndex {
         }
         index.resolve_parts(env);
         index.merge_parts();
+        index.core_defs.extend(index.core_mixin_methods(env));
         index.families = index.compute_families();
         for (name, rep) in &index.families {
             index.members.entry(rep.clone()).or_default().push(name.clone());
@@ -823,6 +824,32 @@ impl ProjectIndex {
                 self.extended.extend(part.extends.iter().cloned());
             }
         }
+    }
+
+    /// The instance methods of project modules mixed into single objects
+    /// (`s.extend(M)`, `String.prepend(M)`) or into a class the signatures
+    /// declare (`class String; prepend M; end`), and of the modules those
+    /// include: a core value may answer them the module's way.
+    fn core_mixin_methods(&self, env: &Environment) -> Vec<String> {
+        let mut pending: Vec<Name> = self.object_extended.clone();
+        for (name, class) in &self.classes {
+            if env.has_class(name) {
+                for (_, part) in &class.parts {
+                    pending.extend(part.includes.iter().chain(&part.prepends).cloned());
+                }
+            }
+        }
+        let mut seen: HashSet<Name> = HashSet::default();
+        let mut out = Vec::new();
+        while let Some(module) = pending.pop() {
+            if !seen.insert(module.clone()) {
+                continue;
+            }
+            let Some(merged) = self.classes.get(&module).and_then(|c| c.merged.as_ref()) else { continue };
+            out.extend(merged.instance_methods.keys().cloned());
+            pending.extend(merged.includes.iter().chain(&merged.prepends).cloned());
+        }
+        out
     }
 
     /// Is `module` extended into some class or object? Then a call on
