@@ -235,7 +235,7 @@ fn a_core_method_the_project_redefines_is_not_folded() {
     // in force; a reopened Array's `size` makes `[1, 2].size` 7, and an
     // alias in a reopened Symbol makes `:ab.length` a Proc, and a module
     // from another file prepended to String makes `"ab".capitalize` its
-    // own. Folding
+    // own; so does `define_method` in `String.class_eval`. Folding
     // runs the core's own method, so it stops for such a name; the
     // signature's type stands (README: the signature wins).
     let dir = project(&[
@@ -246,12 +246,15 @@ fn a_core_method_the_project_redefines_is_not_folded() {
         ("lib/symbol.rb", "class Symbol\n  alias_method :length, :to_proc\nend\nq = :ab.length\nr = :ab.to_s\n"),
         ("lib/loud.rb", "module Loud\n  def capitalize = \"loud\"\nend\n"),
         ("lib/prepend.rb", "class String\n  prepend Loud\nend\nc = \"ab\".capitalize\n"),
+        ("lib/eval.rb", "String.class_eval do\n  define_method(:strip) { 1 }\nend\nk = \" ab \".strip\n"),
     ]);
     assert_eq!(type_at(dir.path(), "lib/use.rb:4:5"), "String");
     assert_eq!(type_at(dir.path(), "lib/own.rb:3:1"), "String");
-    assert_eq!(type_at(dir.path(), "lib/array.rb:4:1"), "Integer");
+    // (Not `2`; a size is still never negative.)
+    assert_eq!(type_at(dir.path(), "lib/array.rb:4:1"), "non-negative-int");
     assert_eq!(type_at(dir.path(), "lib/symbol.rb:4:1"), "Integer");
     assert_eq!(type_at(dir.path(), "lib/prepend.rb:4:1"), "String");
+    assert_eq!(type_at(dir.path(), "lib/eval.rb:4:1"), "String");
     // A name nobody redefines is still folded.
     assert_eq!(type_at(dir.path(), "lib/own.rb:4:1"), "\"b\"");
     assert_eq!(type_at(dir.path(), "lib/array.rb:5:1"), "1");

@@ -579,16 +579,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             _ => {}
         }
-        // Folding runs the core's own methods; where the project may have
-        // given the name another body (`def s.upcase`, a refinement, a
-        // reopened `String`), the signature's type is all that is known.
-        if !self.index.core_redefined(method) {
+        // Folding runs the core's own methods on known values; where the
+        // project may have given the name another body (`def s.upcase`, a
+        // refinement, a reopened `String`), what it computes is not certain.
+        let may_fold = !self.index.core_redefined(method);
+        if may_fold {
             if let Some(folded) = fold::fold(receiver, method, args) {
                 return Plan::Fixed(folded);
             }
-            if let Some(special) = self.special(receiver, method, args, block) {
-                return Plan::Fixed(special);
-            }
+        }
+        if let Some(special) = self.special(receiver, method, args, block, may_fold) {
+            return Plan::Fixed(special);
         }
         let (class, side) = match receiver {
             Type::Singleton(class) => (class.clone(), Side::Singleton),
@@ -683,13 +684,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         Plan::Rbs { overloads, receiver, owner_args: found.owner_args }
     }
 
-    /// Methods whose result the literal shape of the receiver decides.
+    /// Methods whose result the literal shape of the receiver decides
+    /// (computed from a tuple's or shape's own values only when `may_fold`:
+    /// see [`Inferrer::plan`]), and core methods whose signatures say less
+    /// than they do (`IO#read` to the end is never nil).
     pub(super) fn special(
         &mut self,
         receiver: &Type,
         method: &str,
         args: &[Arg],
         block: &BlockArg<'pr>,
+        may_fold: bool,
     ) -> Option<Type> {
         if block.given() {
             return None;
@@ -698,29 +703,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if positional.len() != args.len() {
             return None;
         }
-        if let Some(folded) = super::fold::collection(receiver, method, &positional) {
-            return Some(folded);
+        if may_fold {
+            if let Some(folded) = self.fold_shape(receiver, method, &positional) {
+                return Some(folded);
+            }
         }
         match (receiver, method, positional.as_slice()) {
             // Ends the current thread: nothing after it runs (the core
             // signature says it returns the thread).
             (Type::Singleton(class), "exit", []) if &**class == "Thread" => Some(Type::Bot),
-            (Type::Tuple(elements), "size" | "length" | "count", []) => Some(Type::int(elements.len() as i64)),
-            (Type::Tuple(elements), "empty?", []) => {
-                Some(Type::Constant(if elements.is_empty() { Literal::True } else { Literal::False }))
-            }
-            (Type::Tuple(elements), "first", []) => Some(elements.first().map_or(Type::nil(), Type::forget_mutable)),
-            (Type::Tuple(elements), "last", []) => Some(elements.last().map_or(Type::nil(), Type::forget_mutable)),
-            (Type::Tuple(elements), "[]" | "at" | "fetch", [Type::Constant(Literal::Int(index))]) => {
-                let len = elements.len() as i64;
-                let index = if *index < 0 { len + index } else { *index };
-                match elements.get(usize::try_from(index).ok()?) {
-                    Some(element) => Some(element.forget_mutable()),
-                    None if method == "fetch" => Some(Type::Bot),
-                    None => Some(Type::nil()),
-                }
-            }
-            (Type::Tuple(_), "to_a" | "entries", []) => Some(receiver.clone()),
             // `s[0, n]` with `n >= 0`: start 0 is never past the end, so a
             // string or array gives a (maybe empty) slice, never nil.
             (_, "[]" | "slice", [Type::Constant(Literal::Int(0)), Type::Constant(Literal::Int(n))]) if *n >= 0 => {
@@ -759,31 +750,6 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 };
                 Some(Type::generic("Hash", vec![args[0].clone(), value]))
             }
-            (Type::Shape(shape), "[]" | "fetch" | "dig", [Type::Constant(Literal::Sym(key))]) if !shape.open => {
-                match shape.fields.iter().find(|f| *f.key == **key) {
-                    Some(field) if field.optional => Some(union([field.ty.forget_mutable(), Type::nil()])),
-                    Some(field) => Some(field.ty.forget_mutable()),
-                    None if method == "fetch" => None,
-                    None => Some(Type::nil()),
-                }
-            }
-            (Type::Shape(shape), "size" | "length" | "count", [])
-                if !shape.open && shape.fields.iter().all(|f| !f.optional) =>
-            {
-                Some(Type::int(shape.fields.len() as i64))
-            }
-            (Type::Shape(shape), "empty?", []) if !shape.open && shape.fields.iter().all(|f| !f.optional) => {
-                Some(Type::Constant(if shape.fields.is_empty() { Literal::True } else { Literal::False }))
-            }
-            (Type::Shape(shape), "key?" | "has_key?" | "include?" | "member?", [Type::Constant(Literal::Sym(key))])
-                if !shape.open =>
-            {
-                match shape.fields.iter().find(|f| *f.key == **key) {
-                    Some(field) if !field.optional => Some(Type::Constant(Literal::True)),
-                    Some(_) => Some(Type::bool()),
-                    None => Some(Type::Constant(Literal::False)),
-                }
-            }
             (Type::Nominal { class, .. }, "size" | "length" | "bytesize", [])
                 if matches!(&**class, "String" | "Array" | "Hash" | "Symbol") =>
             {
@@ -816,6 +782,58 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             (Type::Singleton(class), "class", []) => {
                 Some(if self.is_module(class) { Type::singleton("Module") } else { Type::singleton("Class") })
+            }
+            _ => None,
+        }
+    }
+
+    /// What the core's own method computes from a tuple's or a shape's
+    /// known elements (`[1, 2].size` is `2`, `{a: 1}[:a]` is `1`).
+    fn fold_shape(&self, receiver: &Type, method: &str, positional: &[&Type]) -> Option<Type> {
+        if let Some(folded) = super::fold::collection(receiver, method, positional) {
+            return Some(folded);
+        }
+        match (receiver, method, positional) {
+            (Type::Tuple(elements), "size" | "length" | "count", []) => Some(Type::int(elements.len() as i64)),
+            (Type::Tuple(elements), "empty?", []) => {
+                Some(Type::Constant(if elements.is_empty() { Literal::True } else { Literal::False }))
+            }
+            (Type::Tuple(elements), "first", []) => Some(elements.first().map_or(Type::nil(), Type::forget_mutable)),
+            (Type::Tuple(elements), "last", []) => Some(elements.last().map_or(Type::nil(), Type::forget_mutable)),
+            (Type::Tuple(elements), "[]" | "at" | "fetch", [Type::Constant(Literal::Int(index))]) => {
+                let len = elements.len() as i64;
+                let index = if *index < 0 { len + index } else { *index };
+                match elements.get(usize::try_from(index).ok()?) {
+                    Some(element) => Some(element.forget_mutable()),
+                    None if method == "fetch" => Some(Type::Bot),
+                    None => Some(Type::nil()),
+                }
+            }
+            (Type::Tuple(_), "to_a" | "entries", []) => Some(receiver.clone()),
+            (Type::Shape(shape), "[]" | "fetch" | "dig", [Type::Constant(Literal::Sym(key))]) if !shape.open => {
+                match shape.fields.iter().find(|f| *f.key == **key) {
+                    Some(field) if field.optional => Some(union([field.ty.forget_mutable(), Type::nil()])),
+                    Some(field) => Some(field.ty.forget_mutable()),
+                    None if method == "fetch" => None,
+                    None => Some(Type::nil()),
+                }
+            }
+            (Type::Shape(shape), "size" | "length" | "count", [])
+                if !shape.open && shape.fields.iter().all(|f| !f.optional) =>
+            {
+                Some(Type::int(shape.fields.len() as i64))
+            }
+            (Type::Shape(shape), "empty?", []) if !shape.open && shape.fields.iter().all(|f| !f.optional) => {
+                Some(Type::Constant(if shape.fields.is_empty() { Literal::True } else { Literal::False }))
+            }
+            (Type::Shape(shape), "key?" | "has_key?" | "include?" | "member?", [Type::Constant(Literal::Sym(key))])
+                if !shape.open =>
+            {
+                match shape.fields.iter().find(|f| *f.key == **key) {
+                    Some(field) if !field.optional => Some(Type::Constant(Literal::True)),
+                    Some(_) => Some(Type::bool()),
+                    None => Some(Type::Constant(Literal::False)),
+                }
             }
             _ => None,
         }

@@ -782,6 +782,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.index.constants.entry(full).or_default().push(ConstantWrite { value, lexical });
     }
 
+    /// Inside a `Struct.new`, `Data.define` or bare `Class.new` block: its
+    /// methods answer for nobody else.
+    fn in_new_class_block(&self) -> bool {
+        self.in_block > 0 && self.blocks_make_new_classes.last() == Some(&true)
+    }
+
     fn alias(&mut self, new: &str, old: &str) {
         let side = self.side;
         if self.lexical.last().is_some_and(|class| self.env.has_class(class)) {
@@ -833,6 +839,31 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 match self.current() {
                     Some(class) => class.pending.extend(written.map(|w| (PendingKind::ObjectExtend, w))),
                     None => self.index.top_object_extends.extend(written),
+                }
+            }
+            // In a block (`String.class_eval do define_method(:upcase)`), or
+            // sent to another object: some object's own names, as a `def`
+            // there is (unless the block makes a class of its own).
+            "define_method"
+            | "define_singleton_method"
+            | "alias_method"
+            | "attr_reader"
+            | "attr_writer"
+            | "attr_accessor"
+            | "attr"
+                if !on_self && !self.in_new_class_block() =>
+            {
+                let names = symbol_arguments(call);
+                let names = if method == "alias_method" { names.into_iter().take(1).collect() } else { names };
+                for defined in names {
+                    let defined = match &*method {
+                        "attr_writer" => format!("{defined}="),
+                        _ => defined,
+                    };
+                    if method == "attr_accessor" {
+                        self.index.object_singleton_defs.insert(format!("{defined}="));
+                    }
+                    self.index.object_singleton_defs.insert(defined);
                 }
             }
             _ if !on_self => {}
@@ -995,7 +1026,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         // `def obj.name`, or a `def` in a block (`Class.new(Base) do def
         // step`, `class_eval do`): some object answers `name` its own way,
         // ahead of its class (any class's, as far as this file can tell).
-        let in_new_class = self.in_block > 0 && self.blocks_make_new_classes.last() == Some(&true);
+        let in_new_class = self.in_new_class_block();
         if side.is_none() || (in_other && !in_new_class) {
             self.index.object_singleton_defs.insert(method.clone());
         }
