@@ -262,6 +262,23 @@ fn a_core_method_the_project_redefines_is_not_folded() {
 }
 
 #[test]
+fn a_constant_set_or_removed_by_name_elsewhere_may_hold_anything() {
+    // Ruby: after `M.send(:remove_const, :Z)` and `M.const_set(:Z, "z")`
+    // in another file, `M::Z` is "z", not the 1 its assignment says.
+    let dir = project(&[
+        ("lib/m.rb", "module M\n  Z = 1\n  W = 2\nend\nmodule N\n  Z = 3\n  V = 4\n  remove_const :V\nend\n"),
+        ("lib/reset.rb", "M.send(:remove_const, :Z)\nM.const_set(:Z, \"z\")\n"),
+        ("lib/use.rb", "b = M::Z\nc = M::W\nd = N::Z\ne = N::V\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/use.rb:1:1"), "1 | untyped");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:4:1"), "4 | untyped");
+    // A constant nobody sets by name keeps its assignment's type, though
+    // another namespace's of the same name is set.
+    assert_eq!(type_at(dir.path(), "lib/use.rb:2:1"), "2");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:3:1"), "3");
+}
+
+#[test]
 fn an_ivar_written_from_another_ivar_is_not_nil_when_the_family_spans_files() {
     // Pass one, which learns the file's own writes, read `@doc` as unset
     // (only the other files' writes and nil): `@node` came out `nil`,

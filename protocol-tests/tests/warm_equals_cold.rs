@@ -170,3 +170,30 @@ fn a_method_given_to_one_object_in_another_file_reaches_a_warm_answer() {
     assert!(after.contains("undefined method `bogus_call` for String"), "`upcase` is not folded now: {after}");
     assert_warm_equals_cold(&rigor, &mut worker, root);
 }
+
+#[test]
+fn a_constant_removed_by_name_in_another_file_reaches_a_warm_answer() {
+    // `U#m` returns `LIMIT`, 1 as assigned; once another file removes and
+    // sets `LIMIT` by name, it may be anything: the warm model learns it
+    // from that file alone, and the unchanged files' answers follow.
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = scratch.path();
+    std::fs::create_dir_all(root.join("lib")).expect("lib");
+    std::fs::write(root.join("lib/u.rb"), "LIMIT = 1\nclass U\n  def m = LIMIT\nend\n").expect("u.rb");
+    std::fs::write(root.join("lib/use.rb"), "U.new.m.bogus_call\n").expect("use.rb");
+    std::fs::write(root.join("lib/other.rb"), "y = 1\n").expect("other.rb");
+    let argv = ["check", "--format=json", "--no-stats", "--", "lib"];
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    let (_, before, _) = worker.call(&argv, root);
+    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+    std::fs::write(
+        root.join("lib/other.rb"),
+        "y = 1\nObject.send(:remove_const, :LIMIT)\nObject.const_set(:LIMIT, \"x\")\n",
+    )
+    .expect("edit other.rb");
+    let (_, after, _) = worker.call(&argv, root);
+    assert!(!after.contains("bogus_call"), "`LIMIT` may be anything now: {after}");
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+}

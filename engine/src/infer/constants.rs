@@ -77,6 +77,16 @@ impl<'pr> Inferrer<'pr, '_> {
     }
 
     fn constant_type(&mut self, full: &Name) -> Type {
+        let found = self.constant_type_as_written(full);
+        // Set or removed by name somewhere (`remove_const(:X)` then
+        // `const_set(:X, v)`): it may hold anything by now.
+        if self.index.constant_rewritten(full) {
+            return union([found, Type::untyped()]);
+        }
+        found
+    }
+
+    fn constant_type_as_written(&mut self, full: &Name) -> Type {
         if !self.index.constants.contains_key(full) {
             // Assigned in another file of the project: what that file's
             // inference found (`untyped` before the exports are in).

@@ -65,6 +65,10 @@ pub struct ProgramIndex<'pr> {
     pub(super) extended: HashSet<Name>,
     /// Modules mixed in from outside any class body, as written.
     pub(super) top_object_extends: Vec<String>,
+    /// Constant names this file sets or removes by name (`const_set(:X,
+    /// v)`, `remove_const(:X)`): a constant of that name may hold what the
+    /// assignment does not say.
+    rewritten_constants: HashSet<String>,
     /// Names this file defines on objects or classes it cannot name
     /// (`def obj.name`, a `def` in a block).
     pub(super) object_singleton_defs: HashSet<String>,
@@ -209,6 +213,7 @@ impl<'pr> ProgramIndex<'pr> {
             object_singleton_defs: HashSet::default(),
             core_defs: HashSet::default(),
             top_object_extends: Vec::new(),
+            rewritten_constants: HashSet::default(),
         };
         let mut walker = Walker {
             index: &mut index,
@@ -283,6 +288,7 @@ impl<'pr> ProgramIndex<'pr> {
             top_object_extends: self.top_object_extends.clone(),
             object_defs: sorted(&self.object_singleton_defs),
             core_defs: sorted(&self.core_defs),
+            rewritten_constants: sorted(&self.rewritten_constants),
         }
     }
 
@@ -297,6 +303,17 @@ impl<'pr> ProgramIndex<'pr> {
         let project = self.project.as_ref()?;
         project.read_constant(full);
         project.index.constant(full, project.file).cloned()
+    }
+
+    /// Does this file or another set or remove the constant `full` by name
+    /// (`M.const_set(:X, v)`, `remove_const(:X)` in `M`'s body)?
+    pub fn constant_rewritten(&self, full: &str) -> bool {
+        if crate::model::index::constant_rewrites(&self.rewritten_constants, full) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read(Dep::ConstantRewritten(full.to_string()));
+        project.index.constant_rewritten(full)
     }
 
     /// Does this file or another give `method` a body of its own where a
@@ -804,6 +821,32 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn call(&mut self, call: &CallNode<'pr>) {
         let method = crate::syntax::name_text(call.name());
         let on_self = self.in_block == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
+        // `const_set(:X, v)` or `remove_const(:X)`, also through `send`.
+        let named = symbol_arguments(call);
+        let rewrites = match (&*method, named.as_slice()) {
+            ("const_set" | "remove_const", [constant, ..]) => Some(constant),
+            ("send" | "__send__" | "public_send", [sent, constant, ..])
+                if matches!(sent.as_str(), "const_set" | "remove_const") =>
+            {
+                Some(constant)
+            }
+            _ => None,
+        };
+        if let Some(constant) = rewrites {
+            // In whose namespace: the receiver's, as written; `self`'s, the
+            // class being defined; anyone's, for a receiver nobody can name.
+            let owner = match call.receiver() {
+                None | Some(Node::SelfNode { .. }) => {
+                    Some(self.lexical.last().map(|c| c.to_string()).unwrap_or_default())
+                }
+                Some(receiver) => constant_path_text(&receiver).map(|t| t.trim_start_matches("::").to_string()),
+            };
+            let written = match owner.as_deref() {
+                Some("" | "Object") | None => constant.clone(),
+                Some(owner) => format!("{owner}::{constant}"),
+            };
+            self.index.rewritten_constants.insert(written);
+        }
         match &*method {
             "instance_variable_set" | "instance_variables" | "remove_instance_variable" => {
                 self.index.ivars_unknowable = true;

@@ -45,6 +45,10 @@ pub struct FileInterface {
     /// Method names it defines in classes the signatures declare (a
     /// reopened `String`), sorted.
     pub core_defs: Vec<String>,
+    /// Constants it sets or removes by name (`M.const_set(:X, v)` as
+    /// `M::X`, `remove_const(:X)` in `M`'s body too; `X` where the
+    /// receiver has no name), sorted.
+    pub rewritten_constants: Vec<String>,
 }
 
 impl PartialEq for UserClass {
@@ -278,6 +282,8 @@ pub struct ProjectIndex {
     object_defs: HashSet<String>,
     /// Every file's [`FileInterface::core_defs`].
     core_defs: HashSet<String>,
+    /// Every file's [`FileInterface::rewritten_constants`].
+    rewritten_constants: HashSet<String>,
     /// Modules some class extends, or some code extends an object with:
     /// the extended object's own singleton methods answer ahead of theirs.
     extended: HashSet<Name>,
@@ -324,6 +330,16 @@ pub enum Dep {
     /// on an object (`def obj.name`, a `def` in a block or a refinement),
     /// or in a class the signatures declare (a reopened `String`).
     Redefined(String),
+    /// Whether some file sets or removes this constant (full name) by name
+    /// (`M.const_set(:X, v)`, `remove_const(:X)`).
+    ConstantRewritten(String),
+}
+
+/// Does one of `written` (`X`, or `M::X` where the namespace was named)
+/// name the constant `full`? A namespace written relative to where the
+/// call stood may be any suffix of the full name.
+pub fn constant_rewrites<'w>(written: impl IntoIterator<Item = &'w String>, full: &str) -> bool {
+    written.into_iter().any(|w| full == w || full.strip_suffix(w.as_str()).is_some_and(|head| head.ends_with("::")))
 }
 
 impl Dep {
@@ -339,9 +355,13 @@ impl Dep {
             | Dep::Params(..)
             | Dep::MixinOverrides(..)
             | Dep::Overrides(..) => true,
-            Dep::Class(_) | Dep::Methods(_) | Dep::Method(..) | Dep::Facts | Dep::FactName(_) | Dep::Redefined(_) => {
-                false
-            }
+            Dep::Class(_)
+            | Dep::Methods(_)
+            | Dep::Method(..)
+            | Dep::Facts
+            | Dep::FactName(_)
+            | Dep::Redefined(_)
+            | Dep::ConstantRewritten(_) => false,
         }
     }
 }
@@ -364,6 +384,7 @@ impl ProjectIndex {
             index.top_object_extends.extend(file.top_object_extends.iter().cloned());
             index.object_defs.extend(file.object_defs.iter().cloned());
             index.core_defs.extend(file.core_defs.iter().cloned());
+            index.rewritten_constants.extend(file.rewritten_constants.iter().cloned());
             for constant in &file.constants {
                 let entry = index.constants.entry(constant.clone()).or_insert_with(|| (Vec::new(), Type::untyped()));
                 if !entry.0.contains(&id) {
@@ -865,6 +886,12 @@ impl ProjectIndex {
     /// in a refinement) or in a class the signatures declare? Then what
     /// the core's own method computes is not certain.
     /// (What the caller reads of this: `Dep::Redefined`.)
+    /// Does some file set or remove the constant `full` by name?
+    /// (What the caller reads of this: `Dep::ConstantRewritten`.)
+    pub fn constant_rewritten(&self, full: &str) -> bool {
+        constant_rewrites(&self.rewritten_constants, full)
+    }
+
     pub fn redefined(&self, method: &str) -> bool {
         self.object_defs.contains(method) || self.core_defs.contains(method)
     }
@@ -1179,6 +1206,10 @@ impl ProjectIndex {
                 13u8.hash(&mut hasher);
                 self.redefined(method).hash(&mut hasher);
             }
+            Dep::ConstantRewritten(last) => {
+                14u8.hash(&mut hasher);
+                self.constant_rewritten(last).hash(&mut hasher);
+            }
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);
                 (*side == Side::Instance && self.is_extended(class)).hash(&mut hasher);
@@ -1243,7 +1274,8 @@ impl ProjectIndex {
             | Dep::Exported
             | Dep::Params(..)
             | Dep::MixinOverrides(..)
-            | Dep::Redefined(_) => false,
+            | Dep::Redefined(_)
+            | Dep::ConstantRewritten(_) => false,
         }
     }
 

@@ -403,3 +403,12 @@ end
 
 Refined.new.shout
 Refined.new.own
+
+# A constant removed and set again by name: its assignment no longer says.
+module Swappable
+  LIMIT = 1
+  def self.limit = LIMIT
+end
+Swappable.send(:remove_const, :LIMIT)
+Swappable.const_set(:LIMIT, "many")
+Swappable.limit
