@@ -145,55 +145,50 @@ fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
     assert_warm_equals_cold(&rigor, &mut worker, root);
 }
 
-#[test]
-fn a_method_given_to_one_object_in_another_file_reaches_a_warm_answer() {
-    // `def obj.upcase` (or a refinement of it) anywhere means no call of
-    // `upcase` is folded (`"a".upcase` is `String`, not `"A"`): the warm
-    // model learns it from the file that gains it, and the warm answers of
-    // files that did not change are then a fresh process's, before the
-    // edit and after.
+/// A warm worker checks `lib/u.rb` (whose `U#m` another file calls),
+/// `lib/use.rb` (`U.new.m.bogus_call`) and `lib/other.rb`; then
+/// `other.rb` becomes `edited`, which changes what `U#m` returns though
+/// neither `u.rb` nor `use.rb` changed. Each warm answer must be a fresh
+/// process's; returns them, before and after.
+fn warm_answers_across_an_edit_of_another_file(u: &str, edited: &str) -> (String, String) {
     let rigor = bin("rigor");
     let scratch = tempfile::tempdir().expect("scratch");
     let root = scratch.path();
     std::fs::create_dir_all(root.join("lib")).expect("lib");
-    // `U#m`'s exported return is what another file's call reads.
-    std::fs::write(root.join("lib/u.rb"), "class U\n  def m = \"a\".upcase\nend\n").expect("u.rb");
+    std::fs::write(root.join("lib/u.rb"), u).expect("u.rb");
     std::fs::write(root.join("lib/use.rb"), "U.new.m.bogus_call\n").expect("use.rb");
     std::fs::write(root.join("lib/other.rb"), "y = 1\n").expect("other.rb");
     let argv = ["check", "--format=json", "--no-stats", "--", "lib"];
     let mut worker = protocol_tests::warm::Worker::start(&rigor);
     let (_, before, _) = worker.call(&argv, root);
-    assert!(before.contains("undefined method `bogus_call` for \\\"A\\\""), "{before}");
     assert_warm_equals_cold(&rigor, &mut worker, root);
-    std::fs::write(root.join("lib/other.rb"), "y = 1\no = +\"\"\ndef o.upcase = 2\n").expect("edit other.rb");
+    std::fs::write(root.join("lib/other.rb"), edited).expect("edit other.rb");
     let (_, after, _) = worker.call(&argv, root);
-    assert!(after.contains("undefined method `bogus_call` for String"), "`upcase` is not folded now: {after}");
     assert_warm_equals_cold(&rigor, &mut worker, root);
+    (before, after)
+}
+
+#[test]
+fn a_method_given_to_one_object_in_another_file_reaches_a_warm_answer() {
+    // `def obj.upcase` (or a refinement of it) anywhere means no call of
+    // `upcase` is folded (`"a".upcase` is `String`, not `"A"`): the warm
+    // model learns it from the file that gains it.
+    let (before, after) = warm_answers_across_an_edit_of_another_file(
+        "class U\n  def m = \"a\".upcase\nend\n",
+        "y = 1\no = +\"\"\ndef o.upcase = 2\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for \\\"A\\\""), "{before}");
+    assert!(after.contains("undefined method `bogus_call` for String"), "`upcase` is not folded now: {after}");
 }
 
 #[test]
 fn a_constant_removed_by_name_in_another_file_reaches_a_warm_answer() {
     // `U#m` returns `LIMIT`, 1 as assigned; once another file removes and
-    // sets `LIMIT` by name, it may be anything: the warm model learns it
-    // from that file alone, and the unchanged files' answers follow.
-    let rigor = bin("rigor");
-    let scratch = tempfile::tempdir().expect("scratch");
-    let root = scratch.path();
-    std::fs::create_dir_all(root.join("lib")).expect("lib");
-    std::fs::write(root.join("lib/u.rb"), "LIMIT = 1\nclass U\n  def m = LIMIT\nend\n").expect("u.rb");
-    std::fs::write(root.join("lib/use.rb"), "U.new.m.bogus_call\n").expect("use.rb");
-    std::fs::write(root.join("lib/other.rb"), "y = 1\n").expect("other.rb");
-    let argv = ["check", "--format=json", "--no-stats", "--", "lib"];
-    let mut worker = protocol_tests::warm::Worker::start(&rigor);
-    let (_, before, _) = worker.call(&argv, root);
-    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
-    assert_warm_equals_cold(&rigor, &mut worker, root);
-    std::fs::write(
-        root.join("lib/other.rb"),
+    // sets `LIMIT` by name, it may be anything.
+    let (before, after) = warm_answers_across_an_edit_of_another_file(
+        "LIMIT = 1\nclass U\n  def m = LIMIT\nend\n",
         "y = 1\nObject.send(:remove_const, :LIMIT)\nObject.const_set(:LIMIT, \"x\")\n",
-    )
-    .expect("edit other.rb");
-    let (_, after, _) = worker.call(&argv, root);
+    );
+    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
     assert!(!after.contains("bogus_call"), "`LIMIT` may be anything now: {after}");
-    assert_warm_equals_cold(&rigor, &mut worker, root);
 }
