@@ -730,9 +730,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn add_method(&mut self, method: String, entry: MethodEntry, side: Side) {
         let module_function = self.module_function && side == Side::Instance;
         let top_level = self.lexical.is_empty();
-        // A `def`, alias or attribute in a class the signatures declare:
-        // the core's own method of that name may not be what runs.
-        if self.lexical.last().is_some_and(|class| self.env.has_class(class)) {
+        if self.in_core_class() {
             self.index.core_defs.insert(method.clone());
         }
         match self.current() {
@@ -799,6 +797,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.index.constants.entry(full).or_default().push(ConstantWrite { value, lexical });
     }
 
+    /// In the body of a class the signatures declare (a reopened `String`):
+    /// a method defined here may not be the core's own that folding runs.
+    fn in_core_class(&self) -> bool {
+        self.lexical.last().is_some_and(|class| self.env.has_class(class))
+    }
+
     /// Inside a `Struct.new`, `Data.define` or bare `Class.new` block: its
     /// methods answer for nobody else.
     fn in_new_class_block(&self) -> bool {
@@ -807,7 +811,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
 
     fn alias(&mut self, new: &str, old: &str) {
         let side = self.side;
-        if self.lexical.last().is_some_and(|class| self.env.has_class(class)) {
+        if self.in_core_class() {
             self.index.core_defs.insert(new.to_string());
         }
         if let Some(class) = self.current() {
@@ -821,15 +825,15 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn call(&mut self, call: &CallNode<'pr>) {
         let method = crate::syntax::name_text(call.name());
         let on_self = self.in_block == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
-        // `const_set(:X, v)` or `remove_const(:X)`, also through `send`.
-        let named = symbol_arguments(call);
+        // `const_set(:X, v)` or `remove_const(:X)`, also through `send`
+        // (the arguments are read only for those: this runs at every call).
+        let named = match &*method {
+            "const_set" | "remove_const" | "send" | "__send__" | "public_send" => symbol_arguments(call),
+            _ => Vec::new(),
+        };
         let rewrites = match (&*method, named.as_slice()) {
             ("const_set" | "remove_const", [constant, ..]) => Some(constant),
-            ("send" | "__send__" | "public_send", [sent, constant, ..])
-                if matches!(sent.as_str(), "const_set" | "remove_const") =>
-            {
-                Some(constant)
-            }
+            (_, [sent, constant, ..]) if matches!(sent.as_str(), "const_set" | "remove_const") => Some(constant),
             _ => None,
         };
         if let Some(constant) = rewrites {

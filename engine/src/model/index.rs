@@ -881,17 +881,17 @@ impl ProjectIndex {
         self.extended.contains(module)
     }
 
-    /// Does some file give `method` a body of its own where a core value
-    /// may reach it: on an object (`def obj.name`, a `def` in a block or
-    /// in a refinement) or in a class the signatures declare? Then what
-    /// the core's own method computes is not certain.
-    /// (What the caller reads of this: `Dep::Redefined`.)
     /// Does some file set or remove the constant `full` by name?
     /// (What the caller reads of this: `Dep::ConstantRewritten`.)
     pub fn constant_rewritten(&self, full: &str) -> bool {
         constant_rewrites(&self.rewritten_constants, full)
     }
 
+    /// Does some file give `method` a body of its own where a core value
+    /// may reach it: on an object (`def obj.name`, a `def` in a block or
+    /// in a refinement) or in a class the signatures declare? Then what
+    /// the core's own method computes is not certain.
+    /// (What the caller reads of this: `Dep::Redefined`.)
     pub fn redefined(&self, method: &str) -> bool {
         self.object_defs.contains(method) || self.core_defs.contains(method)
     }
@@ -1206,9 +1206,9 @@ impl ProjectIndex {
                 13u8.hash(&mut hasher);
                 self.redefined(method).hash(&mut hasher);
             }
-            Dep::ConstantRewritten(last) => {
+            Dep::ConstantRewritten(full) => {
                 14u8.hash(&mut hasher);
-                self.constant_rewritten(last).hash(&mut hasher);
+                self.constant_rewritten(full).hash(&mut hasher);
             }
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);

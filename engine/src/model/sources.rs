@@ -81,17 +81,8 @@ pub struct SourceStore {
 }
 
 impl SourceStore {
-    /// The file's current content, reading it only when needed.
-    pub fn look(&mut self, path: &Path) -> Result<(Source, Look), std::io::Error> {
-        let (source, look, entry) = self.peek(path)?;
-        if let Some(entry) = entry {
-            self.files.insert(Arc::from(path.as_os_str()), entry);
-        }
-        Ok((source, look))
-    }
-
-    /// [`SourceStore::look`] at many files, read and hashed in parallel
-    /// (a cold call reads the whole project).
+    /// Each file's current content, reading a file only when needed; read
+    /// and hashed in parallel (a cold call reads the whole project).
     pub fn look_all(&mut self, paths: &[std::path::PathBuf]) -> Vec<Result<(Source, Look), std::io::Error>> {
         use rayon::prelude::*;
         let store = &*self;
@@ -154,6 +145,12 @@ fn now_ns() -> i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl SourceStore {
+        fn look(&mut self, path: &Path) -> Result<(Source, Look), std::io::Error> {
+            self.look_all(&[path.to_path_buf()]).pop().expect("one look")
+        }
+    }
 
     #[test]
     fn a_same_size_rewrite_within_the_clock_tick_is_seen() {
