@@ -172,8 +172,14 @@ impl Project {
         let what = match kind {
             Edit::Body if !defs.is_empty() => {
                 let at = defs[rng.below(defs.len())];
-                let body =
-                    ["rigor_probe = 1", "rigor_probe = \"s\"", "return nil if rigor_probe_flag", "@rigor_probe = [1]"];
+                let body = [
+                    "rigor_probe = 1",
+                    "rigor_probe = \"s\"",
+                    "return nil if rigor_probe_flag",
+                    "@rigor_probe = [1]",
+                    // What the method returns changes (from untyped, often).
+                    "return 7",
+                ];
                 lines.insert(at + 1, body[rng.below(body.len())].to_string());
                 format!("body edit after {shown}:{}", at + 1)
             }

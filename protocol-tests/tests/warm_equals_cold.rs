@@ -192,3 +192,25 @@ fn a_constant_removed_by_name_in_another_file_reaches_a_warm_answer() {
     assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
     assert!(!after.contains("bogus_call"), "`LIMIT` may be anything now: {after}");
 }
+
+#[test]
+fn a_file_whose_types_stood_is_checked_again_when_what_they_read_changes() {
+    // `U#m` returns `untyped` first, which reads the same before and after
+    // the exports are folded in, so `use.rb`'s types from the export pass
+    // stand and its report is made from them. When `m` comes to return 1,
+    // that report must go: it read `U#m` through those types.
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = scratch.path();
+    std::fs::create_dir_all(root.join("lib")).expect("lib");
+    std::fs::write(root.join("lib/u.rb"), "class U\n  def m = unknown_thing\nend\n").expect("u.rb");
+    std::fs::write(root.join("lib/use.rb"), "U.new.m.bogus_call\n").expect("use.rb");
+    let argv = ["check", "--format=json", "--no-stats", "--", "lib"];
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    let (_, before, _) = worker.call(&argv, root);
+    assert!(!before.contains("bogus_call"), "{before}");
+    std::fs::write(root.join("lib/u.rb"), "class U\n  def m = 1\nend\n").expect("edit u.rb");
+    let (_, after, _) = worker.call(&argv, root);
+    assert!(after.contains("undefined method `bogus_call` for 1"), "{after}");
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+}

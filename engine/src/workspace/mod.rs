@@ -526,9 +526,10 @@ impl Workspace {
         let started = Instant::now();
         let memo = &project.fingerprints;
         let facts_fingerprint = project.facts_fingerprint;
-        let mut work: Vec<(usize, String, Source, Option<FileTypes>)> = Vec::new();
+        let mut work: Vec<(usize, String, Source, Option<FileTypes>, Vec<Dep>)> = Vec::new();
         let mut out: Vec<Option<FileReport>> = vec![None; targets.len()];
         let generation = project.generation;
+        let keyed = self.outlives_call;
         // Whether each target's report stands, worked out on the analysis
         // threads (every report's reads are looked at after a change).
         let files = &self.files;
@@ -571,22 +572,33 @@ impl Workspace {
             });
             match reusable {
                 Some(cached) => out[at] = Some((*cached.value).clone()),
-                None => work.push((at, display.clone(), source.clone(), project.take_types(display))),
+                None => {
+                    let types = project.take_types(display);
+                    // Types the export pass found carry what it read: the
+                    // report read all of that too.
+                    let prior_reads = match (&types, self.files.get(display).and_then(|s| s.exports.as_ref())) {
+                        (Some(_), Some(exports)) if keyed => exports.deps.iter().map(|(dep, _)| dep.clone()).collect(),
+                        _ => Vec::new(),
+                    };
+                    work.push((at, display.clone(), source.clone(), types, prior_reads))
+                }
             }
         }
         project.inferred.lock().unwrap_or_else(|p| p.into_inner()).clear();
         project.figures.reinferred = work.iter().filter(|w| w.3.is_none()).count();
         project.figures.reanalysed = work.len();
         let facts = project.facts.clone();
-        let keyed = self.outlives_call;
         let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
             work.into_par_iter()
-                .map(|(at, display, source, types)| {
+                .map(|(at, display, source, types, prior_reads)| {
                     let link = project.link(&display);
-                    let (report, reads) =
+                    let (report, mut reads) =
                         analysis::analyse_with_link(&display, &source.bytes, settings, &facts, link, types);
                     let mut deps = vec![(Dep::Facts, facts_fingerprint)];
                     if keyed {
+                        reads.extend(prior_reads);
+                        reads.sort();
+                        reads.dedup();
                         deps.extend(memo.record(reads, project.ids[&display]));
                     }
                     (at, display, source.hash, report, deps)
