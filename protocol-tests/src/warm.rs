@@ -105,6 +105,9 @@ pub enum Edit {
     SameSizeRewrite,
     CallTypo,
     Mixin,
+    IvarRetype,
+    ConstantRetype,
+    Visibility,
 }
 
 const EDITS: &[Edit] = &[
@@ -120,7 +123,35 @@ const EDITS: &[Edit] = &[
     Edit::SameSizeRewrite,
     Edit::CallTypo,
     Edit::Mixin,
+    Edit::IvarRetype,
+    Edit::ConstantRetype,
+    Edit::Visibility,
 ];
+
+/// The first instance variable the file assigns (`@name =`), if any.
+fn ivar_in(lines: &[String]) -> Option<String> {
+    lines.iter().find_map(|line| {
+        let at = line.find('@')?;
+        let name: String = line[at + 1..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let assigned = line[at + 1 + name.len()..].trim_start().starts_with("= ");
+        (!name.is_empty() && !line[at + 1..].starts_with('@') && assigned).then(|| format!("@{name}"))
+    })
+}
+
+/// The line of the first plain constant assignment (`NAME = value` on one
+/// line, `NAME` in capitals), if any.
+fn constant_assignment_in(lines: &[String]) -> Option<usize> {
+    lines.iter().position(|line| {
+        let Some((name, value)) = line.trim_start().split_once(" = ") else { return false };
+        !value.trim().is_empty()
+            && !value.trim_end().ends_with(['(', '[', '{', ',', '\\'])
+            && !value.contains("<<")
+            && !value.trim_end().ends_with(" do")
+            && !value.contains(" do |")
+            && name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    })
+}
 
 /// A project being edited: its root and the directory checked.
 pub struct Project {
@@ -268,6 +299,29 @@ impl Project {
                 }
                 lines.insert(0, format!("module RigorMixin{n}\n  def {method} = {n}\nend"));
                 format!("mixin of {method} into {shown}:{}", at + 1)
+            }
+            // An instance variable the file already uses is given a new
+            // type of value (what other files of its class read changes).
+            Edit::IvarRetype if !defs.is_empty() && ivar_in(&lines).is_some() => {
+                let ivar = ivar_in(&lines).expect("checked");
+                let at = defs[rng.below(defs.len())];
+                let value = ["7", "\"s\"", "nil", "[:a]"][rng.below(4)];
+                lines.insert(at + 1, format!("{ivar} = {value}"));
+                format!("{ivar} retyped after {shown}:{}", at + 1)
+            }
+            // A constant the file assigns gets a value of another type.
+            Edit::ConstantRetype if constant_assignment_in(&lines).is_some() => {
+                let at = constant_assignment_in(&lines).expect("checked");
+                let (name, _) = lines[at].split_once(" = ").expect("an assignment");
+                lines[at] = format!("{name} = {}", ["7", "\"s\"", "nil", "[:a]"][rng.below(4)]);
+                format!("constant retyped at {shown}:{}", at + 1)
+            }
+            // A method becomes private (lookups from outside change).
+            Edit::Visibility if !defs.is_empty() => {
+                let at = defs[rng.below(defs.len())];
+                let (indent, rest) = lines[at].split_at(lines[at].len() - lines[at].trim_start().len());
+                lines[at] = format!("{indent}private {rest}");
+                format!("method made private at {shown}:{}", at + 1)
             }
             _ => {
                 lines.push(format!("RIGOR_CONSTANT_{n} = {n}"));
@@ -427,6 +481,22 @@ fn compare(
             log.iter().enumerate().map(|(i, e)| format!("  {}. {e}", i + 1)).collect::<Vec<_>>().join("\n"),
             cold.status.code(),
         );
+    }
+    // Every third edit, a command that types every expression of every
+    // file (from the same model) must agree too.
+    if log.len() % 3 == 0 {
+        let coverage = ["coverage", "--format=json", checked];
+        let (_, warm_out, _) = worker.call(&coverage, root);
+        let cold = Command::new(rigor).args(coverage).current_dir(root).output().expect("run rigor coverage");
+        let cold_out = String::from_utf8_lossy(&cold.stdout);
+        if warm_out != cold_out {
+            panic!(
+                "warm and cold `rigor coverage {checked}` differ after {} edit(s):\n{}\n{}",
+                log.len(),
+                log.iter().enumerate().map(|(i, e)| format!("  {}. {e}", i + 1)).collect::<Vec<_>>().join("\n"),
+                first_difference(&warm_out, &cold_out),
+            );
+        }
     }
     (warm, cold_time)
 }
