@@ -526,7 +526,7 @@ impl Workspace {
         let started = Instant::now();
         let memo = &project.fingerprints;
         let facts_fingerprint = project.facts_fingerprint;
-        let mut work: Vec<(usize, String, Source, Option<FileTypes>, Vec<Dep>)> = Vec::new();
+        let mut work: Vec<Reanalysis> = Vec::new();
         let mut out: Vec<Option<FileReport>> = vec![None; targets.len()];
         let generation = project.generation;
         let keyed = self.outlives_call;
@@ -647,6 +647,10 @@ impl Workspace {
         self.sources.retain(|path| keep.contains(path.as_os_str()));
     }
 }
+
+/// A target to analyse again: its place, path, content, the export pass's
+/// types when they stand, and what that pass read.
+type Reanalysis = (usize, String, Source, Option<FileTypes>, Vec<Dep>);
 
 /// A target analysed again: its place, path, content hash, report and reads.
 type Reanalysed = (usize, String, ContentHash, FileReport, Vec<(Dep, u64)>);
