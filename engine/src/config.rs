@@ -31,6 +31,7 @@ const KNOWN_UNUSED_KEYS: &[&str] = &[
 /// Keys this engine reads.
 const USED_KEYS: &[&str] = &[
     "paths",
+    "context_paths",
     "exclude",
     "disable",
     "severity_profile",
@@ -55,6 +56,9 @@ pub struct Config {
     /// The file read, if any.
     pub file: Option<PathBuf>,
     pub paths: Option<Vec<String>>,
+    /// Files the model reads (their classes, methods, constants) that are
+    /// never checked or reported: a dependency's sources.
+    pub context_paths: Vec<String>,
     pub exclude: GlobSet,
     pub settings: Settings,
     pub warnings: Vec<ConfigWarning>,
@@ -92,6 +96,7 @@ struct Problem {
 #[serde(default)]
 struct RawConfig {
     paths: Option<Vec<String>>,
+    context_paths: Option<Vec<String>>,
     exclude: Option<Vec<String>>,
     disable: Option<Vec<String>>,
     severity_profile: Option<ProfileName>,
@@ -312,6 +317,7 @@ fn parse(text: &[u8]) -> Result<Config, Problem> {
     Ok(Config {
         file: None,
         paths: raw.paths,
+        context_paths: raw.context_paths.unwrap_or_default(),
         exclude: exclude.build().map_err(|e| Problem { line: None, message: format!("exclude: {e}") })?,
         settings: Settings {
             profile,

@@ -98,15 +98,18 @@ pub fn describe_io_error(error: &std::io::Error) -> String {
 }
 
 /// The files of the project a command's targets belong to: the config's
-/// `paths` (default `lib`), then the targets, each once. Paths of the
-/// config that name nothing are left out (only targets are reported).
+/// `paths` (default `lib`) and `context_paths`, then the targets, each
+/// once. Paths of the config that name nothing are left out (only targets
+/// are reported).
 pub fn project_files(config: &crate::config::Config, targets: &[Target], cwd: &Path) -> Vec<Target> {
     let configured = config.paths.clone().unwrap_or_else(|| vec!["lib".to_string()]);
     // A file named two ways (`lib/a.rb`, `./lib/a.rb`) is one file: the
     // target's spelling wins, since that is how it is reported.
     let mut at: rustc_hash::FxHashMap<std::ffi::OsString, usize> = Default::default();
     let mut out: Vec<Target> = Vec::new();
-    let found = expand(&configured, cwd, &config.exclude);
+    // The context's files are the model's too, after the project's own.
+    let mut found = expand(&configured, cwd, &config.exclude);
+    found.extend(expand(&config.context_paths, cwd, &config.exclude));
     for (target, is_target) in found.into_iter().map(|t| (t, false)).chain(targets.iter().cloned().map(|t| (t, true))) {
         if !matches!(target, Target::File { .. }) {
             continue;

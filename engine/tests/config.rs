@@ -161,3 +161,45 @@ fn an_older_target_ruby_is_parsed_with_the_oldest_grammar_and_says_so() {
         "{warnings:?}"
     );
 }
+
+#[test]
+fn context_paths_are_read_into_the_model_but_never_checked() {
+    // `vendor/thing/lib` stands for a dependency's sources: what it defines
+    // types the project's calls, but its own mistakes are not the
+    // project's, and a check with no paths checks `paths` alone.
+    let files = [
+        ("lib/use.rb", "class Use\n  def go = Vendor::Thing.new.name\nend\nUse.new.go.bogus_call\n"),
+        (
+            "vendor/thing/lib/vendor/thing.rb",
+            "module Vendor\n  class Thing\n    def name = \"thing\"\n  end\nend\n1.bogus_in_vendor\n",
+        ),
+    ];
+    let dir = project(&files);
+    let check = |args: &[&str]| -> Value {
+        let output = rigor(dir.path(), args);
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{output:?}"))
+    };
+    let messages = |report: &Value| -> Vec<String> {
+        let diagnostics = report["diagnostics"].as_array().unwrap();
+        diagnostics
+            .iter()
+            .map(|d| format!("{}: {}", d["path"].as_str().unwrap(), d["message"].as_str().unwrap()))
+            .collect()
+    };
+    // Without the context, `Vendor::Thing` is unknown: nothing to judge.
+    let alone = check(&["check", "--format=json"]);
+    assert!(messages(&alone).is_empty(), "{alone}");
+    std::fs::write(dir.path().join(".rigor.yml"), "context_paths: [vendor/thing/lib]\n").unwrap();
+    let with_context = check(&["check", "--format=json"]);
+    assert_eq!(
+        messages(&with_context),
+        vec!["lib/use.rb: undefined method `bogus_call` for \"thing\"".to_string()],
+        "{with_context}"
+    );
+    assert_eq!(with_context["stats"]["target_files"], 1, "{with_context}");
+    let typed = check(&["type-of", "--format=json", "lib/use.rb:4:9"]);
+    assert_eq!(typed["type"], "\"thing\"", "{typed}");
+    // Named explicitly, a context file is checked like any other.
+    let named = check(&["check", "--format=json", "vendor/thing/lib"]);
+    assert!(messages(&named).iter().any(|m| m.contains("bogus_in_vendor")), "{named}");
+}
