@@ -128,13 +128,16 @@ const EDITS: &[Edit] = &[
     Edit::Visibility,
 ];
 
+/// Values of another type than most, for retyping edits.
+const RETYPED_VALUES: [&str; 4] = ["7", "\"s\"", "nil", "[:a]"];
+
 /// The first instance variable the file assigns (`@name =`), if any.
 fn ivar_in(lines: &[String]) -> Option<String> {
     lines.iter().find_map(|line| {
         let at = line.find('@')?;
         let name: String = line[at + 1..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
         let assigned = line[at + 1 + name.len()..].trim_start().starts_with("= ");
-        (!name.is_empty() && !line[at + 1..].starts_with('@') && assigned).then(|| format!("@{name}"))
+        (!name.is_empty() && assigned).then(|| format!("@{name}"))
     })
 }
 
@@ -198,6 +201,7 @@ impl Project {
         let classes: Vec<usize> = (0..lines.len())
             .filter(|i| lines[*i].trim_start().starts_with("class ") && !lines[*i].contains("<<"))
             .collect();
+        let (ivar, constant) = (ivar_in(&lines), constant_assignment_in(&lines));
         self.added += 1;
         let n = self.added;
         let what = match kind {
@@ -302,18 +306,18 @@ impl Project {
             }
             // An instance variable the file already uses is given a new
             // type of value (what other files of its class read changes).
-            Edit::IvarRetype if !defs.is_empty() && ivar_in(&lines).is_some() => {
-                let ivar = ivar_in(&lines).expect("checked");
+            Edit::IvarRetype if !defs.is_empty() && ivar.is_some() => {
+                let ivar = ivar.expect("checked");
                 let at = defs[rng.below(defs.len())];
-                let value = ["7", "\"s\"", "nil", "[:a]"][rng.below(4)];
+                let value = RETYPED_VALUES[rng.below(RETYPED_VALUES.len())];
                 lines.insert(at + 1, format!("{ivar} = {value}"));
                 format!("{ivar} retyped after {shown}:{}", at + 1)
             }
             // A constant the file assigns gets a value of another type.
-            Edit::ConstantRetype if constant_assignment_in(&lines).is_some() => {
-                let at = constant_assignment_in(&lines).expect("checked");
+            Edit::ConstantRetype if constant.is_some() => {
+                let at = constant.expect("checked");
                 let (name, _) = lines[at].split_once(" = ").expect("an assignment");
-                lines[at] = format!("{name} = {}", ["7", "\"s\"", "nil", "[:a]"][rng.below(4)]);
+                lines[at] = format!("{name} = {}", RETYPED_VALUES[rng.below(RETYPED_VALUES.len())]);
                 format!("constant retyped at {shown}:{}", at + 1)
             }
             // A method becomes private (lookups from outside change).
@@ -478,7 +482,7 @@ fn compare(
         panic!(
             "warm and cold `rigor check {checked}` differ after {} edit(s):\n{}\nexit codes: warm {warm_code}, cold {:?}\n{diff}",
             log.len(),
-            log.iter().enumerate().map(|(i, e)| format!("  {}. {e}", i + 1)).collect::<Vec<_>>().join("\n"),
+            numbered(log),
             cold.status.code(),
         );
     }
@@ -493,12 +497,17 @@ fn compare(
             panic!(
                 "warm and cold `rigor coverage {checked}` differ after {} edit(s):\n{}\n{}",
                 log.len(),
-                log.iter().enumerate().map(|(i, e)| format!("  {}. {e}", i + 1)).collect::<Vec<_>>().join("\n"),
+                numbered(log),
                 first_difference(&warm_out, &cold_out),
             );
         }
     }
     (warm, cold_time)
+}
+
+/// The edits so far, one numbered line each.
+fn numbered(log: &[String]) -> String {
+    log.iter().enumerate().map(|(i, e)| format!("  {}. {e}", i + 1)).collect::<Vec<_>>().join("\n")
 }
 
 fn first_difference(warm: &str, cold: &str) -> String {
@@ -565,7 +574,7 @@ pub fn run_with_disk_cache(
             panic!(
                 "`rigor check {checked}` with a disk cache differs from one without after {} edit(s):\n{}\nexit codes: cached {:?}, plain {:?}\nstderr (cached): {stderr}\n{}",
                 log.len(),
-                log.iter().enumerate().map(|(i, e)| format!("  {}. {e}", i + 1)).collect::<Vec<_>>().join("\n"),
+                numbered(&log),
                 with_cache.status.code(),
                 without.status.code(),
                 first_difference(&warm_out, &cold_out),
