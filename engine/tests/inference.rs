@@ -320,6 +320,18 @@ const CASES: &[(&str, &str)] = &[
     ("x = 1\nwhile rand > 0.5\n  x = \"s\"\nend\nx", "\"s\" | 1"),
     ("x = 1\nuntil rand > 0.5\n  x = x + 1\nend\nx", "Integer"),
     ("x = 1\nloop do\n  x = :a\n  break if rand > 0.5\nend\nx", ":a"),
+    // `loop` also ends by StopIteration, returning its `result` (Ruby: the
+    // enumerator's own return value), and may do so mid-block.
+    ("e = [1, 2].each\nloop { e.next }", "untyped"),
+    ("x = nil\ne = [1].each\nloop do\n  x = 1\n  e.next\n  x = \"s\"\nend\nx", "untyped"),
+    ("def f(q) = q.shift\nloop { break 1 if f([]) }", "1 | untyped"),
+    ("loop do\n  return 1\nend\n:never", ":never"),
+    // Code that can assign the scope's locals unseen: none is known after it.
+    ("x = 5\neval(\"x = 's'\")\nx", "untyped"),
+    ("x = 5\nb = binding\ny = 1\nb.local_variable_set(:y, :s)\n[x, y]", "[untyped, untyped]"),
+    ("x = 1\n\"s\".instance_eval(\"x = 2\")\nx", "untyped"),
+    ("x = 1\npr = proc { }\npr.binding.local_variable_set(:x, 9)\nx", "untyped"),
+    ("x = 1\n\"s\".instance_eval { 2 }\nx", "1"),
     // Narrowing that must happen
     ("x = [\"a\", nil].sample\nif x then probe(x) end", "String"),
     ("x = [\"a\", nil].sample\nunless x then probe(x) end", "nil"),

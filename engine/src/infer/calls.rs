@@ -284,8 +284,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             _ => None,
         };
+        let evaluates_here = reaches_caller_locals(&method, call);
         let dispatched = self.dispatch(&receiver_type, &site, block, state, frame);
         let dispatched = literal_bytes.unwrap_or(dispatched);
+        if evaluates_here {
+            self.unpin_locals(state, frame);
+        }
         // `a.b = v` and `a[i] = v` evaluate to `v`, whatever the method returns.
         let mut result = if call.is_attribute_write() {
             args.last().and_then(Arg::positional).cloned().unwrap_or_else(Type::untyped)
@@ -333,6 +337,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         result
     }
 
+    /// After `binding`, `eval` or a string `instance_eval`, code this
+    /// walk cannot see may assign any local of the scope, now or through
+    /// a binding kept for later: no local's type is known from here on.
+    fn unpin_locals(&mut self, state: &mut State, frame: &Frame) {
+        if let Some(flow) = state.as_mut() {
+            let locals: Vec<String> = flow.locals.keys().chain(frame.writes.keys()).cloned().collect();
+            flow.volatile.extend(locals);
+        }
+    }
+
     /// A call with no node of its own (`x += 1`, `a, b.c = ...`).
     pub fn invoke(&mut self, receiver: &Type, method: &str, args: Vec<Type>, state: &mut State, frame: &Frame) -> Type {
         let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
@@ -359,9 +373,44 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let members: Vec<Type> = if site.self_unknown { vec![Type::untyped()] } else { receiver.members().to_vec() };
         let plans: Vec<Plan<'a>> =
             members.iter().map(|m| self.plan(m, site.method, site.args, &block, site.implicit)).collect();
+        if super::loop_exit::may_raise_stop(site.method, &plans, &block) {
+            self.stop_risks += 1;
+        }
+        let looped = match &block {
+            BlockArg::Literal(literal)
+                if site.method == "loop" && plans.iter().all(|p| matches!(p, Plan::Rbs { .. })) =>
+            {
+                let location = literal.location();
+                let implicit = super::loop_exit::calls_implicitly(literal);
+                Some((location.start() as usize..location.end() as usize, implicit, self.stop_risks))
+            }
+            _ => None,
+        };
         let outcome = self.run_block(&plans, site, receiver, block, state, frame);
         let results: Vec<Type> = plans.iter().map(|plan| self.finish_plan(plan, site.args, &outcome.value)).collect();
-        self.after_breaks(union(results), outcome, state)
+        let mut returned = union(results);
+        if let (Some((block, implicit, risks_before)), Type::Bot) = (looped, &returned) {
+            if implicit || self.stop_risks > risks_before {
+                returned = self.stop_iteration_exit(block, state, frame);
+            }
+        }
+        self.after_breaks(returned, outcome, state)
+    }
+
+    /// `loop` also ends when its block raises StopIteration (an
+    /// enumerator's `next` past the end, or any call that lets one out),
+    /// and then returns the exception's `result`: the core signature's
+    /// `bot` is too strong. The raise may come from anywhere in the block,
+    /// so what the block assigns to outer locals is unknown after it.
+    fn stop_iteration_exit(&mut self, block: std::ops::Range<usize>, state: &mut State, frame: &Frame) -> Type {
+        if let Some(flow) = state.as_mut() {
+            for (local, offsets) in frame.writes.iter() {
+                if offsets.iter().any(|offset| block.contains(offset)) && flow.locals.contains_key(local) {
+                    flow.bind(local, Type::untyped());
+                }
+            }
+        }
+        Type::untyped()
     }
 
     /// A call's value and flow given what its block's `break`s did: a
@@ -978,6 +1027,20 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             flow.ivars.clear();
         }
         result
+    }
+}
+
+/// Whether `call` may read and assign the caller's locals: `binding`
+/// (of the scope, or `Proc#binding` of a block made in it), `eval` of a
+/// string, and the string forms of `instance_eval`, `class_eval` and
+/// `module_eval`, which see the caller's locals too.
+fn reaches_caller_locals(method: &str, call: &CallNode<'_>) -> bool {
+    let arguments = call.arguments().is_some_and(|a| !a.arguments().is_empty());
+    match method {
+        "binding" => !arguments,
+        "eval" => true,
+        "instance_eval" | "class_eval" | "module_eval" => arguments && call.block().is_none(),
+        _ => false,
     }
 }
 

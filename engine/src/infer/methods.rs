@@ -146,6 +146,9 @@ impl<'pr> Inferrer<'pr, '_> {
         let saved_retries = std::mem::take(&mut self.retries);
         let saved_dead = std::mem::replace(&mut self.dead, 0);
         let saved_depth = std::mem::replace(&mut self.loop_depth, 0);
+        // Whether a method was walked first from inside a `loop` must not
+        // change what that loop is found to do.
+        let saved_risks = self.stop_risks;
         let mut state: State = Some(Flow::default());
         // From here on, a `yield` (even in a parameter's default) is this method's.
         self.yields.push(super::yields::YieldCollector::for_def(&def));
@@ -169,6 +172,7 @@ impl<'pr> Inferrer<'pr, '_> {
         self.retries = saved_retries;
         self.dead = saved_dead;
         self.loop_depth = saved_depth;
+        self.stop_risks = saved_risks;
         let reached = if state.is_some() { body_type } else { Type::Bot };
         union(std::iter::once(reached).chain(returns))
     }

@@ -20,6 +20,7 @@ mod index;
 mod ivar_sites;
 mod literals;
 mod lookup;
+mod loop_exit;
 mod methods;
 mod narrow;
 mod overloads;
@@ -279,6 +280,8 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// Fixpoints (loops, blocks) being iterated, and rounds spent so far.
     pub loop_depth: usize,
     pub loop_rounds: usize,
+    /// Calls walked so far that may raise StopIteration (see `loop_exit`).
+    pub stop_risks: u32,
     /// String literals are UTF-8 text (see `literals::utf8_source`).
     pub utf8_source: bool,
     /// Calls to project methods, for parameter inference.
@@ -319,6 +322,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             retries: Vec::new(),
             dead: 0,
             loop_depth: 0,
+            stop_risks: 0,
             loop_rounds: 0,
             utf8_source: true,
             call_log: call_sites::CallRecorder::default(),
