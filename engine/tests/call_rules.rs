@@ -247,7 +247,9 @@ fn possible_nil_receiver() {
         // A guard on another variable guards nothing.
         ("def m\n  a = ENV[\"A\"]\n  b = ENV[\"B\"]\n  return unless a\n  b.upcase\nend", &[(5, 5)]),
         // Outside `initialize` a guard that raises leaves the object with nil.
-        ("class T\n  MAP = { a: \"x\" }\n  def reset(k)\n    @v = MAP[k]\n    @v || raise(\"no\")\n  end\n  def m = @v.upcase\nend", &[(7, 14)]),
+        // (A constant hash not frozen may hold anything: only a frozen one
+        // keeps what its literal says.)
+        ("class T\n  MAP = { a: \"x\" }.freeze\n  def reset(k)\n    @v = MAP[k]\n    @v || raise(\"no\")\n  end\n  def m = @v.upcase\nend", &[(7, 14)]),
         // `key?` says the key is there, not that its value is not nil.
         ("def m(k)\n  h = { a: nil, b: 1 }\n  h[k] + 1 if h.key?(k)\nend", &[(3, 8)]),
         // A fluent setter `initialize` calls first, which reads the ivar.
@@ -310,12 +312,12 @@ fn possible_nil_receiver() {
         "def m\n  h = ENV[\"A\"]\n  return unless h&.size\n  h.upcase\nend",
         // An ivar `initialize` guards right after writing it: the object
         // exists only if the guard passed (chronic's `@range || raise(...)`).
-        "class R\n  P = { am: 0..1 }\n  def initialize(t)\n    @range = P[t]\n    @range || raise(\"bad #{t}\")\n  end\n  def first = @range.begin\nend",
-        "class S\n  MAP = { a: \"x\" }\n  def initialize(k)\n    @v = MAP[k]\n    raise ArgumentError unless @v\n    @w = MAP[k]\n    raise ArgumentError if @w.nil?\n  end\n  def m = @v.upcase + @w.upcase\nend",
+        "class R\n  P = { am: 0..1 }.freeze\n  def initialize(t)\n    @range = P[t]\n    @range || raise(\"bad #{t}\")\n  end\n  def first = @range.begin\nend",
+        "class S\n  MAP = { a: \"x\" }.freeze\n  def initialize(k)\n    @v = MAP[k]\n    raise ArgumentError unless @v\n    @w = MAP[k]\n    raise ArgumentError if @w.nil?\n  end\n  def m = @v.upcase + @w.upcase\nend",
         // `x&.include?(y)` true: x was not nil.
         "def m(x)\n  a = [1, 2] if x\n  a.size if a&.include?(1)\nend",
         // `h.key?(k)` says `h[k]` is a value the hash holds.
-        "TYPES = { a: [1], b: [2] }\ndef m(from)\n  if TYPES.key? from\n    TYPES[from].each { |x| x }\n  end\nend",
+        "TYPES = { a: [1], b: [2] }.freeze\ndef m(from)\n  if TYPES.key? from\n    TYPES[from].each { |x| x }\n  end\nend",
         "def m(k)\n  r = { a: String }\n  raise ArgumentError unless r.has_key?(k)\n  r[k].new\nend",
         // A fluent setter (it returns `self`) that `initialize` calls before
         // assigning: it hands the object back to `initialize` alone.

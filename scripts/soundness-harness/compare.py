@@ -115,8 +115,11 @@ def admits(member, value):
         return "Symbol" in ancestors and (literal is None or literal == member)
     if member.startswith("["):
         inner = member[1:-1].strip()
-        size = 0 if not inner else len(split_top(inner, ","))
-        return "Array" in ancestors and value.get("size", size) == size
+        elements = split_top(inner, ",") if inner else []
+        if "Array" not in ancestors or value.get("size", len(elements)) != len(elements):
+            return False
+        # Element by element, as far as the recorder described them.
+        return all(admits_all(t, [e]) for t, e in zip(elements, value.get("elements", [])))
     if member.startswith("{"):
         return "Hash" in ancestors
     if member.startswith("^("):
@@ -128,7 +131,29 @@ def admits(member, value):
         # A class object: `Class`, `Module` or one of their ancestors.
         return name in ("Class", "Module", "Object", "BasicObject", "Kernel") and (
             name != "Class" or value.get("is_class"))
-    return name in ancestors
+    if name not in ancestors:
+        return False
+    # `Array[T]` and `Hash[K, V]`: the elements the recorder described.
+    arguments = type_arguments(member)
+    if name == "Array" and len(arguments) == 1:
+        return admits_all(arguments[0], value.get("elements", []))
+    if name == "Hash" and len(arguments) == 2:
+        return admits_all(arguments[0], value.get("keys", [])) and admits_all(arguments[1], value.get("values", []))
+    return True
+
+
+def type_arguments(member):
+    """`Hash[Symbol, Array[String]]` gives `["Symbol", "Array[String]"]`."""
+    opened = member.find("[")
+    if opened < 0 or not member.endswith("]"):
+        return []
+    return split_top(member[opened + 1:-1], ",")
+
+
+def admits_all(inferred, values):
+    """Is every recorded value a member of the displayed type `inferred`?"""
+    parts = members(inferred)
+    return all(any(admits(p, v) for p in parts) for v in values)
 
 
 def judge(inferred, values):

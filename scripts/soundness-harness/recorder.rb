@@ -5,8 +5,9 @@
 # it is defined, and what it really returned and was really given.
 #
 # A value is described by its class's ancestors (a class-typed member
-# admits subclasses), plus its `inspect` for small literals and its size for
-# arrays, so a literal or tuple type can be checked exactly.
+# admits subclasses), plus its `inspect` for small literals, its size for
+# arrays, and its first elements (an array's; a hash's keys and values),
+# so a literal, a tuple or an element type can be checked exactly.
 
 require "json"
 require "rbconfig"
@@ -52,7 +53,12 @@ module SoundnessRecorder
       value.class.ancestors
     end
 
-    def describe(value)
+    # Elements described per array or hash, and how deep: enough to check
+    # `Array[String]` and `[1, "a"]` element by element, cheaply.
+    ELEMENTS = 8
+    ELEMENT_DEPTH = 2
+
+    def describe(value, depth = 0)
       if value.is_a?(Module)
         return { "module" => name_of(value), "ancestors" => value.ancestors.map { |a| name_of(a) }.compact,
                  "is_class" => value.is_a?(Class) }
@@ -65,6 +71,14 @@ module SoundnessRecorder
         described["inspect"] = value.inspect if value.bytesize <= 200
       when Array
         described["size"] = value.size
+        if depth < ELEMENT_DEPTH
+          described["elements"] = value.first(ELEMENTS).map { |element| describe(element, depth + 1) }
+        end
+      when Hash
+        if depth < ELEMENT_DEPTH
+          described["keys"] = value.keys.first(ELEMENTS).map { |key| describe(key, depth + 1) }
+          described["values"] = value.values.first(ELEMENTS).map { |v| describe(v, depth + 1) }
+        end
       end
       described
     end

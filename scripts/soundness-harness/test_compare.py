@@ -48,6 +48,24 @@ class Judging(unittest.TestCase):
         self.assertEqual(self.verdict("Array[Integer]", value("Enumerator", "Object")), "unsound")
         self.assertEqual(self.verdict("Numeric", INT(1)), "precise")
 
+    def test_elements_are_checked_as_far_as_recorded(self):
+        def holding(*elements):
+            return dict(ARRAY(len(elements)), elements=list(elements))
+
+        self.assertEqual(self.verdict("Array[Integer]", holding(INT(1), INT(2))), "precise")
+        self.assertEqual(self.verdict("Array[Integer]", holding(INT(1), STR("x"))), "unsound")
+        self.assertEqual(self.verdict("Array[Integer?]", holding(INT(1), NIL)), "precise")
+        self.assertEqual(self.verdict("[1, String]", holding(INT(1), STR("x"))), "precise")
+        self.assertEqual(self.verdict("[1, String]", holding(INT(2), STR("x"))), "unsound")
+        self.assertEqual(self.verdict("Array[Array[String]]", holding(holding(STR("a"), INT(3)))), "unsound")
+        self.assertEqual(self.verdict("Array[untyped]", holding(STR("a"))), "precise")
+        # An array described without its elements is judged by its class.
+        self.assertEqual(self.verdict("Array[Integer]", ARRAY(3)), "precise")
+        table = dict(value("Hash", "Object"), keys=[value("Symbol", "Object", inspect=":a")], values=[STR("v")])
+        self.assertEqual(self.verdict("Hash[Symbol, String]", table), "precise")
+        self.assertEqual(self.verdict("Hash[Symbol, Integer]", table), "unsound")
+        self.assertEqual(self.verdict("Hash[String, String]", table), "unsound")
+
     def test_class_objects(self):
         klass = {"module": "URI::HTTP", "ancestors": ["URI::HTTP", "URI::Generic", "Object"], "is_class": True}
         self.assertEqual(self.verdict("singleton(URI::Generic)", klass), "precise")

@@ -34,6 +34,8 @@ pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
         // An exact array's elements are all known: what is added joins them.
         let settled = match member {
             Type::Tuple(elements) => Type::generic("Array", vec![union(elements.iter().map(widened))]),
+            // Its own hash, grown here: what it holds stays known.
+            Type::Shape(_) => widened(member),
             other => other.forget_mutable(),
         };
         match (&settled, method) {

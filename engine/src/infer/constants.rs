@@ -150,11 +150,26 @@ impl<'pr> Inferrer<'pr, '_> {
         self.dead = saved_dead;
         if frozen {
             ty
+        } else if is_frozen_container(value) {
+            // `{ a: [1] }.freeze`: its own contents stay; what it holds may
+            // still be mutated by anyone.
+            ty.settle_elements()
         } else {
             // Anyone may mutate what a constant holds.
             ty.forget_mutable()
         }
     }
+}
+
+/// `[...].freeze` or `{...}.freeze`: a literal container frozen itself,
+/// whatever its elements are.
+fn is_frozen_container(node: &Node<'_>) -> bool {
+    node.as_call_node().is_some_and(|call| {
+        name(call.name()) == "freeze"
+            && call.arguments().is_none()
+            && call.block().is_none()
+            && matches!(call.receiver(), Some(Node::ArrayNode { .. } | Node::HashNode { .. }))
+    })
 }
 
 /// Is this value deeply frozen, so a constant holding it keeps its

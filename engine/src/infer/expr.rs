@@ -409,6 +409,12 @@ impl<'pr> Inferrer<'pr, '_> {
                                 | Node::ForwardingArgumentsNode { .. },
                                 _,
                             ) => given = None,
+                            // A fresh array or hash is the block's alone: only
+                            // its exact contents are forgotten, not its elements'
+                            // types (anything else yielded may be held elsewhere).
+                            (Node::ArrayNode { .. } | Node::HashNode { .. }, Some(types)) => {
+                                types.push(crate::types::widen_literals(ty))
+                            }
                             (_, Some(types)) => types.push(ty),
                             (_, None) => {}
                         }

@@ -163,11 +163,15 @@ pub fn widen_literals(ty: Type) -> Type {
 impl Type {
     /// What a value of this type may become once others can mutate it:
     /// strings, arrays and hashes lose their exact contents; immutable
-    /// literals (numbers, symbols, nil, booleans) keep them.
+    /// literals (numbers, symbols, nil, booleans) keep them. An array or a
+    /// hash loses its element types too: whoever else holds it (an alias,
+    /// a callee, a constant's readers) may put anything in (`b = a; b <<
+    /// "x"` leaves `a = [1]` holding a String).
     pub fn forget_mutable(&self) -> Type {
         match self {
             Type::Constant(Literal::Str(_)) => Type::nominal("String"),
-            Type::Tuple(_) | Type::Shape(_) => widen_literals(self.clone()),
+            Type::Tuple(_) => Type::generic("Array", vec![Type::untyped()]),
+            Type::Shape(_) => Type::generic("Hash", vec![Type::untyped(), Type::untyped()]),
             Type::Union(members) => union(members.iter().map(Type::forget_mutable)),
             other => other.clone(),
         }
@@ -235,6 +239,8 @@ mod tests {
     #[test]
     fn mutable_literals_are_forgotten_but_immutable_ones_kept() {
         let t = union([Type::string("a"), Type::int(1), Type::Tuple(vec![Type::int(1), Type::string("x")])]);
-        assert_eq!(display(&t.forget_mutable()), "1 | Array[Integer | String] | String");
+        assert_eq!(display(&t.forget_mutable()), "1 | Array[untyped] | String");
+        let shape = union([Type::Shape(crate::types::Shape { fields: vec![], open: false }), Type::nil()]);
+        assert_eq!(display(&shape.forget_mutable()), "Hash[untyped, untyped]?");
     }
 }
