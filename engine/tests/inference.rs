@@ -335,6 +335,16 @@ const CASES: &[(&str, &str)] = &[
     // A frozen one keeps its own contents; what it holds is still mutable.
     ("N = { a: [1] }.freeze\nN[:a]", "Array[untyped]"),
     ("L = [1, :b].freeze\nL", "[1, :b]"),
+    // With `exception: false` a conversion gives nil for what it cannot
+    // convert (rbs 2.1 says it always gives its class).
+    ("Integer(\"zz\", exception: false)", "Integer?"),
+    ("Float(\"x\", exception: false)", "Float?"),
+    ("Integer(\"12\")", "Integer"),
+    ("Integer(\"12\", exception: true)", "Integer"),
+    ("Integer(\"z\", exception: rand > 0.5)", "Integer?"),
+    // `sum(init)` adds to its initial value: Ruby gives 6.0, not 0.0.
+    ("(1..3).sum(0.0)", "Float | Integer"),
+    ("{ a: 1 }.sum(0.0) { |_k, v| v }", "Float | Integer"),
     // Code that can assign the scope's locals unseen: none is known after it.
     ("x = 5\neval(\"x = 's'\")\nx", "untyped"),
     ("x = 5\nb = binding\ny = 1\nb.local_variable_set(:y, :s)\n[x, y]", "[untyped, untyped]"),

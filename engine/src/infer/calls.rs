@@ -386,6 +386,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             _ => None,
         };
+        let accumulates = !site.args.is_empty() || !matches!(block, BlockArg::None);
         let outcome = self.run_block(&plans, site, receiver, block, state, frame);
         let results: Vec<Type> = plans.iter().map(|plan| self.finish_plan(plan, site.args, &outcome.value)).collect();
         let mut returned = union(results);
@@ -393,6 +394,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             if implicit || self.stop_risks > risks_before {
                 returned = self.stop_iteration_exit(block, state, frame);
             }
+        }
+        if site.method == "sum" && accumulates {
+            // `sum(init)` binds its type variable to the initial value's
+            // type, but adds to it: `(1..3).sum(0.0)` is 6.0, not `0.0`.
+            returned = crate::types::widen_literals(returned);
         }
         self.after_breaks(returned, outcome, state)
     }

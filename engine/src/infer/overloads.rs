@@ -90,7 +90,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             let Some(params) = function.positional_types(positional.len()) else { continue };
             let substituted: Vec<RType> =
                 params.iter().map(|p| p.substitute(&own_params_removed(owner_args, overload))).collect();
-            let fit = substituted.iter().zip(&positional).fold(Fit::Yes, |acc, (param, arg)| {
+            let keywords_fit = match keywords {
+                Some(hash) if takes_keywords => self.keyword_values_fit(function, hash),
+                _ => Fit::Yes,
+            };
+            let fit = substituted.iter().zip(&positional).fold(keywords_fit, |acc, (param, arg)| {
                 let param = self.resolve_class_vars(param, receiver, overload);
                 match (acc, self.fits(&param, arg, 0)) {
                     (Fit::No, _) | (_, Fit::No) => Fit::No,
@@ -129,6 +133,24 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let all_known = function.rest_keywords.is_some() || shape.fields.iter().all(|f| known(&f.key));
         let required_given = function.required_keywords.iter().all(|(k, _)| shape.fields.iter().any(|f| f.key == *k));
         all_known && (required_given || shape.open)
+    }
+
+    /// How the keyword values given fit their declared types: one that
+    /// surely does not rules the overload out (`exception: false` is not
+    /// `exception: true`); one that may not (`exception: flag`) leaves
+    /// the other overloads in play.
+    fn keyword_values_fit(&self, function: &crate::rbs::ast::Function, hash: &Type) -> Fit {
+        let Type::Shape(shape) = hash else { return Fit::Yes };
+        shape.fields.iter().fold(Fit::Yes, |acc, field| {
+            let declared =
+                function.required_keywords.iter().chain(&function.optional_keywords).find(|(k, _)| *k == field.key);
+            let fit = declared.map_or(Fit::Yes, |(_, param)| self.fits(param, &field.ty, 0));
+            match (acc, fit) {
+                (Fit::No, _) | (_, Fit::No) => Fit::No,
+                (Fit::Maybe, _) | (_, Fit::Maybe) => Fit::Maybe,
+                _ => Fit::Yes,
+            }
+        })
     }
 
     pub(super) fn receiver_context(&self, receiver: &Type) -> Receiver {
