@@ -10,6 +10,7 @@ Types are read as the engine displays them (`String?`, `1 | :a`,
 `Array[Integer]`, `[1, 2]`, `singleton(Foo)`, `non-negative-int`...), and
 signature parameters as RBS (`::String`, `?Integer`)."""
 
+import math
 import re
 
 # ---- reading a displayed (or RBS) type into its members -------------------
@@ -108,7 +109,10 @@ def admits(member, value):
     if re.fullmatch(r"-?\d+", member):
         return literal == member and "Integer" in ancestors
     if re.fullmatch(r"-?\d+\.\d+(e[+-]?\d+)?|-?Infinity|NaN", member):
-        return "Float" in ancestors and (literal is None or float(literal) == float(member))
+        if "Float" not in ancestors or literal is None:
+            return "Float" in ancestors
+        seen, inferred = float(literal), float(member)
+        return seen == inferred or (math.isnan(seen) and math.isnan(inferred))
     if member.startswith('"'):
         return "String" in ancestors and (literal is None or literal == member)
     if member.startswith(":"):

@@ -38,6 +38,9 @@ class Judging(unittest.TestCase):
         self.assertEqual(self.verdict("non-negative-int", INT(-1)), "unsound")
         self.assertEqual(self.verdict("int<0, 5>", INT(5)), "precise")
         self.assertEqual(self.verdict("bot", INT(1)), "unsound")
+        nan = value("Float", "Numeric", "Object", inspect="NaN")
+        self.assertEqual(self.verdict("NaN", nan), "precise")
+        self.assertEqual(self.verdict("1.5", nan), "unsound")
 
     def test_tuples_check_their_size_and_generics_their_class(self):
         self.assertEqual(self.verdict("[1, 2]", ARRAY(2)), "precise")

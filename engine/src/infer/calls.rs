@@ -290,6 +290,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if evaluates_here {
             self.unpin_locals(state, frame);
         }
+        if let (Some(node), true) = (&receiver_node, gives_own_methods(&method)) {
+            self.unknow_object(node, state);
+        }
         // `a.b = v` and `a[i] = v` evaluate to `v`, whatever the method returns.
         let mut result = if call.is_attribute_write() {
             args.last().and_then(Arg::positional).cloned().unwrap_or_else(Type::untyped)
@@ -344,6 +347,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if let Some(flow) = state.as_mut() {
             let locals: Vec<String> = flow.locals.keys().chain(frame.writes.keys()).cloned().collect();
             flow.volatile.extend(locals);
+        }
+    }
+
+    /// An object given methods of its own (`def s.size`,
+    /// `s.define_singleton_method(:size)`, `s.extend(M)`) answers its
+    /// class's names with other bodies: a local holding it is unknown.
+    pub(super) fn unknow_object(&mut self, node: &Node<'pr>, state: &mut State) {
+        let (Some(read), Some(flow)) = (node.as_local_variable_read_node(), state.as_mut()) else { return };
+        let local = name(read.name());
+        if flow.locals.contains_key(&local) {
+            flow.bind(&local, Type::untyped());
         }
     }
 
@@ -1048,6 +1062,11 @@ fn reaches_caller_locals(method: &str, call: &CallNode<'_>) -> bool {
         "instance_eval" | "class_eval" | "module_eval" => arguments && call.block().is_none(),
         _ => false,
     }
+}
+
+/// Calls that give their receiver methods of its own.
+fn gives_own_methods(method: &str) -> bool {
+    matches!(method, "define_singleton_method" | "extend" | "singleton_class")
 }
 
 /// An `unpack` format of integer directives, each with a `*` count.

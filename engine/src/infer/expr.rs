@@ -561,7 +561,13 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::MultiTargetNode { .. } => Type::untyped(),
 
             // Definitions.
-            Node::DefNode { .. } => self.def_node(node, frame),
+            Node::DefNode { .. } => {
+                // `def s.size`: that object's methods are its own now.
+                if let Some(receiver) = node.as_def_node().and_then(|d| d.receiver()) {
+                    self.unknow_object(&receiver, state);
+                }
+                self.def_node(node, frame)
+            }
             Node::ClassNode { .. } | Node::ModuleNode { .. } => self.class_node(node, state, frame),
             Node::SingletonClassNode { .. } => self.singleton_class_node(node, state, frame),
             Node::LambdaNode { .. } => self.lambda(node, state, frame),

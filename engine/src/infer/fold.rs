@@ -321,7 +321,8 @@ fn float_binary(a: f64, method: &str, b: f64) -> Option<Type> {
         "*" => Some(Type::float(a * b)),
         "/" | "fdiv" | "quo" => Some(Type::float(a / b)),
         "%" | "modulo" if b != 0.0 => Some(Type::float(a - b * (a / b).floor())),
-        "**" => Some(Type::float(a.powf(b))),
+        // A negative base to a fractional power is Complex in Ruby.
+        "**" if a >= 0.0 || b.fract() == 0.0 => Some(Type::float(a.powf(b))),
         "<" => Some(boolean(a < b)),
         "<=" => Some(boolean(a <= b)),
         ">" => Some(boolean(a > b)),
