@@ -355,6 +355,8 @@ const CASES: &[(&str, &str)] = &[
     ("(-8.0) ** 2", "64.0"),
     ("2.0 ** 0.5", "1.4142135623730951"),
     ("7.divmod(2.5)", "[Integer, Float]"),
+    // A time made with a fixed offset has no zone name.
+    ("Time.at(0, in: \"+09:00\").zone", "String?"),
     // Code that can assign the scope's locals unseen: none is known after it.
     ("x = 5\neval(\"x = 's'\")\nx", "untyped"),
     ("x = 5\nb = binding\ny = 1\nb.local_variable_set(:y, :s)\n[x, y]", "[untyped, untyped]"),
