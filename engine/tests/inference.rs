@@ -219,8 +219,8 @@ const CASES: &[(&str, &str)] = &[
     ("a = [1, 2]\na.unshift(0)\na.size", "non-negative-int"),
     ("a = [1, 2]\na.insert(1, 0)\na.first", "Integer?"),
     ("[1, 2].tap { |a| a << 3 }.size", "non-negative-int"),
-    ("a = [1]\nb = [a, 2]\na << 5\nb", "[Array[untyped], 2]"),
-    ("a = [[1, 2]]\na[0] << 3\na", "[Array[untyped]]"),
+    ("a = [1]\nb = [a, 2]\na << 5\nb", "[Array[Integer], 2]"),
+    ("a = [[1, 2]]\na[0] << 3\na", "[Array[Integer]]"),
     ("[\"a\", nil].sample", "String?"),
     ("%w[a b].join(\",\")", "String"),
     ("{ a: 1 }[:a]", "1"),
@@ -332,8 +332,10 @@ const CASES: &[(&str, &str)] = &[
     ("h = { a: 1 }\ng = h\ng[:b] = \"s\"\nh", "Hash[untyped, untyped]"),
     ("def grow(list) = list.push(:more)\na = [1]\ngrow(a)\na", "Array[untyped]"),
     ("M = { a: 1 }\nM[:a]", "untyped?"),
-    // A frozen one keeps its own contents; what it holds is still mutable.
-    ("N = { a: [1] }.freeze\nN[:a]", "Array[untyped]"),
+    // A frozen one keeps its own contents. What a container holds keeps
+    // its element types (the trust a signature's generics ask for).
+    ("h = [1, 2].map { |x| [x, x.to_s] }\nh.first", "Array[Integer | String]?"),
+    ("N = { a: [1] }.freeze\nN[:a]", "Array[Integer]"),
     ("L = [1, :b].freeze\nL", "[1, :b]"),
     // With `exception: false` a conversion gives nil for what it cannot
     // convert (rbs 2.1 says it always gives its class).

@@ -97,11 +97,10 @@ pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
 pub fn destructure(value: &Type, lefts: usize, rights: usize) -> (Vec<Type>, Type, Vec<Type>) {
     match value {
         Type::Tuple(elements) => {
-            let element = |i: usize| elements.get(i).cloned().unwrap_or_else(Type::nil).forget_mutable();
+            let element = |i: usize| elements.get(i).cloned().unwrap_or_else(Type::nil).forget_exact();
             let left: Vec<Type> = (0..lefts).map(element).collect();
             let rest_end = elements.len().saturating_sub(rights).max(lefts);
-            let rest: Vec<Type> =
-                elements.get(lefts..rest_end).unwrap_or(&[]).iter().map(Type::forget_mutable).collect();
+            let rest: Vec<Type> = elements.get(lefts..rest_end).unwrap_or(&[]).iter().map(Type::forget_exact).collect();
             let right: Vec<Type> = (0..rights).map(|i| element(rest_end + i)).collect();
             (left, Type::Tuple(rest), right)
         }

@@ -270,7 +270,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 (Spread::Known(all), Some(n), Some(filled)) => {
                     let from = requireds.len() + filled;
                     let to = n.saturating_sub(posts.len()).max(from);
-                    Type::Tuple(all.get(from..to).unwrap_or(&[]).iter().map(Type::forget_mutable).collect())
+                    Type::Tuple(all.get(from..to).unwrap_or(&[]).iter().map(Type::forget_exact).collect())
                 }
                 (Spread::Array(element), _, _) => Type::generic("Array", vec![element.clone()]),
                 _ => Type::generic("Array", vec![Type::untyped()]),
@@ -366,7 +366,7 @@ fn spread(yielded: Option<&[Type]>, _positional: usize, spreads: bool) -> Spread
     let Some(yielded) = yielded else { return Spread::Unknown };
     match (yielded, spreads) {
         ([single], true) => match single {
-            Type::Tuple(elements) => Spread::Known(elements.iter().map(Type::forget_mutable).collect()),
+            Type::Tuple(elements) => Spread::Known(elements.iter().map(Type::forget_exact).collect()),
             Type::Nominal { class, args } if &**class == "Array" => {
                 Spread::Array(args.first().cloned().unwrap_or_else(Type::untyped))
             }

@@ -155,7 +155,7 @@ impl<'pr> Inferrer<'pr, '_> {
             let Some(parameter) = optional.as_optional_parameter_node() else { continue };
             let default = self.parameter_default(&parameter.value(), state, frame);
             let ty = match slot {
-                Some((passed, true)) => union([passed.clone(), default.forget_mutable()]),
+                Some((passed, true)) => union([passed.clone(), default.forget_exact()]),
                 Some((passed, false)) => passed.clone(),
                 None => Type::untyped(),
             };
@@ -183,7 +183,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 // The default was evaluated by the untyped binding; its type
                 // is what that recorded for the value node.
                 let default = self.recorded(&optional.value()).cloned().unwrap_or_else(Type::untyped);
-                let ty = if *defaulted { union([passed.clone(), default.forget_mutable()]) } else { passed.clone() };
+                let ty = if *defaulted { union([passed.clone(), default.forget_exact()]) } else { passed.clone() };
                 (keyword_name(optional.name()), ty)
             } else {
                 continue;

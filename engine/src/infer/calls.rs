@@ -798,9 +798,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // or surely is not (`untyped` may be either).
             (Type::Tuple(elements), "compact", []) => {
                 if elements.iter().all(|e| *e == Type::nil() || !e.may_be_nil()) {
-                    Some(Type::Tuple(
-                        elements.iter().filter(|e| **e != Type::nil()).map(Type::forget_mutable).collect(),
-                    ))
+                    Some(Type::Tuple(elements.iter().filter(|e| **e != Type::nil()).map(Type::forget_exact).collect()))
                 } else {
                     let kept = elements.iter().map(Type::without_nil).map(crate::types::widen_literals);
                     Some(Type::generic("Array", vec![union(kept)]))
@@ -867,13 +865,13 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             (Type::Tuple(elements), "empty?", []) => {
                 Some(Type::Constant(if elements.is_empty() { Literal::True } else { Literal::False }))
             }
-            (Type::Tuple(elements), "first", []) => Some(elements.first().map_or(Type::nil(), Type::forget_mutable)),
-            (Type::Tuple(elements), "last", []) => Some(elements.last().map_or(Type::nil(), Type::forget_mutable)),
+            (Type::Tuple(elements), "first", []) => Some(elements.first().map_or(Type::nil(), Type::forget_exact)),
+            (Type::Tuple(elements), "last", []) => Some(elements.last().map_or(Type::nil(), Type::forget_exact)),
             (Type::Tuple(elements), "[]" | "at" | "fetch", [Type::Constant(Literal::Int(index))]) => {
                 let len = elements.len() as i64;
                 let index = if *index < 0 { len + index } else { *index };
                 match elements.get(usize::try_from(index).ok()?) {
-                    Some(element) => Some(element.forget_mutable()),
+                    Some(element) => Some(element.forget_exact()),
                     None if method == "fetch" => Some(Type::Bot),
                     None => Some(Type::nil()),
                 }
@@ -881,8 +879,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             (Type::Tuple(_), "to_a" | "entries", []) => Some(receiver.clone()),
             (Type::Shape(shape), "[]" | "fetch" | "dig", [Type::Constant(Literal::Sym(key))]) if !shape.open => {
                 match shape.fields.iter().find(|f| *f.key == **key) {
-                    Some(field) if field.optional => Some(union([field.ty.forget_mutable(), Type::nil()])),
-                    Some(field) => Some(field.ty.forget_mutable()),
+                    Some(field) if field.optional => Some(union([field.ty.forget_exact(), Type::nil()])),
+                    Some(field) => Some(field.ty.forget_exact()),
                     None if method == "fetch" => None,
                     None => Some(Type::nil()),
                 }

@@ -348,7 +348,7 @@ impl Inferrer<'_, '_> {
         match pattern {
             RType::Var(var) if own.contains(var) => {
                 // The argument may be mutated by the callee: only its class is sure.
-                let settled = actual.forget_mutable();
+                let settled = actual.forget_exact();
                 let merged = match vars.get(var) {
                     Some(existing) => union([existing.clone(), settled]),
                     None => settled,

@@ -177,15 +177,30 @@ impl Type {
         }
     }
 
+    /// What an element taken out of a container, or bound to a signature's
+    /// type variable, may become: its exact contents go, its element types
+    /// stay (`[[1, "a"]].first` is `Array[Integer | String]`). This is the
+    /// trust a signature's generics already ask for (`Array[Array[Integer]]`
+    /// says what its arrays hold); a variable others may hold gets
+    /// `forget_mutable` instead.
+    pub fn forget_exact(&self) -> Type {
+        match self {
+            Type::Constant(Literal::Str(_)) => Type::nominal("String"),
+            Type::Tuple(_) | Type::Shape(_) => widen_literals(self.clone()),
+            Type::Union(members) => union(members.iter().map(Type::forget_exact)),
+            other => other.clone(),
+        }
+    }
+
     /// Keeps a container's own shape but forgets the exact contents of
     /// what it holds: an element taken out can be mutated by anyone.
     pub fn settle_elements(&self) -> Type {
         match self {
-            Type::Tuple(elements) => Type::Tuple(elements.iter().map(Type::forget_mutable).collect()),
+            Type::Tuple(elements) => Type::Tuple(elements.iter().map(Type::forget_exact).collect()),
             Type::Shape(shape) => {
                 let mut shape = shape.clone();
                 for field in &mut shape.fields {
-                    field.ty = field.ty.forget_mutable();
+                    field.ty = field.ty.forget_exact();
                 }
                 Type::Shape(shape)
             }
