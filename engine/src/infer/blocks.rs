@@ -71,8 +71,8 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         if plan.stored {
             entry.ivars.clear();
-            for (local, offsets) in frame.writes.iter() {
-                if entry.locals.contains_key(local) && offsets.iter().any(|offset| *offset > start) {
+            for local in frame.written_in(start + 1..usize::MAX) {
+                if entry.locals.contains_key(local) {
                     entry.locals.insert(local.clone(), Type::untyped());
                 }
             }
@@ -111,8 +111,8 @@ impl<'pr> Inferrer<'pr, '_> {
             walk(self, Some(entry), &mut value, &mut breaks);
             // Whatever the block assigns may change whenever it runs.
             if let Some(flow) = state.as_mut() {
-                for (local, offsets) in frame.writes.iter() {
-                    if offsets.iter().any(|offset| (start..end).contains(offset)) && !block_locals.contains(local) {
+                for local in frame.written_in(start..end) {
+                    if !block_locals.contains(local) {
                         flow.volatile.insert(local.clone());
                     }
                 }
@@ -162,8 +162,8 @@ impl<'pr> Inferrer<'pr, '_> {
         for local in &lambda_locals {
             entry.locals.remove(local);
         }
-        for (local, offsets) in frame.writes.iter() {
-            if entry.locals.contains_key(local) && offsets.iter().any(|offset| *offset > start) {
+        for local in frame.written_in(start + 1..usize::MAX) {
+            if entry.locals.contains_key(local) {
                 entry.locals.insert(local.clone(), Type::untyped());
             }
         }
@@ -176,8 +176,8 @@ impl<'pr> Inferrer<'pr, '_> {
         self.returns.pop();
         self.jumps.pop();
         if let Some(flow) = state.as_mut() {
-            for (local, offsets) in frame.writes.iter() {
-                if offsets.iter().any(|offset| (start..end).contains(offset)) && !lambda_locals.contains(local) {
+            for local in frame.written_in(start..end) {
+                if !lambda_locals.contains(local) {
                     flow.volatile.insert(local.clone());
                 }
             }

@@ -291,7 +291,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             self.unpin_locals(state, frame);
         }
         if let (Some(node), true) = (&receiver_node, gives_own_methods(&method)) {
-            self.unknow_object(node, state);
+            self.forget_object(node, state);
         }
         // `a.b = v` and `a[i] = v` evaluate to `v`, whatever the method returns.
         let mut result = if call.is_attribute_write() {
@@ -353,7 +353,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// An object given methods of its own (`def s.size`,
     /// `s.define_singleton_method(:size)`, `s.extend(M)`) answers its
     /// class's names with other bodies: a local holding it is unknown.
-    pub(super) fn unknow_object(&mut self, node: &Node<'pr>, state: &mut State) {
+    pub(super) fn forget_object(&mut self, node: &Node<'pr>, state: &mut State) {
         let (Some(read), Some(flow)) = (node.as_local_variable_read_node(), state.as_mut()) else { return };
         let local = name(read.name());
         if flow.locals.contains_key(&local) {
@@ -424,8 +424,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// so what the block assigns to outer locals is unknown after it.
     fn stop_iteration_exit(&mut self, block: std::ops::Range<usize>, state: &mut State, frame: &Frame) -> Type {
         if let Some(flow) = state.as_mut() {
-            for (local, offsets) in frame.writes.iter() {
-                if offsets.iter().any(|offset| block.contains(offset)) && flow.locals.contains_key(local) {
+            for local in frame.written_in(block) {
+                if flow.locals.contains_key(local) {
                     flow.bind(local, Type::untyped());
                 }
             }

@@ -564,7 +564,7 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::DefNode { .. } => {
                 // `def s.size`: that object's methods are its own now.
                 if let Some(receiver) = node.as_def_node().and_then(|d| d.receiver()) {
-                    self.unknow_object(&receiver, state);
+                    self.forget_object(&receiver, state);
                 }
                 self.def_node(node, frame)
             }

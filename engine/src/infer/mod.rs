@@ -239,6 +239,11 @@ impl Frame {
         }
         inner
     }
+
+    /// The locals this body assigns somewhere in `span` (source offsets).
+    pub fn written_in(&self, span: std::ops::Range<usize>) -> impl Iterator<Item = &String> {
+        self.writes.iter().filter(move |(_, offsets)| offsets.iter().any(|o| span.contains(o))).map(|(local, _)| local)
+    }
 }
 
 #[derive(Debug, Clone)]
