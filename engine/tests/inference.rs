@@ -359,6 +359,23 @@ const CASES: &[(&str, &str)] = &[
     ("7.divmod(2.5)", "[Integer, Float]"),
     // A time made with a fixed offset has no zone name.
     ("Time.at(0, in: \"+09:00\").zone", "String?"),
+    // A block's inject gives what the block gave, the lone element, or nil
+    // for none (`[1, 2].inject { |a, b| a.to_s + b.to_s }` is "12").
+    ("[1, 2].inject { |a, b| a.to_s + b.to_s }", "Integer | String | nil"),
+    ("(1..0).reduce { |a, b| a * b }", "Integer?"),
+    // A negative exponent gives a Rational; a Rational one a Float too.
+    ("10.pow(-2)", "Integer | Rational"),
+    ("2.pow(3, 5)", "Integer"),
+    ("2.pow(Rational(1, 2))", "Complex | Float | Rational"),
+    // Writing past an array's end pads it with nil; a range splices.
+    ("a = [1, 2]\na[5] = \"x\"\na", "Array[Integer | String | nil]"),
+    ("a = [1, 2]\na[1] = \"x\"\na", "Array[Integer | String]"),
+    ("a = [1, 2]\na[-1] = \"x\"\na", "Array[Integer | String]"),
+    ("a = [1, 2]\na[0..0] = [:s]\na", "Array[Integer | Symbol | nil]"),
+    ("a = [1]\na.insert(3, :a, \"b\")\na", "Array[Integer | String | Symbol | nil]"),
+    ("a = [1]\na.fill { |i| i.to_s }\na", "Array[untyped]"),
+    // A hash's new default is what a missing key reads.
+    ("h = {a: 1}\nh.default = \"d\"\nh[:zz]", "Integer | String | nil"),
     // Code that can assign the scope's locals unseen: none is known after it.
     ("x = 5\neval(\"x = 's'\")\nx", "untyped"),
     ("x = 5\nb = binding\ny = 1\nb.local_variable_set(:y, :s)\n[x, y]", "[untyped, untyped]"),

@@ -43,7 +43,7 @@ pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
                 let element = &elements[0];
                 let added: Option<Vec<Type>> = match method {
                     m if ADDS_ARGUMENTS.contains(&m) => Some(args.iter().map(widened).collect()),
-                    "insert" | "[]=" | "fill" => Some(args.last().map(widened).into_iter().collect()),
+                    "[]=" | "insert" => Some(placed(method, args, known_length(member))),
                     "concat" | "replace" => Some(
                         args.iter()
                             .map(|a| match widened(a) {
@@ -57,6 +57,8 @@ pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
                     "pop" | "shift" | "delete" | "delete_at" | "delete_if" | "keep_if" | "clear" | "compact!"
                     | "uniq!" | "sort!" | "sort_by!" | "reverse!" | "rotate!" | "shuffle!" | "select!" | "reject!"
                     | "filter!" | "slice!" | "freeze" => Some(Vec::new()),
+                    // `fill` may take its values from a block this does not
+                    // see, and grow the array with nils: unknown.
                     _ => None,
                 };
                 match added {
@@ -69,6 +71,11 @@ pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
                     "Hash",
                     vec![union([kv[0].clone(), widened(key)]), union([kv[1].clone(), widened(value)])],
                 ),
+                // A missing key reads the new default (`h[:gone]`): it joins
+                // what a read may give, as a value would.
+                ("default=", [value]) => {
+                    Type::generic("Hash", vec![kv[0].clone(), union([kv[1].clone(), widened(value)])])
+                }
                 (
                     "delete"
                     | "delete_if"
@@ -81,8 +88,7 @@ pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
                     | "shift"
                     | "compare_by_identity"
                     | "rehash"
-                    | "freeze"
-                    | "default=",
+                    | "freeze",
                     _,
                 ) => settled.clone(),
                 _ => Type::generic("Hash", vec![Type::untyped(), Type::untyped()]),
@@ -91,6 +97,57 @@ pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
             _ => settled.clone(),
         }
     }))
+}
+
+/// How many elements an array is known to hold (0 when unknown: every
+/// array holds at least that many).
+fn known_length(array: &Type) -> i64 {
+    match array {
+        Type::Tuple(elements) => elements.len() as i64,
+        _ => 0,
+    }
+}
+
+/// What `a[index] = value` or `a.insert(index, *values)` adds to an array
+/// of at least `length` elements. An index past the end pads the gap with
+/// nil (`a = [1]; a[3] = 2` is `[1, nil, nil, 2]`); a range or a start and
+/// length (`a[0..1] = [x]`) splices an array's elements in.
+fn placed(method: &str, args: &[Type], length: i64) -> Vec<Type> {
+    let widened = |t: &Type| crate::types::widen_literals(t.clone());
+    let (Some(index), values) = (args.first(), args.get(1..).unwrap_or(&[])) else { return Vec::new() };
+    // A negative index never pads: it replaces, or raises IndexError.
+    let no_gap = matches!(index, Type::Constant(Literal::Int(i)) if *i < 0 || *i <= length);
+    let integer = |t: &Type| {
+        matches!(t, Type::Constant(Literal::Int(_)) | Type::IntRange { .. })
+            || matches!(t, Type::Nominal { class, .. } if &**class == "Integer")
+    };
+    let mut added: Vec<Type> = match (method, values) {
+        ("[]=", [value]) if integer(index) => vec![widened(value)],
+        ("[]=", _) => values.last().map(|value| spliced(&widened(value))).unwrap_or_default(),
+        _ => values.iter().map(widened).collect(),
+    };
+    if values.is_empty() {
+        return added;
+    }
+    if !no_gap || method == "[]=" && values.len() > 1 {
+        added.push(Type::nil());
+    }
+    added
+}
+
+/// A value spliced into an array: an array's elements, or itself.
+fn spliced(value: &Type) -> Vec<Type> {
+    value
+        .members()
+        .iter()
+        .flat_map(|member| match member {
+            Type::Tuple(elements) => elements.clone(),
+            Type::Nominal { class, args } if &**class == "Array" && args.len() == 1 => vec![args[0].clone()],
+            Type::Dynamic(_) => vec![Type::untyped()],
+            // `a[0..1] = nil` stores nil; anything not an array goes in whole.
+            other => vec![other.clone()],
+        })
+        .collect()
 }
 
 /// Splits a value the way `a, *b, c = value` does.
