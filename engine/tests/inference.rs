@@ -374,6 +374,11 @@ const CASES: &[(&str, &str)] = &[
     ("a = [1, 2]\na[0..0] = [:s]\na", "Array[Integer | Symbol | nil]"),
     ("a = [1]\na.insert(3, :a, \"b\")\na", "Array[Integer | String | Symbol | nil]"),
     ("a = [1]\na.fill { |i| i.to_s }\na", "Array[untyped]"),
+    // An empty range has no least or greatest element; an endless one's
+    // size is Float::INFINITY.
+    ("(1..0).min", "Integer?"),
+    ("(1...1).max { |a, b| a <=> b }", "Integer?"),
+    ("(1..).size", "Float | Integer | nil"),
     // A hash's new default is what a missing key reads.
     ("h = {a: 1}\nh.default = \"d\"\nh[:zz]", "Integer | String | nil"),
     // Code that can assign the scope's locals unseen: none is known after it.

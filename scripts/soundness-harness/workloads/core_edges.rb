@@ -411,7 +411,89 @@ class Arr
   end
 end
 
-[[Inj, %i[c]], [Num, %i[b an]], [Str, []], [Flow, %i[helper_set run save fire bump]], [Arr, %i[i]]].each do |klass, skip|
+class Rng
+  def a = (1..0).min
+  def b = (1.0..2.0).min
+  def c = ("a".."c").size
+  def d = (1..2).step(0.5).to_a
+  def e = (1..3).sum
+  def f = (1..Float::INFINITY).size
+  def f2 = (1..).size
+  def g = (1...1).max
+  def h = (1..3).minmax
+  def i = (1.5..3).to_a rescue $!.class
+  def j = (1..10) % 3
+  def k = ("a".."e").step(2).to_a
+  def l = (1..3).each_slice(2).to_a
+  def m = (1..3).include?(2.5)
+  def n = (1..).first(2)
+  def o = (..5).max rescue $!.class
+  def p = (1..3).last(2)
+  def q = (1..3).last
+  def r = (1...3.5).last rescue $!.class
+  def s = (1..3.5).max
+  def t = Range.new(1, 3, true).to_a
+  def u = (1..3).count(&:odd?)
+  def v = (1..3).reduce(:*)
+  def w = (1..3).cover?(1..2)
+  def x = (0.1..0.3).step(0.1).map { _1 }
+  def y = 1.step(2, 0.5).to_a
+  def z = 1.upto(3).sum
+  def aa = 3.downto(1).to_a
+  def ab = 10.0.step(by: 2, to: 14).to_a
+  def ac = (1..3).to_a.product([4])
+  def ad = [1, 2] * ","
+  def ae = [1, 2] * 2
+  def af = [1, 2, 3].combination(2).count
+  def ag = [[1, 2], [3, 4]].transpose
+  def ah = [1, 2].pack("C*")
+  def ai = [1, 2].sum(0.0)
+  def aj = [0.1, 0.2].sum
+  def ak = [1, 2].sum / 2
+  def al = [1, 2].sum.fdiv(2)
+  def am = [1, 2, 3].each_cons(2).map { |a, b| b - a }
+  def an = [].max
+  def ao = [].sum
+  def ap = [].first
+  def aq = [nil, 1].max rescue $!.class
+  def ar = %w[b a].min
+  def as = [1, 2].minmax_by { -_1 }
+  def at = [1, [2, [3]]].flatten(1)
+  def au = [3, 1].sort.reverse
+  def av = [1, 2].cycle(2).to_a
+  def aw = rand(10)
+  def ax = rand(1.5)
+  def ay = rand(1..6)
+  def az = rand
+  def ba = [1, 2].sum { _1 * 1.5 }
+  def bb = 5.0.to_i.to_s(2)
+  def bc = "10".to_i(2)
+  def bd = "1e3".to_f
+  def be = "0x1A".hex
+  def bf = "777".oct
+  def bg = "abc".sum
+  def bh = "ab".unpack("C*")
+  def bi = "héllo".bytesize
+  def bj = "héllo".b.length
+  def bk = "abc".encoding
+  def bl = "a b".split
+  def bm = "abc".chars.each_slice(2).map(&:join)
+  def bn = "Hello World".scan(/o/).size
+  def bo = "abc".match(/(?<x>b)/)[:x]
+  def bp = "abc".match(/(z)?c/)[1]
+  def bq = $~ && $~[0]
+  def br = "a1b2".gsub(/\d/) { |d| (d.to_i * 2).to_s }
+  def bs = "abc".tr("a-c", "A-C")
+  def bt = "abc" <=> 5
+  def bu = "abc".casecmp("ABC")
+  def bv = "abc".casecmp?(5)
+  def bw = "abc".start_with?("a", "z")
+  def bx = "%s and %p" % ["a", nil]
+  def by = "abc".each_byte.first
+  def bz = "abc".unpack1("Z*")
+end
+
+[[Rng, %i[aw ax ay az]], [Inj, %i[c]], [Num, %i[b an]], [Str, []], [Flow, %i[helper_set run save fire bump]], [Arr, %i[i]]].each do |klass, skip|
   object = klass.new
   (klass.instance_methods(false) - skip).sort.each do |name|
     object.public_send(name)
