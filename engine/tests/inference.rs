@@ -379,6 +379,9 @@ const CASES: &[(&str, &str)] = &[
     ("(1..0).min", "Integer?"),
     ("(1...1).max { |a, b| a <=> b }", "Integer?"),
     ("(1..).size", "Float | Integer | nil"),
+    // An anonymous rest parameter is described by a one-element array.
+    ("proc { |*| }.parameters", "Array[[Symbol, Symbol?] | [Symbol]]"),
+    ("String.instance_method(:upcase).parameters", "Array[[Symbol, Symbol] | [Symbol]]"),
     // A hash's new default is what a missing key reads.
     ("h = {a: 1}\nh.default = \"d\"\nh[:zz]", "Integer | String | nil"),
     // Code that can assign the scope's locals unseen: none is known after it.

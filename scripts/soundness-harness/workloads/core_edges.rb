@@ -493,7 +493,14 @@ class Rng
   def bz = "abc".unpack1("Z*")
 end
 
-[[Rng, %i[aw ax ay az]], [Inj, %i[c]], [Num, %i[b an]], [Str, []], [Flow, %i[helper_set run save fire bump]], [Arr, %i[i]]].each do |klass, skip|
+class Pm
+  def a = proc { |*| }.parameters
+  def b = String.instance_method(:upcase).parameters
+  def c = proc { |a, (b, c)| }.parameters
+  def d = method(:a).parameters
+end
+
+[[Pm, []], [Rng, %i[aw ax ay az]], [Inj, %i[c]], [Num, %i[b an]], [Str, []], [Flow, %i[helper_set run save fire bump]], [Arr, %i[i]]].each do |klass, skip|
   object = klass.new
   (klass.instance_methods(false) - skip).sort.each do |name|
     object.public_send(name)
