@@ -615,6 +615,19 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
     }
 
+    /// Does the project replace the core's `method` for values of this
+    /// type (a reopened `class Array; def size`)?
+    fn replaced_for(&self, receiver: &Type, method: &str) -> bool {
+        let (class, side) = match receiver {
+            Type::Singleton(class) => (class.clone(), Side::Singleton),
+            other => match Inferrer::class_of(other) {
+                Some(class) => (class, Side::Instance),
+                None => return false,
+            },
+        };
+        self.env.has_class(&class) && matches!(self.lookup(&class, side, method), Callee::Opaque)
+    }
+
     /// Resolves a call for one receiver type.
     pub(super) fn plan(
         &mut self,
@@ -652,6 +665,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         // project may have given the name another body (`def s.upcase`, a
         // refinement, a reopened `String`), what it computes is not certain.
         let may_fold = !self.index.core_redefined(method);
+        if !may_fold && self.replaced_for(receiver, method) {
+            // The project's own body answers, not the core's (see lookup).
+            return Plan::Fixed(Type::untyped());
+        }
         if may_fold {
             if let Some(folded) = fold::fold(receiver, method, args) {
                 return Plan::Fixed(folded);

@@ -148,6 +148,13 @@ impl<'a> Inferrer<'_, 'a> {
         let reopened = env.has_class(class);
         // A signature for the method itself beats its body: RBS is the
         // source of truth (a project's sig/ describes its own classes).
+        // But the core's and libraries' signatures describe their own
+        // bodies: one the project gives the method in their class
+        // (`class Symbol; alias_method :length, :to_proc`) replaces it,
+        // maybe only once some file is loaded, so neither is certain.
+        if self.replaces_library_method(user, class, side, method, depth) {
+            return Callee::Opaque;
+        }
         if let Some(declared) = env.class(class) {
             let own = match side {
                 Side::Instance => declared.instance_methods.contains_key(method),
@@ -238,6 +245,31 @@ impl<'a> Inferrer<'_, 'a> {
                 }
             }
         }
+    }
+
+    /// Does the project give `method` a body of its own in `class` (or a
+    /// module prepended to it), where the core's or a library's signature
+    /// declares it, and the project's own signatures do not?
+    fn replaces_library_method(
+        &self,
+        user: &crate::model::classes::UserClass,
+        class: &str,
+        side: Side,
+        method: &str,
+        depth: usize,
+    ) -> bool {
+        let Some(declared) = self.env.class(class) else { return false };
+        let singleton = side == Side::Singleton;
+        let own = if singleton { &user.singleton_methods } else { &user.instance_methods };
+        let library = if singleton { &declared.singleton_methods } else { &declared.instance_methods };
+        if !library.contains_key(method) || self.env.declared_by_project(class, singleton, method) {
+            return false;
+        }
+        own.contains_key(method)
+            || (!singleton
+                && user.prepends.iter().any(|prepend| {
+                    !matches!(self.lookup_in(prepend, Side::Instance, method, depth + 1), Callee::Missing { .. })
+                }))
     }
 
     /// Does the project give this module nothing but nested constants: no

@@ -18,6 +18,10 @@ pub struct Environment {
     /// Instance-side ancestors of each class, itself first; each entry's
     /// arguments are written in the class's own type parameters.
     ancestors: HashMap<Name, Vec<TypeApp>>,
+    /// Methods the project's own signatures declare (`sig/`,
+    /// `signature_paths`): (class, singleton?, name). The rest describe
+    /// the core's and libraries' own implementations.
+    project_declared: HashSet<(Name, bool, String)>,
 }
 
 /// A method found through an ancestor, with what its owner's type
@@ -33,10 +37,26 @@ const MAX_ANCESTOR_DEPTH: usize = 64;
 
 impl Environment {
     pub fn build(files: Vec<FileDecls>) -> Environment {
+        Environment::build_layered(files, usize::MAX)
+    }
+
+    /// The environment of `files`, of which those from `project_from` on
+    /// are the project's own signatures.
+    pub fn build_layered(files: Vec<FileDecls>, project_from: usize) -> Environment {
         let mut env = Environment::default();
         let mut method_aliases = Vec::new();
-        for file in files {
+        for (at, file) in files.into_iter().enumerate() {
             let overloading: HashSet<(Name, bool, String)> = file.overloading.into_iter().collect();
+            if at >= project_from {
+                for decl in &file.classes {
+                    for (singleton, table) in [(false, &decl.instance_methods), (true, &decl.singleton_methods)] {
+                        env.project_declared.extend(table.keys().map(|m| (decl.name.clone(), singleton, m.clone())));
+                    }
+                }
+                for (class, singleton, new, _) in &file.method_aliases {
+                    env.project_declared.insert((class.clone(), *singleton, new.clone()));
+                }
+            }
             for decl in file.classes {
                 env.merge_class(decl, &overloading);
             }
@@ -178,6 +198,14 @@ impl Environment {
 
     pub fn class(&self, name: &str) -> Option<&ClassDecl> {
         self.classes.get(name)
+    }
+
+    /// Does the project's own signature declare this method? Then it is a
+    /// promise about the project's code; otherwise it describes the core's
+    /// or a library's implementation, which a project body replaces.
+    pub fn declared_by_project(&self, class: &str, singleton: bool, method: &str) -> bool {
+        !self.project_declared.is_empty()
+            && self.project_declared.contains(&(Name::from(class), singleton, method.to_string()))
     }
 
     pub fn has_class(&self, name: &str) -> bool {

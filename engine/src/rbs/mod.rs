@@ -64,10 +64,13 @@ pub fn load(request: &Request) -> Arc<Signatures> {
         use rayon::prelude::*;
         crate::analysis::on_analysis_thread(|| files.par_iter().map(|file| parse_file(file)).collect())
     };
-    // The gem's files, then the core fixes, then the project's.
+    // The gem's files, then the core fixes, then the project's (from
+    // `project_from` of the declarations: a file that failed is not one).
+    let mut project_from = 0;
     for (at, (file, (text, parsed))) in files.iter().zip(read).enumerate() {
         if at == core_files {
             push_core_fixes(&mut declarations, &mut content, core_files);
+            project_from = declarations.len();
         }
         hash_file(&mut content, file, text.as_deref());
         match parsed {
@@ -77,16 +80,19 @@ pub fn load(request: &Request) -> Arc<Signatures> {
     }
     if core_files == files.len() {
         push_core_fixes(&mut declarations, &mut content, core_files);
+        project_from = declarations.len();
     }
     for warning in &warnings {
         content.update(warning.as_bytes());
         content.update(&[0]);
     }
     let content = content.digest128();
-    let env = crate::stack_guard::guarded(|| Environment::build(declarations)).unwrap_or_else(|failure| {
-        warnings.push(format!("signatures could not be combined ({failure:?}); continuing without them"));
-        Environment::default()
-    });
+    let env = crate::stack_guard::guarded(|| Environment::build_layered(declarations, project_from)).unwrap_or_else(
+        |failure| {
+            warnings.push(format!("signatures could not be combined ({failure:?}); continuing without them"));
+            Environment::default()
+        },
+    );
     let signatures = Arc::new(Signatures { env, warnings, files_loaded: files.len(), content });
     if cache.len() >= CACHED_SETS {
         cache.remove(0);
