@@ -232,8 +232,10 @@ fn a_method_defined_in_a_block_in_another_file_may_answer_for_the_class() {
 fn a_core_method_the_project_redefines_is_not_the_cores() {
     // Ruby: `def s.swapcase = 2` makes `s.swapcase` 2; a reopened Array's
     // `size` makes `[1, 2].size` 7, an alias in a reopened Symbol makes
-    // `:ab.length` a Proc, and a module from another file prepended to
-    // String makes `"ab".capitalize` its own. The core's signature
+    // `:ab.length` a Proc, a module from another file prepended to String
+    // makes `"ab".capitalize` its own, a refinement in force makes
+    // `"a".upcase` 1, and `String.class_eval do define_method(:strip)`
+    // makes `" ab ".strip` 1. The core's signature
     // describes the core's body, which these replace (maybe only once
     // their file is loaded), so such a call is untyped and never folded
     // (README: RBS and source).
@@ -251,10 +253,10 @@ fn a_core_method_the_project_redefines_is_not_the_cores() {
     assert_eq!(type_at(dir.path(), "lib/array.rb:4:1"), "untyped");
     assert_eq!(type_at(dir.path(), "lib/symbol.rb:4:1"), "untyped");
     assert_eq!(type_at(dir.path(), "lib/prepend.rb:4:1"), "untyped");
-    // Known holes (README): a refinement's body and a `define_method` in
-    // a block are not yet tied to their class. They stop the fold only.
-    assert_eq!(type_at(dir.path(), "lib/use.rb:4:5"), "String");
-    assert_eq!(type_at(dir.path(), "lib/eval.rb:4:1"), "String");
+    // So do a refinement's body (wherever `using` is in force) and a
+    // `define_method` in a block run on the class.
+    assert_eq!(type_at(dir.path(), "lib/use.rb:4:5"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/eval.rb:4:1"), "untyped");
     // A name nobody redefines is still folded.
     assert_eq!(type_at(dir.path(), "lib/own.rb:4:1"), "\"b\"");
     assert_eq!(type_at(dir.path(), "lib/array.rb:5:1"), "1");

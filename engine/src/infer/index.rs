@@ -74,6 +74,10 @@ pub struct ProgramIndex<'pr> {
     pub(super) object_singleton_defs: HashSet<String>,
     /// Names this file defines in classes the signatures declare.
     core_defs: HashSet<String>,
+    /// (class, method) this file defines in a block run on a class the
+    /// signatures declare (`refine String do def upcase`, `String.class_eval
+    /// do define_method(:strip)`): the core's own method is not certain.
+    core_replaced: HashSet<(String, String)>,
 }
 
 /// What descendants in other files return from their overrides of a
@@ -212,6 +216,7 @@ impl<'pr> ProgramIndex<'pr> {
             extended: HashSet::default(),
             object_singleton_defs: HashSet::default(),
             core_defs: HashSet::default(),
+            core_replaced: HashSet::default(),
             top_object_extends: Vec::new(),
             rewritten_constants: HashSet::default(),
         };
@@ -224,6 +229,7 @@ impl<'pr> ProgramIndex<'pr> {
             in_block: 0,
             in_def: 0,
             blocks_make_new_classes: Vec::new(),
+            block_targets: Vec::new(),
             macro_names: Vec::new(),
         };
         walker.visit(root);
@@ -288,6 +294,11 @@ impl<'pr> ProgramIndex<'pr> {
             top_object_extends: self.top_object_extends.clone(),
             object_defs: sorted(&self.object_singleton_defs),
             core_defs: sorted(&self.core_defs),
+            core_replaced: {
+                let mut pairs: Vec<(String, String)> = self.core_replaced.iter().cloned().collect();
+                pairs.sort();
+                pairs
+            },
             rewritten_constants: sorted(&self.rewritten_constants),
         }
     }
@@ -326,6 +337,17 @@ impl<'pr> ProgramIndex<'pr> {
         let Some(project) = self.project.as_ref() else { return false };
         project.read_redefined(method);
         project.index.redefined(method)
+    }
+
+    /// Does this file or another define `method` for instances of `class`
+    /// in a block run on it (`refine String do def upcase`)?
+    pub fn block_replaced(&self, class: &str, method: &str) -> bool {
+        if self.core_replaced.iter().any(|(c, m)| c == class && m == method) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read_redefined(method);
+        project.index.block_replaced(class, method)
     }
 
     /// What subclasses in other files return from their overrides of a
@@ -630,6 +652,9 @@ struct Walker<'i, 'pr, 'e> {
     /// block make a class no project class is above (`Struct.new do`,
     /// `Class.new do`, `Data.define do`)? Its `def`s answer for nobody else.
     blocks_make_new_classes: Vec<bool>,
+    /// For each enclosing block, the class the signatures declare that it
+    /// runs on, if any (see [`block_target`]).
+    block_targets: Vec<Option<String>>,
     /// Names a macro the signatures do not know was given in a class body
     /// (`def_node_matcher :name, ...`): it may define them.
     macro_names: Vec<(Name, Side, String)>,
@@ -643,6 +668,20 @@ fn sorted(names: &HashSet<String>) -> Vec<String> {
 
 /// `Struct.new(...)`, `Data.define(...)` or a bare `Class.new`: a class
 /// whose superclass is none of the project's.
+/// The class a block defines methods of, when the call names it:
+/// `refine String do`, `String.class_eval do` (and `class_exec`,
+/// `module_eval`, `module_exec`).
+fn block_target(call: &CallNode<'_>) -> Option<String> {
+    let written = match call.name().as_slice() {
+        b"refine" => call.arguments()?.arguments().iter().next().and_then(|a| constant_path_text(&a)),
+        b"class_eval" | b"class_exec" | b"module_eval" | b"module_exec" if call.arguments().is_none() => {
+            constant_path_text(&call.receiver()?)
+        }
+        _ => None,
+    }?;
+    Some(written.trim_start_matches("::").to_string())
+}
+
 fn makes_new_class(call: &CallNode<'_>) -> bool {
     let method = call.name().as_slice();
     let receiver = call.receiver().and_then(|r| constant_path_text(&r));
@@ -803,6 +842,17 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.lexical.last().is_some_and(|class| self.env.has_class(class))
     }
 
+    /// A method defined in the innermost block, when that block runs on a
+    /// class the signatures declare.
+    fn note_block_replaced(&mut self, method: &str) {
+        if self.in_block == 0 {
+            return;
+        }
+        if let Some(Some(class)) = self.block_targets.last() {
+            self.index.core_replaced.insert((class.clone(), method.to_string()));
+        }
+    }
+
     /// Inside a `Struct.new`, `Data.define` or bare `Class.new` block: its
     /// methods answer for nobody else.
     fn in_new_class_block(&self) -> bool {
@@ -909,6 +959,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
                     };
                     if method == "attr_accessor" {
                         self.index.object_singleton_defs.insert(format!("{defined}="));
+                        self.note_block_replaced(&format!("{defined}="));
+                    }
+                    if method != "define_singleton_method" {
+                        self.note_block_replaced(&defined);
                     }
                     self.index.object_singleton_defs.insert(defined);
                 }
@@ -1076,6 +1130,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let in_new_class = self.in_new_class_block();
         if side.is_none() || (in_other && !in_new_class) {
             self.index.object_singleton_defs.insert(method.clone());
+            if def.receiver().is_none() {
+                self.note_block_replaced(&method);
+            }
         }
         // A `def` in a block or in `class << obj` may define a method of
         // any class: its writes cannot be attributed.
@@ -1101,10 +1158,13 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let with_block = call.block().is_some_and(|b| matches!(b, Node::BlockNode { .. }));
         if with_block {
             self.blocks_make_new_classes.push(makes_new_class(call));
+            let target = block_target(call).filter(|class| self.env.has_class(class));
+            self.block_targets.push(target);
         }
         ruby_prism::visit_call_node(self, call);
         if with_block {
             self.blocks_make_new_classes.pop();
+            self.block_targets.pop();
         }
     }
 

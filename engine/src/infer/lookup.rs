@@ -127,6 +127,9 @@ impl<'a> Inferrer<'_, 'a> {
             return Callee::Missing { complete: false };
         }
         let env: &'a crate::rbs::Environment = self.env;
+        if side == Side::Instance && self.replaced_in_block(class, method) {
+            return Callee::Opaque;
+        }
         // Below, only `method`'s entries of the tables are read.
         let Some(user) = self.index.class_for_method(class, method) else {
             let found = match side {
@@ -270,6 +273,16 @@ impl<'a> Inferrer<'_, 'a> {
                 && user.prepends.iter().any(|prepend| {
                     !matches!(self.lookup_in(prepend, Side::Instance, method, depth + 1), Callee::Missing { .. })
                 }))
+    }
+
+    /// Does a block of the project (`refine String do def upcase`) define
+    /// `method` for `class`, or for the signature class that declares it
+    /// for `class`, where the project's own signatures do not declare it?
+    fn replaced_in_block(&self, class: &str, method: &str) -> bool {
+        let Some(found) = self.env.instance_method(class, method) else { return false };
+        let owner = found.owner.to_string();
+        !self.env.declared_by_project(&owner, false, method)
+            && (self.index.block_replaced(class, method) || self.index.block_replaced(&owner, method))
     }
 
     /// Does the project give this module nothing but nested constants: no

@@ -45,6 +45,9 @@ pub struct FileInterface {
     /// Method names it defines in classes the signatures declare (a
     /// reopened `String`), sorted.
     pub core_defs: Vec<String>,
+    /// (class, method) it defines in a block run on a class the signatures
+    /// declare (`refine String do def upcase`), sorted.
+    pub core_replaced: Vec<(String, String)>,
     /// Constants it sets or removes by name (`M.const_set(:X, v)` as
     /// `M::X`, `remove_const(:X)` in `M`'s body too; `X` where the
     /// receiver has no name), sorted.
@@ -282,6 +285,8 @@ pub struct ProjectIndex {
     object_defs: HashSet<String>,
     /// Every file's [`FileInterface::core_defs`].
     core_defs: HashSet<String>,
+    /// Every file's [`FileInterface::core_replaced`].
+    core_replaced: HashSet<(String, String)>,
     /// Every file's [`FileInterface::rewritten_constants`].
     rewritten_constants: HashSet<String>,
     /// Modules some class extends, or some code extends an object with:
@@ -384,6 +389,7 @@ impl ProjectIndex {
             index.top_object_extends.extend(file.top_object_extends.iter().cloned());
             index.object_defs.extend(file.object_defs.iter().cloned());
             index.core_defs.extend(file.core_defs.iter().cloned());
+            index.core_replaced.extend(file.core_replaced.iter().cloned());
             index.rewritten_constants.extend(file.rewritten_constants.iter().cloned());
             for constant in &file.constants {
                 let entry = index.constants.entry(constant.clone()).or_insert_with(|| (Vec::new(), Type::untyped()));
@@ -896,6 +902,21 @@ impl ProjectIndex {
         self.object_defs.contains(method) || self.core_defs.contains(method)
     }
 
+    /// Does some file define `method` for instances of `class` in a block
+    /// run on it (`refine String do def upcase`)?
+    /// (What the caller reads of this: `Dep::Redefined`.)
+    pub fn block_replaced(&self, class: &str, method: &str) -> bool {
+        self.core_replaced.contains(&(class.to_string(), method.to_string()))
+    }
+
+    /// The classes some file's block gives `method` (sorted).
+    fn block_replaced_classes(&self, method: &str) -> Vec<&str> {
+        let mut classes: Vec<&str> =
+            self.core_replaced.iter().filter(|(_, m)| m == method).map(|(c, _)| c.as_str()).collect();
+        classes.sort_unstable();
+        classes
+    }
+
     fn merge_parts(&mut self) {
         for class in self.classes.values_mut() {
             let mut parts = class.parts.iter();
@@ -1205,6 +1226,7 @@ impl ProjectIndex {
             Dep::Redefined(method) => {
                 13u8.hash(&mut hasher);
                 self.redefined(method).hash(&mut hasher);
+                self.block_replaced_classes(method).hash(&mut hasher);
             }
             Dep::ConstantRewritten(full) => {
                 14u8.hash(&mut hasher);
