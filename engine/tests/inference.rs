@@ -219,8 +219,8 @@ const CASES: &[(&str, &str)] = &[
     ("a = [1, 2]\na.unshift(0)\na.size", "non-negative-int"),
     ("a = [1, 2]\na.insert(1, 0)\na.first", "Integer?"),
     ("[1, 2].tap { |a| a << 3 }.size", "non-negative-int"),
-    ("a = [1]\nb = [a, 2]\na << 5\nb", "[Array[Integer], 2]"),
-    ("a = [[1, 2]]\na[0] << 3\na", "[Array[Integer]]"),
+    ("a = [1]\nb = [a, 2]\na << 5\nb", "[Array[untyped], 2]"),
+    ("a = [[1, 2]]\na[0] << 3\na", "Array[untyped]"),
     ("[\"a\", nil].sample", "String?"),
     ("%w[a b].join(\",\")", "String"),
     ("{ a: 1 }[:a]", "1"),
@@ -382,6 +382,20 @@ const CASES: &[(&str, &str)] = &[
     // An anonymous rest parameter is described by a one-element array.
     ("proc { |*| }.parameters", "Array[[Symbol, Symbol?] | [Symbol]]"),
     ("String.instance_method(:upcase).parameters", "Array[[Symbol, Symbol] | [Symbol]]"),
+    // An array or hash of known elements reached two ways: a mutation
+    // through either changes what both hold.
+    ("a = [1]\na << 2\nb = a\nb << \"x\"\na", "Array[untyped]"),
+    ("a = [1].map { |x| x * 2 }\nb = a\nb << \"y\"\na", "Array[untyped]"),
+    ("a = [[1]]\nb = a[0]\nb << \"x\"\na", "Array[untyped]"),
+    ("a = [[1]]\nb = a[0]\na[0] << \"x\"\nb", "Array[untyped]"),
+    ("h = {k: [1]}\nh[:k] << :s\nh", "Hash[untyped, untyped]"),
+    ("h = {a: {b: 1}}\nh[:a][:c] = \"s\"\nh", "Hash[untyped, untyped]"),
+    ("inner = [1]\nouter = [inner]\ninner << \"late\"\nouter", "[Array[untyped]]"),
+    ("inner = {a: 1}\nouter = {k: inner}\ninner[:b] = \"late\"\nouter", "{ k: Hash[untyped, untyped] }"),
+    ("a = [[1]]\na.map { |r| r.concat([\"q\"]) }\na", "Array[untyped]"),
+    // Elements that hold nothing mutable keep their types.
+    ("a = [1, 2]\nx = a[0]\na", "[1, 2]"),
+    ("a = [[1]]\nn = a.size\na", "[Array[Integer]]"),
     // A hash's new default is what a missing key reads.
     ("h = {a: 1}\nh.default = \"d\"\nh[:zz]", "Integer | String | nil"),
     // Code that can assign the scope's locals unseen: none is known after it.

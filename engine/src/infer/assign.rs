@@ -195,8 +195,8 @@ impl<'pr> Inferrer<'pr, '_> {
                 if let Some(read) = node.as_local_variable_read_node() {
                     let local = name(read.name());
                     if let Some(ty) = flow.locals.get_mut(&local) {
-                        if ty.is_mutable_literal() {
-                            *ty = ty.forget_mutable();
+                        if ty.has_mutable_contents() {
+                            *ty = ty.forget_contents();
                         }
                     }
                 }
@@ -215,16 +215,53 @@ impl<'pr> Inferrer<'pr, '_> {
                     }
                 }
             }
+            // `a[0]`, `h.fetch(:k).first`: a value that may be one of the
+            // receiver's own elements takes the receiver's contents along.
+            Node::CallNode { .. } => {
+                let Some(receiver) = node.as_call_node().and_then(|c| c.receiver()) else { return };
+                let shared = self.recorded(node).is_some_and(Type::has_mutable_contents)
+                    && self.recorded(&receiver).is_some_and(Type::has_nested_mutable_contents);
+                if shared {
+                    self.escape(&receiver, state);
+                }
+            }
             _ => {}
+        }
+    }
+
+    /// `a[0] << x`, `h[:k][:j] = v`: a mutation of something reached from
+    /// a variable changes what the variable holds.
+    fn escape_root(&mut self, node: &Node<'pr>, state: &mut State) {
+        match node.as_call_node().and_then(|c| c.receiver()) {
+            Some(receiver) if matches!(receiver, Node::CallNode { .. }) => self.escape_root(&receiver, state),
+            Some(receiver) => {
+                // The root itself, whatever its contents' depth.
+                if let (Some(read), Some(flow)) = (receiver.as_local_variable_read_node(), state.as_mut()) {
+                    if let Some(ty) = flow.locals.get_mut(&name(read.name())) {
+                        *ty = ty.forget_contents();
+                    }
+                }
+                self.escape(&receiver, state);
+            }
+            None => {}
         }
     }
 
     /// `b = a`: both names now reach one object, and a mutation through
     /// either is invisible to the other, so neither keeps exact contents.
     pub fn alias_of(&mut self, value: &Node<'pr>, ty: &Type, state: &mut State) -> Type {
-        if is_variable_read(value) && ty.is_mutable_literal() {
+        if is_variable_read(value) && ty.has_mutable_contents() {
             self.escape(value, state);
-            ty.forget_mutable()
+            ty.forget_contents()
+        } else if matches!(value, Node::CallNode { .. }) && ty.has_mutable_contents() {
+            // `b = a[0]`: b may be one of a's elements, changed through either.
+            let receiver = value.as_call_node().and_then(|c| c.receiver());
+            if receiver.as_ref().and_then(|r| self.recorded(r)).is_some_and(Type::has_nested_mutable_contents) {
+                self.escape(value, state);
+                ty.forget_contents()
+            } else {
+                ty.clone()
+            }
         } else {
             ty.clone()
         }
@@ -254,6 +291,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     }
                 }
             }
+            Node::CallNode { .. } => self.escape_root(node, state),
             _ => self.escape(node, state),
         }
     }

@@ -382,13 +382,7 @@ fn spread(yielded: Option<&[Type]>, _positional: usize, spreads: bool) -> Spread
 /// running at some later time may fill: their contents become unknown.
 fn forget_captured_contents(flow: &mut super::Flow) {
     for ty in flow.locals.values_mut() {
-        *ty = crate::types::union(ty.members().iter().map(|member| match member.forget_mutable() {
-            Type::Nominal { class, .. } if &*class == "Array" => Type::generic("Array", vec![Type::untyped()]),
-            Type::Nominal { class, .. } if &*class == "Hash" => {
-                Type::generic("Hash", vec![Type::untyped(), Type::untyped()])
-            }
-            other => other,
-        }));
+        *ty = ty.forget_contents();
     }
 }
 

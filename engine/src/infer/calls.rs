@@ -300,6 +300,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             dispatched
         };
 
+        if let (Some(node), true) = (&receiver_node, receiver_type.has_nested_mutable_contents()) {
+            // `rows.each { |row| row << x }`: a block given the receiver's
+            // elements may change them.
+            let takes_elements = call.block().and_then(|b| b.as_block_node()).is_some_and(|b| b.parameters().is_some());
+            if takes_elements {
+                self.escape(node, state);
+            }
+        }
         if let Some(node) = &receiver_node {
             if mutates_receiver(&method) {
                 let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
@@ -307,10 +315,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             } else if let (Some(receiver), true) = (&receiver, super::assign::is_variable_read(node)) {
                 // `t = s.itself`, `x = a.freeze`: the result is the receiver
                 // itself, so the two names share one mutable object.
-                let shares = result.members().iter().any(|m| m.is_mutable_literal() && receiver.members().contains(m));
+                let shares =
+                    result.members().iter().any(|m| m.has_mutable_contents() && receiver.members().contains(m));
                 if shares {
                     self.escape(node, state);
-                    result = result.forget_mutable();
+                    result = result.forget_contents();
                 }
             }
         }

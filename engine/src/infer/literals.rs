@@ -117,6 +117,25 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
+    /// An element put into a new array or hash: a variable's value (or
+    /// one of a variable's elements) is now reachable two ways, and a
+    /// mutation through either changes what both hold.
+    fn shared_element(&mut self, element: &Node<'pr>, ty: Type, state: &mut State) -> Type {
+        let shared = ty.has_mutable_contents()
+            && (super::assign::is_variable_read(element)
+                || element
+                    .as_call_node()
+                    .and_then(|c| c.receiver())
+                    .and_then(|r| self.recorded(&r))
+                    .is_some_and(Type::has_nested_mutable_contents));
+        self.escape(element, state);
+        if shared {
+            ty.forget_contents()
+        } else {
+            ty
+        }
+    }
+
     pub(super) fn array(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
         let Some(array) = node.as_array_node() else { return Type::untyped() };
         let mut elements = Vec::new();
@@ -124,7 +143,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let mut loose = Vec::new();
         for element in array.elements().iter() {
             let ty = self.expr(&element, state, frame);
-            self.escape(&element, state);
+            let ty = self.shared_element(&element, ty, state);
             match (&element, &ty) {
                 (Node::SplatNode { .. }, Type::Tuple(inner)) => elements.extend(inner.iter().cloned()),
                 (Node::SplatNode { .. }, other) => {
@@ -157,7 +176,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     let Some(assoc) = element.as_assoc_node() else { continue };
                     let key = self.expr(&assoc.key(), state, frame);
                     let value = self.expr(&assoc.value(), state, frame);
-                    self.escape(&assoc.value(), state);
+                    let value = self.shared_element(&assoc.value(), value, state);
                     self.record(&element, &value);
                     match &key {
                         Type::Constant(Literal::Sym(symbol)) => {

@@ -213,6 +213,45 @@ impl Type {
     pub fn is_mutable_literal(&self) -> bool {
         self.members().iter().any(|m| matches!(m, Type::Constant(Literal::Str(_)) | Type::Tuple(_) | Type::Shape(_)))
     }
+
+    /// Does this type say what a mutable object holds: an exact string,
+    /// array or hash, or an Array or Hash of known elements? A mutation
+    /// through another reference to it would make that untrue.
+    pub fn has_mutable_contents(&self) -> bool {
+        self.is_mutable_literal()
+            || self.members().iter().any(|m| match m {
+                Type::Nominal { class, args } => {
+                    matches!(&**class, "Array" | "Hash") && args.iter().any(|a| !matches!(a, Type::Dynamic(None)))
+                }
+                _ => false,
+            })
+    }
+
+    /// Does a value of this type hold objects whose contents it describes
+    /// (`[[1]]`, `Array[Array[Integer]]`, `{k: Hash[Symbol, String]}`)? A
+    /// reference to one of them, taken out, may change them unseen.
+    pub fn has_nested_mutable_contents(&self) -> bool {
+        self.members().iter().any(|m| match m {
+            Type::Tuple(elements) => elements.iter().any(Type::has_mutable_contents),
+            Type::Shape(shape) => shape.fields.iter().any(|f| f.ty.has_mutable_contents()),
+            Type::Nominal { class, args } if matches!(&**class, "Array" | "Hash") => {
+                args.iter().any(Type::has_mutable_contents)
+            }
+            _ => false,
+        })
+    }
+
+    /// What a value others may mutate may hold: its exact contents and its
+    /// element types go (`Array[Integer]` is `Array[untyped]`).
+    pub fn forget_contents(&self) -> Type {
+        union(self.members().iter().map(|member| match member.forget_mutable() {
+            Type::Nominal { class, .. } if &*class == "Array" => Type::generic("Array", vec![Type::untyped()]),
+            Type::Nominal { class, .. } if &*class == "Hash" => {
+                Type::generic("Hash", vec![Type::untyped(), Type::untyped()])
+            }
+            other => other,
+        }))
+    }
 }
 
 #[cfg(test)]
