@@ -361,8 +361,11 @@ const CASES: &[(&str, &str)] = &[
     ("Time.at(0, in: \"+09:00\").zone", "String?"),
     // A block's inject gives what the block gave, the lone element, or nil
     // for none (`[1, 2].inject { |a, b| a.to_s + b.to_s }` is "12").
-    ("[1, 2].inject { |a, b| a.to_s + b.to_s }", "Integer | String | nil"),
+    ("[1, 2].inject { |a, b| a.to_s + b.to_s }", "Integer | String"),
+    ("xs = [1, 2].map { |x| x }\nxs.inject { |a, b| a.to_s + b.to_s }", "Integer | String | nil"),
     ("(1..0).reduce { |a, b| a * b }", "Integer?"),
+    ("[{a: 1}, {b: 2}].reduce(&:merge)", "Hash[Symbol | untyped, Integer | untyped]"),
+    ("[].inject { |a, b| a }", "untyped?"),
     // A negative exponent gives a Rational; a Rational one a Float too.
     ("10.pow(-2)", "Integer | Rational"),
     ("2.pow(3, 5)", "Integer"),

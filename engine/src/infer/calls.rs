@@ -287,6 +287,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let evaluates_here = reaches_caller_locals(&method, call);
         let dispatched = self.dispatch(&receiver_type, &site, block, state, frame);
         let dispatched = literal_bytes.unwrap_or(dispatched);
+        // Inject without a start value gives nil only for no elements: a
+        // literal array's are known (`[A, B].reduce(&:merge)`).
+        let dispatched = match (&*method, &receiver_type) {
+            ("inject" | "reduce", Type::Tuple(elements)) if !elements.is_empty() && args.is_empty() => {
+                dispatched.without_nil()
+            }
+            _ => dispatched,
+        };
         if evaluates_here {
             self.unpin_locals(state, frame);
         }
