@@ -635,13 +635,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// Does the project replace the core's `method` for values of this
     /// type (a reopened `class Array; def size`)?
     fn replaced_for(&self, receiver: &Type, method: &str) -> bool {
-        let (class, side) = match receiver {
-            Type::Singleton(class) => (class.clone(), Side::Singleton),
-            other => match Inferrer::class_of(other) {
-                Some(class) => (class, Side::Instance),
-                None => return false,
-            },
-        };
+        let Some((class, side)) = receiver_class(receiver) else { return false };
         self.env.has_class(&class) && matches!(self.lookup(&class, side, method), Callee::Opaque)
     }
 
@@ -694,13 +688,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if let Some(special) = self.special(receiver, method, args, block, may_fold) {
             return Plan::Fixed(special);
         }
-        let (class, side) = match receiver {
-            Type::Singleton(class) => (class.clone(), Side::Singleton),
-            other => match Inferrer::class_of(other) {
-                Some(class) => (class, Side::Instance),
-                None => return Plan::Fixed(Type::untyped()),
-            },
-        };
+        let Some((class, side)) = receiver_class(receiver) else { return Plan::Fixed(Type::untyped()) };
         if side == Side::Singleton && method == "new" {
             if let Some(instance) = self.constructed(&class) {
                 return Plan::Fixed(instance);
@@ -1131,4 +1119,13 @@ pub(super) fn merge_positions(current: Option<Vec<Type>>, next: Vec<Type>) -> Ve
             join(&a, &b)
         })
         .collect()
+}
+
+/// The class whose methods answer a call on a value of this type, and on
+/// which side (a class object answers with its singleton methods).
+fn receiver_class(receiver: &Type) -> Option<(Name, Side)> {
+    match receiver {
+        Type::Singleton(class) => Some((class.clone(), Side::Singleton)),
+        other => Inferrer::class_of(other).map(|class| (class, Side::Instance)),
+    }
 }
