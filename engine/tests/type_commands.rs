@@ -264,6 +264,19 @@ fn a_core_method_the_project_redefines_is_not_the_cores() {
 }
 
 #[test]
+fn overloads_that_take_the_same_arguments_all_answer() {
+    // A signature may declare one parameter list twice with two returns
+    // (rbs 2.1's `Range#size`): the call may give either, not the first.
+    let dir = project(&[
+        ("sig/foo.rbs", "class Foo\n  def m: () -> Integer\n       | () -> String\n  def n: (Integer) -> Integer\n       | (String) -> String\nend\n"),
+        ("lib/foo.rb", "class Foo\n  def m = 1\n  def n(x) = x\nend\na = Foo.new.m\nb = Foo.new.n(1)\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/foo.rb:5:1"), "Integer | String");
+    // Overloads that differ in what they take still choose.
+    assert_eq!(type_at(dir.path(), "lib/foo.rb:6:1"), "Integer");
+}
+
+#[test]
 fn a_project_signature_still_wins_over_the_projects_body() {
     // The project's own sig/ is a promise about its code: a reopened core
     // method it declares keeps the declared type.

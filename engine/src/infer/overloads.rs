@@ -103,7 +103,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 }
             });
             match fit {
-                Fit::Yes if maybe.is_empty() => return vec![overload],
+                // An overload declared again with the same parameters and
+                // another return (rbs 2.1's `Range#size`) answers too.
+                Fit::Yes if maybe.is_empty() => {
+                    return overloads.iter().filter(|other| same_parameters(other, overload)).collect()
+                }
                 Fit::Yes | Fit::Maybe => maybe.push(overload),
                 Fit::No => {}
             }
@@ -226,4 +230,18 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         vars.extend(own);
         vars
     }
+}
+
+/// Do two overloads take the same arguments (and block), whatever they
+/// return?
+fn same_parameters(a: &MethodType, b: &MethodType) -> bool {
+    let (f, g) = (&a.function, &b.function);
+    std::ptr::eq(a, b)
+        || (a.type_params == b.type_params
+            && f.untyped_params == g.untyped_params
+            && (&f.required, &f.optional, &f.rest, &f.trailing) == (&g.required, &g.optional, &g.rest, &g.trailing)
+            && (&f.required_keywords, &f.optional_keywords, &f.rest_keywords)
+                == (&g.required_keywords, &g.optional_keywords, &g.rest_keywords)
+            && a.block.as_ref().map(|b| (b.required, &b.function))
+                == b.block.as_ref().map(|b| (b.required, &b.function)))
 }
