@@ -217,11 +217,10 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             // `a[0]`, `h.fetch(:k).first`: a value that may be one of the
             // receiver's own elements takes the receiver's contents along.
-            Node::CallNode { .. } => {
-                let Some(receiver) = node.as_call_node().and_then(|c| c.receiver()) else { return };
-                let shared = self.recorded(node).is_some_and(Type::has_mutable_contents)
-                    && self.recorded(&receiver).is_some_and(Type::has_nested_mutable_contents);
-                if shared {
+            Node::CallNode { .. }
+                if self.recorded(node).is_some_and(Type::has_mutable_contents) && self.may_be_an_element(node) =>
+            {
+                if let Some(receiver) = node.as_call_node().and_then(|c| c.receiver()) {
                     self.escape(&receiver, state);
                 }
             }
@@ -229,20 +228,22 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
+    /// Is `node` a call whose result may be one of its receiver's own
+    /// elements, which the receiver's type describes (`a[0]` of
+    /// `[Array[Integer]]`)? Then the two share that element.
+    pub(super) fn may_be_an_element(&self, node: &Node<'pr>) -> bool {
+        node.as_call_node()
+            .and_then(|c| c.receiver())
+            .and_then(|receiver| self.recorded(&receiver))
+            .is_some_and(Type::has_nested_mutable_contents)
+    }
+
     /// `a[0] << x`, `h[:k][:j] = v`: a mutation of something reached from
     /// a variable changes what the variable holds.
     fn escape_root(&mut self, node: &Node<'pr>, state: &mut State) {
         match node.as_call_node().and_then(|c| c.receiver()) {
             Some(receiver) if matches!(receiver, Node::CallNode { .. }) => self.escape_root(&receiver, state),
-            Some(receiver) => {
-                // The root itself, whatever its contents' depth.
-                if let (Some(read), Some(flow)) = (receiver.as_local_variable_read_node(), state.as_mut()) {
-                    if let Some(ty) = flow.locals.get_mut(&name(read.name())) {
-                        *ty = ty.forget_contents();
-                    }
-                }
-                self.escape(&receiver, state);
-            }
+            Some(receiver) => self.escape(&receiver, state),
             None => {}
         }
     }
@@ -250,18 +251,10 @@ impl<'pr> Inferrer<'pr, '_> {
     /// `b = a`: both names now reach one object, and a mutation through
     /// either is invisible to the other, so neither keeps exact contents.
     pub fn alias_of(&mut self, value: &Node<'pr>, ty: &Type, state: &mut State) -> Type {
-        if is_variable_read(value) && ty.has_mutable_contents() {
+        // `b = a[0]` too: b may be one of a's elements, changed through either.
+        if ty.has_mutable_contents() && (is_variable_read(value) || self.may_be_an_element(value)) {
             self.escape(value, state);
             ty.forget_contents()
-        } else if matches!(value, Node::CallNode { .. }) && ty.has_mutable_contents() {
-            // `b = a[0]`: b may be one of a's elements, changed through either.
-            let receiver = value.as_call_node().and_then(|c| c.receiver());
-            if receiver.as_ref().and_then(|r| self.recorded(r)).is_some_and(Type::has_nested_mutable_contents) {
-                self.escape(value, state);
-                ty.forget_contents()
-            } else {
-                ty.clone()
-            }
         } else {
             ty.clone()
         }

@@ -294,11 +294,7 @@ impl<'pr> ProgramIndex<'pr> {
             top_object_extends: self.top_object_extends.clone(),
             object_defs: sorted(&self.object_singleton_defs),
             core_defs: sorted(&self.core_defs),
-            core_replaced: {
-                let mut pairs: Vec<(String, String)> = self.core_replaced.iter().cloned().collect();
-                pairs.sort();
-                pairs
-            },
+            core_replaced: sorted(&self.core_replaced),
             rewritten_constants: sorted(&self.rewritten_constants),
         }
     }
@@ -342,7 +338,7 @@ impl<'pr> ProgramIndex<'pr> {
     /// Does this file or another define `method` for instances of `class`
     /// in a block run on it (`refine String do def upcase`)?
     pub fn block_replaced(&self, class: &str, method: &str) -> bool {
-        if self.core_replaced.iter().any(|(c, m)| c == class && m == method) {
+        if self.core_replaced.contains(&(class.to_string(), method.to_string())) {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };
@@ -660,14 +656,12 @@ struct Walker<'i, 'pr, 'e> {
     macro_names: Vec<(Name, Side, String)>,
 }
 
-fn sorted(names: &HashSet<String>) -> Vec<String> {
-    let mut names: Vec<String> = names.iter().cloned().collect();
+fn sorted<T: Ord + Clone>(names: &HashSet<T>) -> Vec<T> {
+    let mut names: Vec<T> = names.iter().cloned().collect();
     names.sort();
     names
 }
 
-/// `Struct.new(...)`, `Data.define(...)` or a bare `Class.new`: a class
-/// whose superclass is none of the project's.
 /// The class a block defines methods of, when the call names it:
 /// `refine String do`, `String.class_eval do` (and `class_exec`,
 /// `module_eval`, `module_exec`).
@@ -682,6 +676,8 @@ fn block_target(call: &CallNode<'_>) -> Option<String> {
     Some(written.trim_start_matches("::").to_string())
 }
 
+/// `Struct.new(...)`, `Data.define(...)` or a bare `Class.new`: a class
+/// whose superclass is none of the project's.
 fn makes_new_class(call: &CallNode<'_>) -> bool {
     let method = call.name().as_slice();
     let receiver = call.receiver().and_then(|r| constant_path_text(&r));

@@ -121,13 +121,8 @@ impl<'pr> Inferrer<'pr, '_> {
     /// one of a variable's elements) is now reachable two ways, and a
     /// mutation through either changes what both hold.
     fn shared_element(&mut self, element: &Node<'pr>, ty: Type, state: &mut State) -> Type {
-        let shared = ty.has_mutable_contents()
-            && (super::assign::is_variable_read(element)
-                || element
-                    .as_call_node()
-                    .and_then(|c| c.receiver())
-                    .and_then(|r| self.recorded(&r))
-                    .is_some_and(Type::has_nested_mutable_contents));
+        let shared =
+            ty.has_mutable_contents() && (super::assign::is_variable_read(element) || self.may_be_an_element(element));
         self.escape(element, state);
         if shared {
             ty.forget_contents()

@@ -279,6 +279,11 @@ impl<'a> Inferrer<'_, 'a> {
     /// `method` for `class`, or for the signature class that declares it
     /// for `class`, where the project's own signatures do not declare it?
     fn replaced_in_block(&self, class: &str, method: &str) -> bool {
+        // Every name a block defines is also one some object may redefine:
+        // that cheap test comes first, on this path of every lookup.
+        if !self.index.core_redefined(method) {
+            return false;
+        }
         let Some(found) = self.env.instance_method(class, method) else { return false };
         let owner = found.owner.to_string();
         !self.env.declared_by_project(&owner, false, method)
