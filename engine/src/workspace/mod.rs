@@ -21,13 +21,16 @@
 mod figures;
 mod persist;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHasher};
 use std::hash::{Hash, Hasher};
+use thread_local::ThreadLocal;
 
 pub use figures::CacheFigures;
 
@@ -672,8 +675,9 @@ struct Fingerprints {
     facts: Option<Arc<ProjectFacts>>,
     /// By fact, looked up by reference: every file's every read comes
     /// through here when a structure changes, and most are answered from
-    /// the memo.
-    memo: RwLock<HashMap<Dep, Memo>>,
+    /// the memo. One memo per analysis thread: a fingerprint is cheap to
+    /// compute twice, and a shared map's lock cost more than the misses.
+    memo: ThreadLocal<RefCell<HashMap<Dep, Memo>>>,
 }
 
 /// A fact's fingerprint for readers that own none of it, and for each
@@ -682,6 +686,19 @@ struct Fingerprints {
 struct Memo {
     shared: Option<u64>,
     owners: Vec<(FileId, u64)>,
+}
+
+/// How many facts the last memo held: the next starts that large, not
+/// growing through a dozen rehashes of a hundred thousand reads.
+static MEMO_SIZE_HINT: AtomicUsize = AtomicUsize::new(0);
+
+impl Drop for Fingerprints {
+    fn drop(&mut self) {
+        let largest = self.memo.iter_mut().map(|memo| memo.get_mut().len()).max().unwrap_or(0);
+        if largest > 0 {
+            MEMO_SIZE_HINT.store(largest, Ordering::Relaxed);
+        }
+    }
 }
 
 impl Memo {
@@ -702,7 +719,7 @@ impl Memo {
 
 impl Fingerprints {
     fn new(index: SharedIndex) -> Fingerprints {
-        Fingerprints { index, facts: None, memo: RwLock::new(HashMap::default()) }
+        Fingerprints { index, facts: None, memo: ThreadLocal::new() }
     }
 
     fn with_facts(mut self, facts: Arc<ProjectFacts>) -> Fingerprints {
@@ -712,14 +729,18 @@ impl Fingerprints {
 
     fn of(&self, dep: &Dep, reader: FileId) -> u64 {
         let owner = self.index.touches(dep, reader).then_some(reader);
-        if let Some(known) = self.memo.read().unwrap_or_else(|p| p.into_inner()).get(dep).and_then(|m| m.get(owner)) {
+        let memo = self.memo.get_or(|| {
+            let expected = MEMO_SIZE_HINT.load(Ordering::Relaxed);
+            RefCell::new(HashMap::with_capacity_and_hasher(expected, Default::default()))
+        });
+        if let Some(known) = memo.borrow().get(dep).and_then(|m| m.get(owner)) {
             return known;
         }
         let value = match dep {
             Dep::FactName(name) => self.facts.as_ref().map_or(0, |facts| facts.name_fingerprint(name)),
             _ => self.index.fingerprint(dep, reader),
         };
-        let mut memo = self.memo.write().unwrap_or_else(|p| p.into_inner());
+        let mut memo = memo.borrow_mut();
         match memo.get_mut(dep) {
             Some(entry) => entry.set(owner, value),
             None => memo.entry(dep.clone()).or_default().set(owner, value),
