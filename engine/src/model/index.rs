@@ -13,6 +13,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 
 use super::classes::{MethodEntry, PendingKind, Side, Superclass, UserClass};
@@ -575,58 +576,17 @@ impl ProjectIndex {
                 self.ivars.entry(key.clone()).or_default().push((id as FileId, ty.clone()));
             }
         }
-        self.params = self.fold_calls(exports);
-        // A method's return in another file: the union over every file
-        // defining it, and over the project's overrides in subclasses (the
-        // receiver may be a subclass instance).
+        // The calls and the returns fold apart, each class's returns on its
+        // own: a widely used class's edit refolds every file's exports.
         let names: Vec<Name> = sorted_keys(&self.classes);
-        for class in &names {
-            let descendants = self.descendants(class).to_vec();
-            let parts: Vec<(String, Side, u32)> = self.classes[class]
-                .parts
-                .iter()
-                .flat_map(|(_, part)| {
-                    [Side::Instance, Side::Singleton].into_iter().flat_map(move |side| {
-                        part.methods(side).iter().filter_map(move |(method, entry)| match entry {
-                            MethodEntry::External(id) => Some((method.clone(), side, *id)),
-                            _ => None,
-                        })
-                    })
-                })
-                .collect();
-            let untyped = Type::untyped();
-            for (method, side, id) in parts {
-                let mut all: Vec<&Type> = Vec::new();
-                let mut yielded: Vec<Option<&[Type]>> = Vec::new();
-                let mut add = |owner: &str| match returns.get(&(owner, side, method.as_str())) {
-                    Some(found) => {
-                        all.extend(found.iter().map(|(ty, _)| *ty));
-                        yielded.extend(found.iter().map(|(_, yields)| *yields));
-                    }
-                    None => {
-                        all.push(&untyped);
-                        yielded.push(None);
-                    }
-                };
-                add(class);
-                if side == Side::Instance {
-                    for module in self.mixin_overriders(class, &method) {
-                        add(&module);
-                    }
-                }
-                for descendant in &descendants {
-                    if self.class(descendant).is_some_and(|c| c.methods(side).contains_key(&method)) {
-                        add(descendant);
-                    }
-                }
-                // Some object may answer it its own way (`def obj.name`).
-                if self.object_defs.contains(&method) {
-                    all.push(&untyped);
-                    yielded.push(None);
-                }
-                self.methods[id as usize].returns = union(all.into_iter().cloned());
-                self.methods[id as usize].yields = agreed_yields(&yielded);
-            }
+        let (params, folded) = rayon::join(
+            || self.fold_calls(exports),
+            || names.par_iter().flat_map_iter(|class| self.fold_returns(class, &returns)).collect::<Vec<_>>(),
+        );
+        self.params = params;
+        for (id, returns, yields) in folded {
+            self.methods[id as usize].returns = returns;
+            self.methods[id as usize].yields = yields;
         }
         for (name, (_, ty)) in self.constants.iter_mut() {
             if let Some(found) = constants.get(name) {
@@ -643,6 +603,64 @@ impl ProjectIndex {
         // exports in changes no part.
         self.exported = true;
         self
+    }
+
+    /// A class's methods as other files see them (`External` entries): each
+    /// one's return, the union over every file defining it and over the
+    /// project's overrides in subclasses (the receiver may be a subclass
+    /// instance), and what it yields when every definition agrees.
+    fn fold_returns(
+        &self,
+        class: &Name,
+        returns: &HashMap<(&str, Side, &str), Vec<Defined>>,
+    ) -> Vec<(u32, Type, Option<Vec<Type>>)> {
+        let mut out = Vec::new();
+        let descendants = self.descendants(class).to_vec();
+        let parts: Vec<(String, Side, u32)> = self.classes[class]
+            .parts
+            .iter()
+            .flat_map(|(_, part)| {
+                [Side::Instance, Side::Singleton].into_iter().flat_map(move |side| {
+                    part.methods(side).iter().filter_map(move |(method, entry)| match entry {
+                        MethodEntry::External(id) => Some((method.clone(), side, *id)),
+                        _ => None,
+                    })
+                })
+            })
+            .collect();
+        let untyped = Type::untyped();
+        for (method, side, id) in parts {
+            let mut all: Vec<&Type> = Vec::new();
+            let mut yielded: Vec<Option<&[Type]>> = Vec::new();
+            let mut add = |owner: &str| match returns.get(&(owner, side, method.as_str())) {
+                Some(found) => {
+                    all.extend(found.iter().map(|(ty, _)| *ty));
+                    yielded.extend(found.iter().map(|(_, yields)| *yields));
+                }
+                None => {
+                    all.push(&untyped);
+                    yielded.push(None);
+                }
+            };
+            add(class);
+            if side == Side::Instance {
+                for module in self.mixin_overriders(class, &method) {
+                    add(&module);
+                }
+            }
+            for descendant in &descendants {
+                if self.class(descendant).is_some_and(|c| c.methods(side).contains_key(&method)) {
+                    add(descendant);
+                }
+            }
+            // Some object may answer it its own way (`def obj.name`).
+            if self.object_defs.contains(&method) {
+                all.push(&untyped);
+                yielded.push(None);
+            }
+            out.push((id, union(all.into_iter().cloned()), agreed_yields(&yielded)));
+        }
+        out
     }
 
     /// Each project method's calls, from every class a call's receiver may

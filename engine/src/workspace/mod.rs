@@ -480,7 +480,7 @@ impl Workspace {
         } else {
             (Arc::try_unwrap(structure).unwrap_or_else(|shared| (*shared).clone()), None)
         };
-        let index = Arc::new(folded.with_exports(&exports));
+        let index = Arc::new(analysis::on_analysis_thread(|| folded.with_exports(&exports)));
         drop(exports);
         drop(interfaces);
 
