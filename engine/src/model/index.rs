@@ -691,6 +691,10 @@ impl ProjectIndex {
             list.sort_unstable();
             list.dedup();
         }
+        // Looked up once per method and related class (hundreds for a base
+        // class with many subclasses): by borrowed key, allocating nothing.
+        let by_key: HashMap<(&str, Side, &str), &Vec<CallShape>> =
+            calls.iter().map(|((class, side, method), shapes)| ((&**class, *side, method.as_str()), shapes)).collect();
         // A call on a class the project does not define may reach a project
         // method through an ancestry only the signatures know.
         let outside: HashSet<String> =
@@ -725,7 +729,7 @@ impl ProjectIndex {
                     }
                     let mut shapes: Vec<CallShape> = Vec::new();
                     for receiver in &related {
-                        for shape in calls.get(&(receiver.clone(), side, method.clone())).into_iter().flatten() {
+                        for shape in by_key.get(&(&**receiver, side, method.as_str())).into_iter().copied().flatten() {
                             if !shapes.contains(shape) {
                                 shapes.push(shape.clone());
                             }
