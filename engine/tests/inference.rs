@@ -382,6 +382,10 @@ const CASES: &[(&str, &str)] = &[
     ("(1..0).min", "Integer?"),
     ("(1...1).max { |a, b| a <=> b }", "Integer?"),
     ("(1..).size", "Float | Integer | nil"),
+    // With a block, product yields the combinations and gives the receiver.
+    ("[1, 2].product([3]) { |pair| pair }", "[1, 2]"),
+    ("[1, 2].product([\"a\"], [:b]) { |t| t }", "[1, 2]"),
+    ("[1, 2].product([3])", "Array[[Integer, Integer]]"),
     // An anonymous rest parameter is described by a one-element array.
     ("proc { |*| }.parameters", "Array[[Symbol, Symbol?] | [Symbol]]"),
     ("String.instance_method(:upcase).parameters", "Array[[Symbol, Symbol] | [Symbol]]"),
