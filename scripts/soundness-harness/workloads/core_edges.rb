@@ -22,6 +22,9 @@ class Inj
   def m = [1, 2].max(1)
   def n = [3, 4].first(1)
   def o = [1, 2].cycle.first(3)
+  def p = [1, 2].product([3]) { |pair| pair }
+  def q = [1, 2].product([3], ["a"]) { |triple| triple }
+  def r = [1, 2].product([3])
 end
 class Num
   def a = 2 ** -1
