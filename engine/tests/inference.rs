@@ -382,6 +382,9 @@ const CASES: &[(&str, &str)] = &[
     ("(1..0).min", "Integer?"),
     ("(1...1).max { |a, b| a <=> b }", "Integer?"),
     ("(1..).size", "Float | Integer | nil"),
+    // Before Ruby 3.2 an empty hash's shift gives its default.
+    ("{a: 1}.shift", "Integer | [Symbol, Integer] | nil"),
+    ("h = {}\nh.default = 3.5\nh.shift", "Float | [untyped, Float | untyped] | untyped | nil"),
     // With a block, product yields the combinations and gives the receiver.
     ("[1, 2].product([3]) { |pair| pair }", "[1, 2]"),
     ("[1, 2].product([\"a\"], [:b]) { |t| t }", "[1, 2]"),

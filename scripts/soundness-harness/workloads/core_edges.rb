@@ -25,6 +25,9 @@ class Inj
   def p = [1, 2].product([3]) { |pair| pair }
   def q = [1, 2].product([3], ["a"]) { |triple| triple }
   def r = [1, 2].product([3])
+  def s = Hash.new(5).shift
+  def t = { a: 1 }.shift
+  def u = Hash.new { |_, k| k.to_s }.shift
 end
 class Num
   def a = 2 ** -1
