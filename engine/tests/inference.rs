@@ -382,6 +382,13 @@ const CASES: &[(&str, &str)] = &[
     ("(1..0).min", "Integer?"),
     ("(1...1).max { |a, b| a <=> b }", "Integer?"),
     ("(1..).size", "Float | Integer | nil"),
+    // A private method is not what a written receiver calls: Kernel's
+    // module functions answer only on `self` (or as `Kernel.format`).
+    ("Object.new.puts(\"x\")", "untyped"),
+    ("[1].format(\"%d\", 1)", "untyped"),
+    ("Kernel.format(\"%d\", 1)", "String"),
+    ("format(\"%d\", 1)", "String"),
+    ("self.format(\"%d\", 1)", "String"),
     // Before Ruby 3.2 an empty hash's shift gives its default.
     ("{a: 1}.shift", "Integer | [Symbol, Integer] | nil"),
     ("h = {}\nh.default = 3.5\nh.shift", "Float | [untyped, Float | untyped] | untyped | nil"),

@@ -45,6 +45,8 @@ pub struct CallSite<'c> {
     pub args: &'c [Arg],
     /// No receiver written: a call on `self`.
     pub implicit: bool,
+    /// No receiver or `self.`: private methods answer too.
+    pub on_self: bool,
     /// `self` is unknown here (inside a block another object may run).
     pub self_unknown: bool,
 }
@@ -277,7 +279,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
 
         let self_unknown = implicit && !frame.self_known;
         self.note_call(&method, on_self, &receiver_type, &args, self_unknown);
-        let site = CallSite { method: &method, args: &args, implicit, self_unknown };
+        let site = CallSite { method: &method, args: &args, implicit, on_self, self_unknown };
         let literal_bytes = match (&receiver_node, &block) {
             (Some(node), BlockArg::None) if &*method == "bytes" && args.is_empty() => {
                 super::literals::literal_bytes(node)
@@ -381,7 +383,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// A call with no node of its own (`x += 1`, `a, b.c = ...`).
     pub fn invoke(&mut self, receiver: &Type, method: &str, args: Vec<Type>, state: &mut State, frame: &Frame) -> Type {
         let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
-        let site = CallSite { method, args: &args, implicit: false, self_unknown: false };
+        let site = CallSite { method, args: &args, implicit: false, on_self: false, self_unknown: false };
         self.dispatch(receiver, &site, BlockArg::None, state, frame)
     }
 
@@ -403,7 +405,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         let members: Vec<Type> = if site.self_unknown { vec![Type::untyped()] } else { receiver.members().to_vec() };
         let plans: Vec<Plan<'a>> =
-            members.iter().map(|m| self.plan(m, site.method, site.args, &block, site.implicit)).collect();
+            members.iter().map(|m| self.plan(m, site.method, site.args, &block, site.implicit, site.on_self)).collect();
         if super::loop_exit::may_raise_stop(site.method, &plans, &block) {
             self.stop_risks += 1;
         }
@@ -647,6 +649,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         args: &[Arg],
         block: &BlockArg<'pr>,
         implicit: bool,
+        on_self: bool,
     ) -> Plan<'a> {
         match receiver {
             Type::Bot => return Plan::Fixed(Type::Bot),
@@ -726,6 +729,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             other => other,
         };
         match found {
+            // Ruby refuses a private method to a written receiver, so the
+            // code that works calls a body the signatures omit (`YAML.load`
+            // is Psych's, not Kernel's private `load`).
+            Callee::Rbs(found) if found.private && !on_self => Plan::Fixed(Type::untyped()),
             Callee::Rbs(found) => self.rbs_plan(Some(found), method, receiver.clone(), args, block),
             Callee::Def(id) => {
                 let mut defs = self.all_definitions(id, method);
@@ -984,7 +991,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             _ => Plan::Fixed(Type::untyped()),
         };
         let plans = vec![plan];
-        let site = CallSite { method, args: &args, implicit: true, self_unknown: false };
+        let site = CallSite { method, args: &args, implicit: true, on_self: true, self_unknown: false };
         let outcome = self.run_block(&plans, &site, &frame.self_type, block, state, frame);
         let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value)).collect();
         let ty = self.after_breaks(union(results), outcome, state);

@@ -211,6 +211,11 @@ pub struct ClassDecl {
     pub instance_methods: HashMap<String, Vec<MethodType>>,
     pub singleton_methods: HashMap<String, Vec<MethodType>>,
     pub instance_variables: HashMap<String, RType>,
+    /// Instance methods declared private (`def self?.` module functions,
+    /// `private def`, a `private` section): a call with a written receiver
+    /// other than `self` cannot reach them.
+    #[serde(default)]
+    pub private_instance: rustc_hash::FxHashSet<String>,
 }
 
 impl ClassDecl {
@@ -226,6 +231,7 @@ impl ClassDecl {
             instance_methods: HashMap::default(),
             singleton_methods: HashMap::default(),
             instance_variables: HashMap::default(),
+            private_instance: Default::default(),
         }
     }
 }

@@ -121,6 +121,8 @@ fn declaration_into(node: &RNode<'_>, outer: &[String], out: &mut FileDecls) {
 }
 
 fn members_into(members: &rbs::NodeList<'_>, path: &[String], decl: &mut ClassDecl, out: &mut FileDecls) {
+    // After a `private` member, definitions are private until `public`.
+    let mut private_section = false;
     for member in members.iter() {
         match &member {
             RNode::MethodDefinition(method) => {
@@ -138,6 +140,18 @@ fn members_into(members: &rbs::NodeList<'_>, path: &[String], decl: &mut ClassDe
                     rbs::MethodDefinitionKind::Singleton => (false, true),
                     rbs::MethodDefinitionKind::SingletonInstance => (true, true),
                 };
+                if instance {
+                    let private = match method.visibility() {
+                        rbs::MethodDefinitionVisibility::Private => true,
+                        rbs::MethodDefinitionVisibility::Public => false,
+                        _ => private_section || method.kind() == rbs::MethodDefinitionKind::SingletonInstance,
+                    };
+                    if private {
+                        decl.private_instance.insert(name.clone());
+                    } else if !method.overloading() {
+                        decl.private_instance.remove(&name);
+                    }
+                }
                 for (wanted, is_singleton) in [(instance, false), (singleton, true)] {
                     if !wanted {
                         continue;
@@ -186,6 +200,8 @@ fn members_into(members: &rbs::NodeList<'_>, path: &[String], decl: &mut ClassDe
             | RNode::Constant(_)
             | RNode::ClassAlias(_)
             | RNode::ModuleAlias(_) => declaration_into(&member, path, out),
+            RNode::Private(_) => private_section = true,
+            RNode::Public(_) => private_section = false,
             _ => {}
         }
     }
@@ -336,6 +352,20 @@ mod tests {
         assert_eq!(decls.constants[0].0.as_ref(), "M::VERSION");
         assert_eq!(decls.aliases[0].0.as_ref(), "M::t");
         assert_eq!(decls.globals[0].0, "$g");
+    }
+
+    #[test]
+    fn private_instance_methods_are_recorded() {
+        let decls = convert_file(
+            "module K\n  def self?.f: () -> String\n  def g: () -> String\n  private def h: () -> String\n  private\n  def i: () -> String\n  public def j: () -> String\n  public\n  def k: () -> String\nend\n",
+        )
+        .unwrap();
+        let k = &decls.classes[0];
+        let mut private: Vec<&str> = k.private_instance.iter().map(String::as_str).collect();
+        private.sort();
+        assert_eq!(private, ["f", "h", "i"]);
+        // A module function's singleton side is public.
+        assert!(k.singleton_methods.contains_key("f"));
     }
 
     #[test]

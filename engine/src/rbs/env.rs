@@ -30,6 +30,8 @@ pub struct FoundMethod<'e> {
     pub owner: Name,
     pub overloads: &'e [MethodType],
     pub owner_args: HashMap<Arc<str>, RType>,
+    /// A private instance method: only a call on `self` reaches it.
+    pub private: bool,
 }
 
 /// Deep mixin chains in broken signatures must not recurse forever.
@@ -100,6 +102,15 @@ impl Environment {
         existing.prepends.extend(decl.prepends);
         existing.extends.extend(decl.extends);
         existing.instance_variables.extend(decl.instance_variables);
+        // A method declared again takes the visibility declared last.
+        for name in decl.instance_methods.keys() {
+            let extends = overloading.contains(&(decl.name.clone(), false, name.clone()));
+            if decl.private_instance.contains(name) {
+                existing.private_instance.insert(name.clone());
+            } else if !extends {
+                existing.private_instance.remove(name);
+            }
+        }
         for (singleton, methods) in [(false, decl.instance_methods), (true, decl.singleton_methods)] {
             let table = if singleton { &mut existing.singleton_methods } else { &mut existing.instance_methods };
             for (name, overloads) in methods {
@@ -255,6 +266,7 @@ impl Environment {
                     owner: ancestor.name.clone(),
                     overloads,
                     owner_args: bind(&decl.type_params, &ancestor.args),
+                    private: decl.private_instance.contains(method),
                 });
             }
         }
@@ -277,7 +289,12 @@ impl Environment {
         for owner in &chain {
             let Some(owner_decl) = self.classes.get(owner) else { continue };
             if let Some(overloads) = owner_decl.singleton_methods.get(method) {
-                return Some(FoundMethod { owner: owner.clone(), overloads, owner_args: HashMap::default() });
+                return Some(FoundMethod {
+                    owner: owner.clone(),
+                    overloads,
+                    owner_args: HashMap::default(),
+                    private: false,
+                });
             }
             for extend in owner_decl.extends.iter().rev() {
                 if let Some(found) = self.instance_method(&extend.name, method) {

@@ -61,7 +61,11 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
         return construction(cx, ty, &class);
     }
     let inference = cx.inference();
+    let on_self = call.explicit_receiver().is_none_or(|r| matches!(r, Node::SelfNode { .. }));
     match inference.lookup(&class, side, &call.method) {
+        // A private method a written receiver cannot reach: what runs is
+        // not in view (see `Inferrer::plan`).
+        Callee::Rbs(found) if found.private && !on_self => None,
         Callee::Rbs(found) => {
             signature_target(cx, &class, side, &call.method)?;
             // A subclass of a class typed by its name may redefine the method.
