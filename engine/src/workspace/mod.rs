@@ -23,7 +23,6 @@ mod persist;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -127,6 +126,9 @@ pub struct Workspace {
     /// Whether what a call derives is used after it (kept warm, or on
     /// disk): only then are reports keyed by what they read.
     outlives_call: bool,
+    /// How many facts the last fingerprint memo held: the next starts that
+    /// large, not growing through a dozen rehashes of 100,000 reads.
+    memo_size: usize,
 }
 
 /// What the last call built, and from which files.
@@ -195,7 +197,7 @@ impl Project {
         inferred: HashMap<String, FileTypes>,
         figures: CacheFigures,
     ) -> Project {
-        let fingerprints = Fingerprints::new(index.clone()).with_facts(facts.clone());
+        let fingerprints = Fingerprints::new(index.clone(), 0).with_facts(facts.clone());
         Project {
             index,
             facts,
@@ -278,6 +280,7 @@ impl Workspace {
             disk: None,
             vanished: Vec::new(),
             outlives_call: true,
+            memo_size: 0,
         }
     }
 
@@ -408,7 +411,7 @@ impl Workspace {
 
         figures.phases.structure = lap(&mut phase);
         // 4. Exports against the structure.
-        let memo = Fingerprints::new(structure.clone());
+        let mut memo = Fingerprints::new(structure.clone(), self.memo_size);
         // Every file's reads are looked at when the structure changed: on
         // the analysis threads, as the work they decide.
         let files = &self.files;
@@ -452,6 +455,7 @@ impl Workspace {
                 inferred.insert(display, types);
             }
         }
+        self.remember_memo_size(&mut memo);
         drop(memo);
 
         figures.phases.exports = lap(&mut phase);
@@ -527,6 +531,7 @@ impl Workspace {
         settings: &Settings,
     ) -> Vec<FileReport> {
         let started = Instant::now();
+        project.fingerprints.expected = self.memo_size;
         let memo = &project.fingerprints;
         let facts_fingerprint = project.facts_fingerprint;
         let mut work: Vec<Reanalysis> = Vec::new();
@@ -617,6 +622,7 @@ impl Workspace {
             }
             out[at] = Some(report);
         }
+        self.remember_memo_size(&mut project.fingerprints);
         project.figures.phases.analysis = started.elapsed().as_secs_f64() * 1e3;
         project.figures.millis += project.figures.phases.analysis;
         note_figures(&project.figures);
@@ -625,6 +631,13 @@ impl Workspace {
 
     /// Drops the least recently used files past the capacity, and files
     /// of earlier calls that no longer exist.
+    fn remember_memo_size(&mut self, used: &mut Fingerprints) {
+        let largest = used.memo.iter_mut().map(|memo| memo.get_mut().len()).max().unwrap_or(0);
+        if largest > 0 {
+            self.memo_size = largest;
+        }
+    }
+
     fn evict(&mut self) {
         let tick = self.tick;
         let cwd = self.context.as_ref().map(|c| c.cwd.clone()).unwrap_or_default();
@@ -678,6 +691,8 @@ struct Fingerprints {
     /// the memo. One memo per analysis thread: a fingerprint is cheap to
     /// compute twice, and a shared map's lock cost more than the misses.
     memo: ThreadLocal<RefCell<HashMap<Dep, Memo>>>,
+    /// How many facts each thread's memo starts with room for.
+    expected: usize,
 }
 
 /// A fact's fingerprint for readers that own none of it, and for each
@@ -686,19 +701,6 @@ struct Fingerprints {
 struct Memo {
     shared: Option<u64>,
     owners: Vec<(FileId, u64)>,
-}
-
-/// How many facts the last memo held: the next starts that large, not
-/// growing through a dozen rehashes of a hundred thousand reads.
-static MEMO_SIZE_HINT: AtomicUsize = AtomicUsize::new(0);
-
-impl Drop for Fingerprints {
-    fn drop(&mut self) {
-        let largest = self.memo.iter_mut().map(|memo| memo.get_mut().len()).max().unwrap_or(0);
-        if largest > 0 {
-            MEMO_SIZE_HINT.store(largest, Ordering::Relaxed);
-        }
-    }
 }
 
 impl Memo {
@@ -718,8 +720,8 @@ impl Memo {
 }
 
 impl Fingerprints {
-    fn new(index: SharedIndex) -> Fingerprints {
-        Fingerprints { index, facts: None, memo: ThreadLocal::new() }
+    fn new(index: SharedIndex, expected: usize) -> Fingerprints {
+        Fingerprints { index, facts: None, memo: ThreadLocal::new(), expected }
     }
 
     fn with_facts(mut self, facts: Arc<ProjectFacts>) -> Fingerprints {
@@ -729,10 +731,8 @@ impl Fingerprints {
 
     fn of(&self, dep: &Dep, reader: FileId) -> u64 {
         let owner = self.index.touches(dep, reader).then_some(reader);
-        let memo = self.memo.get_or(|| {
-            let expected = MEMO_SIZE_HINT.load(Ordering::Relaxed);
-            RefCell::new(HashMap::with_capacity_and_hasher(expected, Default::default()))
-        });
+        let memo =
+            self.memo.get_or(|| RefCell::new(HashMap::with_capacity_and_hasher(self.expected, Default::default())));
         if let Some(known) = memo.borrow().get(dep).and_then(|m| m.get(owner)) {
             return known;
         }
