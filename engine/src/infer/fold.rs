@@ -3,6 +3,8 @@
 //! their inputs, and only where Ruby's result is certain (ASCII-only case
 //! mapping, checked integer arithmetic); anything else is left to RBS.
 
+use std::cmp::Ordering;
+
 use super::calls::Arg;
 use crate::types::{float_to_s, inspect_string, inspect_symbol, Literal, Type};
 
@@ -52,10 +54,12 @@ pub fn fold(receiver: &Type, method: &str, args: &[Arg]) -> Option<Type> {
     match (literal, values.as_slice()) {
         (Literal::Int(a), []) => integer_unary(*a, method),
         (Literal::Int(a), [Literal::Int(b)]) => integer_binary(*a, method, *b),
-        (Literal::Int(a), [Literal::Float(b)]) => float_binary(*a as f64, method, f64::from_bits(*b)),
+        (Literal::Int(a), [Literal::Float(b)]) => int_float_compare(*a, method, f64::from_bits(*b), false)
+            .or_else(|| float_binary(*a as f64, method, f64::from_bits(*b))),
         (Literal::Float(a), []) => float_unary(f64::from_bits(*a), method),
         (Literal::Float(a), [Literal::Float(b)]) => float_binary(f64::from_bits(*a), method, f64::from_bits(*b)),
-        (Literal::Float(a), [Literal::Int(b)]) => float_binary(f64::from_bits(*a), method, *b as f64),
+        (Literal::Float(a), [Literal::Int(b)]) => int_float_compare(*b, method, f64::from_bits(*a), true)
+            .or_else(|| float_binary(f64::from_bits(*a), method, *b as f64)),
         (Literal::Str(s), []) => string_unary(s, method),
         (Literal::Str(s), [argument]) => string_binary(s, method, argument),
         (Literal::Sym(s), []) => symbol_unary(s, method),
@@ -193,10 +197,18 @@ fn identity(receiver: &Type, method: &str, args: &[Arg]) -> Option<Type> {
                 _ => Type::bool(),
             })
         }
-        ("==" | "!=" | "equal?" | "eql?", [Arg::Value(Type::Constant(other))]) => {
+        ("==" | "!=", [Arg::Value(Type::Constant(other))]) => {
             let Type::Constant(literal) = receiver else { return None };
             let equal = literal_equality(literal, other)?;
             Some(boolean(if method == "!=" { !equal } else { equal }))
+        }
+        ("eql?", [Arg::Value(Type::Constant(other))]) => {
+            let Type::Constant(literal) = receiver else { return None };
+            Some(boolean(literal_eql(literal, other)))
+        }
+        ("equal?", [Arg::Value(Type::Constant(other))]) => {
+            let Type::Constant(literal) = receiver else { return None };
+            literal_identity(literal, other).map(boolean)
         }
         _ => None,
     }
@@ -206,7 +218,7 @@ fn identity(receiver: &Type, method: &str, args: &[Arg]) -> Option<Type> {
 fn literal_equality(a: &Literal, b: &Literal) -> Option<bool> {
     match (a, b) {
         (Literal::Int(x), Literal::Float(y)) | (Literal::Float(y), Literal::Int(x)) => {
-            Some((*x as f64) == f64::from_bits(*y))
+            Some(int_float_cmp(*x, f64::from_bits(*y)) == Some(Ordering::Equal))
         }
         (Literal::Float(x), Literal::Float(y)) => Some(f64::from_bits(*x) == f64::from_bits(*y)),
         // nil, booleans and symbols compare by identity with anything.
@@ -216,6 +228,94 @@ fn literal_equality(a: &Literal, b: &Literal) -> Option<bool> {
         (Literal::Int(_), Literal::Str(_)) | (Literal::Str(_), Literal::Int(_)) => Some(false),
         _ => None,
     }
+}
+
+/// `a.eql?(b)`: the same class and the same value (`1.eql?(1.0)` is false).
+fn literal_eql(a: &Literal, b: &Literal) -> bool {
+    match (a, b) {
+        // NaN is not eql? to itself.
+        (Literal::Float(x), Literal::Float(y)) => f64::from_bits(*x) == f64::from_bits(*y),
+        _ => a == b,
+    }
+}
+
+/// `a.equal?(b)`: the same object. Immediates (nil, booleans, symbols,
+/// fixnums, flonums) are one object per value; two values of different
+/// classes or contents are never one object; two equal strings, bignums or
+/// heap floats may or may not be (`s.equal?(s)`), so that is not folded.
+fn literal_identity(a: &Literal, b: &Literal) -> Option<bool> {
+    const FIXNUM: std::ops::Range<i64> = -(1 << 62)..(1 << 62);
+    match (a, b) {
+        (Literal::Nil | Literal::True | Literal::False | Literal::Sym(_), _)
+        | (_, Literal::Nil | Literal::True | Literal::False | Literal::Sym(_)) => Some(a == b),
+        (Literal::Int(x), Literal::Int(y)) if x != y || FIXNUM.contains(x) => Some(x == y),
+        (Literal::Float(x), Literal::Float(y)) if x != y || is_flonum(f64::from_bits(*x)) => Some(x == y),
+        (Literal::Str(x), Literal::Str(y)) if x != y => Some(false),
+        (
+            Literal::Int(_) | Literal::Float(_) | Literal::Str(_),
+            Literal::Int(_) | Literal::Float(_) | Literal::Str(_),
+        ) if std::mem::discriminant(a) != std::mem::discriminant(b) => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether 64-bit CRuby keeps this float in the reference itself (a
+/// flonum: 0.0 and exponents in a middle range), so equal ones are one
+/// object; others live on the heap.
+fn is_flonum(value: f64) -> bool {
+    let bits = value.to_bits();
+    let tag = (bits >> 60) & 0x7;
+    bits == 0 || (bits != 0x3000_0000_0000_0000 && (tag == 3 || tag == 4))
+}
+
+/// Ruby compares an Integer with a Float exactly, not through the
+/// Integer's nearest double (`2**53 + 1 > 2.0**53` is true): the order
+/// of `int` against `float`, `None` against NaN.
+fn int_float_cmp(int: i64, float: f64) -> Option<Ordering> {
+    const TWO_TO_63: f64 = 9_223_372_036_854_775_808.0;
+    if float.is_nan() {
+        return None;
+    }
+    if float >= TWO_TO_63 {
+        return Some(Ordering::Less);
+    }
+    if float < -TWO_TO_63 {
+        return Some(Ordering::Greater);
+    }
+    let whole = float.trunc();
+    // Exact: `whole` is an integer within i64's range.
+    match int.cmp(&(whole as i64)) {
+        Ordering::Equal => 0.0.partial_cmp(&(float - whole)),
+        order => Some(order),
+    }
+}
+
+/// A comparison between an Integer and a Float, decided exactly; `swapped`
+/// when the Float is the receiver. `None` for other methods.
+fn int_float_compare(int: i64, method: &str, float: f64, swapped: bool) -> Option<Type> {
+    let order = int_float_cmp(int, float);
+    let order = if swapped { order.map(Ordering::reverse) } else { order };
+    let holds = |wanted: &[Ordering]| boolean(order.is_some_and(|o| wanted.contains(&o)));
+    match method {
+        "<" => Some(holds(&[Ordering::Less])),
+        "<=" => Some(holds(&[Ordering::Less, Ordering::Equal])),
+        ">" => Some(holds(&[Ordering::Greater])),
+        ">=" => Some(holds(&[Ordering::Greater, Ordering::Equal])),
+        "==" | "===" => Some(holds(&[Ordering::Equal])),
+        "!=" => Some(boolean(order != Some(Ordering::Equal))),
+        "<=>" => Some(order.map_or_else(Type::nil, |o| Type::int(o as i64))),
+        _ => None,
+    }
+}
+
+/// Ruby's `Float#%` (`flodivmod`): C's fmod, moved to the divisor's sign.
+/// `x - y * (x / y).floor` is not it: `5.5 % 0.1` is 0.0999999999999997.
+fn float_mod(x: f64, y: f64) -> f64 {
+    let mut modulo = if x == 0.0 || (y.is_infinite() && !x.is_infinite()) { x } else { x % y };
+    if y * modulo < 0.0 {
+        modulo += y;
+    }
+    modulo
 }
 
 fn floor_div(a: i64, b: i64) -> Option<i64> {
@@ -246,7 +346,9 @@ fn integer_binary(a: i64, method: &str, b: i64) -> Option<Type> {
         "^" => Some(Type::int(a ^ b)),
         "<<" if (0..63).contains(&b) => int(a.checked_mul(1i64.checked_shl(b as u32)?)),
         ">>" if (0..64).contains(&b) => Some(Type::int(a >> b)),
-        "fdiv" => Some(Type::float(a as f64 / b as f64)),
+        // Ruby divides exactly (as bignums) when the divisor is not a
+        // double's integer: only smaller divisors go through doubles.
+        "fdiv" if b.unsigned_abs() < 1 << 53 => Some(Type::float(a as f64 / b as f64)),
         "gcd" => Some(Type::int(gcd(a, b)?)),
         _ => compare_like(&a, method, &b),
     }
@@ -320,7 +422,7 @@ fn float_binary(a: f64, method: &str, b: f64) -> Option<Type> {
         "-" => Some(Type::float(a - b)),
         "*" => Some(Type::float(a * b)),
         "/" | "fdiv" | "quo" => Some(Type::float(a / b)),
-        "%" | "modulo" if b != 0.0 => Some(Type::float(a - b * (a / b).floor())),
+        "%" | "modulo" if b != 0.0 => Some(Type::float(float_mod(a, b))),
         // A negative base to a fractional power is Complex in Ruby.
         "**" if a >= 0.0 || b.fract() == 0.0 => Some(Type::float(a.powf(b))),
         "<" => Some(boolean(a < b)),
@@ -343,7 +445,9 @@ fn compare_like<T: PartialOrd + PartialEq>(a: &T, method: &str, b: &T) -> Option
         "<=" => Some(boolean(a <= b)),
         ">" => Some(boolean(a > b)),
         ">=" => Some(boolean(a >= b)),
-        "==" | "===" | "eql?" | "equal?" => Some(boolean(a == b)),
+        // `eql?` and `equal?` are `identity`'s: an equal pair of bignums
+        // or strings need not be one object.
+        "==" | "===" => Some(boolean(a == b)),
         "!=" => Some(boolean(a != b)),
         "<=>" => a.partial_cmp(b).map(|order| Type::int(order as i64)),
         _ => None,
@@ -508,5 +612,45 @@ mod tests {
         assert_eq!(f(Type::int(1), "==", vec![Type::float(1.0)]).as_deref(), Some("true"));
         assert_eq!(f(Type::symbol("a"), "==", vec![Type::string("a")]).as_deref(), Some("false"));
         assert_eq!(f(Type::Constant(Literal::False), "!", vec![]).as_deref(), Some("true"));
+    }
+
+    /// Each answer is what Debian's ruby 3.1 gives; before, each of these
+    /// folded to another value (`1.eql?(1.0)` was true, `5.5 % 0.1` 0.0).
+    #[test]
+    fn equality_identity_and_float_edges_are_rubys() {
+        let big = 9_007_199_254_740_993; // 2**53 + 1: no double holds it
+        let float = |v: f64| Type::float(v);
+        // eql? wants the same class; == compares across numeric classes.
+        assert_eq!(f(Type::int(1), "eql?", vec![float(1.0)]).as_deref(), Some("false"));
+        assert_eq!(f(float(1.0), "eql?", vec![Type::int(1)]).as_deref(), Some("false"));
+        assert_eq!(f(Type::int(1), "eql?", vec![Type::int(1)]).as_deref(), Some("true"));
+        assert_eq!(f(Type::string("b"), "eql?", vec![Type::string("b")]).as_deref(), Some("true"));
+        // equal? is identity: certain for immediates and for unequal values.
+        assert_eq!(f(Type::int(1), "equal?", vec![float(1.0)]).as_deref(), Some("false"));
+        assert_eq!(f(Type::int(3), "equal?", vec![Type::int(3)]).as_deref(), Some("true"));
+        assert_eq!(f(Type::int(1 << 62), "equal?", vec![Type::int(1 << 62)]), None);
+        assert_eq!(f(float(1.0), "equal?", vec![float(1.0)]).as_deref(), Some("true"));
+        assert_eq!(f(float(1e300), "equal?", vec![float(1e300)]), None);
+        assert_eq!(f(Type::string("a"), "equal?", vec![Type::string("a")]), None);
+        assert_eq!(f(Type::string("a"), "equal?", vec![Type::string("b")]).as_deref(), Some("false"));
+        assert_eq!(f(Type::symbol("a"), "equal?", vec![Type::symbol("a")]).as_deref(), Some("true"));
+        // An Integer and a Float compare exactly.
+        assert_eq!(f(Type::int(big), "==", vec![float(9_007_199_254_740_992.0)]).as_deref(), Some("false"));
+        assert_eq!(f(Type::int(big), ">", vec![float(9_007_199_254_740_992.0)]).as_deref(), Some("true"));
+        assert_eq!(f(float(9_007_199_254_740_992.0), "<", vec![Type::int(big)]).as_deref(), Some("true"));
+        assert_eq!(f(float(9_007_199_254_740_992.0), "<=>", vec![Type::int(big)]).as_deref(), Some("-1"));
+        assert_eq!(f(Type::int(2), "<=>", vec![float(f64::NAN)]).as_deref(), Some("nil"));
+        assert_eq!(f(Type::int(2), "<", vec![float(2.5)]).as_deref(), Some("true"));
+        assert_eq!(f(Type::int(-2), "<", vec![float(-2.5)]).as_deref(), Some("false"));
+        assert_eq!(f(Type::int(i64::MAX), "<", vec![float(9.3e18)]).as_deref(), Some("true"));
+        // Float#% is fmod moved to the divisor's sign.
+        assert_eq!(f(float(5.5), "%", vec![float(0.1)]).as_deref(), Some("0.0999999999999997"));
+        assert_eq!(f(float(-5.5), "%", vec![float(0.1)]).as_deref(), Some("3.0531133177191805e-16"));
+        assert_eq!(f(float(-7.0), "%", vec![Type::int(2)]).as_deref(), Some("1.0"));
+        assert_eq!(f(float(7.0), "modulo", vec![Type::int(-2)]).as_deref(), Some("-1.0"));
+        assert_eq!(f(Type::int(7), "%", vec![float(2.5)]).as_deref(), Some("2.0"));
+        // fdiv by a divisor past 2**53 divides exactly in Ruby: not folded.
+        assert_eq!(f(Type::int((1 << 62) - 1), "fdiv", vec![Type::int(big)]), None);
+        assert_eq!(f(Type::int(1), "fdiv", vec![Type::int(4)]).as_deref(), Some("0.25"));
     }
 }

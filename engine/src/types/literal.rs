@@ -57,7 +57,7 @@ impl Literal {
 }
 
 /// Ruby's `Float#to_s`: shortest round-trip digits, fixed notation for
-/// decimal exponents in -4..16, else `d.ddde+XX`.
+/// moderate magnitudes (see below), else `d.ddde+XX`.
 pub fn float_to_s(value: f64) -> String {
     if value.is_nan() {
         return "NaN".into();
@@ -76,7 +76,15 @@ pub fn float_to_s(value: f64) -> String {
     let sign = if value < 0.0 { "-" } else { "" };
     // Position of the decimal point relative to the digit string.
     let point = exponent + 1;
-    let text = if (-3..=16).contains(&point) {
+    // As `flo_to_s`: a point inside the first 16 digits, or up to 15
+    // digits before `.0`, or up to three zeros after `0.`; else exponent
+    // form (1e15 is "1.0e+15", 1e15 + 0.5 is "1000000000000000.5").
+    let fixed = match point {
+        -3..=0 => true,
+        1..=16 => (point as usize) < digits.len() || point <= 15,
+        _ => false,
+    };
+    let text = if fixed {
         if point <= 0 {
             format!("0.{}{digits}", "0".repeat((-point) as usize))
         } else if point as usize >= digits.len() {
@@ -144,11 +152,27 @@ fn is_identifier(text: &str) -> bool {
     chars.all(|c| c == '_' || c.is_alphanumeric() || !c.is_ascii())
 }
 
+/// What may follow `$` in a global that is not an identifier: `$1`,
+/// `$~`, `$-w`.
+fn is_global_special(rest: &str) -> bool {
+    let mut chars = rest.chars();
+    match (chars.next(), chars.as_str()) {
+        (Some('0'), tail) => tail.is_empty(),
+        (Some(c), _) if c.is_ascii_digit() => rest.chars().all(|c| c.is_ascii_digit()),
+        (Some('-'), tail) => tail.chars().count() == 1 && tail.chars().all(|c| c == '_' || c.is_alphanumeric()),
+        (Some(c), "") => "~*$?!@/\\;,.=:<>\"&`'+".contains(c),
+        _ => false,
+    }
+}
+
 fn is_plain_symbol(name: &str) -> bool {
     if OPERATOR_SYMBOLS.contains(&name) {
         return true;
     }
-    if let Some(rest) = name.strip_prefix("@@").or_else(|| name.strip_prefix('@')).or_else(|| name.strip_prefix('$')) {
+    if let Some(rest) = name.strip_prefix('$') {
+        return is_identifier(rest) || is_global_special(rest);
+    }
+    if let Some(rest) = name.strip_prefix("@@").or_else(|| name.strip_prefix('@')) {
         return is_identifier(rest);
     }
     let body = name.strip_suffix(['?', '!', '=']).unwrap_or(name);
@@ -174,7 +198,13 @@ mod tests {
             (0.1, "0.1"),
             (0.0001, "0.0001"),
             (0.00001, "1.0e-05"),
-            (1e15, "1000000000000000.0"),
+            // Debian's ruby 3.1: fifteen digits before `.0` at most, but
+            // sixteen before a fraction.
+            (1e14, "100000000000000.0"),
+            (999999999999999.0, "999999999999999.0"),
+            (1e15, "1.0e+15"),
+            (1e15 + 0.5, "1000000000000000.5"),
+            (1234567890123456.0, "1.234567890123456e+15"),
             (1e16, "1.0e+16"),
             (123456789.125, "123456789.125"),
             (1.0 / 3.0, "0.3333333333333333"),
@@ -199,5 +229,30 @@ mod tests {
         assert_eq!(inspect_symbol("a b"), ":\"a b\"");
         assert_eq!(inspect_symbol("9a"), ":\"9a\"");
         assert_eq!(inspect_symbol("Foo"), ":Foo");
+    }
+
+    #[test]
+    fn global_variable_symbols_inspect_like_ruby() {
+        // What Debian's ruby 3.1 prints for each.
+        let cases = [
+            ("$a", ":$a"),
+            ("$1", ":$1"),
+            ("$12", ":$12"),
+            ("$0", ":$0"),
+            ("$05", ":\"$05\""),
+            ("$~", ":$~"),
+            ("$&", ":$&"),
+            ("$:", ":$:"),
+            ("$-w", ":$-w"),
+            ("$-_", ":$-_"),
+            ("$-ww", ":\"$-ww\""),
+            ("$-", ":\"$-\""),
+            ("$", ":\"$\""),
+            ("$%", ":\"$%\""),
+            ("$10a", ":\"$10a\""),
+        ];
+        for (name, expected) in cases {
+            assert_eq!(inspect_symbol(name), expected, "{name}");
+        }
     }
 }
