@@ -116,6 +116,11 @@ impl<'f, 'src> RuleContext<'f, 'src> {
         self.project.sees_unseen_code(self.path)
     }
 
+    /// May a gem have given `nil` this method before this file runs?
+    pub fn unseen_code_may_give_nil(&self, method: &str) -> bool {
+        self.project.unseen_code_may_give_nil(self.path, method)
+    }
+
     pub fn hazards(&self) -> &Hazards {
         self.hazards.get_or_init(|| Hazards::of(self.nodes()))
     }

@@ -145,6 +145,11 @@ impl ProjectFacts {
         self.loads.sees_unseen_code(path)
     }
 
+    /// May such code have given `nil` this method (see `LoadGraph`)?
+    pub fn unseen_code_may_give_nil(&self, path: &str, method: &str) -> bool {
+        self.loads.unseen_code_may_give_nil(path, method)
+    }
+
     pub fn merge(mut self, other: ProjectFacts) -> ProjectFacts {
         for (key, names) in other.by_class {
             self.by_class.entry(key).or_default().extend(names);
@@ -278,6 +283,10 @@ impl<'a> FactsReader<'a> {
 
     pub fn sees_unseen_code(&self, path: &str) -> bool {
         self.facts.sees_unseen_code(path)
+    }
+
+    pub fn unseen_code_may_give_nil(&self, path: &str, method: &str) -> bool {
+        self.facts.unseen_code_may_give_nil(path, method)
     }
 
     pub fn mixins_of(&self, class: &str, side: Owner) -> impl Iterator<Item = &'a String> {

@@ -2,8 +2,12 @@
 //! before it: a gem or any library outside the project and Ruby's own
 //! standard library can add methods to any class (minitest gives every
 //! object `stub`, rss gives Time `w3cdtf`). A file that loads such code,
-//! itself or through the project files it requires, is one where call rules
-//! cannot be sure a method is missing or takes other arguments.
+//! itself or through the project files it requires, is one where call
+//! rules cannot be sure a method is missing or takes other arguments.
+//! A core extension library (ActiveSupport, a `core_ext` feature) exists
+//! to add methods to core classes, and a library that loads one is written
+//! against them everywhere: the files it loads (required, or autoloaded by
+//! constant name) run after it, so they are not judged either.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -18,6 +22,10 @@ pub enum Required {
     Relative(String),
     /// `require "x/y"`: a feature looked up in the load path.
     Feature(String),
+    /// `autoload :RouteSet` without a path (`ActiveSupport::Autoload`
+    /// finds the file from the constant's name): the project files named
+    /// like it (`route_set.rb`).
+    Constant(String),
     /// A computed name, or `Bundler.require`: anything may load.
     Unknown,
 }
@@ -139,6 +147,10 @@ pub fn requirement(call: &CallNode<'_>) -> Option<Required> {
     let path = match (method.as_str(), arguments.as_slice()) {
         ("require" | "require_relative" | "load", [path, ..]) => path,
         ("autoload", [_, path, ..]) => path,
+        ("autoload", [constant]) => {
+            let symbol = constant.as_symbol_node()?;
+            return Some(Required::Constant(String::from_utf8_lossy(symbol.unescaped()).into_owned()));
+        }
         _ => return None,
     };
     let literal = path.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned());
@@ -183,7 +195,10 @@ fn from_this_directory(node: &Node<'_>) -> Option<String> {
 #[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct LoadGraph {
     files: HashMap<String, Vec<Required>>,
+    /// Files that load unseen code (or whose project requirements do).
     exposed: HashSet<String>,
+    /// Files loaded, directly or not, by one that loaded a core extension.
+    extended: HashSet<String>,
 }
 
 impl LoadGraph {
@@ -196,50 +211,92 @@ impl LoadGraph {
     }
 
     /// Works out which files load unseen code, directly or through the
-    /// project files they require.
+    /// project files they require, and which files run after a core
+    /// extension library.
     pub fn settle(&mut self) {
         let mut edges: HashMap<&str, Vec<String>> = HashMap::default();
         let mut exposed: HashSet<String> = HashSet::default();
+        let mut extended: HashSet<String> = HashSet::default();
         for (file, required) in &self.files {
             for requirement in required {
                 match self.resolve(file, requirement) {
-                    Resolved::Project(target) => edges.entry(file.as_str()).or_default().push(target),
+                    Resolved::Project(targets) => edges.entry(file.as_str()).or_default().extend(targets),
                     Resolved::Standard => {}
                     Resolved::Unseen => {
                         exposed.insert(file.clone());
+                        if is_core_extension(requirement) {
+                            extended.insert(file.clone());
+                        }
                     }
                 }
             }
         }
-        // Whoever requires an exposed file is exposed too.
-        loop {
-            let before = exposed.len();
-            for (file, targets) in &edges {
-                if targets.iter().any(|t| exposed.contains(t)) {
-                    exposed.insert(file.to_string());
+        // Whoever requires a file that loads unseen code loads it too.
+        for set in [&mut exposed, &mut extended] {
+            loop {
+                let before = set.len();
+                for (file, targets) in &edges {
+                    if targets.iter().any(|t| set.contains(t)) {
+                        set.insert(file.to_string());
+                    }
+                }
+                if set.len() == before {
+                    break;
                 }
             }
-            if exposed.len() == before {
-                break;
+        }
+        // What a file that loaded a core extension loads runs after it (an
+        // autoloaded Rails file calling String#squish). Only that way:
+        // the file's other loaders need not have loaded the extension.
+        let mut pending: Vec<String> = extended.iter().cloned().collect();
+        while let Some(file) = pending.pop() {
+            for target in edges.get(file.as_str()).into_iter().flatten() {
+                if extended.insert(target.clone()) {
+                    pending.push(target.clone());
+                }
             }
         }
         self.exposed = exposed;
+        self.extended = extended;
     }
 
     /// May code the engine cannot see have run before this file's code?
     pub fn sees_unseen_code(&self, path: &str) -> bool {
-        self.exposed.contains(&normalize(path))
+        let path = normalize(path);
+        self.exposed.contains(&path) || self.extended.contains(&path)
+    }
+
+    /// May that code have given `nil` this method? Where only a core
+    /// extension ran first, only the methods such libraries give every
+    /// object (`nil.blank?`): `nil.length` still raises.
+    pub fn unseen_code_may_give_nil(&self, path: &str, method: &str) -> bool {
+        let path = normalize(path);
+        self.exposed.contains(&path) || (self.extended.contains(&path) && EVERY_OBJECT_EXTENSIONS.contains(&method))
     }
 
     fn resolve(&self, file: &str, requirement: &Required) -> Resolved {
         match requirement {
             Required::Unknown => Resolved::Unseen,
+            Required::Constant(constant) => {
+                let wanted = constant.replace('_', "").to_ascii_lowercase();
+                let named = |path: &String| {
+                    let stem = path.rsplit('/').next().unwrap_or(path).trim_end_matches(".rb");
+                    stem.replace('_', "").to_ascii_lowercase() == wanted
+                };
+                let mut targets: Vec<String> = self.files.keys().filter(|f| named(f)).cloned().collect();
+                targets.sort();
+                if targets.is_empty() {
+                    Resolved::Unseen
+                } else {
+                    Resolved::Project(targets)
+                }
+            }
             Required::Relative(path) => {
                 let directory = file.rsplit_once('/').map_or("", |(dir, _)| dir);
                 let joined = if directory.is_empty() { path.clone() } else { format!("{directory}/{path}") };
                 let target = normalize(&with_extension(&joined));
                 if self.files.contains_key(&target) {
-                    Resolved::Project(target)
+                    Resolved::Project(vec![target])
                 } else {
                     Resolved::Unseen
                 }
@@ -247,9 +304,13 @@ impl LoadGraph {
             Required::Feature(feature) => {
                 let wanted = with_extension(feature.trim_start_matches("./"));
                 let suffix = format!("/{wanted}");
-                let in_project = self.files.keys().find(|f| **f == wanted || f.ends_with(&suffix));
-                if let Some(target) = in_project {
-                    return Resolved::Project(target.clone());
+                // Every file it may name: which one the load path finds
+                // first is not known (and a map's order is no answer).
+                let mut in_project: Vec<String> =
+                    self.files.keys().filter(|f| **f == wanted || f.ends_with(&suffix)).cloned().collect();
+                if !in_project.is_empty() {
+                    in_project.sort();
+                    return Resolved::Project(in_project);
                 }
                 let first = feature.split('/').next().unwrap_or(feature);
                 let standard = STANDARD_LIBRARIES.contains(&first)
@@ -265,8 +326,37 @@ impl LoadGraph {
     }
 }
 
+/// What ActiveSupport's `core_ext/object` gives every object, nil too.
+const EVERY_OBJECT_EXTENSIONS: &[&str] = &[
+    "acts_like?",
+    "as_json",
+    "blank?",
+    "deep_dup",
+    "duplicable?",
+    "html_safe?",
+    "in?",
+    "instance_values",
+    "instance_variable_names",
+    "presence",
+    "presence_in",
+    "present?",
+    "to_param",
+    "to_query",
+    "try",
+    "try!",
+    "with_options",
+];
+
+/// A library that exists to add methods to core classes: ActiveSupport
+/// (`active_support`, `active_support/rails`, ...) or any `core_ext`
+/// feature (`active_support/core_ext/string/filters`, `foo/core_ext`).
+fn is_core_extension(requirement: &Required) -> bool {
+    let Required::Feature(feature) = requirement else { return false };
+    feature == "active_support" || feature.starts_with("active_support/") || feature.split('/').any(|p| p == "core_ext")
+}
+
 enum Resolved {
-    Project(String),
+    Project(Vec<String>),
     Standard,
     Unseen,
 }
@@ -331,5 +421,42 @@ mod tests {
         assert!(!g.sees_unseen_code("lib/thing.rb"));
         assert!(g.sees_unseen_code("lib/dynamic.rb"));
         assert!(g.sees_unseen_code("lib/missing.rb"));
+    }
+
+    #[test]
+    fn what_a_core_extension_loader_loads_runs_after_the_extension() {
+        let g = graph(&[
+            // actionpack's shape: the entry loads ActiveSupport, then
+            // autoloads by constant name; those files require others.
+            (
+                "lib/action_dispatch.rb",
+                "require \"active_support\"\nmodule ActionDispatch\n  extend ActiveSupport::Autoload\n  autoload :RouteSet\nend\n",
+            ),
+            ("lib/action_dispatch/routing/route_set.rb", "require \"action_controller/metal/exceptions\"\n"),
+            ("lib/action_controller/metal/exceptions.rb", ""),
+            // Required by an extended file and by one that is not: the
+            // extension is not pushed back onto its other loader.
+            ("lib/tools.rb", "require_relative \"action_controller/metal/exceptions\"\n"),
+            // An ordinary gem exposes only its requirers, not what they load.
+            ("lib/rubocop.rb", "require \"rainbow\"\nrequire_relative \"rubocop/cop\"\n"),
+            ("lib/rubocop/cop.rb", ""),
+            ("lib/plain.rb", "require \"foo/core_ext/string\"\nrequire_relative \"leaf\"\n"),
+            ("lib/leaf.rb", ""),
+            ("lib/lonely.rb", "autoload :Nowhere\n"),
+        ]);
+        assert!(g.sees_unseen_code("lib/action_dispatch.rb"));
+        assert!(g.sees_unseen_code("lib/action_dispatch/routing/route_set.rb"), "autoloaded by constant name");
+        assert!(g.sees_unseen_code("lib/action_controller/metal/exceptions.rb"), "required by an autoloaded file");
+        assert!(!g.sees_unseen_code("lib/tools.rb"), "loading an extended file does not load the extension");
+        assert!(g.sees_unseen_code("lib/rubocop.rb"));
+        assert!(!g.sees_unseen_code("lib/rubocop/cop.rb"), "only core extensions flow to what their loader loads");
+        assert!(g.sees_unseen_code("lib/leaf.rb"), "any core_ext feature is a core extension");
+        assert!(g.sees_unseen_code("lib/lonely.rb"), "an autoload no project file answers loads unseen code");
+        // A core extension gives nil a few methods, not every one.
+        let exceptions = "lib/action_controller/metal/exceptions.rb";
+        assert!(g.unseen_code_may_give_nil(exceptions, "blank?"));
+        assert!(!g.unseen_code_may_give_nil(exceptions, "length"), "nil.length raises with ActiveSupport too");
+        assert!(g.unseen_code_may_give_nil("lib/rubocop.rb", "length"), "what a gem gives nil is not known");
+        assert!(!g.unseen_code_may_give_nil("lib/rubocop/cop.rb", "blank?"));
     }
 }

@@ -19,6 +19,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the parameter is untyped, a type variable, `self`, `bool` (Ruby takes any object for truth), a literal type or an intersection",
         "the call passes a splat, keywords, a block argument or forwards (`...`), or the project redefines the method",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
+        "the file is loaded (required, or autoloaded by constant name) after a core extension library (ActiveSupport, a `core_ext` feature): its methods may be that library's",
     ],
     example: "\"abc\".center(nil)",
     authored: Severity::Error,

@@ -22,6 +22,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the receiver is object state (`@x`, a reader or other method of `self`) or a global: which method runs first, and what other files store, is not known here",
         "the file probes the method with `respond_to?` or rescues NoMethodError around the call",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
+        "the file is loaded after a core extension library (ActiveSupport, a `core_ext` feature) and the method is one such libraries give every object, nil too (`blank?`, `present?`, `presence`, `try`, `in?`, `to_param`, ...)",
     ],
     example: "def m\n  s = String.new\n  p = s.byteslice(0, 2)\n  p.upcase\nend",
     authored: Severity::Error,

@@ -85,7 +85,11 @@ pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool
     let Some((class, side)) = receiver_class(ty) else { return false };
     // A project class counts as known: the model sees all of it.
     let project_class = cx.inference().index.project.is_some() && cx.inference().index.class(&class).is_some();
-    if !(cx.env.has_class(&class) || project_class) || cx.sees_unseen_code() {
+    if !(cx.env.has_class(&class) || project_class) {
+        return false;
+    }
+    let unseen = if &*class == "NilClass" { cx.unseen_code_may_give_nil(method) } else { cx.sees_unseen_code() };
+    if unseen {
         return false;
     }
     // A project class is judged only where its whole method set is in

@@ -18,6 +18,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the receiver is an instance variable or a method of `self` in a class opened in several files or subclassed in the project, or is typed `nil` only through such state",
         "the method is one Ruby defines at run time though the core signatures omit it, or one a standard library adds to core classes",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
+        "the file is loaded (required, or autoloaded by constant name) after a core extension library (ActiveSupport, a `core_ext` feature): its methods may be that library's",
     ],
     example: "\"hi\".shout",
     authored: Severity::Error,

@@ -15,6 +15,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the call is inside a class, module, method or block (a DSL's block may run with another `self`)",
         "the file reads code from strings or uses `method_missing` at the top level",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem's DSL may define the method",
+        "the file is loaded (required, or autoloaded by constant name) after a core extension library (ActiveSupport, a `core_ext` feature): its methods may be that library's",
     ],
     example: "frobnicate(1)",
     authored: Severity::Warning,

@@ -21,6 +21,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "Ruby defines the method closer to the receiver's class than the signature that was found (`Struct.new` is Struct's, not `Class#new`)",
         "the project defines the method more than once, or some way other than `def` (alias, `define_method`, a macro, a module)",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
+        "the file is loaded (required, or autoloaded by constant name) after a core extension library (ActiveSupport, a `core_ext` feature): its methods may be that library's",
     ],
     example: "[1, 2].rotate(1, 2)",
     authored: Severity::Error,
