@@ -227,6 +227,14 @@ impl LoadGraph {
                         if is_core_extension(requirement) {
                             extended.insert(file.clone());
                         }
+                        if *requirement == Required::Unknown {
+                            // A computed path is most often built from the
+                            // file's own place (`Dir["#{__dir__}/x/*.rb"]`):
+                            // it may load any file below it.
+                            let directory = file.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/"));
+                            let below = self.files.keys().filter(|f| f.starts_with(&directory) && *f != file);
+                            edges.entry(file.as_str()).or_default().extend(below.cloned());
+                        }
                     }
                 }
             }
@@ -351,8 +359,16 @@ const EVERY_OBJECT_EXTENSIONS: &[&str] = &[
 /// (`active_support`, `active_support/rails`, ...) or any `core_ext`
 /// feature (`active_support/core_ext/string/filters`, `foo/core_ext`).
 fn is_core_extension(requirement: &Required) -> bool {
-    let Required::Feature(feature) = requirement else { return false };
-    feature == "active_support" || feature.starts_with("active_support/") || feature.split('/').any(|p| p == "core_ext")
+    match requirement {
+        Required::Feature(feature) => {
+            feature == "active_support"
+                || feature.starts_with("active_support/")
+                || feature.split('/').any(|p| p == "core_ext")
+        }
+        // `require_relative "../core_ext/array"` (sshkit's own).
+        Required::Relative(path) => path.split('/').any(|p| p == "core_ext"),
+        _ => false,
+    }
 }
 
 enum Resolved {
@@ -443,6 +459,16 @@ mod tests {
             ("lib/plain.rb", "require \"foo/core_ext/string\"\nrequire_relative \"leaf\"\n"),
             ("lib/leaf.rb", ""),
             ("lib/lonely.rb", "autoload :Nowhere\n"),
+            // activemodel's shape: a computed require of its own directory.
+            (
+                "lib/active_model/validations.rb",
+                "require \"active_support/core_ext/array/extract_options\"\nDir[File.expand_path(\"validations/*.rb\", __dir__)].each { |file| require file }\n",
+            ),
+            ("lib/active_model/validations/helper_methods.rb", ""),
+            ("lib/elsewhere/thing.rb", ""),
+            // sshkit's shape: its own core_ext beside it, outside the project.
+            ("sshkit/all.rb", "require_relative \"../core_ext/array\"\nrequire_relative \"command\"\n"),
+            ("sshkit/command.rb", ""),
         ]);
         assert!(g.sees_unseen_code("lib/action_dispatch.rb"));
         assert!(g.sees_unseen_code("lib/action_dispatch/routing/route_set.rb"), "autoloaded by constant name");
@@ -452,6 +478,9 @@ mod tests {
         assert!(!g.sees_unseen_code("lib/rubocop/cop.rb"), "only core extensions flow to what their loader loads");
         assert!(g.sees_unseen_code("lib/leaf.rb"), "any core_ext feature is a core extension");
         assert!(g.sees_unseen_code("lib/lonely.rb"), "an autoload no project file answers loads unseen code");
+        assert!(g.sees_unseen_code("lib/active_model/validations/helper_methods.rb"), "a computed require below it");
+        assert!(!g.sees_unseen_code("lib/elsewhere/thing.rb"), "a computed require loads from its own directory");
+        assert!(g.sees_unseen_code("sshkit/command.rb"), "a core_ext path of its own counts too");
         // A core extension gives nil a few methods, not every one.
         let exceptions = "lib/action_controller/metal/exceptions.rb";
         assert!(g.unseen_code_may_give_nil(exceptions, "blank?"));
