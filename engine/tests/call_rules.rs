@@ -238,6 +238,14 @@ fn possible_nil_receiver() {
         ("def m\n  s = String.new\n  p = s.byteslice(0, 2)\n  p.upcase\nend", &[(4, 5)]),
         ("ENV[\"HOME\"].upcase", &[(1, 13)]),
         ("def m(s)\n  i = \"abc\".index(s)\n  i + 1\nend", &[(3, 5)]),
+        // One report per nil: after `a.push(2)` returns, `a` was not nil.
+        ("def m(f)\n  a = f ? nil : [1]\n  a.push(2)\n  a.size\nend", &[(3, 5)]),
+        ("class C\n  def initialize(f) = @a = f ? nil : [1]\n  def m\n    @a.first\n    @a.last\n  end\nend", &[(4, 8)]),
+        // But not where the call may have raised, or something wrote it since.
+        // (The rescued call itself is not reported: it handles the error.)
+        ("def m(f)\n  a = f ? nil : [1]\n  a.size rescue nil\n  a.first\nend", &[(4, 5)]),
+        ("def m(f)\n  a = f ? nil : [1]\n  a.push(1)\n  [1].each { a = nil if f }\n  a.size\nend", &[(3, 5), (5, 5)]),
+        ("def m(f, g)\n  a = f ? nil : [1]\n  a.push(a = g)\n  a.size\nend", &[(3, 5), (4, 5)]),
         ("def m(words)\n  [\"a\", \"b\"].first(1)\n  %w[a b].sample.upcase\nend", &[(3, 18)]),
         // A block parameter is nil when no block is given.
         ("def m(&blk)\n  blk.arity\nend", &[(2, 7)]),

@@ -333,6 +333,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 }
             }
         }
+        let mut ivars_kept = true;
         if let Some(flow) = state.as_mut() {
             // A project object may hold `self` and write its ivars; so may
             // any method `self` is passed to.
@@ -351,6 +352,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             if !keeps_ivars {
                 flow.ivars.clear();
             }
+            ivars_kept = keeps_ivars;
+        }
+        if let Some(node) = &receiver_node {
+            self.narrow_after_call(call, node, &method, state, ivars_kept);
         }
         if safe && receiver.as_ref().is_some_and(Type::may_be_nil) {
             *state = join_states(&skipped, state);

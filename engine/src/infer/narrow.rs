@@ -348,6 +348,63 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
+    /// After `x.m(...)` returned, `x` was not nil when nil has no `m`: the
+    /// call would have raised. Only for a plain call (no block, no `&.`)
+    /// whose arguments run no code, so nothing between the read and the
+    /// return can have changed `x`; an ivar only while the call kept
+    /// ivars' narrowing (`ivars_kept`).
+    pub fn narrow_after_call(
+        &self,
+        call: &ruby_prism::CallNode<'pr>,
+        receiver: &Node<'pr>,
+        method: &str,
+        state: &mut State,
+        ivars_kept: bool,
+    ) {
+        if call.block().is_some() || call.is_safe_navigation() || !NIL_LACKS.contains(&method) {
+            return;
+        }
+        let inert = |arg: &Node<'_>| {
+            matches!(
+                arg,
+                Node::IntegerNode { .. }
+                    | Node::FloatNode { .. }
+                    | Node::StringNode { .. }
+                    | Node::SymbolNode { .. }
+                    | Node::NilNode { .. }
+                    | Node::TrueNode { .. }
+                    | Node::FalseNode { .. }
+                    | Node::LocalVariableReadNode { .. }
+                    | Node::InstanceVariableReadNode { .. }
+                    | Node::ConstantReadNode { .. }
+            )
+        };
+        if !call.arguments().is_none_or(|a| a.arguments().iter().all(|arg| inert(&arg))) {
+            return;
+        }
+        // Only a value that may be nil and may be something else: a call on
+        // nil alone is left to what the rules say of it.
+        let Some(read) = self.recorded(receiver) else { return };
+        if !read.may_be_nil() || read.without_nil() == Type::Bot {
+            return;
+        }
+        match receiver {
+            Node::LocalVariableReadNode { .. } => self.narrow_node(receiver, state, Type::without_nil),
+            Node::InstanceVariableReadNode { .. } if ivars_kept => {
+                let (Some(ivar), Some(flow)) = (receiver.as_instance_variable_read_node(), state.as_mut()) else {
+                    return;
+                };
+                let ivar = name(ivar.name());
+                let current = flow.ivars.get(&ivar).cloned().unwrap_or_else(|| read.clone());
+                let narrowed = current.without_nil();
+                if narrowed != Type::Bot {
+                    flow.ivars.insert(ivar, narrowed);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// The part of `ty` that is an instance of `class`.
     pub fn narrow_to_class(&self, ty: &Type, class: &str) -> Type {
         union(ty.members().iter().filter_map(|member| {
@@ -378,6 +435,76 @@ impl<'pr> Inferrer<'pr, '_> {
         )
     }
 }
+
+/// Methods `nil` does not answer in Ruby 3.1 (`nil.respond_to?(m, true)`
+/// is false for each), common on values that may be nil. A gem could give
+/// nil one of them; ActiveSupport, the one that extends nil, does not.
+const NIL_LACKS: &[&str] = &[
+    "empty?",
+    "first",
+    "last",
+    "size",
+    "length",
+    "push",
+    "<<",
+    "pop",
+    "shift",
+    "unshift",
+    "keys",
+    "values",
+    "join",
+    "include?",
+    "key?",
+    "has_key?",
+    "[]",
+    "[]=",
+    "upcase",
+    "downcase",
+    "strip",
+    "split",
+    "count",
+    "sort",
+    "min",
+    "max",
+    "sum",
+    "merge",
+    "fetch",
+    "dig",
+    "concat",
+    "insert",
+    "delete",
+    "start_with?",
+    "end_with?",
+    "sub",
+    "gsub",
+    "match?",
+    "bytesize",
+    "chars",
+    "lines",
+    "encoding",
+    "call",
+    "+",
+    "-",
+    "*",
+    "/",
+    "<",
+    ">",
+    "<=",
+    ">=",
+    "any?",
+    "none?",
+    "uniq",
+    "compact",
+    "flatten",
+    "reverse",
+    "slice",
+    "index",
+    "add",
+    "each_key",
+    "bytes",
+    "unpack",
+    "pack",
+];
 
 fn is_variable(node: &Node<'_>) -> bool {
     match node {

@@ -412,3 +412,43 @@ end
 Swappable.send(:remove_const, :LIMIT)
 Swappable.const_set(:LIMIT, "many")
 Swappable.limit
+
+# After `x.size` returns, x was not nil; where the call raised, or something
+# wrote x since, it still may be.
+class AfterCall
+  def a(flag = true)
+    x = flag ? nil : [1]
+    begin
+      x.size
+    rescue NoMethodError
+      return x
+    end
+    :unreached
+  end
+
+  def b(flag = true)
+    x = flag ? nil : "s"
+    y = (x.upcase rescue x)
+    [y, x]
+  end
+
+  def c(flag = false)
+    x = flag ? nil : [1, 2]
+    x.size
+    x
+  end
+
+  def d(flag = true)
+    x = flag ? nil : [1]
+    x.push(1) rescue nil
+    x
+  end
+
+  def e(flag = false, other = nil)
+    x = flag ? nil : [1]
+    x.push(x = other)
+    x
+  end
+end
+after = AfterCall.new
+%i[a b c d e].each { |name| after.public_send(name) }
