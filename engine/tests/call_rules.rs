@@ -246,6 +246,8 @@ fn possible_nil_receiver() {
         ("def m(f)\n  a = f ? nil : [1]\n  a.size rescue nil\n  a.first\nend", &[(4, 5)]),
         ("def m(f)\n  a = f ? nil : [1]\n  a.push(1)\n  [1].each { a = nil if f }\n  a.size\nend", &[(3, 5), (5, 5)]),
         ("def m(f, g)\n  a = f ? nil : [1]\n  a.push(a = g)\n  a.size\nend", &[(3, 5), (4, 5)]),
+        // A named group the match may skip.
+        ("def m(s)\n  if /(?<n>\\d+)(?<u>px)?/ =~ s\n    u.upcase\n  end\nend", &[(3, 7)]),
         ("def m(words)\n  [\"a\", \"b\"].first(1)\n  %w[a b].sample.upcase\nend", &[(3, 18)]),
         // A block parameter is nil when no block is given.
         ("def m(&blk)\n  blk.arity\nend", &[(2, 7)]),
@@ -342,6 +344,9 @@ fn possible_nil_receiver() {
         "def m\n  return unless ENV[\"Q\"]\n  ENV[\"Q\"].size\nend",
         "def m(patterns, line)\n  patterns[:x] && patterns[:x].match?(line)\nend",
         "TABLE = { a: \"x\" }\ndef m(k)\n  TABLE[k].upcase if TABLE[k]\nend",
+        // A named group every match passes through holds a String.
+        "def m(s)\n  if /(?<n>\\d+)(?<u>px)?/ =~ s\n    n.succ\n  end\nend",
+        "def m(s)\n  return unless /\\A(?<size>tiny|long)(?:text|blob)/ =~ s\n  size.to_sym\nend",
         // `block_given?` says the block parameter holds a Proc.
         "def m(&blk)\n  blk.arity if block_given?\nend",
         "def m(&blk)\n  return enum_for(:m) unless block_given?\n  blk.call(1)\nend",

@@ -22,6 +22,7 @@ mod literals;
 mod lookup;
 mod loop_exit;
 mod methods;
+mod named_groups;
 mod narrow;
 mod overloads;
 mod query;

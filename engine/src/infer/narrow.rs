@@ -69,6 +69,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 Branches { ty: union([left_truthy, right_ty]), truthy, falsy: right.falsy }
             }
             Node::CallNode { .. } => self.call_condition(node, state, frame),
+            Node::MatchWriteNode { .. } => self.named_captures_condition(node, state, frame),
             Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => {
                 self.truthiness(node, state, frame)
             }
@@ -86,6 +87,34 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             _ => self.plain(node, state, frame),
         }
+    }
+
+    /// `if /(?<size>\d+)(?<unit>px)?/ =~ s`: when it matched, every named
+    /// group the match must pass through holds a String (`size`; `unit`
+    /// may be nil); when it did not, Ruby sets them all to nil.
+    fn named_captures_condition(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Branches {
+        let ty = self.expr(node, state, frame);
+        let Some(matching) = node.as_match_write_node() else {
+            return self.split(ty, state.clone(), state.clone());
+        };
+        let regex = matching.call().receiver().and_then(|r| r.as_regular_expression_node());
+        let mandatory = regex
+            .and_then(|r| {
+                let source = String::from_utf8_lossy(r.content_loc().as_slice()).into_owned();
+                super::named_groups::mandatory(&source, r.is_extended())
+            })
+            .unwrap_or_default();
+        let mut truthy = state.clone();
+        let mut falsy = state.clone();
+        for target in matching.targets().iter() {
+            let Some(local) = target.as_local_variable_target_node() else { continue };
+            let local = name(local.name());
+            if mandatory.contains(&local) {
+                narrow_local(&mut truthy, &local, Type::without_nil);
+            }
+            narrow_local(&mut falsy, &local, |_| Type::nil());
+        }
+        self.split(ty, truthy, falsy)
     }
 
     /// A variable or stable read as a condition: truthy on one branch,

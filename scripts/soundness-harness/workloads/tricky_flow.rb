@@ -452,3 +452,27 @@ class AfterCall
 end
 after = AfterCall.new
 %i[a b c d e].each { |name| after.public_send(name) }
+
+# Named captures: set by every match through a group that must match,
+# maybe nil for an optional one, all nil when the match fails.
+class Captures
+  def a(s)
+    if /\A(?<size>tiny|long)(?:text|blob)(?<rest>x)?/ =~ s
+      [size, rest]
+    else
+      size
+    end
+  end
+
+  def b(s)
+    return unless /(?<num>\d+)/ =~ s
+    num
+  end
+
+  def c(s)
+    /(?<w>\w+)|(?<d>-)/ =~ s
+    [w, d]
+  end
+end
+captures = Captures.new
+%w[tinytext longblobx nope -].each { |s| %i[a b c].each { |name| captures.public_send(name, s) } }
