@@ -43,12 +43,12 @@ fn type_of_answers_in_text_and_json_with_both_position_spellings() {
     assert_eq!(text.status.code(), Some(0), "{text:?}");
     assert_eq!(
         String::from_utf8_lossy(&text.stdout),
-        "a.rb:1:12\nnode: Prism::CallNode\ntype: Array[String]\nerased: Array[String]\n"
+        "a.rb:1:12\nnode: Prism::CallNode\ntype: [String, String]\nerased: [String, String]\n"
     );
     let spaced = rigor(dir.path(), &["type-of", "--format", "json", "a.rb", "1", "1"], None);
     let answer = json(&spaced);
     assert_eq!(answer["node"], "Prism::LocalVariableWriteNode");
-    assert_eq!(answer["type"], "Array[String]");
+    assert_eq!(answer["type"], "[String, String]");
     let keys: Vec<&String> = answer.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["file", "line", "column", "node", "type", "erased"]);
 }

@@ -11,8 +11,9 @@ fn rigor_type_of_reports_node_type_and_erasure() {
     assert_eq!(result["isError"], json!(false), "{result}");
     let answer = &result["structuredContent"];
     assert_eq!(answer["node"], json!("Prism::CallNode"), "{answer}");
-    assert_eq!(answer["type"], json!("Array[String]"), "{answer}");
-    assert_eq!(answer["erased"], json!("Array[String]"), "{answer}");
+    // `map` keeps the literal array's length.
+    assert_eq!(answer["type"], json!("[String, String]"), "{answer}");
+    assert_eq!(answer["erased"], json!("[String, String]"), "{answer}");
     assert_eq!((answer["line"].clone(), answer["column"].clone()), (json!(8), json!(20)));
     let text: Value = serde_json::from_str(result_text(&result)).unwrap();
     assert_eq!(&text, answer);
@@ -20,7 +21,7 @@ fn rigor_type_of_reports_node_type_and_erasure() {
     let folded = mcp.call_tool("rigor_type_of", json!({"file": "typed/inventory.rb", "line": 21, "col": 11}));
     assert_eq!(folded["structuredContent"]["type"], json!("3"), "{folded}");
     let shape = mcp.call_tool("rigor_type_of", json!({"file": "typed/inventory.rb", "line": 22, "col": 1}));
-    assert_eq!(shape["structuredContent"]["type"], json!("{ total: 3, names: Array[String] }"), "{shape}");
+    assert_eq!(shape["structuredContent"]["type"], json!("{ total: 3, names: [String, String] }"), "{shape}");
 }
 
 #[test]
@@ -84,7 +85,8 @@ fn rigor_annotate_returns_the_file_with_types() {
     assert!(result.get("structuredContent").is_none(), "plain text has no structured content: {result}");
     let text = result_text(&result);
     let line = |n: usize| text.lines().nth(n - 1).unwrap_or_default().to_string();
-    assert!(line(7).starts_with("  def names") && line(7).ends_with("#=> Array[String]"), "{text}");
+    // `map` keeps the literal array's length.
+    assert!(line(7).starts_with("  def names") && line(7).ends_with("#=> [String, String]"), "{text}");
     assert!(line(9).ends_with("#=> :names"), "{text}");
     assert!(line(21).ends_with("#=> 3"), "{text}");
     assert!(!text.contains('\u{1b}'), "no colour codes: {text}");

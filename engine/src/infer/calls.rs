@@ -114,6 +114,9 @@ pub(super) const STORES_BLOCK: &[&str] = &[
     "autoload",
 ];
 
+/// Longest tuple whose `map` stays a tuple (one element type per slot).
+const MAX_MAPPED_TUPLE: usize = 32;
+
 /// Iteration methods (Enumerable, Array, Hash, String, IO, Integer):
 /// their blocks run with the caller's `self` even when the receiver's
 /// type is unknown.
@@ -356,6 +359,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         if let Some(node) = &receiver_node {
             self.narrow_after_call(call, node, &method, state, ivars_kept);
+        }
+        // `map` gives one value per element: a tuple's length stands
+        // (`a, b = pair.map(&:to_h)` binds two hashes, not maybe-nils). A
+        // new array, never the receiver (so after the sharing check above).
+        if let (Type::Tuple(elements), "map" | "collect", Type::Nominal { class, args: element }) =
+            (&receiver_type, &*method, &result)
+        {
+            let mapped = args.is_empty() && call.block().is_some() && elements.len() <= MAX_MAPPED_TUPLE;
+            if mapped && &**class == "Array" && element.len() == 1 {
+                result = Type::Tuple(vec![element[0].clone(); elements.len()]);
+            }
         }
         if safe && receiver.as_ref().is_some_and(Type::may_be_nil) {
             *state = join_states(&skipped, state);
@@ -824,6 +838,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     Type::Nominal { class, args } if &**class == "Array" && args.len() == 1 => {
                         Some(Type::generic("Array", args.to_vec()))
                     }
+                    Type::Tuple(elements) if !elements.is_empty() => Some(Type::generic(
+                        "Array",
+                        vec![crate::types::widen_literals(union(elements.iter().map(Type::forget_exact)))],
+                    )),
                     _ => None,
                 }
             }
