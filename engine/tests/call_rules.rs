@@ -246,6 +246,8 @@ fn possible_nil_receiver() {
         ("def m(f)\n  a = f ? nil : [1]\n  a.size rescue nil\n  a.first\nend", &[(4, 5)]),
         ("def m(f)\n  a = f ? nil : [1]\n  a.push(1)\n  [1].each { a = nil if f }\n  a.size\nend", &[(3, 5), (5, 5)]),
         ("def m(f, g)\n  a = f ? nil : [1]\n  a.push(a = g)\n  a.size\nend", &[(3, 5), (4, 5)]),
+        // One of several shapes destructured: each place holds any of theirs.
+        ("def m(f)\n  x, y = f ? [1] : [2, 3]\n  y + 1\nend", &[(3, 5)]),
         // A named group the match may skip.
         ("def m(s)\n  if /(?<n>\\d+)(?<u>px)?/ =~ s\n    u.upcase\n  end\nend", &[(3, 7)]),
         ("def m(words)\n  [\"a\", \"b\"].first(1)\n  %w[a b].sample.upcase\nend", &[(3, 18)]),
@@ -359,6 +361,7 @@ fn possible_nil_receiver() {
         "def m(s)\n  s.gsub(/a/) { $&.upcase }\nend",
         "def m(s)\n  return unless s =~ /(a)/\n  Regexp.last_match(1).upcase\nend",
         "def m(h)\n  $~.begin(0)\nend",
+        "def m(s)\n  return unless s =~ /(a)/\n  start, stop = $~.offset(1)\n  stop + 1\nend",
         // Group 0 is always there; `IO#read` to the end is never nil.
         "def m(s)\n  m = /a/.match(s)\n  return unless m\n  m.begin(0) + 1\nend",
         "def m(path)\n  File.open(path) { |f| f.read }.upcase\nend",

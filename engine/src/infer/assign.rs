@@ -150,8 +150,12 @@ fn spliced(value: &Type) -> Vec<Type> {
         .collect()
 }
 
+/// What a multiple assignment binds: the targets before a splat, the
+/// splat's array, the targets after it.
+pub type Destructured = (Vec<Type>, Type, Vec<Type>);
+
 /// Splits a value the way `a, *b, c = value` does.
-pub fn destructure(value: &Type, lefts: usize, rights: usize) -> (Vec<Type>, Type, Vec<Type>) {
+pub fn destructure(value: &Type, lefts: usize, rights: usize) -> Destructured {
     match value {
         Type::Tuple(elements) => {
             let element = |i: usize| elements.get(i).cloned().unwrap_or_else(Type::nil).forget_exact();
@@ -175,7 +179,26 @@ pub fn destructure(value: &Type, lefts: usize, rights: usize) -> (Vec<Type>, Typ
             let rest = if lefts == 0 { Type::Tuple(vec![value.clone()]) } else { Type::Tuple(vec![]) };
             (left, rest, vec![Type::nil(); rights])
         }
+        // One of several shapes (`f ? [a, b] : [c, d]`): each position
+        // holds what it holds in any of them. A member that may answer
+        // `to_ary` its own way leaves it all unknown.
+        Type::Union(members) if members.iter().all(destructures_plainly) => {
+            let parts: Vec<Destructured> = members.iter().map(|m| destructure(m, lefts, rights)).collect();
+            let at = |side: fn(&Destructured) -> &Vec<Type>, i: usize| union(parts.iter().map(|p| side(p)[i].clone()));
+            let left = (0..lefts).map(|i| at(|p| &p.0, i)).collect();
+            let right = (0..rights).map(|i| at(|p| &p.2, i)).collect();
+            (left, union(parts.iter().map(|p| p.1.clone())), right)
+        }
         _ => (vec![Type::untyped(); lefts], Type::untyped(), vec![Type::untyped(); rights]),
+    }
+}
+
+/// Is `ty` destructured by the cases above, without `to_ary` of its own?
+fn destructures_plainly(ty: &Type) -> bool {
+    match ty {
+        Type::Tuple(_) | Type::Constant(_) | Type::Singleton(_) | Type::Shape(_) | Type::IntRange { .. } => true,
+        Type::Nominal { class, .. } => &**class == "Array",
+        _ => false,
     }
 }
 

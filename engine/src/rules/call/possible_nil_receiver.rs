@@ -18,7 +18,7 @@ pub static RULE: RuleInfo = RuleInfo {
     does_not_fire_when: &[
         "a guard narrowed nil away before the call: `if x`, `unless x.nil?`, `return/next/break/raise unless x`, `x or raise`, `x || return`, `x && x.m`, `x.nil? ? a : x.m`, `is_a?`/`kind_of?`/`instance_of?`, `case x when String`, `case x in String`, `if (m = re.match(s))`, `x ||= ...`; or the call is `x&.m`",
         "nil has the method (`to_s`, `inspect`, `nil?`, ...), or some member of the type is untyped or lacks the method too",
-        "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, or a local copied from them): a match the code checked sets them",
+        "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, a group's place such as `$~.offset(1)`, or a local copied from them): a match the code checked sets them",
         "the receiver is object state (`@x`, a reader or other method of `self`) or a global: which method runs first, and what other files store, is not known here",
         "the file probes the method with `respond_to?` or rescues NoMethodError around the call",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
@@ -188,7 +188,7 @@ fn writes_local(node: &Node<'_>, local: &[u8]) -> bool {
 }
 
 /// What the last successful match set: `$1`, `$&`, `$~[2]`,
-/// `Regexp.last_match(1)`.
+/// `Regexp.last_match(1)`, `$~.offset(1)`.
 fn is_match_global(node: &Node<'_>) -> bool {
     match node {
         Node::NumberedReferenceReadNode { .. } | Node::BackReferenceReadNode { .. } => true,
@@ -203,7 +203,8 @@ fn is_match_global(node: &Node<'_>) -> bool {
                     .receiver()
                     .and_then(|r| r.as_constant_read_node())
                     .is_some_and(|c| c.name().as_slice() == b"Regexp"),
-                (b"[]", Some(receiver)) => is_match_global(&receiver),
+                // Its groups and their places: `seq_start, seq_stop = $~.offset(1)`.
+                (b"[]" | b"offset" | b"begin" | b"end", Some(receiver)) => is_match_global(&receiver),
                 _ => false,
             }
         }
