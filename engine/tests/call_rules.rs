@@ -246,6 +246,8 @@ fn possible_nil_receiver() {
         ("def m(f)\n  a = f ? nil : [1]\n  a.size rescue nil\n  a.first\nend", &[(4, 5)]),
         ("def m(f)\n  a = f ? nil : [1]\n  a.push(1)\n  [1].each { a = nil if f }\n  a.size\nend", &[(3, 5), (5, 5)]),
         ("def m(f, g)\n  a = f ? nil : [1]\n  a.push(a = g)\n  a.size\nend", &[(3, 5), (4, 5)]),
+        // A nil default still reaches the read past a conditional write.
+        ("def m(x = nil)\n  x = \"s\" if rand > 0.5\n  x.upcase\nend", &[(3, 5)]),
         // One of several shapes destructured: each place holds any of theirs.
         ("def m(f)\n  x, y = f ? [1] : [2, 3]\n  y + 1\nend", &[(3, 5)]),
         // A named group the match may skip.
@@ -346,6 +348,9 @@ fn possible_nil_receiver() {
         "def m\n  return unless ENV[\"Q\"]\n  ENV[\"Q\"].size\nend",
         "def m(patterns, line)\n  patterns[:x] && patterns[:x].match?(line)\nend",
         "TABLE = { a: \"x\" }\ndef m(k)\n  TABLE[k].upcase if TABLE[k]\nend",
+        // A nil-default parameter written over on every path holds what
+        // was written (here untyped, from an untyped hash's `first`).
+        "def m(role: nil, database: nil)\n  if database.is_a?(Hash)\n    role, database = database.first\n    role.to_sym\n  end\nend",
         // A named group every match passes through holds a String.
         "def m(s)\n  if /(?<n>\\d+)(?<u>px)?/ =~ s\n    n.succ\n  end\nend",
         "def m(s)\n  return unless /\\A(?<size>tiny|long)(?:text|blob)/ =~ s\n  size.to_sym\nend",

@@ -141,6 +141,19 @@ fn is_nil_default_parameter(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bo
         return false;
     };
     let Some(parameters) = def.parameters() else { return false };
+    // Reassigned on every path before the read (a statement of a body
+    // that holds the read), it holds what was written, not the default.
+    let rewritten = cx.nodes().iter().filter_map(|node| node.as_statements_node()).any(|statements| {
+        let span = statements.location();
+        scope.contains(&(span.start() as usize))
+            && (span.start() as usize..span.end() as usize).contains(&offset)
+            && statements.body().iter().any(|statement| {
+                (statement.location().end() as usize) <= offset && writes_local(&statement, local.as_slice())
+            })
+    });
+    if rewritten {
+        return false;
+    }
     let nil_default =
         |named: &[u8], value: Node<'_>| named == local.as_slice() && matches!(value, Node::NilNode { .. });
     parameters
@@ -180,6 +193,12 @@ fn copies_match_global(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
 
 fn writes_local(node: &Node<'_>, local: &[u8]) -> bool {
     if let Some(write) = node.as_local_variable_write_node() {
+        return write.name().as_slice() == local;
+    }
+    if let Some(write) = node.as_local_variable_or_write_node() {
+        return write.name().as_slice() == local;
+    }
+    if let Some(write) = node.as_local_variable_operator_write_node() {
         return write.name().as_slice() == local;
     }
     node.as_multi_write_node().is_some_and(|multi| {
