@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruby_prism::{CallNode, Node, Visit};
 
-use super::requires::{requirement, LoadGraph, Required};
+use super::requires::{constant_spelling, requirement, LoadGraph, Required};
 use crate::stack_guard::ensure_room;
 use crate::syntax::{constant_path_text, name, ParsedFile};
 
@@ -82,7 +82,7 @@ impl ProjectFacts {
             if let Required::Feature(feature) | Required::Relative(feature) = feature {
                 if let Some(stem) = feature.strip_suffix(".so").or_else(|| feature.strip_suffix(".bundle")) {
                     let first = stem.split('/').next().unwrap_or(stem);
-                    facts.native.insert(first.replace('_', "").to_ascii_lowercase());
+                    facts.native.insert(constant_spelling(first));
                 }
             }
         }
@@ -93,7 +93,7 @@ impl ProjectFacts {
     /// May a native extension the project loads define classes under this
     /// top-level namespace?
     pub fn native_namespace(&self, root: &str) -> bool {
-        self.native.contains(&root.replace('_', "").to_ascii_lowercase())
+        self.native.contains(&constant_spelling(root))
     }
 
     /// Once every file is merged: work out what loads unseen code.

@@ -217,9 +217,19 @@ impl LoadGraph {
         let mut edges: HashMap<&str, Vec<String>> = HashMap::default();
         let mut exposed: HashSet<String> = HashSet::default();
         let mut extended: HashSet<String> = HashSet::default();
+        // Files by their name as a constant spells it, for `autoload :Name`:
+        // built once, not per autoload.
+        let mut by_constant: HashMap<String, Vec<String>> = HashMap::default();
+        if self.files.values().flatten().any(|r| matches!(r, Required::Constant(_))) {
+            for file in self.files.keys() {
+                let stem = file.rsplit('/').next().unwrap_or(file).trim_end_matches(".rb");
+                by_constant.entry(constant_spelling(stem)).or_default().push(file.clone());
+            }
+            by_constant.values_mut().for_each(|files| files.sort());
+        }
         for (file, required) in &self.files {
             for requirement in required {
-                match self.resolve(file, requirement) {
+                match self.resolve(file, requirement, &by_constant) {
                     Resolved::Project(targets) => edges.entry(file.as_str()).or_default().extend(targets),
                     Resolved::Standard => {}
                     Resolved::Unseen => {
@@ -282,23 +292,13 @@ impl LoadGraph {
         self.exposed.contains(&path) || (self.extended.contains(&path) && EVERY_OBJECT_EXTENSIONS.contains(&method))
     }
 
-    fn resolve(&self, file: &str, requirement: &Required) -> Resolved {
+    fn resolve(&self, file: &str, requirement: &Required, by_constant: &HashMap<String, Vec<String>>) -> Resolved {
         match requirement {
             Required::Unknown => Resolved::Unseen,
-            Required::Constant(constant) => {
-                let wanted = constant.replace('_', "").to_ascii_lowercase();
-                let named = |path: &String| {
-                    let stem = path.rsplit('/').next().unwrap_or(path).trim_end_matches(".rb");
-                    stem.replace('_', "").to_ascii_lowercase() == wanted
-                };
-                let mut targets: Vec<String> = self.files.keys().filter(|f| named(f)).cloned().collect();
-                targets.sort();
-                if targets.is_empty() {
-                    Resolved::Unseen
-                } else {
-                    Resolved::Project(targets)
-                }
-            }
+            Required::Constant(constant) => match by_constant.get(&constant_spelling(constant)) {
+                Some(targets) => Resolved::Project(targets.clone()),
+                None => Resolved::Unseen,
+            },
             Required::Relative(path) => {
                 let directory = file.rsplit_once('/').map_or("", |(dir, _)| dir);
                 let joined = if directory.is_empty() { path.clone() } else { format!("{directory}/{path}") };
@@ -354,6 +354,12 @@ const EVERY_OBJECT_EXTENSIONS: &[&str] = &[
     "try!",
     "with_options",
 ];
+
+/// A file stem or a constant name as both spell it: `route_set` and
+/// `RouteSet` are `routeset`.
+pub fn constant_spelling(name: &str) -> String {
+    name.replace('_', "").to_ascii_lowercase()
+}
 
 /// A library that exists to add methods to core classes: ActiveSupport
 /// (`active_support`, `active_support/rails`, ...) or any `core_ext`
