@@ -255,6 +255,11 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].map { |x| break :early if x > 1; x }", ":early | Array[Integer]"),
     ("[1, 2].map do |x| x * 2 end", "[Integer, Integer]"),
     ("[1, 2].map(&:to_s)", "[String, String]"),
+    // ... but not when the block changes the array the call walks.
+    ("a = [1, 2]\na.map { |x| a << \"s\" if a.size < 4; x }", "Array[untyped]"),
+    ("a = [1, 2]\na.map { |x| a.push(9) if a.size < 3; x }.size", "non-negative-int"),
+    ("a = [1, 2]\nb = a.each { |_| a << :s if a.size < 3 }\nb << 4.5\na", "Array[untyped]"),
+    ("a = [1, 2]\nb = [3]\na.map { |x| b << x; x }", "[Integer, Integer]"),
     ("[1, 2].select(&:odd?)", "Array[Integer]"),
     ("[1, 2].find { |v| v > 1 }", "Integer?"),
     ("[1, 2].min_by { |v| v }", "Integer?"),

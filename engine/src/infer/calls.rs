@@ -279,6 +279,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             (None, _) => Type::untyped(),
         };
         let receiver_type = if safe { receiver_type.without_nil() } else { receiver_type };
+        // `a.map { a << x }`: the block runs while the call walks `a`, so
+        // what the call gives from `a` (its length, its elements) may be
+        // what the block made of it, not what `a` held before.
+        // The call may also give `a` back (`each`), a second name for what
+        // the block changed, so `a` forgets its contents after the call.
+        let block_reaches_receiver = receiver_type.has_mutable_contents()
+            && matches!((&receiver_node, call.block().and_then(|b| b.as_block_node())),
+                (Some(node), Some(block)) if block_reaches_local(&block, node));
+        let receiver_type = if block_reaches_receiver { receiver_type.forget_contents() } else { receiver_type };
 
         let self_unknown = implicit && !frame.self_known;
         self.note_call(&method, on_self, &receiver_type, &args, self_unknown);
@@ -305,6 +314,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         if let (Some(node), true) = (&receiver_node, gives_own_methods(&method)) {
             self.forget_object(node, state);
+        }
+        if let (Some(node), true) = (&receiver_node, block_reaches_receiver) {
+            self.escape(node, state);
         }
         // `a.b = v` and `a[i] = v` evaluate to `v`, whatever the method returns.
         let mut result = if call.is_attribute_write() {
@@ -1112,6 +1124,22 @@ fn reaches_caller_locals(method: &str, call: &CallNode<'_>) -> bool {
         "instance_eval" | "class_eval" | "module_eval" => arguments && call.block().is_none(),
         _ => false,
     }
+}
+
+/// Does `block` mention the local that `receiver` reads, or run code
+/// that may reach any local (`binding`, `eval`)? A block parameter of the
+/// same name counts too: telling it from the outer local is not worth the
+/// risk of a wrong answer.
+fn block_reaches_local(block: &ruby_prism::BlockNode<'_>, receiver: &Node<'_>) -> bool {
+    let Some(read) = receiver.as_local_variable_read_node() else { return false };
+    let local = read.name().as_slice();
+    let Some(body) = block.body() else { return false };
+    crate::syntax::walk::all_nodes(&body).iter().any(|node| match node {
+        Node::CallNode { .. } => {
+            node.as_call_node().is_some_and(|call| reaches_caller_locals(&crate::syntax::name_text(call.name()), &call))
+        }
+        _ => crate::syntax::local_name(node).is_some_and(|name| name == local),
+    })
 }
 
 /// Calls that give their receiver methods of its own.

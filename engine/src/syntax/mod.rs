@@ -65,6 +65,21 @@ pub fn name_text<'pr>(id: ruby_prism::ConstantId<'pr>) -> std::borrow::Cow<'pr, 
     }
 }
 
+/// The local a node reads or writes (`x`, `x = 1`, `x += 1`, `x ||= 1`,
+/// a target of `x, y = ...`), as the parser spells it.
+pub fn local_name<'pr>(node: &Node<'pr>) -> Option<&'pr [u8]> {
+    let id = match node {
+        Node::LocalVariableReadNode { .. } => node.as_local_variable_read_node()?.name(),
+        Node::LocalVariableWriteNode { .. } => node.as_local_variable_write_node()?.name(),
+        Node::LocalVariableTargetNode { .. } => node.as_local_variable_target_node()?.name(),
+        Node::LocalVariableOperatorWriteNode { .. } => node.as_local_variable_operator_write_node()?.name(),
+        Node::LocalVariableOrWriteNode { .. } => node.as_local_variable_or_write_node()?.name(),
+        Node::LocalVariableAndWriteNode { .. } => node.as_local_variable_and_write_node()?.name(),
+        _ => return None,
+    };
+    Some(id.as_slice())
+}
+
 /// Source bytes as text: valid UTF-8 (nearly always) is checked by the
 /// fast validator, and only the rest goes through the lossy decoder.
 fn lossy(bytes: &[u8]) -> String {
