@@ -246,6 +246,8 @@ fn possible_nil_receiver() {
         ("def m(f)\n  a = f ? nil : [1]\n  a.size rescue nil\n  a.first\nend", &[(4, 5)]),
         ("def m(f)\n  a = f ? nil : [1]\n  a.push(1)\n  [1].each { a = nil if f }\n  a.size\nend", &[(3, 5), (5, 5)]),
         ("def m(f, g)\n  a = f ? nil : [1]\n  a.push(a = g)\n  a.size\nend", &[(3, 5), (4, 5)]),
+        // Nor where the project gives nil the method: then only `size` raises.
+        ("class NilClass\n  def push(*) = self\nend\ndef m(f)\n  a = f ? nil : [1]\n  a.push(2)\n  a.size\nend", &[(7, 5)]),
         // A nil default still reaches the read past a conditional write.
         ("def m(x = nil)\n  x = \"s\" if rand > 0.5\n  x.upcase\nend", &[(3, 5)]),
         // One of several shapes destructured: each place holds any of theirs.

@@ -393,6 +393,12 @@ impl<'pr> Inferrer<'pr, '_> {
         if call.block().is_some() || call.is_safe_navigation() || !NIL_LACKS.contains(&method) {
             return;
         }
+        // The project may give nil the method after all: `class NilClass;
+        // def upcase`, in `Object` or a module mixed into it, a refinement,
+        // or a `method_missing` there.
+        if self.index.core_redefined(method) || self.index.core_redefined("method_missing") {
+            return;
+        }
         let inert = |arg: &Node<'_>| {
             matches!(
                 arg,

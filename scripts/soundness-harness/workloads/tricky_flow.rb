@@ -476,3 +476,46 @@ class Captures
 end
 captures = Captures.new
 %w[tinytext longblobx nope -].each { |s| %i[a b c].each { |name| captures.public_send(name, s) } }
+
+# A block that changes the array its call walks: `map` sees the new
+# elements, so neither the length nor the element types are the old ones.
+class GrowingReceiver
+  def mapped
+    a = [1, 2]
+    a.map { |x| a << "s" if a.size < 4; x }
+  end
+
+  def mapped_size
+    a = [1, 2]
+    a.map { |x| a.push(9) if a.size < 3; x }.size
+  end
+
+  def given_back
+    a = [1, 2]
+    b = a.each { |_| a << :sym if a.size < 3 }
+    b << 4.5
+    a
+  end
+
+  def untouched
+    a = [1, 2]
+    a.map { |x| x * 2 }
+  end
+end
+growing = GrowingReceiver.new
+%i[mapped mapped_size given_back untouched].each { |name| growing.public_send(name) }
+
+# A project that gives nil a method: a call of it returning says nothing
+# of whether the receiver was nil.
+class NilClass
+  def each_key = self
+end
+
+class NilKeys
+  def after(flag = true)
+    x = flag ? nil : { a: 1 }
+    x.each_key
+    x
+  end
+end
+NilKeys.new.after
