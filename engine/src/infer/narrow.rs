@@ -377,6 +377,24 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
+    /// Does the project give nil `method` after all, or a `method_missing`
+    /// that may answer it: a `def` in `NilClass` or one of its ancestors
+    /// (`Object`, `Kernel`, `BasicObject`) or a module mixed into them, or
+    /// in a block run on one (`refine NilClass do`, `Object.class_eval do`)?
+    /// (A `method_missing` of some other object's, `class << opts`, is not.)
+    fn project_gives_nil(&self, method: &str) -> bool {
+        const NIL_ANCESTORS: [&str; 4] = ["NilClass", "Object", "Kernel", "BasicObject"];
+        let given = |class: &str, name: &str| {
+            self.index.block_replaced(class, name)
+                || (self.index.class_for_method(class, name).is_some()
+                    && !matches!(
+                        self.lookup(class, super::index::Side::Instance, name),
+                        super::lookup::Callee::Rbs(_) | super::lookup::Callee::Missing { .. }
+                    ))
+        };
+        NIL_ANCESTORS.iter().any(|class| given(class, method) || given(class, "method_missing"))
+    }
+
     /// After `x.m(...)` returned, `x` was not nil when nil has no `m`: the
     /// call would have raised. Only for a plain call (no block, no `&.`)
     /// whose arguments run no code, so nothing between the read and the
@@ -393,10 +411,7 @@ impl<'pr> Inferrer<'pr, '_> {
         if call.block().is_some() || call.is_safe_navigation() || !NIL_LACKS.contains(&method) {
             return;
         }
-        // The project may give nil the method after all: `class NilClass;
-        // def upcase`, in `Object` or a module mixed into it, a refinement,
-        // or a `method_missing` there.
-        if self.index.core_redefined(method) || self.index.core_redefined("method_missing") {
+        if self.project_gives_nil(method) {
             return;
         }
         let inert = |arg: &Node<'_>| {
