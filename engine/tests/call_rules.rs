@@ -37,6 +37,14 @@ fn undefined_method() {
         ("class Local\nend\nLocal.new.anything", &[(3, 11)]),
         ("class Price\n  def initialize = nil\n  def label = 1\nend\np = Price.new\np.lable", &[(6, 3)]),
         ("class Base\n  def label = 1\nend\nclass Price < Base\nend\nPrice.new.lable", &[(6, 11)]),
+        // A Struct layout assigned to a constant is such a class: its
+        // members, the block's `def`s and Struct's own methods, no more.
+        ("Point = Struct.new(:x, :y)\nPoint.new(1, 2).z", &[(2, 17)]),
+        (
+            "module Geo\n  Point = Struct.new(:x) do\n    def norm = x.abs\n  end\nend\nGeo::Point.new(1).nrom",
+            &[(6, 19)],
+        ),
+        ("KW = Struct.new(:a, keyword_init: true)\nKW.new(a: 1).b", &[(2, 14)]),
     ];
     let silent = &[
         "\"hi\".upcase",
@@ -77,6 +85,15 @@ fn undefined_method() {
         "class Local\n  def x = 1\n  alias anything x\nend\nLocal.new.anything",
         "class Local\n  define_method(:anything) { 1 }\nend\nLocal.new.anything",
         "Point = Struct.new(:anything)\nPoint.new(1).anything",
+        "Point = Struct.new(:x)\np = Point.new(1)\np.x = 2\np.to_a\np.members\np == p",
+        "Point = Struct.new(:x) do\n  def norm = x.abs\n  def self.origin = new(0)\nend\nPoint.new(1).norm\nPoint.origin",
+        // A block that does more than `def` may define anything.
+        "Point = Struct.new(:x) do\n  include Unknown\nend\nPoint.new(1).anything",
+        "Point = Struct.new(:x) do\n  attr_reader :y\nend\nPoint.new(1).anything",
+        // `Struct.new("Name", ...)` makes `Struct::Name`, not the constant.
+        "Point = Struct.new(\"Pt\", :x)\nPoint.new(1).anything",
+        // The project reopens it.
+        "Point = Struct.new(:x)\nclass Point\n  def anything = 1\nend\nPoint.new(1).anything",
         // Since Ruby 3.0 the attribute macros return the names they define
         // (the rbs gem's core says nil: see data/rbs_core_fixes.rbs).
         "class Box\n  names = attr_accessor(:size)\n  names.first\nend",

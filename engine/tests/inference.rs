@@ -255,6 +255,11 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].map { |x| break :early if x > 1; x }", ":early | Array[Integer]"),
     ("[1, 2].map do |x| x * 2 end", "[Integer, Integer]"),
     ("[1, 2].map(&:to_s)", "[String, String]"),
+    // A Struct layout assigned to a constant is a class of the project.
+    ("Point = Struct.new(:x, :y)\nPoint.new(1, 2)", "Point"),
+    ("Point = Struct.new(:x, :y)\nPoint.new(1, 2).x", "untyped"),
+    ("module Geo\n  Point = Struct.new(:x, keyword_init: true)\nend\nGeo::Point.new(x: 1)", "Geo::Point"),
+    ("Point = Struct.new(:x)\nPoint", "singleton(Point)"),
     // ... but not when the block changes the array the call walks.
     ("a = [1, 2]\na.map { |x| a << \"s\" if a.size < 4; x }", "Array[untyped]"),
     ("a = [1, 2]\na.map { |x| a.push(9) if a.size < 3; x }.size", "non-negative-int"),

@@ -335,3 +335,21 @@ fn a_reopened_core_class_overrides_what_its_signature_ancestors_define() {
     let check = rigor(dir.path(), &["check", "--format", "json", "lib"], None);
     assert_eq!(json(&check)["diagnostics"], serde_json::json!([]), "no always-truthy condition");
 }
+
+#[test]
+fn a_struct_layout_assigned_to_a_constant_is_a_class_other_files_see() {
+    let dir = project(&[
+        ("lib/geo.rb", "module Geo\n  Point = Struct.new(:x, :y) do\n    def norm = 1\n  end\nend\n"),
+        ("lib/use.rb", "pt = Geo::Point.new(1, 2)\npt.x\npt.nrom\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/use.rb:1:1"), "Geo::Point");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:2:4"), "untyped");
+    let check = rigor(dir.path(), &["check", "--format", "json", "lib"], None);
+    let found: Vec<(u64, String)> = json(&check)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["line"].as_u64().unwrap(), d["rule"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(found, [(3, "call.undefined-method".to_string())]);
+}

@@ -817,7 +817,43 @@ impl<'pr> Walker<'_, 'pr, '_> {
 
     fn constant_write(&mut self, written: Option<String>, value: Node<'pr>) {
         let Some(written) = written else { return };
-        let full = match written.strip_prefix("::") {
+        let full = self.constant_name(&written);
+        let lexical = self.lexical.clone();
+        self.index.constants.entry(full).or_default().push(ConstantWrite { value, lexical });
+    }
+
+    /// `Point = Struct.new(:x, :y)`: a class as `class Point < Struct.new(:x,
+    /// :y)` makes one, its members readers and writers whose values nobody
+    /// tracks. The `def`s of a block (`Struct.new(:x) do def norm ... end`)
+    /// are its methods too, known to exist though not inferred here (the
+    /// block's `self` is the new class); anything else in the block may
+    /// define what it likes, so then the class is not closed. Only symbol
+    /// members (`Struct.new("Name", ...)` makes `Struct::Name`), outside a
+    /// method. Is `written = value` such a class?
+    fn struct_class(&mut self, written: &str, value: &Node<'pr>) -> bool {
+        let Some(layout) = struct_layout(value).filter(|_| self.in_def == 0) else { return false };
+        let full = self.constant_name(written);
+        self.open_class(full.clone(), false);
+        let class = self.index.classes.get_mut(&full).expect("opened");
+        class.pending.push((PendingKind::Superclass, "::Struct".into()));
+        for member in layout.members {
+            class.instance_methods.insert(format!("{member}="), MethodEntry::Opaque);
+            class.instance_methods.insert(member, MethodEntry::Opaque);
+        }
+        for (method, side) in layout.defs {
+            let table =
+                if side == Side::Singleton { &mut class.singleton_methods } else { &mut class.instance_methods };
+            table.insert(method, MethodEntry::Opaque);
+        }
+        if layout.open {
+            class.unknown_mixins = true;
+        }
+        true
+    }
+
+    /// The full name a constant assignment to `written` defines.
+    fn constant_name(&self, written: &str) -> Name {
+        match written.strip_prefix("::") {
             Some(absolute) => Name::from(absolute),
             None => match written.rsplit_once("::") {
                 Some((head, tail)) => {
@@ -825,11 +861,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
                         self.index.resolve_constant(self.env, &self.lexical, head).unwrap_or_else(|| Name::from(head));
                     Name::from(format!("{parent}::{tail}"))
                 }
-                None => self.qualified(&written),
+                None => self.qualified(written),
             },
-        };
-        let lexical = self.lexical.clone();
-        self.index.constants.entry(full).or_default().push(ConstantWrite { value, lexical });
+        }
     }
 
     /// In the body of a class the signatures declare (a reopened `String`):
@@ -1177,12 +1211,18 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
     }
 
     fn visit_constant_write_node(&mut self, write: &ruby_prism::ConstantWriteNode<'pr>) {
-        self.constant_write(Some(name(write.name())), write.value());
+        let written = name(write.name());
+        if !self.struct_class(&written, &write.value()) {
+            self.constant_write(Some(written), write.value());
+        }
         ruby_prism::visit_constant_write_node(self, write);
     }
 
     fn visit_constant_path_write_node(&mut self, write: &ruby_prism::ConstantPathWriteNode<'pr>) {
-        self.constant_write(constant_path_text(&write.target().as_node()), write.value());
+        let written = constant_path_text(&write.target().as_node());
+        if !written.as_ref().is_some_and(|w| self.struct_class(w, &write.value())) {
+            self.constant_write(written, write.value());
+        }
         ruby_prism::visit_constant_path_write_node(self, write);
     }
 
@@ -1207,6 +1247,58 @@ fn note_redefinition(
             all.push(new);
         }
     }
+}
+
+/// What `Struct.new(:a, :b, keyword_init: true) do ... end` makes.
+struct StructLayout {
+    members: Vec<String>,
+    /// The block's `def`s.
+    defs: Vec<(String, Side)>,
+    /// The block does more than `def`: it may define anything.
+    open: bool,
+}
+
+fn struct_layout(value: &Node<'_>) -> Option<StructLayout> {
+    let call = value.as_call_node()?;
+    let receiver = call.receiver().as_ref().and_then(constant_path_text)?;
+    if call.name().as_slice() != b"new" || !matches!(receiver.as_str(), "Struct" | "::Struct") {
+        return None;
+    }
+    let arguments: Vec<Node<'_>> = call.arguments()?.arguments().iter().collect();
+    let (last, symbols) = arguments.split_last()?;
+    let symbols = if matches!(last, Node::KeywordHashNode { .. }) { symbols } else { &arguments[..] };
+    let members: Vec<String> = symbols
+        .iter()
+        .map(|a| a.as_symbol_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned()))
+        .collect::<Option<_>>()?;
+    if members.is_empty() {
+        return None;
+    }
+    let mut layout = StructLayout { members, defs: Vec::new(), open: false };
+    match call.block() {
+        None => {}
+        Some(Node::BlockNode { .. }) => {
+            let body = call.block().and_then(|b| b.as_block_node()).and_then(|b| b.body());
+            let statements: Vec<Node<'_>> = match body.as_ref().and_then(|b| b.as_statements_node()) {
+                Some(statements) => statements.body().iter().collect(),
+                None => Vec::new(),
+            };
+            layout.open = body.is_some() && body.as_ref().and_then(|b| b.as_statements_node()).is_none();
+            for statement in statements {
+                let Some(def) = statement.as_def_node() else {
+                    layout.open = true;
+                    continue;
+                };
+                match def.receiver() {
+                    None => layout.defs.push((name(def.name()), Side::Instance)),
+                    Some(Node::SelfNode { .. }) => layout.defs.push((name(def.name()), Side::Singleton)),
+                    Some(_) => layout.open = true,
+                }
+            }
+        }
+        Some(_) => layout.open = true,
+    }
+    Some(layout)
 }
 
 fn is_struct_new(node: &Node<'_>) -> bool {
