@@ -291,6 +291,8 @@ fn possible_nil_receiver() {
         ("def m(k)\n  h = { a: nil, b: 1 }\n  h[k] + 1 if h.key?(k)\nend", &[(3, 8)]),
         // A fluent setter `initialize` calls first, which reads the ivar.
         ("class C\n  def initialize\n    update\n    @a = []\n  end\n  def m = @a << 1\n  def update\n    m\n    self\n  end\nend", &[(6, 14)]),
+        // A multiple assignment in a branch that may not run.
+        ("class C\n  def initialize(f)\n    @a, @b = 1, [2] if f\n  end\n  def m = @b.size\nend", &[(5, 14)]),
         // A guard on a read says nothing once other code may have changed it.
         ("def m\n  if ENV[\"P\"]\n    puts \"hi\"\n    ENV[\"P\"].split\n  end\nend", &[(4, 14)]),
         ("def m\n  v = ENV[\"Z\"]\n  ENV[\"Z\"] = nil\n  ENV[\"Z\"].size if ENV[\"Z\"] || v\nend", &[(4, 12)]),
@@ -347,6 +349,9 @@ fn possible_nil_receiver() {
         "def m\n  h = ENV[\"A\"]\n  return if h.nil? || h.empty?\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  h.nil? and return\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  return unless h&.size\n  h.upcase\nend",
+        // A multiple assignment in `initialize` assigns every target
+        // (commander's `@args, @commands, @aliases, @options = args, {}, {}, []`).
+        "class C\n  def initialize(args)\n    @args, @commands, (@x, *@rest) = args, {}, [1]\n  end\n  def m(n) = @commands[n]\n  def r = @rest.size\nend",
         // An ivar `initialize` guards right after writing it: the object
         // exists only if the guard passed (chronic's `@range || raise(...)`).
         "class R\n  P = { am: 0..1 }.freeze\n  def initialize(t)\n    @range = P[t]\n    @range || raise(\"bad #{t}\")\n  end\n  def first = @range.begin\nend",

@@ -1451,7 +1451,41 @@ fn surely_assigned(node: &Node<'_>) -> HashSet<String> {
         }
         Node::ElseNode { .. } => of(node.as_else_node().and_then(|e| e.statements()).map(|s| s.as_node())),
         Node::ParenthesesNode { .. } => of(node.as_parentheses_node().and_then(|p| p.body())),
+        // `@a, @b = args, {}`: every target is assigned (nil when the value
+        // runs short, which the writes' types say).
+        Node::MultiWriteNode { .. } => {
+            let Some(multi) = node.as_multi_write_node() else { return HashSet::default() };
+            let mut out = surely_assigned(&multi.value());
+            let targets = multi.lefts().iter().chain(multi.rest()).chain(multi.rights().iter());
+            for target in targets {
+                ivar_targets(&target, &mut out);
+            }
+            out
+        }
         _ => HashSet::default(),
+    }
+}
+
+/// The instance variables a multiple assignment's target writes
+/// (`@a`, `(@a, @b)`, `*@rest`).
+fn ivar_targets(target: &Node<'_>, out: &mut HashSet<String>) {
+    match target {
+        Node::InstanceVariableTargetNode { .. } => {
+            out.extend(target.as_instance_variable_target_node().map(|t| name(t.name())));
+        }
+        Node::MultiTargetNode { .. } => {
+            if let Some(multi) = target.as_multi_target_node() {
+                for inner in multi.lefts().iter().chain(multi.rest()).chain(multi.rights().iter()) {
+                    ivar_targets(&inner, out);
+                }
+            }
+        }
+        Node::SplatNode { .. } => {
+            if let Some(inner) = target.as_splat_node().and_then(|s| s.expression()) {
+                ivar_targets(&inner, out);
+            }
+        }
+        _ => {}
     }
 }
 
