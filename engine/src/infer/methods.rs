@@ -706,12 +706,22 @@ impl<'pr> Inferrer<'pr, '_> {
         else {
             return false;
         };
-        // A subclass could override the helper: only for a class alone in its family.
-        let alone = self.alone_in_family(class);
+        // A subclass could override the helper: only for a class alone in
+        // its family, or one no class below overrides the helper of (a
+        // superclass's `clear` is not the one `self.clear` runs here).
+        let alone = self.alone_in_family(class) || self.kept_below(class, helper);
         let Some(MethodEntry::Def(id)) = user.instance_methods.get(helper).filter(|_| alone) else { return false };
         super::index::straight_line_ivar_writes(self.index.def(*id).node.as_def_node().and_then(|d| d.body()))
             .iter()
             .any(|w| w == ivar)
+    }
+
+    /// Does nothing below `class` (a subclass or a module mixed into one,
+    /// in this file or another, or an object given its own) define
+    /// `method` on its instances?
+    fn kept_below(&self, class: &str, method: &str) -> bool {
+        let here = self.overrides(class, Side::Instance, method);
+        here.defs.is_empty() && !here.opaque && self.index.overrides_elsewhere(class, Side::Instance, method).is_none()
     }
 
     fn descends_from(&self, class: &str, ancestor: &str) -> bool {
