@@ -291,6 +291,8 @@ fn possible_nil_receiver() {
         ("def m(k)\n  h = { a: nil, b: 1 }\n  h[k] + 1 if h.key?(k)\nend", &[(3, 8)]),
         // A fluent setter `initialize` calls first, which reads the ivar.
         ("class C\n  def initialize\n    update\n    @a = []\n  end\n  def m = @a << 1\n  def update\n    m\n    self\n  end\nend", &[(6, 14)]),
+        // A closure `initialize` calls before the write runs the object's code.
+        ("class C\n  def initialize\n    @p = lambda { get }\n    @p.call\n    @y = [1]\n  end\n  def get = @y.size\nend", &[(7, 16)]),
         // A multiple assignment in a branch that may not run.
         ("class C\n  def initialize(f)\n    @a, @b = 1, [2] if f\n  end\n  def m = @b.size\nend", &[(5, 14)]),
         // A guard on a read says nothing once other code may have changed it.
@@ -349,6 +351,9 @@ fn possible_nil_receiver() {
         "def m\n  h = ENV[\"A\"]\n  return if h.nil? || h.empty?\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  h.nil? and return\n  h.upcase\nend",
         "def m\n  h = ENV[\"A\"]\n  return unless h&.size\n  h.upcase\nend",
+        // Making a closure runs none of it (sshkit's `@mapping_proc = case
+        // mapping when Hash then lambda do ... end when Proc ... end`).
+        "class C\n  def initialize(m)\n    @p = case m\n      when Hash then lambda { |x| m.find { |k, _| k == x } }\n      else proc { 1 }\n    end\n  end\n  def run(d) = @p.call(d)\nend",
         // A multiple assignment in `initialize` assigns every target
         // (commander's `@args, @commands, @aliases, @options = args, {}, {}, []`).
         "class C\n  def initialize(args)\n    @args, @commands, (@x, *@rest) = args, {}, [1]\n  end\n  def m(n) = @commands[n]\n  def r = @rest.size\nend",

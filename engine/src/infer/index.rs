@@ -1574,6 +1574,10 @@ const KERNEL_FUNCTIONS: &[&str] = &[
     "URI",
     "Pathname",
     "BigDecimal",
+    // Making a closure runs none of it (its body is still looked at: a
+    // call of the object's there may run once the closure is called).
+    "lambda",
+    "proc",
 ];
 
 /// When the only way evaluating `node` can run code of the object is by
