@@ -396,6 +396,7 @@ fn possible_nil_receiver() {
         "def m(s)\n  return unless s =~ /(a)/\n  Regexp.last_match(1).upcase\nend",
         "def m(h)\n  $~.begin(0)\nend",
         "def m(s)\n  return unless s =~ /(a)/\n  start, stop = $~.offset(1)\n  stop + 1\nend",
+        "def m(s)\n  while s =~ /(a)/\n    r = Regexp.last_match(1).dup\n    r.sub!(\"a\", \"b\")\n  end\nend",
         // Group 0 is always there; `IO#read` to the end is never nil.
         "def m(s)\n  m = /a/.match(s)\n  return unless m\n  m.begin(0) + 1\nend",
         "def m(path)\n  File.open(path) { |f| f.read }.upcase\nend",

@@ -224,6 +224,11 @@ fn is_match_global(node: &Node<'_>) -> bool {
                     .is_some_and(|c| c.name().as_slice() == b"Regexp"),
                 // Its groups and their places: `seq_start, seq_stop = $~.offset(1)`.
                 (b"[]" | b"offset" | b"begin" | b"end", Some(receiver)) => is_match_global(&receiver),
+                // A copy of a group, nil when the group is (highline's
+                // `replace = Regexp.last_match(1).dup`).
+                (b"dup" | b"clone" | b"itself", Some(receiver)) if call.arguments().is_none() => {
+                    is_match_global(&receiver)
+                }
                 _ => false,
             }
         }
