@@ -273,6 +273,11 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].find { |v| v > 1 }", "Integer?"),
     ("[1, 2].min_by { |v| v }", "Integer?"),
     ("[1, 2].inject(0) { |s, x| s + x }", "Integer"),
+    // The accumulator is what the block gave last, after the first run.
+    ("[1, 2, 3].inject(0) { |s, x| break s if x == 3; s + 10 }", "Integer"),
+    ("[1, 2].inject(0) { |s, x| probe(s); s.to_s }", "0 | String"),
+    ("[1, 2, 3].inject { |s, x| break s if x == 3; \"str\" }", "Integer | String"),
+    ("[1, 2].inject(:a) { |s, x| probe(s); [s] }", ":a | [:a | Array[untyped]]"),
     ("[1, 2].each_with_object([]) { |x, acc| acc << x }", "Array[untyped]"),
     ("[1, 2].map { |x| next 0 if x > 1; x }", "[Integer, Integer]"),
     ("[1, 2].each { |x| x }", "[1, 2]"),

@@ -21,7 +21,14 @@ pub struct BlockPlan {
     pub self_unknown: bool,
     /// The block may run after the call (or never).
     pub stored: bool,
+    /// Positions given the block's own value on later runs (`inject`'s
+    /// accumulator: `{ (A, Elem) -> A }`).
+    pub fed_back: Vec<usize>,
 }
+
+/// The flow's name for the value a block gives its next run (see
+/// [`BlockPlan::fed_back`]): no Ruby local can be spelled so.
+const FED_BACK: &str = "<fed back>";
 
 /// What running a block produced.
 pub struct BlockRun {
@@ -86,10 +93,33 @@ impl<'pr> Inferrer<'pr, '_> {
         let body = block.body();
         let mut value = Type::Bot;
         let mut breaks: Vec<(Type, super::Flow)> = Vec::new();
+        // A value fed back rides the flow as a local, so the fixpoint below
+        // joins and widens it with the rest; its first run gets what the
+        // call gives.
+        let fed_back = match &plan.yielded {
+            Some(yielded) if !plan.stored => plan.fed_back.iter().filter(|&&at| at < yielded.len()).copied().collect(),
+            _ => Vec::new(),
+        };
+        if let (Some(yielded), false) = (&plan.yielded, fed_back.is_empty()) {
+            entry.locals.insert(FED_BACK.to_string(), union(fed_back.iter().map(|&at| yielded[at].clone())));
+        }
         let walk = |this: &mut Self, head: State, value: &mut Type, breaks: &mut Vec<(Type, super::Flow)>| -> State {
             this.jumps.push(JumpTarget { kind: JumpKind::Block, breaks: Vec::new(), nexts: Vec::new() });
             let mut current = head;
-            this.bind_block_parameters(parameters.as_ref(), plan.yielded.as_deref(), &mut current, &inner);
+            let given: Option<Vec<Type>> = match (&plan.yielded, current.as_ref()) {
+                (Some(yielded), Some(flow)) if !fed_back.is_empty() => {
+                    let previous = flow.locals.get(FED_BACK).cloned().unwrap_or_else(Type::untyped);
+                    Some(
+                        yielded
+                            .iter()
+                            .enumerate()
+                            .map(|(at, ty)| if fed_back.contains(&at) { previous.clone() } else { ty.clone() })
+                            .collect(),
+                    )
+                }
+                _ => plan.yielded.clone(),
+            };
+            this.bind_block_parameters(parameters.as_ref(), given.as_deref(), &mut current, &inner);
             let body_value = this.body(body.as_ref().map(node_clone), &mut current, &inner);
             if let Some(last) = last_statement(body.as_ref()) {
                 // The block's value goes to the method: it may keep it.
@@ -103,6 +133,9 @@ impl<'pr> Inferrer<'pr, '_> {
             if let Some(flow) = end.as_mut() {
                 for local in &block_locals {
                     flow.locals.remove(local);
+                }
+                if !fed_back.is_empty() {
+                    flow.locals.insert(FED_BACK.to_string(), value.clone());
                 }
             }
             end
@@ -124,6 +157,7 @@ impl<'pr> Inferrer<'pr, '_> {
             // Outer locals a block parameter shadowed are the outer ones again.
             let restore = |mut flow: State| {
                 if let Some(flow) = flow.as_mut() {
+                    flow.locals.remove(FED_BACK);
                     for local in &block_locals {
                         match outer.locals.get(local) {
                             Some(ty) => {

@@ -553,6 +553,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     self_unknown: self_type.is_none()
                         && (changes_self || (!synchronous && !ITERATES.contains(&method))),
                     stored: !synchronous,
+                    fed_back: if synchronous { fed_back_positions(plans) } else { Vec::new() },
                 };
                 self.block(&node, plan, state, frame)
             }
@@ -1013,7 +1014,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             self.note_escape(method);
         }
         let (Some(method), Some((class, side)), true) = (&frame.method, &frame.class, frame.self_known) else {
-            let plan = BlockPlan { yielded: None, self_type: None, self_unknown: false, stored: true };
+            let plan =
+                BlockPlan { yielded: None, self_type: None, self_unknown: false, stored: true, fed_back: Vec::new() };
             if let BlockArg::Literal(block) = block {
                 self.block(&block, plan, state, frame);
             }
@@ -1140,6 +1142,30 @@ fn block_reaches_local(block: &ruby_prism::BlockNode<'_>, receiver: &Node<'_>) -
         }
         _ => crate::syntax::local_name(node).is_some_and(|name| name == local),
     })
+}
+
+/// The block parameters a signature feeds the block's own value on its
+/// next run: those typed as the block returns, by a type variable
+/// (`inject`: `[A] (A) { (A, Elem) -> A }`, `{ (Elem, Elem) -> Elem }`).
+fn fed_back_positions(plans: &[Plan<'_>]) -> Vec<usize> {
+    let mut positions = Vec::new();
+    for plan in plans {
+        let Plan::Rbs { overloads, .. } = plan else { continue };
+        for block in overloads.iter().filter_map(|o| o.block.as_ref()) {
+            let function = &block.function;
+            if !matches!(function.returns, RType::Var(_)) {
+                continue;
+            }
+            let params = function.required.iter().chain(&function.optional).chain(&function.trailing);
+            for (at, param) in params.enumerate() {
+                if *param == function.returns && !positions.contains(&at) {
+                    positions.push(at);
+                }
+            }
+        }
+    }
+    positions.sort_unstable();
+    positions
 }
 
 /// Calls that give their receiver methods of its own.

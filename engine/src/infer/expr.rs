@@ -574,7 +574,13 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::BlockNode { .. } => {
                 // A block reached on its own (not through its call).
                 if let Some(block) = node.as_block_node() {
-                    let plan = BlockPlan { yielded: None, self_type: None, self_unknown: true, stored: true };
+                    let plan = BlockPlan {
+                        yielded: None,
+                        self_type: None,
+                        self_unknown: true,
+                        stored: true,
+                        fed_back: Vec::new(),
+                    };
                     self.block(&block, plan, state, frame);
                 }
                 Type::nominal("Proc")

@@ -519,3 +519,13 @@ class NilKeys
   end
 end
 NilKeys.new.after
+
+# inject's accumulator is, after the first run, what the block gave last.
+class Accumulates
+  def counted = [1, 2, 3].inject(0) { |s, x| break s if x == 3; s + 10 }
+  def stringed = [1, 2, 3].inject(0) { |s, x| break s if x == 3; s.to_s + "a" }
+  def first_less = [1, 2, 3].inject { |s, x| break s if x == 3; "str" }
+  def nested = [1, 2, 3].inject(:a) { |s, x| break s if x == 3; [s] }
+end
+accumulates = Accumulates.new
+%i[counted stringed first_less nested].each { |name| accumulates.public_send(name) }
