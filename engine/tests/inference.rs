@@ -273,6 +273,10 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].find { |v| v > 1 }", "Integer?"),
     ("[1, 2].min_by { |v| v }", "Integer?"),
     ("[1, 2].inject(0) { |s, x| s + x }", "Integer"),
+    // `redo` runs the body again: in a block with its arguments, in a loop
+    // without its condition.
+    ("n = 0\n[1].each do |x|\n  n += 1\n  redo if n < 3\nend\nn", "Integer"),
+    ("x = \"s\"\nn = 0\nout = nil\nwhile x\n  n += 1\n  out = x\n  x = nil\n  redo if n < 2\nend\nout", "String?"),
     // The accumulator is what the block gave last, after the first run.
     ("[1, 2, 3].inject(0) { |s, x| break s if x == 3; s + 10 }", "Integer"),
     ("[1, 2].inject(0) { |s, x| probe(s); s.to_s }", "0 | String"),

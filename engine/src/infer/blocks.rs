@@ -104,7 +104,7 @@ impl<'pr> Inferrer<'pr, '_> {
             entry.locals.insert(FED_BACK.to_string(), union(fed_back.iter().map(|&at| yielded[at].clone())));
         }
         let walk = |this: &mut Self, head: State, value: &mut Type, breaks: &mut Vec<(Type, super::Flow)>| -> State {
-            this.jumps.push(JumpTarget { kind: JumpKind::Block, breaks: Vec::new(), nexts: Vec::new() });
+            this.jumps.push(JumpTarget { kind: JumpKind::Block, breaks: Vec::new(), nexts: Vec::new(), redone: false });
             let mut current = head;
             let given: Option<Vec<Type>> = match (&plan.yielded, current.as_ref()) {
                 (Some(yielded), Some(flow)) if !fed_back.is_empty() => {
@@ -202,7 +202,7 @@ impl<'pr> Inferrer<'pr, '_> {
             }
         }
         let mut current = Some(entry);
-        self.jumps.push(JumpTarget { kind: JumpKind::Lambda, breaks: Vec::new(), nexts: Vec::new() });
+        self.jumps.push(JumpTarget { kind: JumpKind::Lambda, breaks: Vec::new(), nexts: Vec::new(), redone: false });
         self.returns.push(Vec::new());
         let inner = frame.shadowed_by(&lambda_locals);
         self.bind_block_parameters(lambda.parameters().as_ref(), None, &mut current, &inner);

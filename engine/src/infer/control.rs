@@ -288,19 +288,24 @@ impl<'pr> Inferrer<'pr, '_> {
         let mut exit: State = None;
         let mut break_values = Vec::new();
         let mut condition_fails = false;
+        // A `redo` enters the body again without the condition: once one
+        // ran, the body starts from the head too (its flow joins the head).
+        let mut redone = false;
         self.fixpoint(&entry, |this, head| {
-            this.jumps.push(JumpTarget { kind: JumpKind::Loop, breaks: Vec::new(), nexts: Vec::new() });
+            this.jumps.push(JumpTarget { kind: JumpKind::Loop, breaks: Vec::new(), nexts: Vec::new(), redone: false });
+            let unguarded = if redone { head.clone() } else { None };
             let mut current = head;
             if body_first {
                 this.statements(copy_statements(&statements), &mut current, frame);
             }
             let branches = this.condition(&predicate, &mut current, frame);
-            let (mut run, stop) =
-                if until { (branches.falsy, branches.truthy) } else { (branches.truthy, branches.falsy) };
+            let (run, stop) = if until { (branches.falsy, branches.truthy) } else { (branches.truthy, branches.falsy) };
+            let mut run = if body_first { run } else { join_states(&run, &unguarded) };
             if !body_first {
                 this.statements(copy_statements(&statements), &mut run, frame);
             }
             let target = this.jumps.pop().expect("pushed above");
+            redone |= target.redone;
             let nexts = target.nexts.into_iter().map(|(_, f)| Some(f));
             let end = join_all(std::iter::once(run).chain(nexts));
             condition_fails = stop.is_some();
@@ -324,7 +329,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let mut break_flows: Vec<State> = Vec::new();
         let mut break_values = Vec::new();
         let head = self.fixpoint(&entry, |this, head| {
-            this.jumps.push(JumpTarget { kind: JumpKind::Loop, breaks: Vec::new(), nexts: Vec::new() });
+            this.jumps.push(JumpTarget { kind: JumpKind::Loop, breaks: Vec::new(), nexts: Vec::new(), redone: false });
             let mut current = head;
             this.assign_target(&index, &element, &mut current, frame);
             this.statements(copy_statements(&statements), &mut current, frame);

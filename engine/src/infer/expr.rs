@@ -491,7 +491,12 @@ impl<'pr> Inferrer<'pr, '_> {
                 Type::Bot
             }
             Node::RedoNode { .. } => {
-                *state = None;
+                // Back to the start of the body: a `next` that gives nothing,
+                // whose flow the loop also takes into its body unguarded.
+                if let (Some(target), 0, true) = (self.jumps.last_mut(), self.dead, state.is_some()) {
+                    target.redone = true;
+                }
+                self.jump(false, Type::Bot, state);
                 Type::Bot
             }
             Node::RetryNode { .. } => {

@@ -210,6 +210,9 @@ pub(crate) struct JumpTarget {
     pub kind: JumpKind,
     pub breaks: Vec<(Type, Flow)>,
     pub nexts: Vec<(Type, Flow)>,
+    /// A `redo` ran: its flow (among `nexts`, giving no value) starts the
+    /// body again without the loop's condition or the block's arguments.
+    pub redone: bool,
 }
 
 /// The scope a node is evaluated in: who `self` is, which class `def`s

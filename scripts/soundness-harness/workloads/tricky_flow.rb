@@ -529,3 +529,31 @@ class Accumulates
 end
 accumulates = Accumulates.new
 %i[counted stringed first_less nested].each { |name| accumulates.public_send(name) }
+
+# `redo` runs the body again: a block with the same arguments, a loop
+# without checking its condition.
+class Redone
+  def in_block
+    n = 0
+    [1].each do |_|
+      n += 1
+      redo if n < 3
+    end
+    n
+  end
+
+  def in_loop
+    x = "s"
+    n = 0
+    out = :none
+    while x
+      n += 1
+      out = x
+      x = nil
+      redo if n < 2
+    end
+    out
+  end
+end
+redone = Redone.new
+%i[in_block in_loop].each { |name| redone.public_send(name) }
