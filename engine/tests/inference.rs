@@ -273,6 +273,9 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].find { |v| v > 1 }", "Integer?"),
     ("[1, 2].min_by { |v| v }", "Integer?"),
     ("[1, 2].inject(0) { |s, x| s + x }", "Integer"),
+    // A Method object holds its receiver: calling it may change it.
+    ("x = [1]\nm = x.method(:push)\nm.call(\"s\")\nx", "Array[untyped]"),
+    ("s = +\"a\"\npr = s.method(:<<).to_proc\npr.(\"b\")\ns", "String"),
     // `redo` runs the body again: in a block with its arguments, in a loop
     // without its condition.
     ("n = 0\n[1].each do |x|\n  n += 1\n  redo if n < 3\nend\nn", "Integer"),

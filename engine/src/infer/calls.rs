@@ -315,7 +315,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if let (Some(node), true) = (&receiver_node, gives_own_methods(&method)) {
             self.forget_object(node, state);
         }
-        if let (Some(node), true) = (&receiver_node, block_reaches_receiver) {
+        if let (Some(node), true) = (&receiver_node, block_reaches_receiver || hands_out_receiver(&method)) {
             self.escape(node, state);
         }
         // `a.b = v` and `a[i] = v` evaluate to `v`, whatever the method returns.
@@ -1166,6 +1166,12 @@ fn fed_back_positions(plans: &[Plan<'_>]) -> Vec<usize> {
     }
     positions.sort_unstable();
     positions
+}
+
+/// Calls whose result holds the receiver, so that whoever gets it may
+/// change the receiver later (`m = a.method(:push); m.call(x)`).
+fn hands_out_receiver(method: &str) -> bool {
+    matches!(method, "method" | "public_method" | "to_proc" | "to_enum" | "enum_for")
 }
 
 /// Calls that give their receiver methods of its own.

@@ -557,3 +557,14 @@ class Redone
 end
 redone = Redone.new
 %i[in_block in_loop].each { |name| redone.public_send(name) }
+
+# A Method object holds its receiver: whoever calls it changes the receiver.
+class MethodHolds
+  def pushed
+    x = [1]
+    m = x.method(:push)
+    m.call("s")
+    x
+  end
+end
+MethodHolds.new.pushed
