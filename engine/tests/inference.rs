@@ -273,6 +273,18 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].find { |v| v > 1 }", "Integer?"),
     ("[1, 2].min_by { |v| v }", "Integer?"),
     ("[1, 2].inject(0) { |s, x| s + x }", "Integer"),
+    // A value that may be a variable's object is a second name for it:
+    // through `&&`/`||`, branches, `begin`, and calls that give their
+    // receiver back (`push`, `to_h`, a `!` method).
+    ("a = [1]\nb = true && a\nb << \"s\"\na", "Array[untyped]"),
+    ("a = [1]\nb = begin\n  a\nend\nb << \"s\"\na", "Array[untyped]"),
+    ("a = [1]\nb = case 1 when 1 then a end\nb << \"s\"\na", "Array[untyped]"),
+    ("a = [1]\nb = a.push(2)\nb << \"s\"\na", "Array[untyped]"),
+    ("h = { a: 1 }\ng = h.to_h\ng[:b] = \"s\"\nh", "Hash[untyped, untyped]"),
+    ("a = [1]\nb = [2].map { a << :s }\nb[0] << 5\na", "[1] | untyped"),
+    // ... but a new object is not (`5.to_s`), nor what `each` drops.
+    ("x = 5\ny = x.to_s\ny", "\"5\""),
+    ("a = [1]\n[2].each { a << :s }\na", "Array[Integer | Symbol]"),
     // A Method object holds its receiver: calling it may change it.
     ("x = [1]\nm = x.method(:push)\nm.call(\"s\")\nx", "Array[untyped]"),
     ("s = +\"a\"\npr = s.method(:<<).to_proc\npr.(\"b\")\ns", "String"),

@@ -23,6 +23,113 @@ pub fn is_variable_read(node: &Node<'_>) -> bool {
     }
 }
 
+/// Methods that may give back their receiver itself: Array's, String's
+/// and Hash's that return `self` (a `!` one, `self` or nil), and Object's.
+pub(super) fn gives_receiver_back(method: &str) -> bool {
+    method.ends_with('!')
+        || matches!(
+            method,
+            "<<" | "push"
+                | "append"
+                | "prepend"
+                | "unshift"
+                | "concat"
+                | "insert"
+                | "replace"
+                | "clear"
+                | "fill"
+                | "keep_if"
+                | "delete_if"
+                | "update"
+                | "force_encoding"
+                | "compare_by_identity"
+                | "rehash"
+                | "to_a"
+                | "to_ary"
+                | "to_s"
+                | "to_str"
+                | "to_h"
+                | "to_hash"
+                | "itself"
+                | "tap"
+                | "freeze"
+                | "each"
+                | "each_with_index"
+                | "each_pair"
+                | "each_key"
+                | "each_value"
+                | "each_char"
+                | "each_line"
+                | "each_byte"
+        )
+}
+
+/// The expressions whose value `node` may evaluate to, when it only hands
+/// one on: either side of `&&`/`||`, the branches of `if`/`unless`/`case`,
+/// the last statement of parentheses or a `begin` (or a rescue of it), the
+/// value of an assignment.
+fn values_it_may_be<'pr>(node: &Node<'pr>) -> Vec<Node<'pr>> {
+    let last = |statements: Option<ruby_prism::StatementsNode<'pr>>| -> Vec<Node<'pr>> {
+        statements.and_then(|s| s.body().iter().last()).into_iter().collect()
+    };
+    match node {
+        Node::AndNode { .. } => node.as_and_node().map(|n| vec![n.left(), n.right()]).unwrap_or_default(),
+        Node::OrNode { .. } => node.as_or_node().map(|n| vec![n.left(), n.right()]).unwrap_or_default(),
+        Node::ParenthesesNode { .. } => node
+            .as_parentheses_node()
+            .and_then(|p| p.body())
+            .map(|body| match body.as_statements_node() {
+                Some(statements) => last(Some(statements)),
+                None => vec![body],
+            })
+            .unwrap_or_default(),
+        Node::IfNode { .. } => {
+            let Some(branch) = node.as_if_node() else { return Vec::new() };
+            let mut out = last(branch.statements());
+            out.extend(branch.subsequent());
+            out
+        }
+        Node::UnlessNode { .. } => {
+            let Some(branch) = node.as_unless_node() else { return Vec::new() };
+            let mut out = last(branch.statements());
+            out.extend(branch.else_clause().map(|e| e.as_node()));
+            out
+        }
+        Node::ElseNode { .. } => last(node.as_else_node().and_then(|e| e.statements())),
+        Node::CaseNode { .. } => {
+            let Some(case) = node.as_case_node() else { return Vec::new() };
+            let mut out: Vec<Node<'pr>> = case
+                .conditions()
+                .iter()
+                .flat_map(|when| last(when.as_when_node().and_then(|w| w.statements())))
+                .collect();
+            out.extend(case.else_clause().map(|e| e.as_node()));
+            out
+        }
+        Node::BeginNode { .. } => {
+            let Some(begin) = node.as_begin_node() else { return Vec::new() };
+            let mut out = match begin.else_clause() {
+                Some(otherwise) => vec![otherwise.as_node()],
+                None => last(begin.statements()),
+            };
+            let mut rescue = begin.rescue_clause();
+            while let Some(clause) = rescue {
+                out.extend(last(clause.statements()));
+                rescue = clause.subsequent();
+            }
+            out
+        }
+        Node::StatementsNode { .. } => last(node.as_statements_node()),
+        Node::LocalVariableWriteNode { .. } => {
+            node.as_local_variable_write_node().map(|w| vec![w.value()]).unwrap_or_default()
+        }
+        Node::InstanceVariableWriteNode { .. } => {
+            node.as_instance_variable_write_node().map(|w| vec![w.value()]).unwrap_or_default()
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// Methods that add elements to an Array or entries to a Hash, taking
 /// the new elements as arguments (the last, for `[]=` and `insert`).
 pub(super) const ADDS_ARGUMENTS: &[&str] = &["<<", "push", "append", "unshift", "prepend"];
@@ -211,8 +318,11 @@ impl<'pr> Inferrer<'pr, '_> {
 
     /// The value of `node` may now be mutated or kept by someone else: a
     /// local or instance variable it reads forgets exact mutable contents.
-    pub fn escape(&mut self, node: &Node<'pr>, state: &mut State) {
-        let Some(flow) = state.as_mut() else { return };
+    /// So does one it may evaluate to (`a || []`, `f ? a : b`, a `case`'s
+    /// or a `begin`'s last statement, `a.push(x)` which gives `a` back).
+    /// Says whether it reached a variable.
+    pub fn escape(&mut self, node: &Node<'pr>, state: &mut State) -> bool {
+        let Some(flow) = state.as_mut() else { return false };
         match node {
             Node::LocalVariableReadNode { .. } => {
                 if let Some(read) = node.as_local_variable_read_node() {
@@ -223,31 +333,45 @@ impl<'pr> Inferrer<'pr, '_> {
                         }
                     }
                 }
+                true
             }
             Node::InstanceVariableReadNode { .. } => {
                 if let Some(read) = node.as_instance_variable_read_node() {
                     flow.ivars.remove(&name(read.name()));
                 }
-            }
-            Node::ParenthesesNode { .. } => {
-                if let Some(inner) = node.as_parentheses_node().and_then(|p| p.body()) {
-                    if let Some(statements) = inner.as_statements_node() {
-                        if let Some(last) = statements.body().iter().last() {
-                            self.escape(&last, state);
-                        }
-                    }
-                }
+                true
             }
             // `a[0]`, `h.fetch(:k).first`: a value that may be one of the
             // receiver's own elements takes the receiver's contents along.
             Node::CallNode { .. }
                 if self.recorded(node).is_some_and(Type::has_mutable_contents) && self.may_be_an_element(node) =>
             {
-                if let Some(receiver) = node.as_call_node().and_then(|c| c.receiver()) {
-                    self.escape(&receiver, state);
+                match node.as_call_node().and_then(|c| c.receiver()) {
+                    Some(receiver) => {
+                        self.escape(&receiver, state);
+                        true
+                    }
+                    None => false,
                 }
             }
-            _ => {}
+            // (Only a receiver with contents of its own to share: `5.to_s`
+            // is a new string.)
+            Node::CallNode { .. } => match node.as_call_node() {
+                Some(call) if gives_receiver_back(&crate::syntax::name_text(call.name())) => {
+                    call.receiver().is_some_and(|receiver| {
+                        self.recorded(&receiver).is_some_and(Type::has_mutable_contents)
+                            && self.escape(&receiver, state)
+                    })
+                }
+                _ => false,
+            },
+            _ => {
+                let mut reached = false;
+                for value in values_it_may_be(node) {
+                    reached |= self.escape(&value, state);
+                }
+                reached
+            }
         }
     }
 
@@ -266,7 +390,9 @@ impl<'pr> Inferrer<'pr, '_> {
     fn escape_root(&mut self, node: &Node<'pr>, state: &mut State) {
         match node.as_call_node().and_then(|c| c.receiver()) {
             Some(receiver) if matches!(receiver, Node::CallNode { .. }) => self.escape_root(&receiver, state),
-            Some(receiver) => self.escape(&receiver, state),
+            Some(receiver) => {
+                self.escape(&receiver, state);
+            }
             None => {}
         }
     }
@@ -274,9 +400,9 @@ impl<'pr> Inferrer<'pr, '_> {
     /// `b = a`: both names now reach one object, and a mutation through
     /// either is invisible to the other, so neither keeps exact contents.
     pub fn alias_of(&mut self, value: &Node<'pr>, ty: &Type, state: &mut State) -> Type {
-        // `b = a[0]` too: b may be one of a's elements, changed through either.
-        if ty.has_mutable_contents() && (is_variable_read(value) || self.may_be_an_element(value)) {
-            self.escape(value, state);
+        // `b = a[0]` too: b may be one of a's elements, changed through
+        // either; and `b = a || []`, `b = a.push(1)`.
+        if ty.has_mutable_contents() && self.escape(value, state) {
             ty.forget_contents()
         } else {
             ty.clone()
@@ -308,7 +434,9 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
             }
             Node::CallNode { .. } => self.escape_root(node, state),
-            _ => self.escape(node, state),
+            _ => {
+                self.escape(node, state);
+            }
         }
     }
 

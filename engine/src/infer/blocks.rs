@@ -24,6 +24,8 @@ pub struct BlockPlan {
     /// Positions given the block's own value on later runs (`inject`'s
     /// accumulator: `{ (A, Elem) -> A }`).
     pub fed_back: Vec<usize>,
+    /// The method drops the block's value (`each`): nobody keeps it.
+    pub value_dropped: bool,
 }
 
 /// The flow's name for the value a block gives its next run (see
@@ -121,7 +123,7 @@ impl<'pr> Inferrer<'pr, '_> {
             };
             this.bind_block_parameters(parameters.as_ref(), given.as_deref(), &mut current, &inner);
             let body_value = this.body(body.as_ref().map(node_clone), &mut current, &inner);
-            if let Some(last) = last_statement(body.as_ref()) {
+            if let (Some(last), false) = (last_statement(body.as_ref()), plan.value_dropped) {
                 // The block's value goes to the method: it may keep it.
                 this.escape(&last, &mut current);
             }

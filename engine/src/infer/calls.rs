@@ -191,6 +191,29 @@ const ITERATES: &[&str] = &[
     "synchronize",
 ];
 
+/// Core methods that drop what their block gives: nobody keeps it.
+const DROPS_BLOCK_VALUE: &[&str] = &[
+    "each",
+    "each_with_index",
+    "each_with_object",
+    "each_pair",
+    "each_key",
+    "each_value",
+    "each_char",
+    "each_byte",
+    "each_line",
+    "each_slice",
+    "each_cons",
+    "each_entry",
+    "each_index",
+    "reverse_each",
+    "times",
+    "upto",
+    "downto",
+    "step",
+    "tap",
+];
+
 /// Core methods whose block runs with another `self`.
 pub(super) const CHANGES_SELF: &[&str] =
     &["instance_eval", "instance_exec", "class_eval", "class_exec", "module_eval", "module_exec"];
@@ -554,6 +577,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                         && (changes_self || (!synchronous && !ITERATES.contains(&method))),
                     stored: !synchronous,
                     fed_back: if synchronous { fed_back_positions(plans) } else { Vec::new() },
+                    value_dropped: synchronous && DROPS_BLOCK_VALUE.contains(&method),
                 };
                 self.block(&node, plan, state, frame)
             }
@@ -1014,8 +1038,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             self.note_escape(method);
         }
         let (Some(method), Some((class, side)), true) = (&frame.method, &frame.class, frame.self_known) else {
-            let plan =
-                BlockPlan { yielded: None, self_type: None, self_unknown: false, stored: true, fed_back: Vec::new() };
+            let plan = BlockPlan {
+                yielded: None,
+                self_type: None,
+                self_unknown: false,
+                stored: true,
+                fed_back: Vec::new(),
+                value_dropped: false,
+            };
             if let BlockArg::Literal(block) = block {
                 self.block(&block, plan, state, frame);
             }

@@ -585,6 +585,7 @@ impl<'pr> Inferrer<'pr, '_> {
                         self_unknown: true,
                         stored: true,
                         fed_back: Vec::new(),
+                        value_dropped: false,
                     };
                     self.block(&block, plan, state, frame);
                 }

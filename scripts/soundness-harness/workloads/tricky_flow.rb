@@ -568,3 +568,43 @@ class MethodHolds
   end
 end
 MethodHolds.new.pushed
+
+# Second names for one object, made without a plain `b = a`.
+class SecondNames
+  def anded
+    a = [1]
+    b = true && a
+    b << "s"
+    a
+  end
+
+  def pushed
+    a = [1]
+    b = a.push(2)
+    b << "s"
+    a
+  end
+
+  def hashed
+    h = { a: 1 }
+    g = h.to_h
+    g[:b] = "s"
+    h
+  end
+
+  def mapped
+    a = [1]
+    b = [2].map { a << :s }
+    b[0] << 5
+    a
+  end
+
+  def cased
+    a = [1]
+    b = case a.size when 1 then a end
+    b << "s"
+    a
+  end
+end
+names = SecondNames.new
+%i[anded pushed hashed mapped cased].each { |name| names.public_send(name) }
