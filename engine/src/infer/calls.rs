@@ -1163,15 +1163,36 @@ fn reaches_caller_locals(method: &str, call: &CallNode<'_>) -> bool {
 /// same name counts too: telling it from the outer local is not worth the
 /// risk of a wrong answer.
 fn block_reaches_local(block: &ruby_prism::BlockNode<'_>, receiver: &Node<'_>) -> bool {
-    let Some(read) = receiver.as_local_variable_read_node() else { return false };
-    let local = read.name().as_slice();
-    let Some(body) = block.body() else { return false };
-    crate::syntax::walk::all_nodes(&body).iter().any(|node| match node {
-        Node::CallNode { .. } => {
-            node.as_call_node().is_some_and(|call| reaches_caller_locals(&crate::syntax::name_text(call.name()), &call))
+    // A visitor, not a list of every node: this runs at every call with a
+    // block on a local.
+    struct Finder<'l> {
+        local: &'l [u8],
+        found: bool,
+    }
+    impl<'pr> ruby_prism::Visit<'pr> for Finder<'_> {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            crate::stack_guard::ensure_room();
+            self.found |= crate::syntax::local_name(&node).is_some_and(|name| name == self.local);
         }
-        _ => crate::syntax::local_name(node).is_some_and(|name| name == local),
-    })
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.found |= crate::syntax::local_name(&node).is_some_and(|name| name == self.local);
+        }
+        fn visit_local_variable_target_node(&mut self, node: &ruby_prism::LocalVariableTargetNode<'pr>) {
+            self.found |= node.name().as_slice() == self.local;
+        }
+        fn visit_call_node(&mut self, call: &CallNode<'pr>) {
+            if self.found {
+                return;
+            }
+            self.found |= reaches_caller_locals(&crate::syntax::name_text(call.name()), call);
+            ruby_prism::visit_call_node(self, call);
+        }
+    }
+    let Some(read) = receiver.as_local_variable_read_node() else { return false };
+    let Some(body) = block.body() else { return false };
+    let mut finder = Finder { local: read.name().as_slice(), found: false };
+    ruby_prism::Visit::visit(&mut finder, &body);
+    finder.found
 }
 
 /// The block parameters a signature feeds the block's own value on its

@@ -279,6 +279,9 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// Per instance-variable family and side, what its classes say of them.
     family_facts: std::cell::RefCell<HashMap<(Name, Side), Rc<methods::FamilyFacts>>>,
     member_unseen: std::cell::RefCell<HashMap<(Name, Side), bool>>,
+    /// Per method name, whether the project may give nil that method (see
+    /// `narrow::project_gives_nil`): asked after every such call.
+    nil_givers: std::cell::RefCell<HashMap<String, bool>>,
     /// Local assignments inside `begin` bodies, for the `rescue` entry.
     pub assignment_logs: Vec<Vec<(String, Type)>>,
     /// Flows at `retry`, per enclosing `begin`.
@@ -327,6 +330,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             def_yields: HashMap::default(),
             family_facts: Default::default(),
             member_unseen: Default::default(),
+            nil_givers: Default::default(),
             assignment_logs: Vec::new(),
             retries: Vec::new(),
             dead: 0,

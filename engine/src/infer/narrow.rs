@@ -383,6 +383,21 @@ impl<'pr> Inferrer<'pr, '_> {
     /// in a block run on one (`refine NilClass do`, `Object.class_eval do`)?
     /// (A `method_missing` of some other object's, `class << opts`, is not.)
     fn project_gives_nil(&self, method: &str) -> bool {
+        // Nobody defines either name where a core value may reach it (the
+        // usual answer, one set lookup each): nor, then, for nil.
+        if !self.index.core_redefined(method) && !self.index.core_redefined("method_missing") {
+            return false;
+        }
+        // Else once per name and file (the first answer noted the reads).
+        if let Some(known) = self.nil_givers.borrow().get(method) {
+            return *known;
+        }
+        let gives = self.nil_ancestors_give(method);
+        self.nil_givers.borrow_mut().insert(method.to_string(), gives);
+        gives
+    }
+
+    fn nil_ancestors_give(&self, method: &str) -> bool {
         const NIL_ANCESTORS: [&str; 4] = ["NilClass", "Object", "Kernel", "BasicObject"];
         let given = |class: &str, name: &str| {
             self.index.block_replaced(class, name)
@@ -411,9 +426,6 @@ impl<'pr> Inferrer<'pr, '_> {
         if call.block().is_some() || call.is_safe_navigation() || !NIL_LACKS.contains(&method) {
             return;
         }
-        if self.project_gives_nil(method) {
-            return;
-        }
         let inert = |arg: &Node<'_>| {
             matches!(
                 arg,
@@ -436,6 +448,10 @@ impl<'pr> Inferrer<'pr, '_> {
         // nil alone is left to what the rules say of it.
         let Some(read) = self.recorded(receiver) else { return };
         if !read.may_be_nil() || read.without_nil() == Type::Bot {
+            return;
+        }
+        // (Asked last: it looks the method up in four classes.)
+        if self.project_gives_nil(method) {
             return;
         }
         match receiver {
