@@ -282,6 +282,8 @@ const CASES: &[(&str, &str)] = &[
     ("a = [1]\nb = a.push(2)\nb << \"s\"\na", "Array[untyped]"),
     ("h = { a: 1 }\ng = h.to_h\ng[:b] = \"s\"\nh", "Hash[untyped, untyped]"),
     ("a = [1]\nb = [2].map { a << :s }\nb[0] << 5\na", "[1] | untyped"),
+    // (Even where a file's redefinition leaves the call's type unknown.)
+    ("class Integer\n  def to_s = 1\nend\na = +\"x\"\nb = a.to_s\nb << \"y\"\na", "String"),
     // ... but a new object is not (`5.to_s`), nor what `each` drops.
     ("x = 5\ny = x.to_s\ny", "\"5\""),
     ("a = [1]\n[2].each { a << :s }\na", "Array[Integer | Symbol]"),

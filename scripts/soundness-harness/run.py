@@ -26,7 +26,7 @@ import compare
 
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-QUICK = ["pathname_and_uri.rb", "collections.rb", "text.rb", "tricky_flow.rb", "aliasing.rb", "elements.rb", "numbers_and_dispatch.rb", "objects_and_text.rb", "core_edges.rb", "shared_containers.rb", "literal_folds.rb"]
+QUICK = ["pathname_and_uri.rb", "collections.rb", "text.rb", "tricky_flow.rb", "aliasing.rb", "elements.rb", "numbers_and_dispatch.rb", "objects_and_text.rb", "core_edges.rb", "shared_containers.rb", "literal_folds.rb", "semantics_probes.rb"]
 
 
 def ruby_libdir():

@@ -401,8 +401,10 @@ impl<'pr> Inferrer<'pr, '_> {
     /// either is invisible to the other, so neither keeps exact contents.
     pub fn alias_of(&mut self, value: &Node<'pr>, ty: &Type, state: &mut State) -> Type {
         // `b = a[0]` too: b may be one of a's elements, changed through
-        // either; and `b = a || []`, `b = a.push(1)`.
-        if ty.has_mutable_contents() && self.escape(value, state) {
+        // either; and `b = a || []`, `b = a.push(1)`. (Whatever `b`'s type:
+        // `a.to_s` may be `untyped` where a file redefines `to_s`, and still
+        // be `a` itself.)
+        if self.escape(value, state) && ty.has_mutable_contents() {
             ty.forget_contents()
         } else {
             ty.clone()
