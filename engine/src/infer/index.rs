@@ -1259,11 +1259,7 @@ struct StructLayout {
 }
 
 fn struct_layout(value: &Node<'_>) -> Option<StructLayout> {
-    let call = value.as_call_node()?;
-    let receiver = call.receiver().as_ref().and_then(constant_path_text)?;
-    if call.name().as_slice() != b"new" || !matches!(receiver.as_str(), "Struct" | "::Struct") {
-        return None;
-    }
+    let call = struct_new_call(value)?;
     let arguments: Vec<Node<'_>> = call.arguments()?.arguments().iter().collect();
     let (last, symbols) = arguments.split_last()?;
     let symbols = if matches!(last, Node::KeywordHashNode { .. }) { symbols } else { &arguments[..] };
@@ -1275,37 +1271,42 @@ fn struct_layout(value: &Node<'_>) -> Option<StructLayout> {
         return None;
     }
     let mut layout = StructLayout { members, defs: Vec::new(), open: false };
-    match call.block() {
+    let body = match call.block() {
+        None => return Some(layout),
+        Some(block) => match block.as_block_node() {
+            Some(block) => block.body(),
+            None => {
+                layout.open = true;
+                return Some(layout);
+            }
+        },
+    };
+    match body.as_ref().map(|b| b.as_statements_node()) {
         None => {}
-        Some(Node::BlockNode { .. }) => {
-            let body = call.block().and_then(|b| b.as_block_node()).and_then(|b| b.body());
-            let statements: Vec<Node<'_>> = match body.as_ref().and_then(|b| b.as_statements_node()) {
-                Some(statements) => statements.body().iter().collect(),
-                None => Vec::new(),
-            };
-            layout.open = body.is_some() && body.as_ref().and_then(|b| b.as_statements_node()).is_none();
-            for statement in statements {
-                let Some(def) = statement.as_def_node() else {
-                    layout.open = true;
-                    continue;
-                };
-                match def.receiver() {
-                    None => layout.defs.push((name(def.name()), Side::Instance)),
-                    Some(Node::SelfNode { .. }) => layout.defs.push((name(def.name()), Side::Singleton)),
-                    Some(_) => layout.open = true,
+        Some(None) => layout.open = true,
+        Some(Some(statements)) => {
+            for statement in statements.body().iter() {
+                match statement.as_def_node().map(|def| (name(def.name()), def.receiver())) {
+                    Some((method, None)) => layout.defs.push((method, Side::Instance)),
+                    Some((method, Some(Node::SelfNode { .. }))) => layout.defs.push((method, Side::Singleton)),
+                    _ => layout.open = true,
                 }
             }
         }
-        Some(_) => layout.open = true,
     }
     Some(layout)
 }
 
+/// `Struct.new(...)` (or `::Struct.new`), with or without a block.
+fn struct_new_call<'pr>(node: &Node<'pr>) -> Option<CallNode<'pr>> {
+    let call = node.as_call_node()?;
+    let receiver = call.receiver().as_ref().and_then(constant_path_text)?;
+    (call.name().as_slice() == b"new" && matches!(receiver.as_str(), "Struct" | "::Struct")).then_some(call)
+}
+
+/// `class Point < Struct.new(:x, :y)`: a superclass made on the spot.
 fn is_struct_new(node: &Node<'_>) -> bool {
-    let Some(call) = node.as_call_node() else { return false };
-    name(call.name()) == "new"
-        && call.block().is_none()
-        && call.receiver().as_ref().and_then(constant_path_text).is_some_and(|r| r == "Struct" || r == "::Struct")
+    struct_new_call(node).is_some_and(|call| call.block().is_none())
 }
 
 /// The lexical marker for `class << obj` bodies: nothing there is indexed.

@@ -192,18 +192,17 @@ fn copies_match_global(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
 }
 
 fn writes_local(node: &Node<'_>, local: &[u8]) -> bool {
-    if let Some(write) = node.as_local_variable_write_node() {
-        return write.name().as_slice() == local;
+    match node {
+        Node::LocalVariableWriteNode { .. }
+        | Node::LocalVariableOrWriteNode { .. }
+        | Node::LocalVariableOperatorWriteNode { .. } => crate::syntax::local_name(node) == Some(local),
+        _ => node.as_multi_write_node().is_some_and(|multi| {
+            multi
+                .lefts()
+                .iter()
+                .any(|t| t.as_local_variable_target_node().is_some_and(|t| t.name().as_slice() == local))
+        }),
     }
-    if let Some(write) = node.as_local_variable_or_write_node() {
-        return write.name().as_slice() == local;
-    }
-    if let Some(write) = node.as_local_variable_operator_write_node() {
-        return write.name().as_slice() == local;
-    }
-    node.as_multi_write_node().is_some_and(|multi| {
-        multi.lefts().iter().any(|t| t.as_local_variable_target_node().is_some_and(|t| t.name().as_slice() == local))
-    })
 }
 
 /// What the last successful match set: `$1`, `$&`, `$~[2]`,
