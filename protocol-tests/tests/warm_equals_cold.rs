@@ -124,9 +124,11 @@ fn a_method_added_to_a_class_reanalyses_only_the_files_that_look_it_up() {
 
 #[test]
 fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
-    // Early cutoff: `Money#initialize` gains a statement, which changes
-    // neither the file's interface nor its exports, so no other file's
-    // analysis is looked at again; and the answer is still a cold run's.
+    // Early cutoff: `Money#to_s` gains a statement, which changes neither
+    // the file's interface nor its exports, so no other file's analysis is
+    // looked at again; and the answer is still a cold run's. (Not
+    // `initialize`: whether it only keeps its arguments is part of the
+    // interface.)
     let rigor = bin("rigor");
     let scratch = tempfile::tempdir().expect("scratch");
     copy_tree(&fixtures().join("warm-project"), scratch.path());
@@ -134,7 +136,11 @@ fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
     let argv = ["check", "--format=json", "--", "lib"];
     let mut worker = protocol_tests::warm::Worker::start(&rigor);
     worker.call(&argv, root);
-    edit(&root.join("lib/shop/money.rb"), "      @cents = cents\n", "      @cents = cents\n      audit = cents.to_s\n");
+    edit(
+        &root.join("lib/shop/money.rb"),
+        "    def to_s = format_cents(cents)\n",
+        "    def to_s\n      audit = cents.to_s\n      format_cents(cents)\n    end\n",
+    );
     let (_, warm, _) = worker.call(&argv, root);
     let stats: serde_json::Value = serde_json::from_str(&warm).expect("json");
     let cache = &stats["stats"]["cache"];
@@ -212,5 +218,33 @@ fn a_file_whose_types_stood_is_checked_again_when_what_they_read_changes() {
     std::fs::write(root.join("lib/u.rb"), "class U\n  def m = 1\nend\n").expect("edit u.rb");
     let (_, after, _) = worker.call(&argv, root);
     assert!(after.contains("undefined method `bogus_call` for 1"), "{after}");
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+}
+
+#[test]
+fn a_constructor_that_comes_to_call_back_reaches_a_warm_answer() {
+    // `Basket#initialize` hands itself to `Label.new` before assigning
+    // `@items`. While `Label#initialize` (another file) only keeps its
+    // argument, nothing can read `@items` first; once it calls the basket
+    // back, `@items` may be nil when `add` runs (Ruby: NoMethodError).
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = scratch.path();
+    std::fs::create_dir_all(root.join("lib")).expect("lib");
+    std::fs::write(
+        root.join("lib/basket.rb"),
+        "class Basket\n  def initialize\n    @name = Label.new(self)\n    @items = []\n  end\n\n  def add(item)\n    @items.push(item)\n  end\nend\n",
+    )
+    .expect("basket.rb");
+    std::fs::write(root.join("lib/label.rb"), "class Label\n  def initialize(owner)\n    @owner = owner\n  end\nend\n")
+        .expect("label.rb");
+    let argv = ["check", "--format=json", "--no-stats", "--", "lib"];
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    let (_, before, _) = worker.call(&argv, root);
+    assert!(!before.contains("possible-nil-receiver"), "{before}");
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+    edit(&root.join("lib/label.rb"), "    @owner = owner\n", "    @owner = owner\n    owner.add(:label)\n");
+    let (_, after, _) = worker.call(&argv, root);
+    assert!(after.contains("possible-nil-receiver"), "{after}");
     assert_warm_equals_cold(&rigor, &mut worker, root);
 }

@@ -1170,7 +1170,10 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.index.ivars_unknowable = true;
         }
         if method == "initialize" && side == Some(Side::Instance) && !in_other {
-            let assigned = straight_line_ivar_writes(def.body());
+            let mut assigned = straight_line_ivar_writes(def.body());
+            if only_keeps_arguments(def) {
+                assigned.push(KEEPS_ARGUMENTS.to_string());
+            }
             if let Some(class) = self.current() {
                 class.initialized_ivars.extend(assigned);
             }
@@ -1508,6 +1511,52 @@ pub const CALLS_NOTHING: &str = "<calls-nothing>";
 /// method of its own (`reset`), followed by the method's name.
 pub const CALLS_HELPER: &str = "<call>";
 
+/// Marks an `initialize` that calls nothing at all, not even on its
+/// arguments: it only keeps them, or literals, in instance variables
+/// (`def initialize(owner) = @owner = owner`). `X.new(self)` running it
+/// cannot call back into the object passed.
+pub const KEEPS_ARGUMENTS: &str = "<keeps-arguments>";
+
+/// Prefixes, among the calls `initialize` makes before an ivar write
+/// ([`AFTER_CALLS`]), a constructor it hands the object to (`X.new(self)`),
+/// followed by the constant as written: it cannot call back when `X`'s
+/// `initialize` [`KEEPS_ARGUMENTS`].
+pub const NEW_OF: &str = "new:";
+
+/// Does this `initialize` only keep its arguments or literals in instance
+/// variables, calling nothing (defaults included)?
+fn only_keeps_arguments(def: &ruby_prism::DefNode<'_>) -> bool {
+    let plain = |value: &Node<'_>| {
+        matches!(
+            value,
+            Node::LocalVariableReadNode { .. }
+                | Node::NilNode { .. }
+                | Node::TrueNode { .. }
+                | Node::FalseNode { .. }
+                | Node::IntegerNode { .. }
+                | Node::FloatNode { .. }
+                | Node::SymbolNode { .. }
+                | Node::StringNode { .. }
+        )
+    };
+    if let Some(parameters) = def.parameters() {
+        let defaults =
+            parameters.optionals().iter().filter_map(|p| p.as_optional_parameter_node().map(|p| p.value())).chain(
+                parameters.keywords().iter().filter_map(|k| k.as_optional_keyword_parameter_node().map(|k| k.value())),
+            );
+        let forwarding = parameters.keyword_rest().is_some_and(|k| matches!(k, Node::ForwardingParameterNode { .. }));
+        if forwarding || !defaults.into_iter().all(|value| plain(&value)) {
+            return false;
+        }
+    }
+    let Some(body) = def.body() else { return true };
+    let Some(statements) = body.as_statements_node() else { return false };
+    statements
+        .body()
+        .iter()
+        .all(|statement| statement.as_instance_variable_write_node().is_some_and(|write| plain(&write.value())))
+}
+
 /// Can the statement end the method before the statements after it run
 /// (other than by raising)?
 fn leaves_early(node: &Node<'_>) -> bool {
@@ -1599,6 +1648,26 @@ pub fn own_calls_only(node: &Node<'_>) -> Option<Vec<String>> {
         }
         fn visit_call_node(&mut self, call: &CallNode<'pr>) {
             let method = name(call.name());
+            // `X.new(self)`: the object handed to a constructor, which is
+            // judged by what its `initialize` does ([`NEW_OF`]).
+            let hands_self = call
+                .arguments()
+                .is_some_and(|a| a.arguments().iter().any(|argument| matches!(argument, Node::SelfNode { .. })));
+            let constructor = match call.receiver() {
+                Some(receiver) if method == "new" && hands_self && call.block().is_none() => {
+                    constant_path_text(&receiver)
+                }
+                _ => None,
+            };
+            if let Some(class) = constructor {
+                self.names.push(format!("{NEW_OF}{class}"));
+                for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {
+                    if !matches!(argument, Node::SelfNode { .. }) {
+                        self.visit(&argument);
+                    }
+                }
+                return;
+            }
             match call.receiver() {
                 None if KERNEL_FUNCTIONS.contains(&method.as_str()) => {}
                 None => self.names.push(method),

@@ -660,9 +660,18 @@ impl<'pr> Inferrer<'pr, '_> {
         if !self.alone_in_family(class) {
             return false;
         }
-        let mut pending: Vec<String> = called.split(',').map(str::to_string).collect();
+        // Each call with the `def` it is made in (whose scope names the
+        // constructors it calls).
+        let Some(MethodEntry::Def(initialize)) = user.instance_methods.get("initialize") else { return false };
+        let mut pending: Vec<(String, usize)> = called.split(',').map(|m| (m.to_string(), *initialize)).collect();
         let mut seen: HashSet<String> = HashSet::default();
-        while let Some(method) = pending.pop() {
+        while let Some((method, caller)) = pending.pop() {
+            if let Some(class) = method.strip_prefix(super::index::NEW_OF) {
+                if !self.only_keeps_arguments(&self.index.def(caller).lexical, class) {
+                    return false;
+                }
+                continue;
+            }
             if !seen.insert(method.clone()) {
                 continue;
             }
@@ -679,11 +688,31 @@ impl<'pr> Inferrer<'pr, '_> {
                 return false;
             }
             match super::index::own_calls_of_body(&body) {
-                Some(more) => pending.extend(more),
+                Some(more) => pending.extend(more.into_iter().map(|m| (m, *id))),
                 None => return false,
             }
         }
         true
+    }
+
+    /// Does `written.new(...)`, seen in `lexical`, run an `initialize` that
+    /// only keeps its arguments (so the object handed to it cannot be
+    /// called back)? Only for a class of the project opened once, whose
+    /// `new` and `initialize` nothing else can replace: no singleton `new`,
+    /// no prepended or extended module, no superclass but Object.
+    fn only_keeps_arguments(&self, lexical: &[Name], written: &str) -> bool {
+        let Some(class) = self.index.resolve_constant(self.env, lexical, written) else { return false };
+        let Some(user) = self.index.class(&class) else { return false };
+        !user.spread
+            && !user.is_module
+            && matches!(user.superclass, Superclass::Implicit)
+            && user.prepends.is_empty()
+            && user.extends.is_empty()
+            && !user.unknown_mixins
+            && !user.computed_mixins
+            && !user.singleton_methods.contains_key("new")
+            && user.instance_methods.contains_key("initialize")
+            && user.initialized_ivars.contains(super::index::KEEPS_ARGUMENTS)
     }
 
     /// Is `class` the only class of its family, in this file and in the
