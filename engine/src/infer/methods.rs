@@ -699,11 +699,15 @@ impl<'pr> Inferrer<'pr, '_> {
     /// only keeps its arguments (so the object handed to it cannot be
     /// called back)? Only for a class of the project opened once, whose
     /// `new` and `initialize` nothing else can replace: no singleton `new`,
-    /// no prepended or extended module, no superclass but Object.
+    /// no prepended or extended module, no superclass but Object, and no
+    /// module mixed into single objects (`Label.prepend(M)` at the top
+    /// level) or `def obj.new` anywhere giving either name a body.
     fn only_keeps_arguments(&self, lexical: &[Name], written: &str) -> bool {
         let Some(class) = self.index.resolve_constant(self.env, lexical, written) else { return false };
         let Some(user) = self.index.class(&class) else { return false };
         !user.spread
+            && !self.index.core_redefined("new")
+            && !self.index.core_redefined("initialize")
             && !user.is_module
             && matches!(user.superclass, Superclass::Implicit)
             && user.prepends.is_empty()
