@@ -464,7 +464,10 @@ fn string_unary(s: &str, method: &str) -> Option<Type> {
         "bytesize" => Some(Type::int(s.len() as i64)),
         "empty?" => Some(boolean(s.is_empty())),
         "to_sym" | "intern" => Some(Type::symbol(s)),
-        "inspect" | "dump" if ascii => Some(Type::string(inspect_string(s))),
+        "inspect" if ascii => Some(Type::string(inspect_string(s))),
+        // `dump` writes other control bytes as `\xNN` where `inspect`
+        // writes `\uNNNN`: the same only for printable text.
+        "dump" if s.bytes().all(|b| (0x20..0x7f).contains(&b)) => Some(Type::string(inspect_string(s))),
         "upcase" if ascii => Some(Type::string(s.to_ascii_uppercase())),
         "downcase" if ascii => Some(Type::string(s.to_ascii_lowercase())),
         "capitalize" if ascii => {

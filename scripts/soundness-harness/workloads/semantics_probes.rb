@@ -775,3 +775,28 @@ kid = ProbeKid.new
 
 conversions = ProbeConversions.new
 ProbeConversions.instance_methods(false).sort.each { |m| conversions.public_send(m) rescue nil }
+
+# Stop 31's probes (three helpers' sweeps of collections and blocks,
+# flow and dispatch, strings and numbers): each gave a type Ruby's value
+# is not in on the engine this stop started from.
+class ProbeSignatures
+  def rand_zero = rand(0)
+  def rand_six = rand(6)
+  def p_none = p
+  def protected_names = self.class.send(:protected)
+  def source_of_symbol = :upcase.to_proc.source_location
+  def c_parameters = 1.method(:+).parameters
+  def hash_any_pair
+    seen = nil
+    { a: 1 }.any? { |pair| seen = pair }
+    seen
+  end
+  def reject_all = [1, 2].reject { true }.size
+  def reject_ints = [1, "a"].reject { |x| x.is_a?(Integer) }.first
+  def hash_reject = { a: 1 }.reject { true }[:a]
+  def permutation_back = (a = [1]; b = a.permutation(1) { }; b << "s"; a.last)
+  def dump_control = "\0".dump
+end
+
+signatures = ProbeSignatures.new
+ProbeSignatures.instance_methods(false).sort.each { |m| signatures.public_send(m) }
