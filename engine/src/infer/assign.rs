@@ -278,13 +278,16 @@ pub fn destructure(value: &Type, lefts: usize, rights: usize) -> Destructured {
             (vec![maybe.clone(); lefts], value.clone(), vec![maybe; rights])
         }
         Type::Constant(Literal::Nil) => (vec![Type::nil(); lefts], Type::Tuple(vec![]), vec![Type::nil(); rights]),
+        // One value that is not an array is the one element of `[value]`:
+        // the first target takes it, or the first after a splat when no
+        // target stands before it (`*a, b = 1` leaves `a` empty, `b` 1).
         Type::Constant(_) | Type::Singleton(_) | Type::Shape(_) | Type::IntRange { .. } => {
-            let mut left = vec![Type::nil(); lefts];
-            if let Some(first) = left.first_mut() {
-                *first = value.clone();
-            }
-            let rest = if lefts == 0 { Type::Tuple(vec![value.clone()]) } else { Type::Tuple(vec![]) };
-            (left, rest, vec![Type::nil(); rights])
+            let element = |i: usize| if i == 0 { value.clone() } else { Type::nil() };
+            let left: Vec<Type> = (0..lefts).map(element).collect();
+            let rest_end = 1usize.saturating_sub(rights).max(lefts);
+            let rest = Type::Tuple((lefts..rest_end).map(element).collect());
+            let right: Vec<Type> = (0..rights).map(|i| element(rest_end + i)).collect();
+            (left, rest, right)
         }
         // One of several shapes (`f ? [a, b] : [c, d]`): each position
         // holds what it holds in any of them. A member that may answer
@@ -338,6 +341,42 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::InstanceVariableReadNode { .. } => {
                 if let Some(read) = node.as_instance_variable_read_node() {
                     flow.ivars.remove(&name(read.name()));
+                }
+                true
+            }
+            // `a = b = [1]`, `a = (@b = [])`: the value written is the one
+            // passed on, so the written variable shares it too.
+            Node::LocalVariableWriteNode { .. } => {
+                let Some(write) = node.as_local_variable_write_node() else { return false };
+                if let Some(ty) = flow.locals.get_mut(&name(write.name())) {
+                    if ty.has_mutable_contents() {
+                        *ty = ty.forget_contents();
+                    }
+                }
+                self.escape(&write.value(), state);
+                true
+            }
+            Node::InstanceVariableWriteNode { .. } => {
+                let Some(write) = node.as_instance_variable_write_node() else { return false };
+                flow.ivars.remove(&name(write.name()));
+                self.escape(&write.value(), state);
+                true
+            }
+            // A value kept in a global or a class variable, which any code
+            // may reach (a write elsewhere is a write to this object).
+            Node::GlobalVariableWriteNode { .. }
+            | Node::ClassVariableWriteNode { .. }
+            | Node::ConstantWriteNode { .. }
+            | Node::IndexOrWriteNode { .. }
+            | Node::CallOrWriteNode { .. } => {
+                let value = match node {
+                    Node::GlobalVariableWriteNode { .. } => node.as_global_variable_write_node().map(|w| w.value()),
+                    Node::ClassVariableWriteNode { .. } => node.as_class_variable_write_node().map(|w| w.value()),
+                    Node::ConstantWriteNode { .. } => node.as_constant_write_node().map(|w| w.value()),
+                    _ => None,
+                };
+                if let Some(value) = value {
+                    self.escape(&value, state);
                 }
                 true
             }
@@ -461,6 +500,8 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         let skipped = state.clone();
         let assigned = self.expr(value, state, frame);
+        // `b ||= a`: both names reach one object.
+        let assigned = self.alias_of(value, &assigned, state);
         *state = super::flow::join_states(&skipped, state);
         join(&current.truthy_part(), &assigned)
     }
@@ -473,6 +514,7 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         let skipped = state.clone();
         let assigned = self.expr(value, state, frame);
+        let assigned = self.alias_of(value, &assigned, state);
         *state = super::flow::join_states(&skipped, state);
         join(&current.falsy_part(), &assigned)
     }

@@ -26,6 +26,9 @@ pub struct BlockPlan {
     pub fed_back: Vec<usize>,
     /// The method drops the block's value (`each`): nobody keeps it.
     pub value_dropped: bool,
+    /// The call also ends wherever a `throw` leaves the block (`catch`),
+    /// which may be anywhere in it (a method it calls may throw).
+    pub thrown_out: bool,
 }
 
 /// The flow's name for the value a block gives its next run (see
@@ -155,7 +158,29 @@ impl<'pr> Inferrer<'pr, '_> {
             }
         } else {
             let entry = Some(entry);
+            if plan.thrown_out {
+                self.assignment_logs.push(Vec::new());
+            }
             let head = self.fixpoint(&entry, |this, head| walk(this, head, &mut value, &mut breaks));
+            // Left by `throw` anywhere: each outer local as it was before
+            // the block or after any assignment in it, and what it holds
+            // maybe changed (as a `rescue` sees them).
+            let thrown = plan.thrown_out.then(|| {
+                let log = self.assignment_logs.pop().unwrap_or_default();
+                let mut thrown = outer.clone();
+                for ty in thrown.locals.values_mut() {
+                    *ty = ty.forget_mutable();
+                }
+                for (local, ty) in &log {
+                    let before = thrown.locals.get(local).cloned().unwrap_or_else(Type::nil);
+                    thrown.locals.insert(local.clone(), crate::types::join(&before, &ty.settle_elements()));
+                }
+                thrown.ivars.clear();
+                if let Some(logs) = self.assignment_logs.last_mut() {
+                    logs.extend(log);
+                }
+                thrown
+            });
             // Outer locals a block parameter shadowed are the outer ones again.
             let restore = |mut flow: State| {
                 if let Some(flow) = flow.as_mut() {
@@ -174,7 +199,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 flow
             };
             let broken = restore(join_all(breaks.iter().map(|(_, f)| Some(f.clone()))));
-            *state = restore(join_all([Some(outer.clone()), head]));
+            *state = restore(join_all([Some(outer.clone()), head, thrown]));
             self.record(&node, &Type::nominal("Proc"));
             return BlockRun { value, breaks: breaks.into_iter().map(|(t, _)| t).collect(), break_state: broken };
         }

@@ -578,6 +578,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     stored: !synchronous,
                     fed_back: if synchronous { fed_back_positions(plans) } else { Vec::new() },
                     value_dropped: synchronous && DROPS_BLOCK_VALUE.contains(&method),
+                    thrown_out: method == "catch",
                 };
                 self.block(&node, plan, state, frame)
             }
@@ -1045,6 +1046,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 stored: true,
                 fed_back: Vec::new(),
                 value_dropped: false,
+                thrown_out: false,
             };
             if let BlockArg::Literal(block) = block {
                 self.block(&block, plan, state, frame);
@@ -1120,6 +1122,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             Kind::Or => {
                 let skipped = state.clone();
                 let assigned = self.expr(&value, state, frame);
+                // The element or attribute now holds the value too.
+                self.escape(&value, state);
                 *state = join_states(&skipped, state);
                 join(&current.truthy_part(), &assigned)
             }
@@ -1130,6 +1134,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             Kind::And => {
                 let skipped = state.clone();
                 let assigned = self.expr(&value, state, frame);
+                self.escape(&value, state);
                 *state = join_states(&skipped, state);
                 join(&current.falsy_part(), &assigned)
             }

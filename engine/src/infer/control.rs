@@ -407,6 +407,10 @@ impl<'pr> Inferrer<'pr, '_> {
         let mut value = Type::Bot;
         let mut exits: Vec<State> = Vec::new();
         let mut exceptional: State = None;
+        // What leaves the body by `return`, `break` or `next` so far: the
+        // `ensure` runs after, and may change what those values hold.
+        let returned = self.returns.last().map_or(0, Vec::len);
+        let jumped: Vec<(usize, usize)> = self.jumps.iter().map(|j| (j.breaks.len(), j.nexts.len())).collect();
         // `retry` runs the body again with the rescue's flow: a loop.
         self.fixpoint(&entry, |this, start| {
             let mut current = start.clone();
@@ -469,6 +473,21 @@ impl<'pr> Inferrer<'pr, '_> {
             let ty = self.statements(ensure.statements(), &mut ensured, frame);
             self.record(&ensure.as_node(), &ty);
             after = if after.is_some() { ensured } else { None };
+            // It runs after the value is made (`s = +"a"; s ensure s << "b"`
+            // gives "ab"): a value it may reach loses its contents.
+            if ensure.statements().is_some_and(|s| may_mutate(&s.as_node())) {
+                value = value.forget_contents();
+                if let Some(returns) = self.returns.last_mut() {
+                    for ty in returns.iter_mut().skip(returned) {
+                        *ty = ty.forget_contents();
+                    }
+                }
+                for (target, (breaks, nexts)) in self.jumps.iter_mut().zip(jumped) {
+                    for (ty, _) in target.breaks.iter_mut().skip(breaks).chain(target.nexts.iter_mut().skip(nexts)) {
+                        *ty = ty.forget_contents();
+                    }
+                }
+            }
         }
         *state = after;
         value
@@ -678,4 +697,45 @@ pub fn raise_guard(write: &Node<'_>, next: &Node<'_>) -> Option<Narrowing> {
         return (raising && nil_test).then_some(Type::without_nil as Narrowing);
     }
     None
+}
+
+/// Could running `node` change an object some value holds: does it call
+/// anything (a method, an operator or index write, `super`, `yield`)?
+fn may_mutate(node: &Node<'_>) -> bool {
+    struct Finder {
+        found: bool,
+    }
+    impl<'pr> ruby_prism::Visit<'pr> for Finder {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            crate::stack_guard::ensure_room();
+            self.note(&node);
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.note(&node);
+        }
+    }
+    impl Finder {
+        fn note(&mut self, node: &Node<'_>) {
+            self.found |= matches!(
+                node,
+                Node::CallNode { .. }
+                    | Node::CallOperatorWriteNode { .. }
+                    | Node::CallOrWriteNode { .. }
+                    | Node::CallAndWriteNode { .. }
+                    | Node::IndexOperatorWriteNode { .. }
+                    | Node::IndexOrWriteNode { .. }
+                    | Node::IndexAndWriteNode { .. }
+                    | Node::SuperNode { .. }
+                    | Node::ForwardingSuperNode { .. }
+                    | Node::YieldNode { .. }
+                    | Node::InterpolatedStringNode { .. }
+                    | Node::InterpolatedSymbolNode { .. }
+                    | Node::InterpolatedXStringNode { .. }
+                    | Node::XStringNode { .. }
+            );
+        }
+    }
+    let mut finder = Finder { found: false };
+    ruby_prism::Visit::visit(&mut finder, node);
+    finder.found
 }

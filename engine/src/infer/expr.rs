@@ -286,7 +286,10 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::ClassVariableTargetNode { .. } => Type::untyped(),
             Node::ClassVariableWriteNode { .. } => {
                 let Some(write) = node.as_class_variable_write_node() else { return Type::untyped() };
-                self.expr(&write.value(), state, frame)
+                let value = self.expr(&write.value(), state, frame);
+                // Any code may reach the object through the variable now.
+                self.escape(&write.value(), state);
+                value
             }
             Node::ClassVariableOperatorWriteNode { .. } => {
                 let Some(write) = node.as_class_variable_operator_write_node() else { return Type::untyped() };
@@ -296,11 +299,13 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::ClassVariableOrWriteNode { .. } => {
                 let Some(write) = node.as_class_variable_or_write_node() else { return Type::untyped() };
                 let value = self.expr(&write.value(), state, frame);
+                self.escape(&write.value(), state);
                 join(&Type::untyped(), &value)
             }
             Node::ClassVariableAndWriteNode { .. } => {
                 let Some(write) = node.as_class_variable_and_write_node() else { return Type::untyped() };
                 self.expr(&write.value(), state, frame);
+                self.escape(&write.value(), state);
                 Type::untyped()
             }
             Node::GlobalVariableReadNode { .. } => {
@@ -310,7 +315,10 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::GlobalVariableTargetNode { .. } => Type::untyped(),
             Node::GlobalVariableWriteNode { .. } => {
                 let Some(write) = node.as_global_variable_write_node() else { return Type::untyped() };
-                self.expr(&write.value(), state, frame)
+                let value = self.expr(&write.value(), state, frame);
+                // Any code may reach the object through the global now.
+                self.escape(&write.value(), state);
+                value
             }
             Node::GlobalVariableOperatorWriteNode { .. } => {
                 let Some(write) = node.as_global_variable_operator_write_node() else { return Type::untyped() };
@@ -586,6 +594,7 @@ impl<'pr> Inferrer<'pr, '_> {
                         stored: true,
                         fed_back: Vec::new(),
                         value_dropped: false,
+                        thrown_out: false,
                     };
                     self.block(&block, plan, state, frame);
                 }

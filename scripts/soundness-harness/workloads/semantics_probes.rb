@@ -800,3 +800,46 @@ end
 
 signatures = ProbeSignatures.new
 ProbeSignatures.instance_methods(false).sort.each { |m| signatures.public_send(m) }
+
+class ProbeSharing
+  def global_write = (s = +"ab"; $probe_shared = s; $probe_shared << "c"; s)
+  def class_var_write = (s = +"ab"; @@probe_shared = s; @@probe_shared << "c"; s)
+  def chained = (a = b = [1]; b << "s"; a.last)
+  def chained_paren = (b = (a = [1]); b << "s"; a.last)
+  def chained_ivar = (a = @x = [1]; @x << "s"; a.last)
+  def or_assigned = (a = [1]; b = nil; b ||= a; b << "s"; a.last)
+  def and_assigned = (a = [1]; b = [0]; b &&= a; b << "s"; a.last)
+  def ivar_or_assigned = (a = [1]; @d ||= a; @d << "s"; a.last)
+  def index_or_assigned = (a = [1]; h = {}; h[:k] ||= a; h[:k] << "s"; a.last)
+  def splat_first = (*a, b = 1; [a, b])
+  def splat_both = (*a, b, c = 1; [a, b, c])
+  def anonymous_splat = (*, b = "s"; b)
+  def ensure_returned
+    s = +"a"
+    begin
+      return s
+    ensure
+      s << "b"
+    end
+  end
+  def ensure_value
+    a = [1]
+    begin
+      a
+    ensure
+      a << "x"
+    end
+  end
+  def ensure_method
+    s = +"a"
+    s
+  ensure
+    s << "b"
+  end
+  def thrown_write = (s = 1; catch(:x) { s = "str"; throw :x }; s)
+  def thrown_mutation = (s = +"ab"; catch(:x) { s << "c"; throw :x }; s)
+  def thrown_from_each = (s = 1; catch(:a) { [1, 2].each { s = "str"; throw :a } }; s)
+end
+
+sharing = ProbeSharing.new
+ProbeSharing.instance_methods(false).sort.each { |m| sharing.public_send(m) }
