@@ -277,6 +277,38 @@ fn overloads_that_take_the_same_arguments_all_answer() {
 }
 
 #[test]
+fn overloads_are_chosen_by_their_type_arguments_and_literals_too() {
+    // `Array[String]` is an Array but not an `Array[Integer]`: the first
+    // overload does not fit `["a"]` (Ruby gives "a"). Nor is a Range the
+    // literal `0` (`rand(1..2)` is only Integer).
+    let dir = project(&[
+        (
+            "sig/foo.rbs",
+            "class Foo
+  def f: (Array[Integer]) -> Integer
+       | (Array[String]) -> String
+end
+",
+        ),
+        (
+            "lib/foo.rb",
+            "class Foo
+  def f(a) = a.first
+end
+a = Foo.new.f([\"a\"])
+b = Foo.new.f([1])
+c = rand(1.0..2.0)
+d = rand(1..2)
+",
+        ),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/foo.rb:4:1"), "String");
+    assert_eq!(type_at(dir.path(), "lib/foo.rb:5:1"), "Integer");
+    assert_eq!(type_at(dir.path(), "lib/foo.rb:6:1"), "Float");
+    assert_eq!(type_at(dir.path(), "lib/foo.rb:7:1"), "Integer");
+}
+
+#[test]
 fn a_project_signature_still_wins_over_the_projects_body() {
     // The project's own sig/ is a promise about its code: a reopened core
     // method it declares keeps the declared type.

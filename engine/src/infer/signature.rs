@@ -262,6 +262,9 @@ impl Inferrer<'_, '_> {
                 Type::Constant(_) => Fit::No,
                 Type::Nominal { class, .. } if &**class == literal.class_name() => Fit::Maybe,
                 _ if exact => Fit::No,
+                // A value of another class is never the literal (a Range
+                // is not `0`).
+                _ if self.fits_class(literal.class_name(), arg, exact) == Fit::No => Fit::No,
                 _ => Fit::Maybe,
             },
             RType::Optional(inner) => match arg {
@@ -301,7 +304,30 @@ impl Inferrer<'_, '_> {
                 _ if exact => Fit::No,
                 _ => Fit::Maybe,
             },
-            RType::Class { name, .. } => self.fits_class(name, arg, exact),
+            RType::Class { name, args } => {
+                let fit = self.fits_class(name, arg, exact);
+                if fit != Fit::Yes || args.is_empty() {
+                    return fit;
+                }
+                // `Range[Float]` is a Range, but not a `Range[Integer]`:
+                // the type arguments decide, where the argument says them.
+                let given: Vec<Type> = match arg {
+                    Type::Nominal { class, args: given } if class == name && given.len() == args.len() => {
+                        given.to_vec()
+                    }
+                    Type::Tuple(elements) if &**name == "Array" && args.len() == 1 => {
+                        vec![union(elements.iter().cloned())]
+                    }
+                    Type::Nominal { .. } | Type::Tuple(_) => return Fit::Maybe,
+                    _ => return fit,
+                };
+                Fit::all(args.iter().zip(&given).map(|(param, given)| match self.fits(param, given, depth) {
+                    // Only a surely wrong argument rules the overload out.
+                    Fit::No => Fit::No,
+                    Fit::Maybe => Fit::Maybe,
+                    Fit::Yes => Fit::Yes,
+                }))
+            }
         }
     }
 

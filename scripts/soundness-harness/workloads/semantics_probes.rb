@@ -843,3 +843,12 @@ end
 
 sharing = ProbeSharing.new
 ProbeSharing.instance_methods(false).sort.each { |m| sharing.public_send(m) }
+
+class ProbeOverloads
+  def rand_float_range = rand(1.0..2.0)
+  def random_float_range = Random.rand(1.0..2.0)
+  def rand_int_range = rand(1..2)
+end
+
+overloads = ProbeOverloads.new
+ProbeOverloads.instance_methods(false).sort.each { |m| overloads.public_send(m) }
