@@ -228,6 +228,7 @@ impl<'pr> ProgramIndex<'pr> {
             module_function: false,
             in_block: 0,
             in_def: 0,
+            def_on_instance: Vec::new(),
             blocks_make_new_classes: Vec::new(),
             block_targets: Vec::new(),
             macro_names: Vec::new(),
@@ -644,6 +645,11 @@ struct Walker<'i, 'pr, 'e> {
     in_block: usize,
     /// Inside a `def`: its calls run later, on whatever `self` it gets.
     in_def: usize,
+    /// For each enclosing `def`, innermost last: is `self` there an
+    /// instance of the class (not the class, nor another object)? Then
+    /// `extend(M)`, `def self.x` and `define_singleton_method` change that
+    /// one object, not the class.
+    def_on_instance: Vec<bool>,
     /// For each enclosing call with a block, innermost last: does the
     /// block make a class no project class is above (`Struct.new do`,
     /// `Class.new do`, `Data.define do`)? Its `def`s answer for nobody else.
@@ -885,6 +891,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
 
     /// Inside a `Struct.new`, `Data.define` or bare `Class.new` block: its
     /// methods answer for nobody else.
+    /// Is `self` here an instance of the class being defined (in an
+    /// instance method's body, outside any block)?
+    fn self_is_an_instance(&self) -> bool {
+        self.in_block == 0 && self.def_on_instance.last().copied().unwrap_or(false)
+    }
+
     fn in_new_class_block(&self) -> bool {
         self.in_block > 0 && self.blocks_make_new_classes.last() == Some(&true)
     }
@@ -956,9 +968,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
             }
             // `obj.extend(M)`: M's methods may override those of obj's class.
             // So may `Klass.prepend(M)` (and `Klass.include(M)` those of its
-            // superclasses): taken the same way, ahead of everything.
+            // superclasses): taken the same way, ahead of everything. So
+            // may `extend(M)` in an instance method (the object extends
+            // itself).
             "extend" | "prepend" | "include"
-                if call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. })) =>
+                if call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. }))
+                    || (method == "extend" && on_self && self.self_is_an_instance()) =>
             {
                 let arguments: Vec<Node<'pr>> =
                     call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
@@ -978,7 +993,8 @@ impl<'pr> Walker<'_, 'pr, '_> {
             | "attr_writer"
             | "attr_accessor"
             | "attr"
-                if !on_self && !self.in_new_class_block() =>
+                if (!on_self && !self.in_new_class_block())
+                    || (method == "define_singleton_method" && on_self && self.self_is_an_instance()) =>
             {
                 let names = symbol_arguments(call);
                 let names = if method == "alias_method" { names.into_iter().take(1).collect() } else { names };
@@ -1143,6 +1159,8 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             Some(_) => None,
         };
         let in_other = self.in_block > 0 || self.lexical.last().is_some_and(|c| &**c == SINGLETON_OF_OTHER);
+        // `def self.x` run by an instance method gives that one object `x`.
+        let on_an_instance = side == Some(Side::Singleton) && self.self_is_an_instance();
         let owner = match (self.lexical.last(), side) {
             (Some(class), Some(side)) if !in_other => Some((class.clone(), side)),
             _ => None,
@@ -1151,13 +1169,16 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let dual = self.module_function && side == Some(Side::Instance) && !in_other;
         self.index.defs.push(DefInfo { node: node_clone(&node), owner, lexical: self.lexical.clone(), dual });
         self.index.def_at.insert(node.location().start() as usize, id);
-        if let (Some(side), false) = (side, in_other) {
+        if let (Some(side), false, false) = (side, in_other, on_an_instance) {
             self.add_method(method.clone(), MethodEntry::Def(id), side);
         }
         // `def obj.name`, or a `def` in a block (`Class.new(Base) do def
         // step`, `class_eval do`): some object answers `name` its own way,
         // ahead of its class (any class's, as far as this file can tell).
         let in_new_class = self.in_new_class_block();
+        if on_an_instance {
+            self.index.object_singleton_defs.insert(method.clone());
+        }
         if side.is_none() || (in_other && !in_new_class) {
             self.index.object_singleton_defs.insert(method.clone());
             if def.receiver().is_none() {
@@ -1181,7 +1202,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let saved = self.module_function;
         self.module_function = false;
         self.in_def += 1;
+        self.def_on_instance.push(side == Some(Side::Instance) && !in_other && !on_an_instance);
         ruby_prism::visit_def_node(self, def);
+        self.def_on_instance.pop();
         self.in_def -= 1;
         self.module_function = saved;
     }

@@ -852,3 +852,29 @@ end
 
 overloads = ProbeOverloads.new
 ProbeOverloads.instance_methods(false).sort.each { |m| overloads.public_send(m) }
+
+module ProbeLoud
+  def probe_greet = "LOUD"
+end
+
+class ProbeSelfExtended
+  def initialize = extend(ProbeLoud)
+  def probe_greet = :quiet
+  def use = probe_greet
+end
+
+class ProbeSelfSingleton
+  def setup
+    def self.probe_hello = "singleton"
+  end
+  def probe_hello = :quiet
+  def use = (setup; probe_hello)
+end
+
+class ProbeSelfDefined
+  def setup = define_singleton_method(:probe_hi) { "dsm" }
+  def probe_hi = :quiet
+  def use = (setup; probe_hi)
+end
+
+[ProbeSelfExtended.new.use, ProbeSelfSingleton.new.use, ProbeSelfDefined.new.use]
