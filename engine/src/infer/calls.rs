@@ -546,9 +546,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 // A lazy enumerator runs its blocks when it is forced, later.
                 let lazy =
                     receiver.members().iter().any(|m| Inferrer::class_of(m).is_some_and(|c| &*c == "Enumerator::Lazy"));
+                // A block given to a Method or Proc object goes to whatever
+                // body it stands for, which may keep it
+                // (`method(:register).call { }`).
+                let handed_on = matches!(method, "call" | "()" | "yield" | "===" | "[]")
+                    && receiver.members().iter().any(|m| {
+                        Inferrer::class_of(m).is_some_and(|c| matches!(&*c, "Method" | "UnboundMethod" | "Proc"))
+                    });
                 let synchronous = plans.iter().all(|p| matches!(p, Plan::Rbs { .. } | Plan::Fixed(Type::Bot)))
                     && !STORES_BLOCK.contains(&method)
-                    && !lazy;
+                    && !lazy
+                    && !handed_on;
                 let changes_self = CHANGES_SELF.contains(&method)
                     || (method == "new"
                         && matches!(receiver, Type::Singleton(c) if matches!(&**c, "Class" | "Module" | "Struct" | "Data")));

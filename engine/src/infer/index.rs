@@ -889,14 +889,14 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
-    /// Inside a `Struct.new`, `Data.define` or bare `Class.new` block: its
-    /// methods answer for nobody else.
     /// Is `self` here an instance of the class being defined (in an
     /// instance method's body, outside any block)?
     fn self_is_an_instance(&self) -> bool {
         self.in_block == 0 && self.def_on_instance.last().copied().unwrap_or(false)
     }
 
+    /// Inside a `Struct.new`, `Data.define` or bare `Class.new` block: its
+    /// methods answer for nobody else.
     fn in_new_class_block(&self) -> bool {
         self.in_block > 0 && self.blocks_make_new_classes.last() == Some(&true)
     }
@@ -928,6 +928,36 @@ impl<'pr> Walker<'_, 'pr, '_> {
             (_, [sent, constant, ..]) if matches!(sent.as_str(), "const_set" | "remove_const") => Some(constant),
             _ => None,
         };
+        // `C.send(:define_method, :v) { }`, `send(:alias_method, :v, :w)`:
+        // a method of some object's, as if written directly (but the
+        // object cannot be told here).
+        if let [sent, defined @ ..] = named.as_slice() {
+            let names: &[String] = match sent.as_str() {
+                "alias_method" => defined.get(..1).unwrap_or(&[]),
+                "define_method"
+                | "define_singleton_method"
+                | "attr_reader"
+                | "attr_writer"
+                | "attr_accessor"
+                | "attr"
+                | "remove_method"
+                | "undef_method" => defined,
+                _ => &[],
+            };
+            for defined in names {
+                if matches!(sent.as_str(), "attr_writer" | "attr_accessor") {
+                    self.index.object_singleton_defs.insert(format!("{defined}="));
+                    self.note_block_replaced(&format!("{defined}="));
+                }
+                if sent != "attr_writer" {
+                    self.index.object_singleton_defs.insert(defined.clone());
+                    self.note_block_replaced(defined);
+                }
+            }
+            if sent == "instance_variable_set" {
+                self.index.ivars_unknowable = true;
+            }
+        }
         if let Some(constant) = rewrites {
             // In whose namespace: the receiver's, as written; `self`'s, the
             // class being defined; anyone's, for a receiver nobody can name.

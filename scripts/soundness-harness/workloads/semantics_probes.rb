@@ -878,3 +878,24 @@ class ProbeSelfDefined
 end
 
 [ProbeSelfExtended.new.use, ProbeSelfSingleton.new.use, ProbeSelfDefined.new.use]
+
+class ProbeSentAlias
+  def probe_sent_w = 1
+  def probe_other = "other"
+  def use = probe_sent_w
+end
+ProbeSentAlias.send(:alias_method, :probe_sent_w, :probe_other)
+
+class ProbeMethodCallBlock
+  def register(&b) = (@cb = b)
+  def fire = @cb.call
+  def stored_through_call
+    s = 1
+    method(:register).call { s = "str" }
+    s = 2
+    fire
+    s
+  end
+end
+
+[ProbeSentAlias.new.use, ProbeMethodCallBlock.new.stored_through_call]
