@@ -414,6 +414,32 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
+    /// `a.each` (or any call without a block giving an Enumerator) on a
+    /// receiver whose contents its type describes: the enumerator, kept,
+    /// yields whatever the receiver holds later, so its element types go,
+    /// and the receiver is reachable through it.
+    fn live_enumerator(&mut self, value: &Node<'pr>, ty: &Type, state: &mut State) -> Option<Type> {
+        let call = value.as_call_node().filter(|c| c.block().is_none())?;
+        let receiver = call.receiver()?;
+        let holds = |t: &Type| t.has_mutable_contents() || t.has_nested_mutable_contents();
+        if !self.recorded(&receiver).is_some_and(holds) {
+            return None;
+        }
+        let forgotten = union(
+            ty.members()
+                .iter()
+                .map(|member| match member {
+                    Type::Nominal { class, args } if class.starts_with("Enumerator") && !args.is_empty() => {
+                        Some(Type::generic(class, vec![Type::untyped(); args.len()]))
+                    }
+                    _ => None,
+                })
+                .collect::<Option<Vec<Type>>>()?,
+        );
+        self.escape(&receiver, state);
+        Some(forgotten)
+    }
+
     /// Is `node` a call whose result may be one of its receiver's own
     /// elements, which the receiver's type describes (`a[0]` of
     /// `[Array[Integer]]`)? Then the two share that element.
@@ -439,6 +465,11 @@ impl<'pr> Inferrer<'pr, '_> {
     /// `b = a`: both names now reach one object, and a mutation through
     /// either is invisible to the other, so neither keeps exact contents.
     pub fn alias_of(&mut self, value: &Node<'pr>, ty: &Type, state: &mut State) -> Type {
+        // `e = a.each`: the enumerator walks `a` as it is when it runs, so
+        // what it yields may be whatever `a` comes to hold.
+        if let Some(live) = self.live_enumerator(value, ty, state) {
+            return live;
+        }
         // `b = a[0]` too: b may be one of a's elements, changed through
         // either; and `b = a || []`, `b = a.push(1)`. (Whatever `b`'s type:
         // `a.to_s` may be `untyped` where a file redefines `to_s`, and still

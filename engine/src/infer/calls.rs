@@ -574,10 +574,36 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 if project_method && node.parameters().is_some() {
                     self.walk_yielding_defs(plans);
                 }
+                let mut yielded =
+                    if synchronous || project_method { self.yielded_to(plans, args, false) } else { None };
+                // An enumerator over a method that yields two values
+                // (`each_with_index`) gives a block of one parameter the
+                // first (`map { |x| }`) or both as a pair (`find`), by
+                // method: its element type, a pair, cannot tell which.
+                let one_parameter = node
+                    .parameters()
+                    .and_then(|p| p.as_block_parameters_node())
+                    .and_then(|p| p.parameters())
+                    .is_some_and(|p| {
+                        p.requireds().iter().count() == 1
+                            && p.requireds().iter().all(|r| matches!(r, Node::RequiredParameterNode { .. }))
+                            && p.optionals().iter().count() == 0
+                            && p.rest().is_none()
+                            && p.posts().iter().count() == 0
+                    });
+                let enumerator = receiver
+                    .members()
+                    .iter()
+                    .any(|m| Inferrer::class_of(m).is_some_and(|c| c.starts_with("Enumerator")));
+                if let (true, true, Some([Type::Tuple(pair)])) = (one_parameter, enumerator, yielded.as_deref()) {
+                    if let Some(first) = pair.first() {
+                        yielded = Some(vec![union([Type::Tuple(pair.clone()), first.clone()])]);
+                    }
+                }
                 let plan = BlockPlan {
                     // A project method's block runs when it yields, and
                     // only then (see `yields`), whenever that is.
-                    yielded: if synchronous || project_method { self.yielded_to(plans, args, false) } else { None },
+                    yielded,
                     self_type: self_type.clone(),
                     // Iteration never evaluates its block against another
                     // object, whoever the receiver is.

@@ -899,3 +899,16 @@ class ProbeMethodCallBlock
 end
 
 [ProbeSentAlias.new.use, ProbeMethodCallBlock.new.stored_through_call]
+
+class ProbeEnumerators
+  def kept_then_grown = (a = [1]; e = a.each; a << "s"; e.to_a)
+  def kept_then_shifted = (a = [1]; e = a.each; a.unshift("s"); e.next)
+  def kept_hash = (h = { a: 1 }; e = h.each; h[:b] = "s"; e.to_a)
+  def indexed_one_parameter = [1].each_with_index.map { |x| x }
+  def with_object_one_parameter = [1].each_with_object([]).map { |x| x }
+  def indexed_to_h = [1].each_with_index.to_h { |x| [x, 0] }
+  def indexed_pairs = [1, 2].each_with_index.map { |x, i| x + i }
+end
+
+enumerators = ProbeEnumerators.new
+ProbeEnumerators.instance_methods(false).sort.each { |m| enumerators.public_send(m) }
