@@ -229,6 +229,7 @@ impl<'pr> ProgramIndex<'pr> {
             in_block: 0,
             in_def: 0,
             def_on_instance: Vec::new(),
+            in_singleton_self: 0,
             blocks_make_new_classes: Vec::new(),
             block_targets: Vec::new(),
             macro_names: Vec::new(),
@@ -501,13 +502,15 @@ impl<'pr> ProgramIndex<'pr> {
     }
 
     fn resolve_head(&self, env: &Environment, lexical: &[Name], head: &str) -> Option<Name> {
-        for scope in lexical.iter().rev() {
+        for scope in lexical.iter().rev().filter(|scope| &***scope != SINGLETON_OF_SELF) {
             let full = format!("{scope}::{head}");
             if self.is_known_constant(env, &full) {
                 return Some(Name::from(full));
             }
         }
-        if let Some(innermost) = lexical.last() {
+        // In `class << self` the innermost scope is the singleton class,
+        // whose ancestors hold no constant of the class's own ancestors'.
+        if let Some(innermost) = lexical.last().filter(|scope| &***scope != SINGLETON_OF_SELF) {
             for ancestor in self.ancestor_names(env, innermost) {
                 let full = format!("{ancestor}::{head}");
                 if self.is_known_constant(env, &full) {
@@ -650,6 +653,8 @@ struct Walker<'i, 'pr, 'e> {
     /// `extend(M)`, `def self.x` and `define_singleton_method` change that
     /// one object, not the class.
     def_on_instance: Vec<bool>,
+    /// Inside `class << self` bodies (see [`SINGLETON_OF_SELF`]).
+    in_singleton_self: usize,
     /// For each enclosing call with a block, innermost last: does the
     /// block make a class no project class is above (`Struct.new do`,
     /// `Class.new do`, `Data.define do`)? Its `def`s answer for nobody else.
@@ -1165,6 +1170,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let saved = (self.side, self.module_function);
         if on_self {
             self.side = Side::Singleton;
+            self.in_singleton_self += 1;
         } else {
             // `class << obj`: methods of some other object.
             self.visit(&singleton.expression());
@@ -1174,7 +1180,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         if let Some(body) = singleton.body() {
             self.visit(&body);
         }
-        if !on_self {
+        if on_self {
+            self.in_singleton_self -= 1;
+        } else {
             self.lexical.pop();
         }
         (self.side, self.module_function) = saved;
@@ -1197,7 +1205,11 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         };
         let id = self.index.defs.len();
         let dual = self.module_function && side == Some(Side::Instance) && !in_other;
-        self.index.defs.push(DefInfo { node: node_clone(&node), owner, lexical: self.lexical.clone(), dual });
+        let mut lexical = self.lexical.clone();
+        if self.in_singleton_self > 0 {
+            lexical.push(Name::from(SINGLETON_OF_SELF));
+        }
+        self.index.defs.push(DefInfo { node: node_clone(&node), owner, lexical, dual });
         self.index.def_at.insert(node.location().start() as usize, id);
         if let (Some(side), false, false) = (side, in_other, on_an_instance) {
             self.add_method(method.clone(), MethodEntry::Def(id), side);
@@ -1367,6 +1379,11 @@ fn is_struct_new(node: &Node<'_>) -> bool {
 
 /// The lexical marker for `class << obj` bodies: nothing there is indexed.
 const SINGLETON_OF_OTHER: &str = "<singleton>";
+
+/// Ends the scope of a `def` in `class << self`, for constant lookup only
+/// (see `resolve_head`): Ruby looks in the class's own constants, then in
+/// the singleton class's ancestors, not the class's.
+const SINGLETON_OF_SELF: &str = "<singleton-self>";
 
 /// Instance variables `initialize` surely assigns before anything can
 /// read them: the ivar writes among its leading statements, as long as no

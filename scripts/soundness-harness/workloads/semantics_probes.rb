@@ -912,3 +912,19 @@ end
 
 enumerators = ProbeEnumerators.new
 ProbeEnumerators.instance_methods(false).sort.each { |m| enumerators.public_send(m) }
+
+PROBE_SCOPE = :top
+
+class ProbeScopeBase
+  PROBE_SCOPE = :base
+  def m = 1
+end
+
+class ProbeScopeKid < ProbeScopeBase
+  class << self
+    def scoped = PROBE_SCOPE
+  end
+  def self.inherited_scope = PROBE_SCOPE
+end
+
+[ProbeScopeKid.scoped, ProbeScopeKid.inherited_scope]
