@@ -335,6 +335,24 @@ fn observed_parameters_are_the_union_of_argument_types() {
         )],
         &["--params=observed"],
     );
+    // Calls the walk sees but not as calls of this method (each checked
+    // against Debian's ruby): through a subclass or an alias, Ruby's own
+    // (`===` from `case`), a writer given its value by `+=` or multiple
+    // assignment.
+    let hidden = "class P\n  def m(x) = 1\n  def n(x) = 2\n  alias n2 n\n  def ===(x) = true\n  attr_reader :v\n  def v=(x)\n    3\n  end\nend\nclass K < P\nend\np = P.new\np.m(1)\nK.new.m(\"s\")\np.n(1)\np.n2(\"s\")\np === 1\ncase \"s\"\nwhen p then 1\nend\np.v = 1\np.v += 1.5\n";
+    table(
+        &[(
+            hidden,
+            None,
+            &[
+                ("P", "m", "new_file", "def m: (untyped) -> 1"),
+                ("P", "n", "new_file", "def n: (untyped) -> 2"),
+                ("P", "===", "new_file", "def ===: (untyped) -> true"),
+                ("P", "v=", "new_file", "def v=: (untyped) -> 3"),
+            ],
+        )],
+        &["--params=observed"],
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@ use crate::infer::Side;
 use crate::types::{union, widen_literals, Type};
 
 use super::classify::is_initialize;
-use super::walk::{unresolved_key, DefSite, Observations, Param};
+use super::walk::{DefSite, Observations, Param};
 
 /// Types for the first `count` positional parameters of `site`; `None`
 /// where nothing sure was observed.
@@ -20,8 +20,16 @@ pub fn parameter_types(observations: &Observations, site: &DefSite, count: usize
         keys = vec![(site.class.clone(), Side::Instance, "initialize".to_string())];
     }
     // A call of this name the walk could not resolve (unknown receiver,
-    // splat, `send`, `super`) may pass anything.
-    if observations.contains_key(&unresolved_key(keys[0].2.clone())) {
+    // splat, `send`, `super`) may pass anything. So may Ruby itself, for a
+    // method it calls implicitly (`==` from `include?`, `===` from `case`,
+    // `<=>` from Comparable, `+` from `sum`). And a call of the name on
+    // another class (a subclass, or `self` in an included module) may run
+    // this very method, unseen as such.
+    let name = &keys[0].2;
+    let elsewhere = observations
+        .keys()
+        .any(|(class, side, called)| called == name && !keys.iter().any(|key| key.0 == *class && key.1 == *side));
+    if elsewhere || called_by_ruby(name) {
         return vec![None; count];
     }
     // Calls whose positional count the method accepts; others call
@@ -43,4 +51,27 @@ pub fn parameter_types(observations: &Observations, site: &DefSite, count: usize
             Some(union(seen.into_iter().map(|ty| widen_literals(ty.clone()))))
         })
         .collect()
+}
+
+/// Methods Ruby calls on its own: operators (a name of no letters),
+/// conversions and the comparison and hashing protocol.
+fn called_by_ruby(name: &str) -> bool {
+    !name.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        || name.starts_with("to_")
+        || matches!(
+            name,
+            "eql?"
+                | "equal?"
+                | "hash"
+                | "coerce"
+                | "each"
+                | "call"
+                | "inspect"
+                | "respond_to?"
+                | "respond_to_missing?"
+                | "method_missing"
+                | "initialize_copy"
+                | "deconstruct"
+                | "deconstruct_keys"
+        )
 }

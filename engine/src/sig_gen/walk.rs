@@ -387,8 +387,67 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr> {
         if self.visibility_call(call) {
             return;
         }
+        // `alias_method :m2, :m`: a call of `m2` runs `m`, unseen as such.
+        if matches!(name(call.name()).as_str(), "alias_method" | "define_method") {
+            for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {
+                if let Some(aliased) = symbol_text(&argument) {
+                    self.unresolved(aliased);
+                }
+            }
+        }
         self.observe(call);
         ruby_prism::visit_call_node(self, call);
+    }
+
+    fn visit_alias_method_node(&mut self, alias: &ruby_prism::AliasMethodNode<'pr>) {
+        for aliased in [alias.new_name(), alias.old_name()] {
+            if let Some(aliased) = symbol_text(&aliased) {
+                self.unresolved(aliased);
+            }
+        }
+        ruby_prism::visit_alias_method_node(self, alias);
+    }
+
+    // `s.v += 1`, `h[k] ||= v`, `s.v, b = 1, 2`: a writer called with a
+    // value the walk does not see.
+    fn visit_call_operator_write_node(&mut self, node: &ruby_prism::CallOperatorWriteNode<'pr>) {
+        self.unresolved(name(node.write_name()));
+        ruby_prism::visit_call_operator_write_node(self, node);
+    }
+
+    fn visit_call_or_write_node(&mut self, node: &ruby_prism::CallOrWriteNode<'pr>) {
+        self.unresolved(name(node.write_name()));
+        ruby_prism::visit_call_or_write_node(self, node);
+    }
+
+    fn visit_call_and_write_node(&mut self, node: &ruby_prism::CallAndWriteNode<'pr>) {
+        self.unresolved(name(node.write_name()));
+        ruby_prism::visit_call_and_write_node(self, node);
+    }
+
+    fn visit_index_operator_write_node(&mut self, node: &ruby_prism::IndexOperatorWriteNode<'pr>) {
+        self.unresolved("[]=".to_string());
+        ruby_prism::visit_index_operator_write_node(self, node);
+    }
+
+    fn visit_index_or_write_node(&mut self, node: &ruby_prism::IndexOrWriteNode<'pr>) {
+        self.unresolved("[]=".to_string());
+        ruby_prism::visit_index_or_write_node(self, node);
+    }
+
+    fn visit_index_and_write_node(&mut self, node: &ruby_prism::IndexAndWriteNode<'pr>) {
+        self.unresolved("[]=".to_string());
+        ruby_prism::visit_index_and_write_node(self, node);
+    }
+
+    fn visit_call_target_node(&mut self, node: &ruby_prism::CallTargetNode<'pr>) {
+        self.unresolved(name(node.name()));
+        ruby_prism::visit_call_target_node(self, node);
+    }
+
+    fn visit_index_target_node(&mut self, node: &ruby_prism::IndexTargetNode<'pr>) {
+        self.unresolved("[]=".to_string());
+        ruby_prism::visit_index_target_node(self, node);
     }
 }
 
