@@ -702,40 +702,23 @@ pub fn raise_guard(write: &Node<'_>, next: &Node<'_>) -> Option<Narrowing> {
 /// Could running `node` change an object some value holds: does it call
 /// anything (a method, an operator or index write, `super`, `yield`)?
 fn may_mutate(node: &Node<'_>) -> bool {
-    struct Finder {
-        found: bool,
-    }
-    impl<'pr> ruby_prism::Visit<'pr> for Finder {
-        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
-            crate::stack_guard::ensure_room();
-            self.note(&node);
-        }
-        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
-            self.note(&node);
-        }
-    }
-    impl Finder {
-        fn note(&mut self, node: &Node<'_>) {
-            self.found |= matches!(
-                node,
-                Node::CallNode { .. }
-                    | Node::CallOperatorWriteNode { .. }
-                    | Node::CallOrWriteNode { .. }
-                    | Node::CallAndWriteNode { .. }
-                    | Node::IndexOperatorWriteNode { .. }
-                    | Node::IndexOrWriteNode { .. }
-                    | Node::IndexAndWriteNode { .. }
-                    | Node::SuperNode { .. }
-                    | Node::ForwardingSuperNode { .. }
-                    | Node::YieldNode { .. }
-                    | Node::InterpolatedStringNode { .. }
-                    | Node::InterpolatedSymbolNode { .. }
-                    | Node::InterpolatedXStringNode { .. }
-                    | Node::XStringNode { .. }
-            );
-        }
-    }
-    let mut finder = Finder { found: false };
-    ruby_prism::Visit::visit(&mut finder, node);
-    finder.found
+    crate::syntax::walk::all_nodes(node).iter().any(|node| {
+        matches!(
+            node,
+            Node::CallNode { .. }
+                | Node::CallOperatorWriteNode { .. }
+                | Node::CallOrWriteNode { .. }
+                | Node::CallAndWriteNode { .. }
+                | Node::IndexOperatorWriteNode { .. }
+                | Node::IndexOrWriteNode { .. }
+                | Node::IndexAndWriteNode { .. }
+                | Node::SuperNode { .. }
+                | Node::ForwardingSuperNode { .. }
+                | Node::YieldNode { .. }
+                | Node::InterpolatedStringNode { .. }
+                | Node::InterpolatedSymbolNode { .. }
+                | Node::InterpolatedXStringNode { .. }
+                | Node::XStringNode { .. }
+        )
+    })
 }
