@@ -235,6 +235,9 @@ struct NameScan {
     suffixes: HashSet<String>,
     infixes: HashSet<String>,
     defs: Vec<String>,
+    /// For each enclosing `class` or `module` body, innermost last: is it
+    /// a module?
+    modules: Vec<bool>,
 }
 
 fn spells_method(text: &str) -> bool {
@@ -328,8 +331,28 @@ impl<'pr> Visit<'pr> for NameScan {
         self.defs.pop();
     }
 
+    fn visit_module_node(&mut self, module: &ruby_prism::ModuleNode<'pr>) {
+        self.modules.push(true);
+        ruby_prism::visit_module_node(self, module);
+        self.modules.pop();
+    }
+
+    fn visit_class_node(&mut self, class: &ruby_prism::ClassNode<'pr>) {
+        self.modules.push(false);
+        ruby_prism::visit_class_node(self, class);
+        self.modules.pop();
+    }
+
     fn visit_call_node(&mut self, call: &CallNode<'pr>) {
         let method = crate::syntax::name_text(call.name());
+        // A module's method calling on `self` reaches whatever the class
+        // that includes it (or an object extended with it, or a sibling
+        // module's) defines under that name: a caller no class's own
+        // calls show.
+        let on_self = matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
+        if on_self && !self.defs.is_empty() && self.modules.last() == Some(&true) {
+            self.names.insert(method.to_string());
+        }
         if method == "__method__" {
             if let Some(current) = self.defs.last() {
                 self.names.insert(current.clone());

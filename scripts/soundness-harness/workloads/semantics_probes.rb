@@ -928,3 +928,35 @@ class ProbeScopeKid < ProbeScopeBase
 end
 
 [ProbeScopeKid.scoped, ProbeScopeKid.inherited_scope]
+
+module ProbeGreeting
+  def greet = probe_fmt(:hi)
+
+  private
+
+  def probe_fmt(x) = x
+end
+
+module ProbeFarewell
+  def bye = probe_fmt("bye")
+end
+
+class ProbePerson
+  include ProbeGreeting
+  include ProbeFarewell
+end
+
+class ProbeJob
+  def go = probe_hp(1)
+
+  private
+
+  def probe_hp(x) = x
+end
+
+module ProbeRetry
+  def again = probe_hp("again")
+end
+ProbeJob.include(ProbeRetry)
+
+[ProbePerson.new.greet, ProbePerson.new.bye, ProbeJob.new.go, ProbeJob.new.again]
