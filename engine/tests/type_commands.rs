@@ -385,3 +385,17 @@ fn a_struct_layout_assigned_to_a_constant_is_a_class_other_files_see() {
         .collect();
     assert_eq!(found, [(3, "call.undefined-method".to_string())]);
 }
+
+#[test]
+fn a_constant_assigned_again_in_another_file_holds_either_value() {
+    // Ruby warns and takes the later value (`Cfg.new.limit` is "s" once
+    // lib/b.rb has run); the file's own assignment is not the whole story.
+    let dir = project(&[
+        ("lib/a.rb", "class Cfg\n  LIMIT = 10\n  def limit = LIMIT\nend\n"),
+        ("lib/b.rb", "Cfg::LIMIT = \"s\"\n"),
+    ]);
+    let ty = type_at(dir.path(), "lib/a.rb:3:15");
+    assert!(ty.contains("10") && (ty.contains("String") || ty.contains("untyped")), "{ty}");
+    let alone = project(&[("lib/a.rb", "class Cfg\n  LIMIT = 10\n  def limit = LIMIT\nend\n")]);
+    assert_eq!(type_at(alone.path(), "lib/a.rb:3:15"), "10");
+}

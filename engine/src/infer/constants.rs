@@ -109,6 +109,9 @@ impl<'pr> Inferrer<'pr, '_> {
             for (value, lexical) in writes {
                 types.push(self.constant_value(&value, lexical));
             }
+            // Assigned again in another file (`Cfg::LIMIT = "s"`, a warning
+            // in Ruby, not an error): it holds either file's value.
+            types.extend(self.index.project_constant(full));
             let ty = union(types);
             self.constants.insert(full.clone(), Some(ty.clone()));
             return ty;
