@@ -262,7 +262,7 @@ fn possible_nil_receiver() {
         // (The rescued call itself is not reported: it handles the error.)
         ("def m(f)\n  a = f ? nil : [1]\n  a.size rescue nil\n  a.first\nend", &[(4, 5)]),
         ("def m(f)\n  a = f ? nil : [1]\n  a.push(1)\n  [1].each { a = nil if f }\n  a.size\nend", &[(3, 5), (5, 5)]),
-        ("def m(f, g)\n  a = f ? nil : [1]\n  a.push(a = g)\n  a.size\nend", &[(3, 5), (4, 5)]),
+        ("def m(f, g)\n  a = f ? nil : [1]\n  a.push(a = g ? nil : [2])\n  a.size\nend", &[(3, 5), (4, 5)]),
         // Nor where the project gives nil the method: then only `size` raises.
         ("class NilClass\n  def push(*) = self\nend\ndef m(f)\n  a = f ? nil : [1]\n  a.push(2)\n  a.size\nend", &[(7, 5)]),
         // A nil default still reaches the read past a conditional write.

@@ -483,14 +483,27 @@ impl<'pr> Inferrer<'pr, '_> {
 
     /// `a << x`, `h[k] = v`: what a variable holding a container may hold
     /// after a mutating call (element types grow; unknown mutators forget).
-    pub fn mutate_variable(&mut self, node: &Node<'pr>, method: &str, args: &[Type], state: &mut State, frame: &Frame) {
+    pub fn mutate_variable(
+        &mut self,
+        node: &Node<'pr>,
+        method: &str,
+        args: &[Type],
+        call_span: std::ops::Range<usize>,
+        state: &mut State,
+        frame: &Frame,
+    ) {
         let Some(current) = self.recorded(node).cloned() else { return };
         let after = mutated_container(&current, method, args);
         match node {
             Node::LocalVariableReadNode { .. } => {
                 if let (Some(read), Some(flow)) = (node.as_local_variable_read_node(), state.as_mut()) {
                     let local = name(read.name());
+                    // `x.push((x = nil; 2))`, `x.tap { x = 1 }`: the call's
+                    // arguments or block may bind `x` anew, and then `x`
+                    // holds that, not the object changed.
+                    let rebound = frame.written_in(call_span).any(|written| *written == local);
                     if flow.locals.contains_key(&local) {
+                        let after = if rebound { crate::types::join(&flow.local(&local), &after) } else { after };
                         flow.bind(&local, after);
                     }
                 }

@@ -359,7 +359,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if let Some(node) = &receiver_node {
             if mutates_receiver(&method) {
                 let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
-                self.mutate_variable(node, &method, &values, state, frame);
+                let span = call.location().start() as usize..call.location().end() as usize;
+                self.mutate_variable(node, &method, &values, span, state, frame);
             } else if let (Some(receiver), true) = (&receiver, super::assign::is_variable_read(node)) {
                 // `t = s.itself`, `x = a.freeze`: the result is the receiver
                 // itself, so the two names share one mutable object.

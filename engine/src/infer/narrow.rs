@@ -141,6 +141,40 @@ impl<'pr> Inferrer<'pr, '_> {
         Branches { ty, truthy, falsy }
     }
 
+    /// Does a value of this type answer `method` with a body of its own,
+    /// not the core's (a project class's `nil?`, a Delegator's `!`)?
+    fn may_answer_its_own_way(&self, ty: &Type, method: &str) -> bool {
+        !self.own_answerers_of(ty, method).is_empty()
+    }
+
+    /// The members of `ty` that may answer `method` their own way.
+    fn own_answerers_of(&self, ty: &Type, method: &str) -> Vec<Type> {
+        const CORE: &[&str] = &["BasicObject", "Object", "Kernel", "NilClass", "Comparable"];
+        ty.members()
+            .iter()
+            .filter(|member| match member {
+                Type::Nominal { class, .. } => {
+                    let own = match self.lookup(class, super::index::Side::Instance, method) {
+                        super::Callee::Rbs(found) => !CORE.contains(&&*found.owner),
+                        // An ancestor nobody can see may define it.
+                        super::Callee::Missing { complete } => !complete,
+                        _ => true,
+                    };
+                    own || self.index.overrides_elsewhere(class, super::index::Side::Instance, method).is_some()
+                }
+                _ => false,
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Of the variable `subject`'s type, what may answer `method` its own
+    /// way (`bot` when nothing).
+    fn own_answerers(&self, subject: &Node<'pr>, method: &str) -> Type {
+        let ty = self.recorded(subject).cloned().unwrap_or(Type::Bot);
+        union(self.own_answerers_of(&ty, method))
+    }
+
     fn call_condition(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Branches {
         let Some(call) = node.as_call_node() else { return self.plain(node, state, frame) };
         let method = name(call.name());
@@ -150,6 +184,14 @@ impl<'pr> Inferrer<'pr, '_> {
         match (method.as_str(), &receiver, argument_count, has_block) {
             ("!", Some(inner), 0, false) => {
                 let inner_branches = self.condition(inner, state, frame);
+                // A `!` of its own (Delegator forwards it) decides the
+                // value, not the receiver's truthiness.
+                if self.recorded(inner).is_some_and(|t| self.may_answer_its_own_way(t, "!")) {
+                    *state = join_states(&inner_branches.truthy, &inner_branches.falsy);
+                    let ty = Type::untyped();
+                    self.record(node, &ty);
+                    return Branches { ty, truthy: state.clone(), falsy: state.clone() };
+                }
                 let ty = match (inner_branches.truthy.is_some(), inner_branches.falsy.is_some()) {
                     (true, false) => Type::Constant(Literal::False),
                     (false, true) => Type::Constant(Literal::True),
@@ -172,7 +214,10 @@ impl<'pr> Inferrer<'pr, '_> {
                 let ty = self.expr(node, state, frame);
                 let mut truthy = state.clone();
                 let mut falsy = state.clone();
-                self.narrow_node(subject, &mut truthy, Type::nil_part);
+                // A null object's own `nil?` may say true (nil's says so
+                // for nil alone).
+                let own = self.own_answerers(subject, "nil?");
+                self.narrow_node(subject, &mut truthy, |t| union([t.nil_part(), own.clone()]));
                 self.narrow_node(subject, &mut falsy, Type::without_nil);
                 self.split(ty, truthy, falsy)
             }
@@ -283,7 +328,9 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
                 let mut equal = state.clone();
                 let mut unequal = state.clone();
-                self.narrow_node(subject, &mut equal, Type::nil_part);
+                // `x == nil` calls x's own `==` (and `!=` its own `!=`).
+                let own = union([self.own_answerers(subject, "=="), self.own_answerers(subject, "!=")]);
+                self.narrow_node(subject, &mut equal, |t| union([t.nil_part(), own.clone()]));
                 self.narrow_node(subject, &mut unequal, Type::without_nil);
                 if method == "!=" {
                     self.split(ty, unequal, equal)

@@ -960,3 +960,24 @@ end
 ProbeJob.include(ProbeRetry)
 
 [ProbePerson.new.greet, ProbePerson.new.bye, ProbeJob.new.go, ProbeJob.new.again]
+
+class ProbeAlwaysEqual
+  def ==(other) = true
+  def !=(other) = false
+end
+
+class ProbeNullObject
+  def nil? = true
+end
+
+class ProbeNarrowing
+  def rebound_in_argument; x = [1]; x.push((x = :gone; 2)); x; end
+  def rebound_in_block; x = +"a"; x.then { x = 2 }; x; end
+  def rebound_in_index_write; x = { a: 1 }; x[:b] = (x = :gone; 2); x; end
+  def own_equality; x = ProbeAlwaysEqual.new; x == nil ? x : :no; end
+  def own_inequality; x = ProbeAlwaysEqual.new; x != nil ? :nonnil : x; end
+  def own_nil_check; x = ProbeNullObject.new; x.nil? ? x : :no; end
+end
+
+narrowing = ProbeNarrowing.new
+ProbeNarrowing.instance_methods(false).sort.each { |m| narrowing.public_send(m) }
