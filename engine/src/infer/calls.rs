@@ -381,7 +381,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // (A class method is not taken to reach instances: `Foo.create(x)`.)
             let reaches_project = receiver_type.members().iter().any(|m| match m {
                 Type::Singleton(_) => false,
-                other => other.has_unknown() || other.class_name().is_none_or(|c| self.index.class_shape(c).is_some()),
+                other => {
+                    other.has_unknown()
+                        || other.class_name().is_none_or(|c| self.index.class_shape(c).is_some())
+                        || runs_code_it_holds(other)
+                        || self.holds_project_objects(other)
+                }
             });
             let keeps_ivars = !on_self
                 && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)
@@ -878,6 +883,19 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// (computed from a tuple's or shape's own values only when `may_fold`:
     /// see [`Inferrer::plan`]), and core methods whose signatures say less
     /// than they do (`IO#read` to the end is never nil).
+    /// A container of project objects: its methods call theirs (`==` from
+    /// `include?`, `<=>` from `max`, `to_s` from `join`).
+    fn holds_project_objects(&self, ty: &Type) -> bool {
+        let project =
+            |t: &Type| t.members().iter().any(|m| m.class_name().is_some_and(|c| self.index.class_shape(c).is_some()));
+        match ty {
+            Type::Nominal { args, .. } => args.iter().any(project),
+            Type::Tuple(elements) => elements.iter().any(project),
+            Type::Shape(shape) => shape.fields.iter().any(|f| project(&f.ty)),
+            _ => false,
+        }
+    }
+
     pub(super) fn special(
         &mut self,
         receiver: &Type,
@@ -1182,6 +1200,13 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         result
     }
+}
+
+/// A core value whose calls run code it holds: a block (Proc, Method,
+/// Fiber, Thread, Enumerator), which may write the caller's ivars.
+fn runs_code_it_holds(ty: &Type) -> bool {
+    matches!(ty, Type::Nominal { class, .. }
+        if matches!(&**class, "Proc" | "Method" | "UnboundMethod" | "Fiber" | "Thread" | "Enumerator" | "Enumerator::Lazy"))
 }
 
 /// Whether `call` may read and assign the caller's locals: `binding`

@@ -151,7 +151,17 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             Node::EmbeddedStatementsNode { .. } => {
                 let Some(embedded) = node.as_embedded_statements_node() else { return Type::untyped() };
-                self.statements(embedded.statements(), state, frame)
+                let value = self.statements(embedded.statements(), state, frame);
+                // `"#{o}"` calls `o.to_s`: a project object's (or an unknown
+                // one's) may write this object's ivars.
+                let own_to_s = value
+                    .members()
+                    .iter()
+                    .any(|m| m.has_unknown() || m.class_name().is_some_and(|c| self.index.class_shape(c).is_some()));
+                if let (true, Some(flow)) = (own_to_s, state.as_mut()) {
+                    flow.ivars.clear();
+                }
+                value
             }
             Node::EmbeddedVariableNode { .. } => {
                 let Some(embedded) = node.as_embedded_variable_node() else { return Type::untyped() };

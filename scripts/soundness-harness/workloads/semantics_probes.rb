@@ -981,3 +981,22 @@ end
 
 narrowing = ProbeNarrowing.new
 ProbeNarrowing.instance_methods(false).sort.each { |m| narrowing.public_send(m) }
+
+class ProbeObserver
+  def initialize(owner) = @owner = owner
+  def ==(other) = (@owner.zap; false)
+  def to_s = (@owner.zap; "observer")
+end
+
+class ProbeIvarFacts
+  def zap = @x = :zapped
+  def through_lambda; l = -> { @x = :callback }; @x = "a"; l.call; @x; end
+  def through_method; m = method(:zap); @x = "a"; m.call; @x; end
+  def through_fiber; f = Fiber.new { @x = :fiber }; @x = "a"; f.resume; @x; end
+  def through_enumerator; e = Enumerator.new { |y| @x = :enumerated; y << 1 }; @x = "a"; e.next; @x; end
+  def through_element_equality; list = [ProbeObserver.new(self)]; @x = "a"; list.include?(:k); @x; end
+  def through_interpolation; o = ProbeObserver.new(self); @x = "a"; "#{o}"; @x; end
+end
+
+ivar_facts = ProbeIvarFacts.new
+%i[through_lambda through_method through_fiber through_enumerator through_element_equality through_interpolation].each { |m| ivar_facts.public_send(m) }
