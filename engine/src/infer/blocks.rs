@@ -167,15 +167,7 @@ impl<'pr> Inferrer<'pr, '_> {
             // maybe changed (as a `rescue` sees them).
             let thrown = plan.thrown_out.then(|| {
                 let log = self.assignment_logs.pop().unwrap_or_default();
-                let mut thrown = outer.clone();
-                for ty in thrown.locals.values_mut() {
-                    *ty = ty.forget_mutable();
-                }
-                for (local, ty) in &log {
-                    let before = thrown.locals.get(local).cloned().unwrap_or_else(Type::nil);
-                    thrown.locals.insert(local.clone(), crate::types::join(&before, &ty.settle_elements()));
-                }
-                thrown.ivars.clear();
+                let thrown = outer.clone().left_anywhere(&log);
                 if let Some(logs) = self.assignment_logs.last_mut() {
                     logs.extend(log);
                 }

@@ -586,17 +586,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 // (`each_with_index`) gives a block of one parameter the
                 // first (`map { |x| }`) or both as a pair (`find`), by
                 // method: its element type, a pair, cannot tell which.
-                let one_parameter = node
-                    .parameters()
-                    .and_then(|p| p.as_block_parameters_node())
-                    .and_then(|p| p.parameters())
-                    .is_some_and(|p| {
-                        p.requireds().iter().count() == 1
-                            && p.requireds().iter().all(|r| matches!(r, Node::RequiredParameterNode { .. }))
-                            && p.optionals().iter().count() == 0
-                            && p.rest().is_none()
-                            && p.posts().iter().count() == 0
-                    });
+                let one_parameter = takes_one_plain_parameter(&node);
                 let enumerator = receiver
                     .members()
                     .iter()
@@ -879,15 +869,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         Plan::Rbs { overloads, receiver, owner_args: found.owner_args }
     }
 
-    /// Methods whose result the literal shape of the receiver decides
-    /// (computed from a tuple's or shape's own values only when `may_fold`:
-    /// see [`Inferrer::plan`]), and core methods whose signatures say less
-    /// than they do (`IO#read` to the end is never nil).
+    /// Is this an instance of a project class (whose methods may reach
+    /// back into the caller)?
+    pub(super) fn is_project_object(&self, ty: &Type) -> bool {
+        ty.class_name().is_some_and(|c| self.index.class_shape(c).is_some())
+    }
+
     /// A container of project objects: its methods call theirs (`==` from
     /// `include?`, `<=>` from `max`, `to_s` from `join`).
     fn holds_project_objects(&self, ty: &Type) -> bool {
-        let project =
-            |t: &Type| t.members().iter().any(|m| m.class_name().is_some_and(|c| self.index.class_shape(c).is_some()));
+        let project = |t: &Type| t.members().iter().any(|m| self.is_project_object(m));
         match ty {
             Type::Nominal { args, .. } => args.iter().any(project),
             Type::Tuple(elements) => elements.iter().any(project),
@@ -896,6 +887,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
     }
 
+    /// Methods whose result the literal shape of the receiver decides
+    /// (computed from a tuple's or shape's own values only when `may_fold`:
+    /// see [`Inferrer::plan`]), and core methods whose signatures say less
+    /// than they do (`IO#read` to the end is never nil).
     pub(super) fn special(
         &mut self,
         receiver: &Type,
@@ -1200,6 +1195,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         result
     }
+}
+
+/// `{ |x| }`: one plain parameter, nothing to destructure or collect.
+fn takes_one_plain_parameter(block: &ruby_prism::BlockNode<'_>) -> bool {
+    block.parameters().and_then(|p| p.as_block_parameters_node()).and_then(|p| p.parameters()).is_some_and(|p| {
+        p.requireds().iter().count() == 1
+            && p.requireds().iter().all(|r| matches!(r, Node::RequiredParameterNode { .. }))
+            && p.optionals().iter().count() == 0
+            && p.rest().is_none()
+            && p.posts().iter().count() == 0
+    })
 }
 
 /// A core value whose calls run code it holds: a block (Proc, Method,

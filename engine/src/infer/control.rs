@@ -420,23 +420,14 @@ impl<'pr> Inferrer<'pr, '_> {
             let log = this.assignment_logs.pop().unwrap_or_default();
             // An exception can come from anywhere in the body: the rescue
             // sees each local as it was at the start or after any assignment.
-            let mut rescue_entry = start.clone();
-            if let Some(flow) = rescue_entry.as_mut() {
+            let rescue_entry = start.clone().map(|mut flow| {
                 // Writes of literals that open the body cannot raise: they
                 // ran before anything else could.
                 for (local, ty) in this.opening_literal_writes(&begin) {
                     flow.locals.entry(local).or_insert(ty);
                 }
-                flow.ivars.clear();
-                // The body may have mutated what a local holds before raising.
-                for ty in flow.locals.values_mut() {
-                    *ty = ty.forget_mutable();
-                }
-                for (local, ty) in &log {
-                    let before = flow.locals.get(local).cloned().unwrap_or_else(Type::nil);
-                    flow.locals.insert(local.clone(), join(&before, &ty.settle_elements()));
-                }
-            }
+                flow.left_anywhere(&log)
+            });
             if let Some(outer) = this.assignment_logs.last_mut() {
                 outer.extend(log);
             }

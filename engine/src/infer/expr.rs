@@ -154,10 +154,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 let value = self.statements(embedded.statements(), state, frame);
                 // `"#{o}"` calls `o.to_s`: a project object's (or an unknown
                 // one's) may write this object's ivars.
-                let own_to_s = value
-                    .members()
-                    .iter()
-                    .any(|m| m.has_unknown() || m.class_name().is_some_and(|c| self.index.class_shape(c).is_some()));
+                let own_to_s = value.members().iter().any(|m| m.has_unknown() || self.is_project_object(m));
                 if let (true, Some(flow)) = (own_to_s, state.as_mut()) {
                     flow.ivars.clear();
                 }

@@ -67,6 +67,22 @@ impl<T: Clone> std::ops::DerefMut for Shared<T> {
 pub type State = Option<Flow>;
 
 impl Flow {
+    /// The flow where a body left at any point rejoins (an exception to
+    /// its `rescue`, a `throw` to its `catch`), from this one at its
+    /// start: each local as it was then or after any write `log` lists,
+    /// what it holds maybe mutated, and no ivar fact.
+    pub fn left_anywhere(mut self, log: &[(String, Type)]) -> Flow {
+        self.ivars.clear();
+        for ty in self.locals.values_mut() {
+            *ty = ty.forget_mutable();
+        }
+        for (local, ty) in log {
+            let before = self.locals.get(local).cloned().unwrap_or_else(Type::nil);
+            self.locals.insert(local.clone(), join(&before, &ty.settle_elements()));
+        }
+        self
+    }
+
     pub fn local(&self, name: &str) -> Type {
         if self.volatile.contains(name) {
             return Type::untyped();

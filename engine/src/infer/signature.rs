@@ -321,12 +321,7 @@ impl Inferrer<'_, '_> {
                     Type::Nominal { .. } | Type::Tuple(_) => return Fit::Maybe,
                     _ => return fit,
                 };
-                Fit::all(args.iter().zip(&given).map(|(param, given)| match self.fits(param, given, depth) {
-                    // Only a surely wrong argument rules the overload out.
-                    Fit::No => Fit::No,
-                    Fit::Maybe => Fit::Maybe,
-                    Fit::Yes => Fit::Yes,
-                }))
+                Fit::all(args.iter().zip(&given).map(|(param, given)| self.fits(param, given, depth)))
             }
         }
     }

@@ -251,6 +251,8 @@ pub fn called_by_ruby(method: &str) -> bool {
         "encode_with",
         "init_with",
         "finalize",
+        "deconstruct",
+        "deconstruct_keys",
     ];
     // Operators (`==`, `<=>`, `[]`, `+`) are called by the core library.
     HOOKS.contains(&method) || !method.starts_with(|c: char| c == '_' || c.is_alphabetic())

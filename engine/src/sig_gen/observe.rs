@@ -29,7 +29,8 @@ pub fn parameter_types(observations: &Observations, site: &DefSite, count: usize
     let elsewhere = observations
         .keys()
         .any(|(class, side, called)| called == name && !keys.iter().any(|key| key.0 == *class && key.1 == *side));
-    if elsewhere || called_by_ruby(name) {
+    // (`initialize` is observed through `new`.)
+    if elsewhere || (name != "initialize" && crate::model::params::called_by_ruby(name)) {
         return vec![None; count];
     }
     // Calls whose positional count the method accepts; others call
@@ -51,27 +52,4 @@ pub fn parameter_types(observations: &Observations, site: &DefSite, count: usize
             Some(union(seen.into_iter().map(|ty| widen_literals(ty.clone()))))
         })
         .collect()
-}
-
-/// Methods Ruby calls on its own: operators (a name of no letters),
-/// conversions and the comparison and hashing protocol.
-fn called_by_ruby(name: &str) -> bool {
-    !name.starts_with(|c: char| c.is_alphanumeric() || c == '_')
-        || name.starts_with("to_")
-        || matches!(
-            name,
-            "eql?"
-                | "equal?"
-                | "hash"
-                | "coerce"
-                | "each"
-                | "call"
-                | "inspect"
-                | "respond_to?"
-                | "respond_to_missing?"
-                | "method_missing"
-                | "initialize_copy"
-                | "deconstruct"
-                | "deconstruct_keys"
-        )
 }
