@@ -23,6 +23,9 @@ fn main() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut hasher = DefaultHasher::new();
     hash_tree(&manifest.join("src"), &mut hasher);
+    // The data the sources embed (signature fixes, gap lists, default
+    // libraries) decides results as much as the code does.
+    hash_tree(&manifest.join("data"), &mut hasher);
     std::fs::read(manifest.join("Cargo.toml")).unwrap_or_default().hash(&mut hasher);
     println!("cargo:rustc-env=RIGOR_SOURCE_FINGERPRINT={:012x}", hasher.finish() & 0xffff_ffff_ffff);
     // The locked dependency versions (the parsers among them) decide
@@ -32,5 +35,6 @@ fn main() {
     println!("cargo:rustc-env=RIGOR_LOCK_FINGERPRINT={:012x}", lock.finish() & 0xffff_ffff_ffff);
     println!("cargo:rerun-if-changed=../Cargo.lock");
     println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=data");
     println!("cargo:rerun-if-changed=Cargo.toml");
 }

@@ -124,7 +124,7 @@ fn analysis_pool() -> &'static rayon::ThreadPool {
 pub fn signatures_of(settings: &Settings) -> Arc<Signatures> {
     match &settings.signatures {
         Some(signatures) => signatures.clone(),
-        None => rbs::load(&rbs::Request::default()),
+        None => rbs::load(&crate::signatures::request()),
     }
 }
 

@@ -1,12 +1,37 @@
-//! The signatures a command types code against: the rbs gem's core, the
-//! project's `sig/`, and the configuration's `signature_paths` and
-//! `libraries`. Problems are reported once per command.
+//! The signatures a command types code against: the rbs gem's core and
+//! its default standard libraries, the project's `sig/`, and the
+//! configuration's `signature_paths` and `libraries`. Problems are
+//! reported once per command.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::config::Config;
 use crate::rbs::{self, Signatures};
+
+/// The rbs gem's standard-library signature sets loaded for every project
+/// (`data/default_libraries.txt`, which `scripts/rbs-core-gaps` reads too).
+pub fn default_libraries() -> impl Iterator<Item = &'static str> {
+    const LISTED: &str = include_str!("../data/default_libraries.txt");
+    LISTED.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'))
+}
+
+/// Every standard-library set a command loads: the defaults, then the
+/// configuration's others.
+pub fn libraries(config: &Config) -> Vec<String> {
+    let mut all: Vec<String> = default_libraries().map(str::to_string).collect();
+    for library in &config.libraries {
+        if !all.contains(library) {
+            all.push(library.clone());
+        }
+    }
+    all
+}
+
+/// What every command loads: the core and the default libraries.
+pub fn request() -> rbs::Request {
+    rbs::Request { default_libraries: default_libraries().map(str::to_string).collect(), ..rbs::Request::default() }
+}
 
 pub struct ProjectSignatures {
     pub signatures: Arc<Signatures>,
@@ -29,7 +54,7 @@ pub fn load(config: &Config, cwd: &Path) -> ProjectSignatures {
             warnings.push(format!("signature_paths: {} is not a directory", path.display()));
         }
     }
-    let signatures = rbs::load(&rbs::Request { directories, libraries: config.libraries.clone() });
+    let signatures = rbs::load(&rbs::Request { directories, libraries: config.libraries.clone(), ..request() });
     let mut all = signatures.warnings.clone();
     all.extend(warnings);
     ProjectSignatures { signatures, warnings: all }

@@ -255,6 +255,8 @@ fn possible_nil_receiver() {
         ("def m\n  s = String.new\n  p = s.byteslice(0, 2)\n  p.upcase\nend", &[(4, 5)]),
         ("ENV[\"HOME\"].upcase", &[(1, 13)]),
         ("def m(s)\n  i = \"abc\".index(s)\n  i + 1\nend", &[(3, 5)]),
+        // A default library's signature (strscan): a scan that may fail.
+        ("require \"strscan\"\ndef m(t)\n  s = StringScanner.new(t)\n  s.scan(/a/).upcase\nend", &[(4, 15)]),
         // One report per nil: after `a.push(2)` returns, `a` was not nil.
         ("def m(f)\n  a = f ? nil : [1]\n  a.push(2)\n  a.size\nend", &[(3, 5)]),
         ("class C\n  def initialize(f) = @a = f ? nil : [1]\n  def m\n    @a.first\n    @a.last\n  end\nend", &[(4, 8)]),
@@ -397,6 +399,8 @@ fn possible_nil_receiver() {
         "def m(h)\n  $~.begin(0)\nend",
         "def m(s)\n  return unless s =~ /(a)/\n  start, stop = $~.offset(1)\n  stop + 1\nend",
         "def m(s)\n  while s =~ /(a)/\n    r = Regexp.last_match(1).dup\n    r.sub!(\"a\", \"b\")\n  end\nend",
+        // A StringScanner's last match, read where the scan succeeded.
+        "require \"strscan\"\ndef m(t)\n  s = StringScanner.new(t)\n  s.matched.upcase if s.scan(/a/)\n  s[1].size if s.scan(/(b)/)\n  s.pre_match.size if s.skip_until(/c/)\nend",
         // Group 0 is always there; `IO#read` to the end is never nil.
         "def m(s)\n  m = /a/.match(s)\n  return unless m\n  m.begin(0) + 1\nend",
         "def m(path)\n  File.open(path) { |f| f.read }.upcase\nend",

@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{core, probe_type_with, untyped_by_omission};
+use support::{core, probe_type_with, untyped_by_omission, with_default_libraries};
 
 /// (snippet, expected display)
 const CASES: &[(&str, &str)] = &[
@@ -592,6 +592,38 @@ fn the_table_of_snippets_gets_the_expected_types() {
     }
     assert!(CASES.len() >= 150, "the table keeps at least 150 rows");
     assert!(failures.is_empty(), "{} of {} rows differ:\n{}", failures.len(), CASES.len(), failures.join("\n"));
+}
+
+/// The standard libraries every command loads signatures for, as the
+/// reference does, with what their signatures depend on (`yaml`'s DBM
+/// store needs `dbm`), and rbs 2.x's `void` parameters (`fileutils`).
+#[test]
+fn default_libraries_type_their_classes() {
+    let signatures = with_default_libraries();
+    let cases = [
+        ("require \"set\"\nSet[1, 2]", "Set[1 | 2]"),
+        ("require \"set\"\n[1].to_set", "Set[Integer]"),
+        ("require \"pathname\"\nPathname.new(\"a\").basename", "Pathname"),
+        ("require \"json\"\nJSON.generate([1])", "String"),
+        ("require \"shellwords\"\nShellwords.escape(\"a b\")", "String"),
+        ("require \"benchmark\"\nBenchmark.realtime { 1 }", "Float"),
+        ("require \"yaml\"\nYAML::DBM.new(\"x\")", "YAML::DBM"),
+        ("require \"fileutils\"\nFileUtils.rm_f(\"x\")", "top"),
+        ("require \"strscan\"\nStringScanner.new(\"a\").scan(/a/)", "String?"),
+    ];
+    let mut failures = Vec::new();
+    for (source, expected) in cases {
+        let got = rigor_engine::types::display(&probe_type_with(source, &signatures));
+        if got != expected {
+            failures.push(format!("{source:?}: expected {expected}, got {got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(
+        rigor_engine::types::display(&probe_type_with("Set[1]", &core())),
+        "untyped",
+        "the core alone has no Set"
+    );
 }
 
 #[test]

@@ -231,11 +231,15 @@ fn ivar_write_mismatch() {
     assert_eq!(rule_table::of_rule(&report, "def.ivar-write-mismatch")[0].severity, Severity::Warning);
 }
 
-/// Settings whose signatures are the core plus one project `.rbs` file.
+/// Settings whose signatures are what every command loads plus one project
+/// `.rbs` file.
 fn with_signatures(rbs_text: &str, settings: Settings) -> (tempfile::TempDir, Settings) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("project.rbs"), rbs_text).unwrap();
-    let request = rigor_engine::rbs::Request { directories: vec![dir.path().to_path_buf()], libraries: Vec::new() };
+    let request = rigor_engine::rbs::Request {
+        directories: vec![dir.path().to_path_buf()],
+        ..rigor_engine::signatures::request()
+    };
     let signatures = rigor_engine::rbs::load(&request);
     assert!(signatures.warnings.is_empty(), "{:?}", signatures.warnings);
     (dir, Settings { signatures: Some(signatures), ..settings })

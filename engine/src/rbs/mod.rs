@@ -6,6 +6,7 @@
 pub mod ast;
 mod convert;
 mod env;
+mod legacy_syntax;
 pub mod locate;
 mod parsed_cache;
 mod ruby_answer;
@@ -21,8 +22,12 @@ pub use env::{bind, Environment, FoundMethod};
 pub struct Request {
     /// Directories of project signatures (`sig/`, `signature_paths`).
     pub directories: Vec<PathBuf>,
-    /// Standard-library signature sets of the rbs gem (`libraries:`).
+    /// Standard-library signature sets of the rbs gem (`libraries:`): one
+    /// the gem lacks is worth a warning.
     pub libraries: Vec<String>,
+    /// Sets loaded unasked (`signatures::DEFAULT_LIBRARIES`): one the
+    /// installed gem lacks is skipped quietly.
+    pub default_libraries: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -142,11 +147,25 @@ fn collect_files(request: &Request) -> (Vec<PathBuf>, usize, Vec<String>) {
     match locate::rbs_gem() {
         Ok(gem) => {
             files.extend(locate::rbs_files(&gem.join("core")));
-            for library in &request.libraries {
-                match library_directory(&gem, library) {
-                    Some(dir) => files.extend(locate::rbs_files(&dir)),
+            // Each library once, its dependencies (its `manifest.yaml`)
+            // after it: `yaml` needs `dbm`'s classes, `resolv` `socket`'s.
+            let mut loaded: Vec<String> = Vec::new();
+            let asked = request.default_libraries.iter().map(|l| (l.clone(), true));
+            let mut pending: Vec<(String, bool)> =
+                asked.chain(request.libraries.iter().map(|l| (l.clone(), false))).rev().collect();
+            while let Some((library, quiet)) = pending.pop() {
+                if loaded.contains(&library) {
+                    continue;
+                }
+                match library_directory(&gem, &library) {
+                    Some(dir) => {
+                        files.extend(locate::rbs_files(&dir));
+                        pending.extend(library_dependencies(&dir).into_iter().rev().map(|d| (d, true)));
+                    }
+                    None if quiet => {}
                     None => warnings.push(format!("libraries: no signatures for `{library}` in {}", gem.display())),
                 }
+                loaded.push(library);
             }
         }
         Err(problem) => {
@@ -164,7 +183,7 @@ fn collect_files(request: &Request) -> (Vec<PathBuf>, usize, Vec<String>) {
 }
 
 /// `stdlib/<name>/<version>/`: the highest version directory.
-fn library_directory(gem: &Path, library: &str) -> Option<PathBuf> {
+pub fn library_directory(gem: &Path, library: &str) -> Option<PathBuf> {
     if library.contains(['/', '\\']) || library.starts_with('.') {
         return None;
     }
@@ -173,6 +192,17 @@ fn library_directory(gem: &Path, library: &str) -> Option<PathBuf> {
         std::fs::read_dir(&base).ok()?.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
     versions.sort();
     versions.pop()
+}
+
+/// The libraries a library's signatures name in its `manifest.yaml`
+/// (`dependencies:` then `- name: socket` lines).
+fn library_dependencies(directory: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(directory.join("manifest.yaml")) else { return Vec::new() };
+    text.lines()
+        .filter_map(|line| line.trim().strip_prefix("- name:"))
+        .map(|name| name.trim().trim_matches(['"', '\'']).to_string())
+        .filter(|name| !name.is_empty())
+        .collect()
 }
 
 fn stat(path: &Path) -> Option<(SystemTime, u64)> {
@@ -200,7 +230,12 @@ fn parse_file(path: &Path) -> Parsed {
         return (Some(text), Ok(decls));
     }
     let Ok(utf8) = std::str::from_utf8(&text) else { return (Some(text), Err("not UTF-8".to_string())) };
-    let parsed = match crate::stack_guard::guarded(|| convert::convert_file(utf8)) {
+    let parsed = match crate::stack_guard::guarded(|| {
+        convert::convert_file(utf8).or_else(|problem| match legacy_syntax::modernised(utf8) {
+            Some(modern) => convert::convert_file(&modern).map_err(|_| problem),
+            None => Err(problem),
+        })
+    }) {
         Ok(Ok(decls)) => {
             parsed_cache::store(content, &decls);
             Ok(decls)
@@ -227,11 +262,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_library_names_its_dependencies_in_its_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(library_dependencies(dir.path()).is_empty(), "no manifest, no dependencies");
+        std::fs::write(dir.path().join("manifest.yaml"), "dependencies:\n  - name: dbm\n  - name: \"pstore\"\n")
+            .unwrap();
+        assert_eq!(library_dependencies(dir.path()), ["dbm", "pstore"]);
+    }
+
+    #[test]
     fn signatures_are_reused_until_a_file_changes() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("a.rbs");
         std::fs::write(&file, "class A\n  def a: () -> Integer\nend\n").unwrap();
-        let request = Request { directories: vec![dir.path().to_path_buf()], libraries: Vec::new() };
+        let request = Request {
+            directories: vec![dir.path().to_path_buf()],
+            libraries: Vec::new(),
+            default_libraries: Vec::new(),
+        };
         let first = load(&request);
         assert!(first.env.has_class("A"));
         assert!(Arc::ptr_eq(&first, &load(&request)), "unchanged files: the same signatures");

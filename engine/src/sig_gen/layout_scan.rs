@@ -11,13 +11,13 @@ use crate::types::Name;
 use super::rbs_layout;
 
 /// The `.rbs` files a command's signatures come from: the rbs gem's core
-/// and requested libraries, the project's `sig/` and `signature_paths`.
+/// and standard libraries (default and requested), the project's `sig/` and `signature_paths`.
 pub fn signature_files(config: &Config, cwd: &Path) -> Vec<PathBuf> {
     let mut directories = Vec::new();
     if let Ok(gem) = locate::rbs_gem() {
         directories.push(gem.join("core"));
-        for library in &config.libraries {
-            if let Some(dir) = newest_version(&gem.join("stdlib").join(library)) {
+        for library in crate::signatures::libraries(config) {
+            if let Some(dir) = crate::rbs::library_directory(&gem, &library) {
                 directories.push(dir);
             }
         }
@@ -25,13 +25,6 @@ pub fn signature_files(config: &Config, cwd: &Path) -> Vec<PathBuf> {
     directories.push(cwd.join("sig"));
     directories.extend(config.signature_paths.iter().cloned());
     directories.iter().filter(|d| d.is_dir()).flat_map(|d| locate::rbs_files(d)).collect()
-}
-
-fn newest_version(base: &Path) -> Option<PathBuf> {
-    let mut versions: Vec<PathBuf> =
-        std::fs::read_dir(base).ok()?.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
-    versions.sort();
-    versions.pop()
 }
 
 /// The spelling of each wanted class's type parameters, from the first

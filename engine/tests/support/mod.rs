@@ -24,6 +24,13 @@ pub fn core() -> Arc<Signatures> {
     signatures
 }
 
+/// What every command loads: the core and the default standard libraries.
+pub fn with_default_libraries() -> Arc<Signatures> {
+    let signatures = rbs::load(&rigor_engine::signatures::request());
+    assert!(signatures.warnings.is_empty(), "default libraries load quietly: {:?}", signatures.warnings);
+    signatures
+}
+
 pub fn probe_type_with(source: &str, signatures: &Signatures) -> Type {
     let parsed = ParsedFile::parse(source.as_bytes());
     assert!(parsed.errors().is_empty(), "snippet does not parse: {source}\n{:?}", parsed.errors());

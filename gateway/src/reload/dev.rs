@@ -33,7 +33,7 @@ pub fn resolve(start: &Path, build_timeout: Duration) -> Result<DevSetup, String
         engine: target.join(profile).join("rigor"),
         reload: ReloadConfig {
             // What the engine binary is built from (its tests are not).
-            watch: ["engine/src", "engine/build.rs", "engine/Cargo.toml", "Cargo.toml", "Cargo.lock"]
+            watch: ["engine/src", "engine/data", "engine/build.rs", "engine/Cargo.toml", "Cargo.toml", "Cargo.lock"]
                 .iter()
                 .map(|relative| repository.join(relative))
                 .filter(|path| path.exists())

@@ -18,7 +18,7 @@ pub static RULE: RuleInfo = RuleInfo {
     does_not_fire_when: &[
         "a guard narrowed nil away before the call: `if x`, `unless x.nil?`, `return/next/break/raise unless x`, `x or raise`, `x || return`, `x && x.m`, `x.nil? ? a : x.m`, `is_a?`/`kind_of?`/`instance_of?`, `case x when String`, `case x in String`, `if (m = re.match(s))`, `x ||= ...`; or the call is `x&.m`",
         "nil has the method (`to_s`, `inspect`, `nil?`, ...), or some member of the type is untyped or lacks the method too",
-        "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, a group's place such as `$~.offset(1)`, or a local copied from them): a match the code checked sets them",
+        "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, a group's place such as `$~.offset(1)`, or a local copied from them), or a `StringScanner`'s (`s.matched`, `s[1]`, `s.pre_match`, `s.post_match`): a match the code checked sets them",
         "the receiver is object state (`@x`, a reader or other method of `self`) or a global: which method runs first, and what other files store, is not known here",
         "the file probes the method with `respond_to?` or rescues NoMethodError around the call",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
@@ -57,7 +57,10 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         if !defaulted && !others.iter().all(|member| has_method(cx, member, &call.method)) {
             continue;
         }
-        if copies_match_global(cx, receiver) || reads_another_files_state(cx, receiver) {
+        if copies_match_global(cx, receiver)
+            || reads_scanner_match(cx, receiver)
+            || reads_another_files_state(cx, receiver)
+        {
             continue;
         }
         if !trusted_receiver(cx, receiver, ty)
@@ -189,6 +192,20 @@ fn copies_match_global(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
     };
     is_match_global(&value)
         || value.as_array_node().is_some_and(|array| array.elements().iter().any(|e| is_match_global(&e)))
+}
+
+/// Is the receiver a `StringScanner`'s last match (`s.matched`, `s[1]`)?
+/// Like `$~`, it is nil only when the scan the code just made failed, and
+/// code reads it where that scan succeeded (`when s.scan(/<tt>/) then
+/// s.matched`), which no narrowing of `s` itself can show.
+fn reads_scanner_match(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
+    let receiver = unparenthesize(crate::syntax::node_clone(receiver));
+    let Some(call) = receiver.as_call_node() else { return false };
+    let reads_match = matches!(call.name().as_slice(), b"matched" | b"pre_match" | b"post_match" | b"[]");
+    reads_match
+        && call.receiver().is_some_and(|scanner| {
+            cx.type_of(&scanner).and_then(Type::class_name).is_some_and(|class| class == "StringScanner")
+        })
 }
 
 fn writes_local(node: &Node<'_>, local: &[u8]) -> bool {
