@@ -255,6 +255,11 @@ fn possible_nil_receiver() {
         ("def m\n  s = String.new\n  p = s.byteslice(0, 2)\n  p.upcase\nend", &[(4, 5)]),
         ("ENV[\"HOME\"].upcase", &[(1, 13)]),
         ("def m(s)\n  i = \"abc\".index(s)\n  i + 1\nend", &[(3, 5)]),
+        // An attribute read again after other code ran, or a method that is
+        // no reader, may give nil again.
+        ("class Box\n  attr_reader :name\n  def initialize(f) = @name = f ? \"x\" : nil\nend\ndef m(f)\n  b = Box.new(f)\n  return unless b.name\n  puts \"x\"\n  b.name.upcase\nend", &[(9, 10)]),
+        ("class Box\n  def initialize(f) = @f = f\n  def name = @f ? \"x\" : nil\nend\ndef m(f)\n  b = Box.new(f)\n  b.name.upcase if b.name\nend", &[(7, 10)]),
+        ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  return unless u.host\n  u.host = nil\n  u.host.upcase\nend", &[(6, 10)]),
         // A default library's signature (strscan): a scan that may fail.
         ("require \"strscan\"\ndef m(t)\n  s = StringScanner.new(t)\n  s.scan(/a/).upcase\nend", &[(4, 15)]),
         // One report per nil: after `a.push(2)` returns, `a` was not nil.
@@ -399,6 +404,9 @@ fn possible_nil_receiver() {
         "def m(h)\n  $~.begin(0)\nend",
         "def m(s)\n  return unless s =~ /(a)/\n  start, stop = $~.offset(1)\n  stop + 1\nend",
         "def m(s)\n  while s =~ /(a)/\n    r = Regexp.last_match(1).dup\n    r.sub!(\"a\", \"b\")\n  end\nend",
+        // An attribute reader gives what it gave until other code runs.
+        "class Box\n  attr_reader :name\n  def initialize(f) = @name = f ? \"x\" : nil\nend\ndef m(f)\n  b = Box.new(f)\n  b.name.upcase if b.name\n  b.name && b.name.size\n  return if b.name.nil?\n  b.name.strip\nend",
+        "require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  u.host.upcase if u.host\n  return unless u.path\n  u.path.size\nend",
         // A StringScanner's last match, read where the scan succeeded.
         "require \"strscan\"\ndef m(t)\n  s = StringScanner.new(t)\n  s.matched.upcase if s.scan(/a/)\n  s[1].size if s.scan(/(b)/)\n  s.pre_match.size if s.skip_until(/c/)\nend",
         // Group 0 is always there; `IO#read` to the end is never nil.

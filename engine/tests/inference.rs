@@ -626,6 +626,37 @@ fn default_libraries_type_their_classes() {
     );
 }
 
+/// A guard on an attribute read (`if b.name`) narrows the reads after it
+/// until other code runs, when every class the receiver may be answers
+/// with a reader nothing overrides.
+#[test]
+fn attribute_reads_narrow_until_other_code_runs() {
+    let signatures = with_default_libraries();
+    let box_class = "class Box\n  attr_reader :name\n  def initialize(f) = @name = f ? \"x\" : nil\nend\n";
+    let cases = [
+        (format!("{box_class}def m(b)\n  b = Box.new(b)\n  probe(b.name) if b.name\nend"), "String"),
+        (format!("{box_class}def m(b)\n  b = Box.new(b)\n  probe(b.name) unless b.name.nil?\nend"), "String"),
+        // Code ran between: the attribute may have been written.
+        (format!("{box_class}def m(b)\n  b = Box.new(b)\n  return unless b.name\n  puts\n  probe(b.name)\nend"), "String?"),
+        // A subclass overrides the reader: the read may compute anew.
+        (
+            format!("{box_class}class Crate < Box\n  def name = rand > 0.5 ? \"y\" : nil\nend\ndef m(b)\n  b = Box.new(b)\n  probe(b.name) if b.name\nend"),
+            "String?",
+        ),
+        // A signature's attr_reader, not a signature's method.
+        ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  probe(u.host) if u.host\nend".to_string(), "String"),
+        ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  probe(u.user) if u.user\nend".to_string(), "String?"),
+    ];
+    let mut failures = Vec::new();
+    for (source, expected) in &cases {
+        let got = rigor_engine::types::display(&probe_type_with(source, &signatures));
+        if got != *expected {
+            failures.push(format!("{source}\n    expected {expected}, got {got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn erasure_follows_the_reference() {
     let cases = [

@@ -22,7 +22,7 @@ impl<'pr> Inferrer<'pr, '_> {
         if let Some(flow) = state.as_mut() {
             if !flow.reads.is_empty() {
                 // A read a guard narrowed gives what the guard let through.
-                match super::narrow::stable_read(node) {
+                match self.stable_read_key(node) {
                     Some(text) => {
                         if let Some(narrowed) = flow.reads.get(&text) {
                             ty = narrowed.clone();

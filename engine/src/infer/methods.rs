@@ -752,7 +752,7 @@ impl<'pr> Inferrer<'pr, '_> {
     /// Does nothing below `class` (a subclass or a module mixed into one,
     /// in this file or another, or an object given its own) define
     /// `method` on its instances?
-    fn kept_below(&self, class: &str, method: &str) -> bool {
+    pub(super) fn kept_below(&self, class: &str, method: &str) -> bool {
         let here = self.overrides(class, Side::Instance, method);
         here.defs.is_empty() && !here.opaque && self.index.overrides_elsewhere(class, Side::Instance, method).is_none()
     }

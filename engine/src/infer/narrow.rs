@@ -160,7 +160,8 @@ impl<'pr> Inferrer<'pr, '_> {
                         super::Callee::Missing { complete } => !complete,
                         _ => true,
                     };
-                    own || self.index.overrides_elsewhere(class, super::index::Side::Instance, method).is_some()
+                    // A subclass or mixin below, in this file or another.
+                    own || !self.kept_below(class, method)
                 }
                 _ => false,
             })
@@ -361,7 +362,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
                 self.split(ty, truthy, state.clone())
             }
-            _ if stable_read(node).is_some() => self.truthiness(node, state, frame),
+            _ if stable_read(node).is_some() || reader_shape(node) => self.truthiness(node, state, frame),
             _ => {
                 let ty = self.expr(node, state, frame);
                 let mut truthy = state.clone();
@@ -398,7 +399,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
             }
             Node::CallNode { .. } => {
-                let Some(text) = stable_read(node) else { return };
+                let Some(text) = self.stable_read_key(node) else { return };
                 let Some(current) = self.recorded(node).cloned() else { return };
                 let Some(flow) = state.as_mut() else { return };
                 // Its value may be mutated in place before the next read.
@@ -622,11 +623,70 @@ const NIL_LACKS: &[&str] = &[
 fn is_variable(node: &Node<'_>) -> bool {
     match node {
         Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => true,
-        Node::CallNode { .. } => stable_read(node).is_some(),
+        Node::CallNode { .. } => stable_read(node).is_some() || reader_shape(node),
         Node::LocalVariableWriteNode { .. } => true,
         Node::ParenthesesNode { .. } => single_statement(node).is_some_and(|inner| is_variable(&inner)),
         _ => false,
     }
+}
+
+impl<'pr> Inferrer<'pr, '_> {
+    /// The key a guard's narrowing of this read is kept under: a stable
+    /// read's (`ENV["X"]`), or an attribute reader's on a variable
+    /// (`uri.host`, `box.name`) once the receiver is typed and every class
+    /// it may be answers with a reader (the signatures' `attr_reader`, or
+    /// the project's) that nothing overrides: until other code runs, it
+    /// gives what it gave.
+    pub(super) fn stable_read_key(&self, node: &Node<'pr>) -> Option<String> {
+        if let Some(text) = stable_read(node) {
+            return Some(text);
+        }
+        if !reader_shape(node) {
+            return None;
+        }
+        let call = node.as_call_node()?;
+        let receiver_type = self.recorded(&call.receiver()?)?;
+        let method = name(call.name());
+        let mut read = false;
+        for member in receiver_type.members() {
+            match member {
+                // A nil receiver raises before anything is read.
+                member if *member == Type::nil() => {}
+                Type::Nominal { class, .. } if self.answers_with_reader(class, &method) => read = true,
+                _ => return None,
+            }
+        }
+        read.then(|| String::from_utf8_lossy(node.location().as_slice()).into_owned())
+    }
+
+    fn answers_with_reader(&self, class: &str, method: &str) -> bool {
+        use super::index::Side;
+        if !self.kept_below(class, method) {
+            return false;
+        }
+        match self.lookup(class, Side::Instance, method) {
+            super::Callee::Reader(_) => true,
+            super::Callee::Rbs(_) => self.env.is_attribute_reader(class, method) && !self.index.core_redefined(method),
+            _ => false,
+        }
+    }
+}
+
+/// What an attribute read looks like: a plain name called on a local or
+/// an instance variable, without arguments, block or `&.`.
+fn reader_shape(node: &Node<'_>) -> bool {
+    let Some(call) = node.as_call_node() else { return false };
+    let method = call.name();
+    let method = method.as_slice();
+    let plain_name = method.first().is_some_and(|c| c.is_ascii_lowercase() || *c == b'_')
+        && method.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    plain_name
+        && call.arguments().is_none()
+        && call.block().is_none()
+        && !call.is_safe_navigation()
+        && call.receiver().is_some_and(|receiver| {
+            matches!(receiver, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. })
+        })
 }
 
 /// A read that gives the same value until other code runs: `[]` with

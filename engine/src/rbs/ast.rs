@@ -216,6 +216,10 @@ pub struct ClassDecl {
     /// other than `self` cannot reach them.
     #[serde(default)]
     pub private_instance: rustc_hash::FxHashSet<String>,
+    /// Instance methods declared `attr_reader` or `attr_accessor`: they
+    /// give the same value until something writes the attribute.
+    #[serde(default)]
+    pub readers: rustc_hash::FxHashSet<String>,
 }
 
 impl ClassDecl {
@@ -232,6 +236,7 @@ impl ClassDecl {
             singleton_methods: HashMap::default(),
             instance_variables: HashMap::default(),
             private_instance: Default::default(),
+            readers: Default::default(),
         }
     }
 }

@@ -213,6 +213,9 @@ fn attribute(decl: &mut ClassDecl, name: &str, ty: RType, kind: rbs::AttributeKi
         rbs::AttributeKind::Singleton => &mut decl.singleton_methods,
     };
     if reader {
+        if kind == rbs::AttributeKind::Instance {
+            decl.readers.insert(name.to_string());
+        }
         let function = Function { returns: ty.clone(), ..Function::default() };
         table.entry(name.to_string()).or_default().push(MethodType { type_params: vec![], function, block: None });
     }

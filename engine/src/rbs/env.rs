@@ -22,6 +22,9 @@ pub struct Environment {
     /// `signature_paths`): (class, singleton?, name). The rest describe
     /// the core's and libraries' own implementations.
     project_declared: HashSet<(Name, bool, String)>,
+    /// Attribute readers some descendant declares again as a method
+    /// (class, name): a receiver of the class may run that method.
+    overridden_readers: HashSet<(Name, String)>,
 }
 
 /// A method found through an ancestor, with what its owner's type
@@ -81,7 +84,36 @@ impl Environment {
             let ancestors = env.linearize(&name, 0);
             env.ancestors.insert(name, ancestors);
         }
+        env.overridden_readers = env.find_overridden_readers();
         env
+    }
+
+    /// Each (ancestor, reader) that a class below it declares again as
+    /// something other than a reader.
+    fn find_overridden_readers(&self) -> HashSet<(Name, String)> {
+        let mut found = HashSet::default();
+        for (name, ancestors) in &self.ancestors {
+            let Some(decl) = self.classes.get(name) else { continue };
+            for ancestor in ancestors.iter().filter(|a| a.name != *name) {
+                let Some(above) = self.classes.get(&ancestor.name) else { continue };
+                for reader in &above.readers {
+                    if decl.instance_methods.contains_key(reader) && !decl.readers.contains(reader) {
+                        found.insert((ancestor.name.clone(), reader.clone()));
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// Does every instance of `class` answer `method` with a signature's
+    /// attribute reader (no descendant declares it otherwise)?
+    pub fn is_attribute_reader(&self, class: &str, method: &str) -> bool {
+        let Some(found) = self.instance_method(class, method) else { return false };
+        // A descendant of `class` is one of the owner's too.
+        let owner = &found.owner;
+        self.classes.get(owner).is_some_and(|decl| decl.readers.contains(method))
+            && !self.overridden_readers.contains(&(owner.clone(), method.to_string()))
     }
 
     fn merge_class(&mut self, decl: ClassDecl, overloading: &HashSet<(Name, bool, String)>) {
@@ -102,6 +134,14 @@ impl Environment {
         existing.prepends.extend(decl.prepends);
         existing.extends.extend(decl.extends);
         existing.instance_variables.extend(decl.instance_variables);
+        // A method declared again is a reader when declared last as one.
+        for name in decl.instance_methods.keys() {
+            if decl.readers.contains(name) {
+                existing.readers.insert(name.clone());
+            } else {
+                existing.readers.remove(name);
+            }
+        }
         // A method declared again takes the visibility declared last.
         for name in decl.instance_methods.keys() {
             let extends = overloading.contains(&(decl.name.clone(), false, name.clone()));
