@@ -337,6 +337,43 @@ fn a_constant_set_or_removed_by_name_elsewhere_may_hold_anything() {
 }
 
 #[test]
+fn an_ivar_written_in_an_object_from_another_file_may_hold_what_was_written() {
+    // Ruby: each of b.rb's writes reaches the Cfg object (`c.a` is :sym,
+    // `c.b` 2.5, `c.c` "s", `c.d` [1], `c.e` "LOUD", `c.f` 1.5), though
+    // Cfg's own writes say 1.
+    let cfg = "class Cfg\n  def initialize\n    @a = @b = @c = @d = @e = @f = @g = 1\n  end\n\n  def a = @a\n  def b = @b\n  def c = @c\n  def d = @d\n  def e = @e\n  def f = @f\n  def g = @g\nend\n";
+    let dir = project(&[
+        ("lib/cfg.rb", cfg),
+        ("lib/loud.rb", "module Loud\n  def shout! = @e = \"LOUD\"\nend\n"),
+        (
+            "lib/b.rb",
+            "c = Cfg.new\nc.instance_eval { @a = :sym }\ndef c.poke = @b = 2.5\nc.define_singleton_method(:zz) { @c = \"s\" }\nc.send(:instance_variable_set, :@d, [1])\nc.extend(Loud)\nc.instance_eval(\"@f = 1.5\")\n[1].each { @g = 2 }\n",
+        ),
+    ]);
+    for line in 6..=11 {
+        assert_eq!(type_at(dir.path(), &format!("lib/cfg.rb:{line}:11")), "untyped", "line {line}");
+    }
+    // An iterator's block runs on the `self` it was written under (here
+    // the main object): Cfg's @g is Cfg's own (nil too: only the chain's
+    // first write counts as `initialize`'s).
+    assert_eq!(type_at(dir.path(), "lib/cfg.rb:12:11"), "1?");
+
+    // A name computed where the object cannot be named: any ivar at all.
+    let dir =
+        project(&[("lib/cfg.rb", cfg), ("lib/b.rb", "def revive(o, k, v) = o.instance_variable_set(\"@#{k}\", v)\n")]);
+    assert_eq!(type_at(dir.path(), "lib/cfg.rb:12:11"), "untyped");
+
+    // Code in a string for a named class: that class's ivars alone.
+    let dir = project(&[
+        ("lib/cfg.rb", cfg),
+        ("lib/other.rb", "class Other\n  def initialize = @g = 1\n  def g = @g\nend\n"),
+        ("lib/b.rb", "def patch(code) = Other.class_eval(code)\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/other.rb:3:11"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/cfg.rb:12:11"), "1?");
+}
+
+#[test]
 fn an_ivar_written_from_another_ivar_is_not_nil_when_the_family_spans_files() {
     // Pass one, which learns the file's own writes, read `@doc` as unset
     // (only the other files' writes and nil): `@node` came out `nil`,

@@ -106,6 +106,7 @@ pub enum Edit {
     CallTypo,
     Mixin,
     IvarRetype,
+    OutsideIvarWrite,
     ConstantRetype,
     Visibility,
 }
@@ -124,6 +125,7 @@ const EDITS: &[Edit] = &[
     Edit::CallTypo,
     Edit::Mixin,
     Edit::IvarRetype,
+    Edit::OutsideIvarWrite,
     Edit::ConstantRetype,
     Edit::Visibility,
 ];
@@ -312,6 +314,19 @@ impl Project {
                 let value = RETYPED_VALUES[rng.below(RETYPED_VALUES.len())];
                 lines.insert(at + 1, format!("{ivar} = {value}"));
                 format!("{ivar} retyped after {shown}:{}", at + 1)
+            }
+            // An instance variable the file uses is written, at its top
+            // level, into an object nobody can name (any class's of that
+            // name may hold it since).
+            Edit::OutsideIvarWrite => {
+                // Names most classes of a corpus share when the file has none.
+                let ivar = ivar.unwrap_or_else(|| ["@config", "@options", "@name"][rng.below(3)].to_string());
+                let value = RETYPED_VALUES[rng.below(RETYPED_VALUES.len())];
+                lines.push(match rng.below(2) {
+                    0 => format!("Object.new.instance_variable_set(:{ivar}, {value})"),
+                    _ => format!("Object.new.instance_eval {{ {ivar} = {value} }}"),
+                });
+                format!("{ivar} written from outside at the end of {shown}")
             }
             // A constant the file assigns gets a value of another type.
             Edit::ConstantRetype if constant.is_some() => {

@@ -48,6 +48,9 @@ pub struct ProgramIndex<'pr> {
     pub class_at: HashMap<usize, Name>,
     /// `instance_variable_set`, `instance_eval`-style code: ivars unknowable.
     pub ivars_unknowable: bool,
+    /// Of those, the writes to objects this file cannot name: by any file
+    /// of the project, to any class's ivar of the name.
+    pub outside_ivars: crate::model::index::OutsideIvarWrites,
     /// The rest of the project, when the file is analysed as part of one.
     pub project: Option<ProjectLink>,
     /// Start offsets of the `def`s that are private instance methods
@@ -208,6 +211,7 @@ impl<'pr> ProgramIndex<'pr> {
             ivar_names: Vec::new(),
             class_at: HashMap::default(),
             ivars_unknowable: false,
+            outside_ivars: Default::default(),
             project: None,
             private_defs: HashSet::default(),
             resolved: RefCell::default(),
@@ -232,6 +236,8 @@ impl<'pr> ProgramIndex<'pr> {
             in_singleton_self: 0,
             blocks_make_new_classes: Vec::new(),
             block_targets: Vec::new(),
+            iterator_blocks: Vec::new(),
+            blocks_of_unknown_self: 0,
             macro_names: Vec::new(),
         };
         walker.visit(root);
@@ -286,6 +292,9 @@ impl<'pr> ProgramIndex<'pr> {
     pub fn interface(&self) -> FileInterface {
         let mut classes: Vec<UserClass> = self.classes.values().cloned().collect();
         classes.sort_by(|a, b| a.name.cmp(&b.name));
+        for class in &mut classes {
+            class.ivars_written.sort();
+        }
         let mut constants: Vec<Name> = self.constants.keys().cloned().collect();
         constants.sort();
         FileInterface {
@@ -293,6 +302,7 @@ impl<'pr> ProgramIndex<'pr> {
             ivar_names: self.ivar_names.clone(),
             constants,
             ivars_unknowable: self.ivars_unknowable,
+            outside_ivars: self.outside_ivars.sorted(),
             top_object_extends: self.top_object_extends.clone(),
             object_defs: sorted(&self.object_singleton_defs),
             core_defs: sorted(&self.core_defs),
@@ -323,6 +333,18 @@ impl<'pr> ProgramIndex<'pr> {
         let Some(project) = self.project.as_ref() else { return false };
         project.read(Dep::ConstantRewritten(full.to_string()));
         project.index.constant_rewritten(full)
+    }
+
+    /// Does this file or another write an ivar of this name in objects it
+    /// cannot name (`obj.instance_variable_set(:@x, v)`), so perhaps in
+    /// any class's?
+    pub fn ivar_written_outside(&self, class: &Name, ivar: &str) -> bool {
+        if self.outside_ivars.includes(ivar, class) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read(Dep::OutsideIvar(class.clone(), ivar.to_string()));
+        project.index.written_outside(class, ivar)
     }
 
     /// Does this file or another give `method` a body of its own where a
@@ -662,6 +684,14 @@ struct Walker<'i, 'pr, 'e> {
     /// For each enclosing block, the class the signatures declare that it
     /// runs on, if any (see [`block_target`]).
     block_targets: Vec<Option<String>>,
+    /// For each enclosing call with a block: where its block starts, and
+    /// whether the call is a core iterator, which runs the block with the
+    /// `self` it was written under (`each`, `map`, `times`).
+    iterator_blocks: Vec<(usize, bool)>,
+    /// Enclosing blocks (and lambdas) that may run with another `self`:
+    /// any but an iterator's (`instance_eval` runs one on any object, and
+    /// so may a method nobody can see).
+    blocks_of_unknown_self: usize,
     /// Names a macro the signatures do not know was given in a class body
     /// (`def_node_matcher :name, ...`): it may define them.
     macro_names: Vec<(Name, Side, String)>,
@@ -894,6 +924,42 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// Does the call run its block with the `self` it was written under?
+    /// A core method does (`each`, `synchronize`, `open`), but for those
+    /// that run code on another object (`instance_eval`, `class_exec`,
+    /// `define_method`); a method the signatures do not know (a project's
+    /// or a gem's) may `instance_exec` it anywhere. (A project method
+    /// named as a core one is taken as the core one.)
+    fn block_keeps_self(&self, call: &CallNode<'pr>) -> bool {
+        const RUN_ELSEWHERE: &[&str] = &[
+            "instance_eval",
+            "instance_exec",
+            "class_eval",
+            "class_exec",
+            "module_eval",
+            "module_exec",
+            "define_method",
+            "define_singleton_method",
+        ];
+        let method = crate::syntax::name_text(call.name());
+        if method == "new" {
+            // `Thread.new { }`, `Hash.new { }`; but `Module.new do` runs on
+            // the module it makes, and a project class's `new` anywhere.
+            let receiver = call.receiver().and_then(|r| constant_path_text(&r));
+            return receiver.is_some_and(|r| {
+                let class = r.trim_start_matches("::");
+                self.env.has_class(class) && !matches!(class, "Class" | "Module")
+            });
+        }
+        !RUN_ELSEWHERE.contains(&&*method) && self.env.declares_method_named(&method)
+    }
+
+    /// Is the receiver of this call the `self` the code around it has (no
+    /// receiver or `self`, outside any block that may run elsewhere)?
+    fn on_known_self(&self, call: &CallNode<'pr>) -> bool {
+        self.blocks_of_unknown_self == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
+    }
+
     /// Is `self` here an instance of the class being defined (in an
     /// instance method's body, outside any block)?
     fn self_is_an_instance(&self) -> bool {
@@ -959,8 +1025,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
                     self.note_block_replaced(defined);
                 }
             }
-            if sent == "instance_variable_set" {
+            if matches!(sent.as_str(), "instance_variable_set" | "remove_instance_variable") {
                 self.index.ivars_unknowable = true;
+                if !self.on_known_self(call) {
+                    // `obj.send(:instance_variable_set, :@x, v)`.
+                    self.index.outside_ivars.add(literal_argument(call, 1));
+                }
             }
         }
         if let Some(constant) = rewrites {
@@ -981,6 +1051,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
         match &*method {
             "instance_variable_set" | "instance_variables" | "remove_instance_variable" => {
                 self.index.ivars_unknowable = true;
+                if !self.on_known_self(call) && method != "instance_variables" {
+                    self.index.outside_ivars.add(literal_argument(call, 0));
+                }
             }
             // Code run with another `self`, or given as a string: what it
             // assigns belongs to objects nobody can name here.
@@ -992,13 +1065,34 @@ impl<'pr> Walker<'_, 'pr, '_> {
                         .is_some_and(|b| !matches!(b, Node::BlockNode { .. }) || writes_ivars(b)) =>
             {
                 self.index.ivars_unknowable = true;
+                // A block's writes, and a `&proc`'s, are noted where they
+                // are written (code outside the project is assumed to write
+                // none); the `_exec`s' arguments are the block's. Code given
+                // as a string writes what it spells.
+                let string_code = method.ends_with("_eval").then(|| call.arguments()).flatten();
+                if let (Some(arguments), false) = (string_code, self.on_known_self(call)) {
+                    let code = arguments.arguments().iter().next();
+                    let written = code.and_then(|code| ivars_written_by_string(&code));
+                    let receiver = call.receiver().and_then(|r| constant_path_text(&r));
+                    match (written, receiver) {
+                        (Some(names), _) => self.index.outside_ivars.add_all(Some(names)),
+                        // `Gem.module_eval <<-RUBY`: that class's family.
+                        (None, Some(class)) => {
+                            self.index.outside_ivars.add_class(class.trim_start_matches("::").to_string())
+                        }
+                        (None, None) => self.index.outside_ivars.any = true,
+                    }
+                }
             }
             // A method body given as a block: its writes land on the
             // instances, not where the block's `self` says.
             "define_method" | "define_singleton_method" if call.block().as_ref().is_some_and(writes_ivars) => {
                 match (on_self, self.current()) {
                     (true, Some(class)) => class.ivars_opaque = true,
-                    _ => self.index.ivars_unknowable = true,
+                    _ => {
+                        self.index.ivars_unknowable = true;
+                        self.index.outside_ivars.add_all(call.block().map(|b| ivar_writes(&b)));
+                    }
                 }
             }
             // `obj.extend(M)`: M's methods may override those of obj's class.
@@ -1135,8 +1229,33 @@ impl<'pr> Walker<'_, 'pr, '_> {
 }
 
 impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
-    fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
+    fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
         ensure_room();
+        if self.blocks_of_unknown_self > 0 {
+            // A write in a block that may run on another object.
+            let written = match &node {
+                Node::InstanceVariableWriteNode { .. } => node.as_instance_variable_write_node().map(|w| w.name()),
+                Node::InstanceVariableOrWriteNode { .. } => node.as_instance_variable_or_write_node().map(|w| w.name()),
+                Node::InstanceVariableAndWriteNode { .. } => {
+                    node.as_instance_variable_and_write_node().map(|w| w.name())
+                }
+                Node::InstanceVariableOperatorWriteNode { .. } => {
+                    node.as_instance_variable_operator_write_node().map(|w| w.name())
+                }
+                _ => None,
+            };
+            if let Some(ivar) = written {
+                self.index.outside_ivars.add(Some(crate::syntax::name(ivar)));
+            }
+        }
+    }
+
+    fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+        if self.blocks_of_unknown_self > 0 {
+            if let Some(target) = node.as_instance_variable_target_node() {
+                self.index.outside_ivars.add(Some(crate::syntax::name(target.name())));
+            }
+        }
     }
 
     fn visit_class_node(&mut self, class: &ruby_prism::ClassNode<'pr>) {
@@ -1231,6 +1350,20 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         // any class: its writes cannot be attributed.
         if (in_other || side.is_none()) && def.body().is_some_and(|b| writes_ivars(&b)) {
             self.index.ivars_unknowable = true;
+            if !in_new_class {
+                self.index.outside_ivars.add_all(def.body().map(|b| ivar_writes(&b)));
+            }
+        }
+        // A module's writes land in whatever object it is mixed into.
+        if side == Some(Side::Instance) && !in_other {
+            let written = def.body().map(|b| ivar_writes(&b)).unwrap_or_default();
+            if let Some(module) = self.current().filter(|c| c.is_module) {
+                for ivar in written {
+                    if !module.ivars_written.contains(&ivar) {
+                        module.ivars_written.push(ivar);
+                    }
+                }
+            }
         }
         if method == "initialize" && side == Some(Side::Instance) && !in_other {
             let mut assigned = straight_line_ivar_writes(def.body());
@@ -1258,23 +1391,33 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.blocks_make_new_classes.push(makes_new_class(call));
             let target = block_target(call).filter(|class| self.env.has_class(class));
             self.block_targets.push(target);
+            let start = call.block().map_or(0, |b| b.location().start() as usize);
+            let keeps = makes_new_class(call) || self.block_keeps_self(call);
+            self.iterator_blocks.push((start, keeps));
         }
         ruby_prism::visit_call_node(self, call);
         if with_block {
             self.blocks_make_new_classes.pop();
             self.block_targets.pop();
+            self.iterator_blocks.pop();
         }
     }
 
     fn visit_block_node(&mut self, block: &ruby_prism::BlockNode<'pr>) {
+        let start = block.location().start() as usize;
+        let iterator = self.iterator_blocks.last().is_some_and(|(at, keeps)| *at == start && *keeps);
         self.in_block += 1;
+        self.blocks_of_unknown_self += usize::from(!iterator);
         ruby_prism::visit_block_node(self, block);
+        self.blocks_of_unknown_self -= usize::from(!iterator);
         self.in_block -= 1;
     }
 
     fn visit_lambda_node(&mut self, lambda: &ruby_prism::LambdaNode<'pr>) {
         self.in_block += 1;
+        self.blocks_of_unknown_self += 1;
         ruby_prism::visit_lambda_node(self, lambda);
+        self.blocks_of_unknown_self -= 1;
         self.in_block -= 1;
     }
 
@@ -1648,6 +1791,61 @@ fn leaves_early(node: &Node<'_>) -> bool {
 }
 
 /// Does the code assign an instance variable anywhere inside?
+/// The instance variables a piece of code writes, by name.
+fn ivar_writes(node: &Node<'_>) -> Vec<String> {
+    struct Finder {
+        found: Vec<String>,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            ensure_room();
+            let written = match &node {
+                Node::InstanceVariableWriteNode { .. } => node.as_instance_variable_write_node().map(|w| w.name()),
+                Node::InstanceVariableOrWriteNode { .. } => node.as_instance_variable_or_write_node().map(|w| w.name()),
+                Node::InstanceVariableAndWriteNode { .. } => {
+                    node.as_instance_variable_and_write_node().map(|w| w.name())
+                }
+                Node::InstanceVariableOperatorWriteNode { .. } => {
+                    node.as_instance_variable_operator_write_node().map(|w| w.name())
+                }
+                _ => None,
+            };
+            self.found.extend(written.map(crate::syntax::name));
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            if let Some(target) = node.as_instance_variable_target_node() {
+                self.found.push(crate::syntax::name(target.name()));
+            }
+        }
+    }
+    let mut finder = Finder { found: Vec::new() };
+    finder.visit(node);
+    finder.found
+}
+
+/// The ivars a literal string of code writes (`%q{@a = 1}`), or `None`
+/// when the code is computed or does not parse.
+fn ivars_written_by_string(code: &Node<'_>) -> Option<Vec<String>> {
+    let text = code.as_string_node()?.unescaped().to_vec();
+    let parsed = ruby_prism::parse(&text);
+    if parsed.errors().next().is_some() {
+        return None;
+    }
+    Some(ivar_writes(&parsed.node()))
+}
+
+/// The ivar name a call's argument at `at` spells (`:@x`, `"@x"`), if it
+/// is written out.
+fn literal_argument(call: &CallNode<'_>, at: usize) -> Option<String> {
+    let argument = call.arguments()?.arguments().iter().nth(at)?;
+    let text = match &argument {
+        Node::SymbolNode { .. } => argument.as_symbol_node()?.unescaped().to_vec(),
+        Node::StringNode { .. } => argument.as_string_node()?.unescaped().to_vec(),
+        _ => return None,
+    };
+    Some(String::from_utf8_lossy(&text).into_owned())
+}
+
 fn writes_ivars(node: &Node<'_>) -> bool {
     struct Finder {
         found: bool,

@@ -344,7 +344,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 return self.rbs_type_plain(rtype);
             }
         }
-        if self.index.ivars_unknowable {
+        if self.index.ivars_unknowable || self.index.ivar_written_outside(class, ivar) {
             return Type::untyped();
         }
         if let Some(across) = self.project_ivar_type(class, side, ivar, in_initialize, set_here) {

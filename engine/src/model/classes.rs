@@ -66,6 +66,10 @@ pub struct UserClass {
     /// Instance variables others may set (`attr_writer`, `instance_variable_set`).
     pub ivars_set_from_outside: HashSet<String>,
     pub ivars_opaque: bool,
+    /// A module's: the instance variables its instance methods write
+    /// (sorted), which land in any object it is mixed into.
+    #[serde(default)]
+    pub ivars_written: Vec<String>,
     /// Instance variables `initialize` assigns in its straight-line body.
     pub initialized_ivars: HashSet<String>,
     pub has_method_missing: bool,
@@ -100,6 +104,7 @@ impl UserClass {
             singleton_methods: HashMap::default(),
             ivars_set_from_outside: HashSet::default(),
             ivars_opaque: false,
+            ivars_written: Vec::new(),
             initialized_ivars: HashSet::default(),
             has_method_missing: false,
             extends_self: false,

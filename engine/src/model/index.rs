@@ -36,6 +36,8 @@ pub struct FileInterface {
     pub constants: Vec<Name>,
     /// `instance_variable_set` or the like: its ivars cannot be listed.
     pub ivars_unknowable: bool,
+    /// Ivars it writes in objects it cannot name, which may be any class's.
+    pub outside_ivars: OutsideIvarWrites,
     /// Modules it mixes into objects or classes from outside any class
     /// body (`Quiet.prepend(Loud)`, `obj.extend(M)` at the top level), as
     /// written.
@@ -53,6 +55,60 @@ pub struct FileInterface {
     /// `M::X`, `remove_const(:X)` in `M`'s body too; `X` where the
     /// receiver has no name), sorted.
     pub rewritten_constants: Vec<String>,
+}
+
+/// Instance variables written in objects the writer cannot name
+/// (`obj.instance_variable_set(:@x, v)`, `obj.instance_eval { @x = v }`,
+/// `def obj.m = @x = v`): any class's ivar of such a name may hold what
+/// they wrote.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OutsideIvarWrites {
+    /// The names written, sorted once the file is indexed.
+    pub names: Vec<String>,
+    /// A name computed at run time (`obj.instance_variable_set("@#{k}", v)`).
+    pub any: bool,
+    /// Classes given code computed as a string (`Gem.module_eval <<-RUBY`),
+    /// as written (sorted): any ivar of theirs and their family's.
+    pub classes: Vec<String>,
+}
+
+impl OutsideIvarWrites {
+    /// One write: of a name, or (`None`) of a name nobody can read off.
+    pub fn add(&mut self, name: Option<String>) {
+        match name {
+            Some(name) if !self.names.contains(&name) => self.names.push(name),
+            Some(_) => {}
+            None => self.any = true,
+        }
+    }
+
+    /// Writes of these names, or (`None`) of any.
+    pub fn add_all(&mut self, names: Option<Vec<String>>) {
+        match names {
+            Some(names) => names.into_iter().for_each(|name| self.add(Some(name))),
+            None => self.any = true,
+        }
+    }
+
+    pub fn add_class(&mut self, class: String) {
+        if !self.classes.contains(&class) {
+            self.classes.push(class);
+        }
+    }
+
+    pub fn sorted(&self) -> OutsideIvarWrites {
+        let (mut names, mut classes) = (self.names.clone(), self.classes.clone());
+        names.sort();
+        names.dedup();
+        classes.sort();
+        classes.dedup();
+        OutsideIvarWrites { names, any: self.any, classes }
+    }
+
+    /// May `class`'s `ivar` be written so (its name, or the class itself)?
+    pub fn includes(&self, ivar: &str, class: &str) -> bool {
+        self.any || self.names.iter().any(|name| name == ivar) || constant_rewrites(&self.classes, class)
+    }
 }
 
 impl PartialEq for UserClass {
@@ -259,6 +315,8 @@ pub struct ProjectIndex {
     members: HashMap<Name, Vec<Name>>,
     /// Files whose instance variables cannot be listed.
     unknowable: HashSet<FileId>,
+    /// Every file's writes to ivars of objects it cannot name.
+    outside_ivars: OutsideIvarWrites,
     /// Direct subclasses and includers of each class.
     children: HashMap<Name, Vec<Name>>,
     /// Every class below each class that has one, sorted (computed once:
@@ -339,6 +397,10 @@ pub enum Dep {
     /// Whether some file sets or removes this constant (full name) by name
     /// (`M.const_set(:X, v)`, `remove_const(:X)`).
     ConstantRewritten(String),
+    /// Whether some file writes an ivar of this name in objects it cannot
+    /// name (`obj.instance_variable_set(:@x, v)`), or code given as a
+    /// string writes in the class's family: (class, ivar).
+    OutsideIvar(Name, String),
 }
 
 /// Does one of `written` (`X`, or `M::X` where the namespace was named)
@@ -367,7 +429,8 @@ impl Dep {
             | Dep::Facts
             | Dep::FactName(_)
             | Dep::Redefined(_)
-            | Dep::ConstantRewritten(_) => false,
+            | Dep::ConstantRewritten(_)
+            | Dep::OutsideIvar(..) => false,
         }
     }
 }
@@ -383,6 +446,9 @@ impl ProjectIndex {
             if file.ivars_unknowable {
                 index.unknowable.insert(id);
             }
+            index.outside_ivars.any |= file.outside_ivars.any;
+            index.outside_ivars.classes.extend(file.outside_ivars.classes.iter().cloned());
+            index.outside_ivars.names.extend(file.outside_ivars.names.iter().cloned());
             for class in &file.classes {
                 let part = index.externalise(class);
                 index.classes.entry(class.name.clone()).or_default().parts.push((id, part));
@@ -401,6 +467,7 @@ impl ProjectIndex {
         }
         index.resolve_parts(env);
         index.merge_parts();
+        index.add_mixed_in_ivar_writes();
         index.core_defs.extend(index.core_mixin_methods(env));
         index.families = index.compute_families();
         for (name, rep) in &index.families {
@@ -1016,6 +1083,34 @@ impl ProjectIndex {
         self.files_of(class).any(|f| self.unknowable.contains(&f))
     }
 
+    /// What modules mixed into single objects or into classes from outside
+    /// (`obj.extend(M)`, `Klass.include(M)`), and the modules they include,
+    /// write: ivars of objects of any class.
+    fn add_mixed_in_ivar_writes(&mut self) {
+        let mut pending: Vec<Name> = self.object_extended.clone();
+        let mut seen: Vec<Name> = Vec::new();
+        while let Some(module) = pending.pop() {
+            if seen.contains(&module) {
+                continue;
+            }
+            seen.push(module.clone());
+            let Some(class) = self.classes.get(&module) else { continue };
+            for (_, part) in &class.parts {
+                self.outside_ivars.names.extend(part.ivars_written.iter().cloned());
+                pending.extend(part.includes.iter().chain(&part.prepends).cloned());
+            }
+        }
+        self.outside_ivars = self.outside_ivars.sorted();
+    }
+
+    /// May some file write an ivar of this name in an object it cannot
+    /// name (so in any class's)?
+    /// (What the caller reads of this: `Dep::OutsideIvar`.)
+    pub fn written_outside(&self, class: &str, ivar: &str) -> bool {
+        self.family(class).iter().any(|member| self.outside_ivars.includes(ivar, member))
+            || self.outside_ivars.includes(ivar, class)
+    }
+
     /// Direct subclasses and includers of each class, by name.
     fn subclasses(&self, env: &Environment) -> HashMap<Name, Vec<Name>> {
         let mut out: HashMap<Name, Vec<Name>> = HashMap::default();
@@ -1254,6 +1349,10 @@ impl ProjectIndex {
                 14u8.hash(&mut hasher);
                 self.constant_rewritten(full).hash(&mut hasher);
             }
+            Dep::OutsideIvar(class, ivar) => {
+                15u8.hash(&mut hasher);
+                self.written_outside(class, ivar).hash(&mut hasher);
+            }
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);
                 (*side == Side::Instance && self.is_extended(class)).hash(&mut hasher);
@@ -1319,7 +1418,8 @@ impl ProjectIndex {
             | Dep::Params(..)
             | Dep::MixinOverrides(..)
             | Dep::Redefined(_)
-            | Dep::ConstantRewritten(_) => false,
+            | Dep::ConstantRewritten(_)
+            | Dep::OutsideIvar(..) => false,
         }
     }
 
@@ -1478,7 +1578,7 @@ fn canonical_shape(class: &UserClass) -> String {
     let mut redefined: Vec<_> = class.redefined.iter().collect();
     redefined.sort_by(|a, b| a.0.cmp(b.0));
     format!(
-        "{}|{}|{:?}|{:?}|{:?}|{:?}|{}|{}|{:?}|{}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}",
+        "{}|{}|{:?}|{:?}|{:?}|{:?}|{}|{}|{:?}|{}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}",
         class.name,
         class.is_module,
         class.superclass,
@@ -1489,6 +1589,7 @@ fn canonical_shape(class: &UserClass) -> String {
         class.computed_mixins,
         ivars_outside,
         class.ivars_opaque,
+        class.ivars_written,
         initialized,
         class.has_method_missing,
         class.extends_self,

@@ -25,6 +25,8 @@ pub struct Environment {
     /// Attribute readers some descendant declares again as a method
     /// (class, name): a receiver of the class may run that method.
     overridden_readers: HashSet<(Name, String)>,
+    /// Every method name some class or module declares, either side.
+    method_names: HashSet<String>,
 }
 
 /// A method found through an ancestor, with what its owner's type
@@ -85,7 +87,19 @@ impl Environment {
             env.ancestors.insert(name, ancestors);
         }
         env.overridden_readers = env.find_overridden_readers();
+        env.method_names = env
+            .classes
+            .values()
+            .flat_map(|decl| decl.instance_methods.keys().chain(decl.singleton_methods.keys()))
+            .cloned()
+            .collect();
         env
+    }
+
+    /// Does some class or module of the signatures declare a method so
+    /// named?
+    pub fn declares_method_named(&self, method: &str) -> bool {
+        self.method_names.contains(method)
     }
 
     /// Each (ancestor, reader) that a class below it declares again as
