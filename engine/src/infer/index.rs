@@ -1231,29 +1231,18 @@ impl<'pr> Walker<'_, 'pr, '_> {
 impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
     fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
         ensure_room();
+        // A write in a block that may run on another object.
         if self.blocks_of_unknown_self > 0 {
-            // A write in a block that may run on another object.
-            let written = match &node {
-                Node::InstanceVariableWriteNode { .. } => node.as_instance_variable_write_node().map(|w| w.name()),
-                Node::InstanceVariableOrWriteNode { .. } => node.as_instance_variable_or_write_node().map(|w| w.name()),
-                Node::InstanceVariableAndWriteNode { .. } => {
-                    node.as_instance_variable_and_write_node().map(|w| w.name())
-                }
-                Node::InstanceVariableOperatorWriteNode { .. } => {
-                    node.as_instance_variable_operator_write_node().map(|w| w.name())
-                }
-                _ => None,
-            };
-            if let Some(ivar) = written {
-                self.index.outside_ivars.add(Some(crate::syntax::name(ivar)));
+            if let Some(ivar) = ivar_written_by(&node) {
+                self.index.outside_ivars.add(Some(ivar));
             }
         }
     }
 
     fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
         if self.blocks_of_unknown_self > 0 {
-            if let Some(target) = node.as_instance_variable_target_node() {
-                self.index.outside_ivars.add(Some(crate::syntax::name(target.name())));
+            if let Some(ivar) = ivar_written_by(&node) {
+                self.index.outside_ivars.add(Some(ivar));
             }
         }
     }
@@ -1790,7 +1779,20 @@ fn leaves_early(node: &Node<'_>) -> bool {
     finder.found
 }
 
-/// Does the code assign an instance variable anywhere inside?
+/// The instance variable an assignment node writes (`@x = 1`, `@x ||= 1`,
+/// `@x += 1`, the `@x` of `@x, y = pair`).
+fn ivar_written_by(node: &Node<'_>) -> Option<String> {
+    let written = match node {
+        Node::InstanceVariableWriteNode { .. } => node.as_instance_variable_write_node()?.name(),
+        Node::InstanceVariableOrWriteNode { .. } => node.as_instance_variable_or_write_node()?.name(),
+        Node::InstanceVariableAndWriteNode { .. } => node.as_instance_variable_and_write_node()?.name(),
+        Node::InstanceVariableOperatorWriteNode { .. } => node.as_instance_variable_operator_write_node()?.name(),
+        Node::InstanceVariableTargetNode { .. } => node.as_instance_variable_target_node()?.name(),
+        _ => return None,
+    };
+    Some(crate::syntax::name(written))
+}
+
 /// The instance variables a piece of code writes, by name.
 fn ivar_writes(node: &Node<'_>) -> Vec<String> {
     struct Finder {
@@ -1799,28 +1801,20 @@ fn ivar_writes(node: &Node<'_>) -> Vec<String> {
     impl<'pr> Visit<'pr> for Finder {
         fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
             ensure_room();
-            let written = match &node {
-                Node::InstanceVariableWriteNode { .. } => node.as_instance_variable_write_node().map(|w| w.name()),
-                Node::InstanceVariableOrWriteNode { .. } => node.as_instance_variable_or_write_node().map(|w| w.name()),
-                Node::InstanceVariableAndWriteNode { .. } => {
-                    node.as_instance_variable_and_write_node().map(|w| w.name())
-                }
-                Node::InstanceVariableOperatorWriteNode { .. } => {
-                    node.as_instance_variable_operator_write_node().map(|w| w.name())
-                }
-                _ => None,
-            };
-            self.found.extend(written.map(crate::syntax::name));
+            self.found.extend(ivar_written_by(&node));
         }
         fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
-            if let Some(target) = node.as_instance_variable_target_node() {
-                self.found.push(crate::syntax::name(target.name()));
-            }
+            self.found.extend(ivar_written_by(&node));
         }
     }
     let mut finder = Finder { found: Vec::new() };
     finder.visit(node);
     finder.found
+}
+
+/// Does the code assign an instance variable anywhere inside?
+fn writes_ivars(node: &Node<'_>) -> bool {
+    !ivar_writes(node).is_empty()
 }
 
 /// The ivars a literal string of code writes (`%q{@a = 1}`), or `None`
@@ -1844,30 +1838,6 @@ fn literal_argument(call: &CallNode<'_>, at: usize) -> Option<String> {
         _ => return None,
     };
     Some(String::from_utf8_lossy(&text).into_owned())
-}
-
-fn writes_ivars(node: &Node<'_>) -> bool {
-    struct Finder {
-        found: bool,
-    }
-    impl<'pr> Visit<'pr> for Finder {
-        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
-            ensure_room();
-            self.found |= matches!(
-                node,
-                Node::InstanceVariableWriteNode { .. }
-                    | Node::InstanceVariableOrWriteNode { .. }
-                    | Node::InstanceVariableAndWriteNode { .. }
-                    | Node::InstanceVariableOperatorWriteNode { .. }
-            );
-        }
-        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
-            self.found |= matches!(node, Node::InstanceVariableTargetNode { .. });
-        }
-    }
-    let mut finder = Finder { found: false };
-    finder.visit(node);
-    finder.found
 }
 
 /// Kernel's functions, which cannot reach the object being built.

@@ -83,14 +83,22 @@ fn version_key(path: &Path) -> Vec<u64> {
 
 /// Every `.rbs` file under `dir`, sorted, so load order is stable.
 pub fn rbs_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .follow_links(true)
-        .max_depth(16)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "rbs"))
-        .map(|e| e.into_path())
-        .collect();
+    rbs_files_listing(dir, &mut Vec::new())
+}
+
+/// [`rbs_files`], noting every directory it listed in `listed`.
+pub fn rbs_files_listing(dir: &Path, listed: &mut Vec<PathBuf>) -> Vec<PathBuf> {
+    listed.push(dir.to_path_buf());
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).follow_links(true).max_depth(16).into_iter().filter_map(Result::ok) {
+        if entry.file_type().is_dir() {
+            if entry.depth() > 0 {
+                listed.push(entry.into_path());
+            }
+        } else if entry.file_type().is_file() && entry.path().extension().is_some_and(|x| x == "rbs") {
+            files.push(entry.into_path());
+        }
+    }
     files.sort();
     files
 }

@@ -141,12 +141,62 @@ fn push_core_fixes(
 }
 
 /// The files to read, and how many of them (first) are the rbs gem's.
+/// Listing them walks some forty directories and reads the libraries'
+/// manifests: a worker does it again only when one of those directories
+/// (a file added or removed changes its mtime), a manifest, the request
+/// or the rbs gem found changed.
 fn collect_files(request: &Request) -> (Vec<PathBuf>, usize, Vec<String>) {
+    static LISTED: Mutex<Vec<Listed>> = Mutex::new(Vec::new());
+    let gem = locate::rbs_gem();
+    let mut listed = LISTED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let same = |(asked, found, _): &Listed| {
+        asked.directories == request.directories
+            && asked.libraries == request.libraries
+            && asked.default_libraries == request.default_libraries
+            && *found == gem
+    };
+    if let Some(at) = listed.iter().position(same) {
+        let listing = &listed[at].2;
+        if listing.stamps.iter().all(|(path, stamp)| stat(path) == *stamp) {
+            return (listing.files.clone(), listing.from_gem, listing.warnings.clone());
+        }
+        drop(listed.remove(at));
+    }
+    let listing = list_files(request, &gem);
+    let answer = (listing.files.clone(), listing.from_gem, listing.warnings.clone());
+    // A directory changed within a clock tick of the listing may change
+    // again with the same mtime: such a listing is not kept.
+    let settled = |(_, stamp): &(PathBuf, Option<(SystemTime, u64)>)| {
+        stamp.is_none_or(|(modified, _)| modified.elapsed().is_ok_and(|age| age.as_secs() >= 2))
+    };
+    if listing.stamps.iter().all(settled) {
+        if listed.len() >= CACHED_SETS {
+            drop(listed.remove(0));
+        }
+        listed.push((request.clone(), gem, listing));
+    }
+    answer
+}
+
+/// A request, the rbs gem found for it, and what was listed.
+type Listed = (Request, Result<PathBuf, String>, Listing);
+
+/// What [`collect_files`] found, and what says it still holds.
+struct Listing {
+    files: Vec<PathBuf>,
+    from_gem: usize,
+    warnings: Vec<String>,
+    /// Every directory listed and manifest read, with its stat then.
+    stamps: Vec<(PathBuf, Option<(SystemTime, u64)>)>,
+}
+
+fn list_files(request: &Request, gem: &Result<PathBuf, String>) -> Listing {
     let mut files = Vec::new();
     let mut warnings = Vec::new();
-    match locate::rbs_gem() {
+    let mut consulted: Vec<PathBuf> = Vec::new();
+    match gem {
         Ok(gem) => {
-            files.extend(locate::rbs_files(&gem.join("core")));
+            files.extend(locate::rbs_files_listing(&gem.join("core"), &mut consulted));
             // Each library once, its dependencies (its `manifest.yaml`)
             // after it: `yaml` needs `dbm`'s classes, `resolv` `socket`'s.
             let mut loaded: Vec<String> = Vec::new();
@@ -157,9 +207,11 @@ fn collect_files(request: &Request) -> (Vec<PathBuf>, usize, Vec<String>) {
                 if loaded.contains(&library) {
                     continue;
                 }
-                match library_directory(&gem, &library) {
+                consulted.push(gem.join("stdlib").join(&library));
+                match library_directory(gem, &library) {
                     Some(dir) => {
-                        files.extend(locate::rbs_files(&dir));
+                        files.extend(locate::rbs_files_listing(&dir, &mut consulted));
+                        consulted.push(dir.join("manifest.yaml"));
                         pending.extend(library_dependencies(&dir).into_iter().rev().map(|d| (d, true)));
                     }
                     None if quiet => {}
@@ -169,7 +221,7 @@ fn collect_files(request: &Request) -> (Vec<PathBuf>, usize, Vec<String>) {
             }
         }
         Err(problem) => {
-            warnings.push(problem);
+            warnings.push(problem.clone());
             if !request.libraries.is_empty() {
                 warnings.push("libraries: ignored without the rbs gem".to_string());
             }
@@ -177,9 +229,13 @@ fn collect_files(request: &Request) -> (Vec<PathBuf>, usize, Vec<String>) {
     }
     let from_gem = files.len();
     for dir in &request.directories {
-        files.extend(locate::rbs_files(dir));
+        files.extend(locate::rbs_files_listing(dir, &mut consulted));
     }
-    (files, from_gem, warnings)
+    let stamps = consulted.into_iter().map(|path| {
+        let stamp = stat(&path);
+        (path, stamp)
+    });
+    Listing { files, from_gem, warnings, stamps: stamps.collect() }
 }
 
 /// `stdlib/<name>/<version>/`: the highest version directory.
@@ -260,6 +316,20 @@ fn hash_file(content: &mut xxhash_rust::xxh3::Xxh3, path: &Path, text: Option<&[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_added_to_a_listed_directory_is_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.rbs"), "class A\nend\n").unwrap();
+        // Listed long after it last changed: the listing is kept.
+        let past = SystemTime::now() - std::time::Duration::from_secs(3600);
+        std::fs::File::open(dir.path()).and_then(|d| d.set_modified(past)).unwrap();
+        let request = Request { directories: vec![dir.path().to_path_buf()], ..Request::default() };
+        assert!(load(&request).env.has_class("A"));
+        assert!(!load(&request).env.has_class("B"));
+        std::fs::write(dir.path().join("b.rbs"), "class B\nend\n").unwrap();
+        assert!(load(&request).env.has_class("B"), "the directory's mtime moved: listed again");
+    }
 
     #[test]
     fn a_library_names_its_dependencies_in_its_manifest() {
