@@ -196,6 +196,12 @@ fn wrong_arity() {
         // receiver calls (Ruby refuses them there).
         "\"x\".load(\"a\", true, 3)",
         "[1].sleep(1, 2)",
+        // The default libraries' signatures, as Ruby 3.1 takes them (see
+        // data/rbs_core_fixes.rbs).
+        "require \"set\"\n[1, 2].to_set(Set)\nSet[1].to_set(Set)",
+        "require \"erb\"\nERB.new(\"x\", nil, \"-\")",
+        "require \"csv\"\nCSV::Row.new([\"a\"], [\"1\"])",
+        "require \"benchmark\"\nBenchmark::Tms.new(1.0, 2.0, 0, 0, 3.0, \"l\")",
     ];
     check("call.wrong-arity", Severity::Error, firing, silent, true);
 }
@@ -239,6 +245,13 @@ fn argument_type_mismatch() {
         "class Box\n  private attr_reader :size\n  protected attr_writer :size\n  private_class_method [:new]\nend",
         // A named capture by Symbol (see data/rbs_core_fixes.rbs).
         "s = String.new(\"darwin13\")\ns[/darwin(?<major>\\d+)/, :major]\ns.slice(/(?<a>a)/, :a)\ns.slice!(/(?<a>a)/, :a)",
+        // The default libraries' signatures, as Ruby 3.1 takes them.
+        "require \"json\"\nJSON.load(nil)\nJSON.parse(\"[1]\", nil)\n1.to_json(nil)",
+        "require \"pathname\"\nPathname.new(\"a\").expand_path(Pathname.new(\"/tmp\"))\nPathname.new(\"f\").utime(nil, nil)\nPathname.new(\"a\").write(Process.pid)",
+        "require \"shellwords\"\nShellwords.escape(1)\nrequire \"securerandom\"\nSecureRandom.random_number(1..6)",
+        "require \"strscan\"\ns = StringScanner.new(\"ab\")\ns.scan(/(?<n>a)/)\ns[:n]",
+        "require \"logger\"\nl = Logger.new(nil)\nl.level = :info\nl.add(nil, \"x\")",
+        "require \"date\"\nDateTime.now.new_offset(Rational(9, 24))\nDateTime.new(2020, 1, 1, 10, 0, 0, \"+09:00\")",
     ];
     check("call.argument-type-mismatch", Severity::Error, firing, silent, true);
 }

@@ -200,6 +200,29 @@ pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
                 ) => settled.clone(),
                 _ => Type::generic("Hash", vec![Type::untyped(), Type::untyped()]),
             },
+            (Type::Nominal { class, args: elements }, _) if &**class == "Set" && elements.len() == 1 => {
+                match method {
+                    "<<" | "add" | "add?" => Type::generic(
+                        "Set",
+                        vec![union(std::iter::once(elements[0].clone()).chain(args.iter().map(widened)))],
+                    ),
+                    // What only removes keeps the element type.
+                    "delete"
+                    | "delete?"
+                    | "delete_if"
+                    | "keep_if"
+                    | "select!"
+                    | "filter!"
+                    | "reject!"
+                    | "subtract"
+                    | "clear"
+                    | "reset"
+                    | "compare_by_identity"
+                    | "freeze" => settled.clone(),
+                    // `merge`, `replace`, `map!`, `flatten!`: anything.
+                    _ => Type::generic("Set", vec![Type::untyped()]),
+                }
+            }
             (Type::Nominal { class, .. }, _) if &**class == "String" => settled.clone(),
             _ => settled.clone(),
         }

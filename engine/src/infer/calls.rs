@@ -233,6 +233,15 @@ pub fn mutates_receiver(method: &str) -> bool {
         )
 }
 
+/// Set's own mutators, beside the names every container shares.
+pub const SET_MUTATORS: &[&str] = &["add", "add?", "merge", "subtract", "reset", "delete?"];
+
+/// Does `method` change a receiver of this type?
+pub fn mutates(receiver: &Type, method: &str) -> bool {
+    mutates_receiver(method)
+        || (SET_MUTATORS.contains(&method) && receiver.members().iter().any(|m| m.class_name() == Some("Set")))
+}
+
 impl<'pr, 'a> Inferrer<'pr, 'a> {
     pub fn call(&mut self, call: &CallNode<'pr>, state: &mut State, frame: &Frame) -> Type {
         let method = crate::syntax::name_text(call.name());
@@ -357,7 +366,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
         }
         if let Some(node) = &receiver_node {
-            if mutates_receiver(&method) {
+            if mutates(&receiver_type, &method) {
                 let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
                 let span = call.location().start() as usize..call.location().end() as usize;
                 self.mutate_variable(node, &method, &values, span, state, frame);
@@ -855,7 +864,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let Some(found) = found else { return Plan::Fixed(Type::untyped()) };
         // A method that mutates its receiver returns it changed: `self` is
         // then only its class (`[] << 1` is not `[]`).
-        let receiver = if mutates_receiver(method) {
+        let receiver = if mutates(&receiver, method) {
             let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
             super::assign::mutated_container(&receiver, method, &values)
         } else {

@@ -46,8 +46,10 @@ impl Collector {
 /// (what `Inferrer::mutate_variable` notes).
 fn mutates_ivar(node: &Node<'_>) -> bool {
     node.as_call_node().is_some_and(|call| {
-        matches!(call.receiver(), Some(Node::InstanceVariableReadNode { .. }))
-            && super::calls::mutates_receiver(&crate::syntax::name_text(call.name()))
+        matches!(call.receiver(), Some(Node::InstanceVariableReadNode { .. })) && {
+            let method = crate::syntax::name_text(call.name());
+            super::calls::mutates_receiver(&method) || super::calls::SET_MUTATORS.contains(&&*method)
+        }
     })
 }
 

@@ -1000,3 +1000,58 @@ end
 
 ivar_facts = ProbeIvarFacts.new
 %i[through_lambda through_method through_fiber through_enumerator through_element_equality through_interpolation].each { |m| ivar_facts.public_send(m) }
+
+# The standard libraries loaded by default: values their rbs 2.1
+# signatures excluded (engine/data/rbs_core_fixes.rbs).
+require "set"
+require "pathname"
+require "tempfile"
+require "securerandom"
+require "json"
+require "abbrev"
+require "uri"
+require "strscan"
+require "time"
+require "date"
+require "csv"
+require "bigdecimal"
+require "bigdecimal/util"
+require "objspace"
+require "prettyprint"
+
+class ProbeLibrarySignatures
+  def set_reject_nothing = Set[1, 2].reject! { |x| x > 5 }
+  def set_union_grows = (Set[1, 2] | ["a"]).to_a.last
+  def set_added; s = Set[1, 2]; s << "a"; s.to_a.last; end
+  def set_merged; s = Set[1, 2]; s.merge(["x"]); s.to_a.last; end
+  def set_mapped; s = [1].to_set; s.map! { |x| x.to_s }; s.to_a.first; end
+  def to_set_with_block = [1, 2].to_set { |x| x.to_s }.to_a.first
+  def abbrev_keys = [:a].abbrev.keys.last
+  def pathname_read_at_end = Pathname.new("/dev/null").read(10)
+  def pathname_binread_at_end = Pathname.new("/dev/null").binread(4)
+  def tempfile_ignores_block
+    Tempfile.new("rigor") { |f| 1 }.tap(&:close!)
+  end
+  def secure_random_zero = SecureRandom.random_number(0)
+  def secure_rand_zero = SecureRandom.rand(0)
+  def json_state_prototype = JSON::FAST_STATE_PROTOTYPE
+  def uri_merge_bang = URI.parse("http://a/b").merge!("c")
+  def scanner_check_until_missing = StringScanner.new("ab").check_until(/x/)
+  def scanner_pre_match_after_miss; s = StringScanner.new("ab"); s.scan(/x/); s.pre_match; end
+  def scanner_size_after_miss; s = StringScanner.new("ab"); s.scan(/x/); s.size; end
+  def unknown_zone_offset = Time.zone_offset("XYZ")
+  def strptime_no_match = Date._strptime("x", "%Y")
+  def parse_zone = Date._parse("2020-01-02 10:00 +09:00")[:zone]
+  def csv_with_headers = CSV.parse("a,b\n1,2\n", headers: true)
+  def csv_line_converted = CSV.parse_line("1,2", converters: :numeric).first
+  def bigdecimal_round_to_tens = BigDecimal("15.5").round(-1)
+  def nil_to_d = nil.to_d
+  def untraced_source_file = ObjectSpace.allocation_sourcefile(Object.new)
+  def reachable = ObjectSpace.reachable_objects_from([1, "a", "b"])
+  def pretty_group
+    PrettyPrint.new.tap { |q| q.group { q.breakable } }.group(1, "[", "]") { 1 }
+  end
+end
+
+library_signatures = ProbeLibrarySignatures.new
+ProbeLibrarySignatures.instance_methods(false).sort.each { |m| library_signatures.public_send(m) }
