@@ -18,6 +18,9 @@ fn undefined_method() {
         ("String.shout", &[(1, 8)]),
         ("x = 5\nx.upcase", &[(2, 3)]),
         ("def m\n  s = \"a\" + \"b\"\n  s.shout!\nend", &[(3, 5)]),
+        // Keywords given to a class's `new` define nothing (but Struct's
+        // and OpenStruct's do).
+        ("require \"logger\"\nLogger.new($stdout, level: 1)\nl = Logger.new($stdout)\nl.lvl = 1", &[(4, 3)]),
         // A module the project gives methods is its own: `attr` is Module's.
         ("module Named\n  def self.x = 1\nend\nNamed.attr(:a).one_of", &[(4, 16)]),
         ("1.times { |i| i.zork }", &[(1, 17)]),
@@ -245,6 +248,8 @@ fn argument_type_mismatch() {
         "class Box\n  private attr_reader :size\n  protected attr_writer :size\n  private_class_method [:new]\nend",
         // A named capture by Symbol (see data/rbs_core_fixes.rbs).
         "s = String.new(\"darwin13\")\ns[/darwin(?<major>\\d+)/, :major]\ns.slice(/(?<a>a)/, :a)\ns.slice!(/(?<a>a)/, :a)",
+        // An error's name may be a Symbol.
+        "raise NoMethodError.new(nil, :times)",
         // The default libraries' signatures, as Ruby 3.1 takes them.
         "require \"json\"\nJSON.load(nil)\nJSON.parse(\"[1]\", nil)\n1.to_json(nil)",
         "require \"pathname\"\nPathname.new(\"a\").expand_path(Pathname.new(\"/tmp\"))\nPathname.new(\"f\").utime(nil, nil)\nPathname.new(\"a\").write(Process.pid)",

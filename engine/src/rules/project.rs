@@ -449,6 +449,15 @@ impl Collector {
         if !DEFINING_CALLS.contains(&method.as_str()) {
             return;
         }
+        // `Struct.new(:a, :b)` and `OpenStruct.new(a: 1)` define readers
+        // and writers; another class's `new` (`Logger.new(io, level: 1)`)
+        // defines nothing.
+        if method == "new" && skip == 0 {
+            let receiver = call.receiver().as_ref().and_then(constant_path_text);
+            if !receiver.as_deref().is_some_and(|r| matches!(last_segment(r), "Struct" | "OpenStruct")) {
+                return;
+            }
+        }
         let mut names = Vec::new();
         for argument in &arguments[skip..] {
             if !literal_names(argument, &mut names) && NAMES_METHODS.contains(&method.as_str()) {
