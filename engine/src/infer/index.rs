@@ -63,6 +63,9 @@ pub struct ProgramIndex<'pr> {
     /// What `overrides_elsewhere` found, by (class, side, method). (The
     /// first answer noted the project reads.)
     overrides: RefCell<HashMap<(Name, Side, String), Overridden>>,
+    /// What `ivar_written_outside` found, by (class, ivar): asked at every
+    /// read of an ivar (the dependency is noted the first time).
+    written_outside: RefCell<HashMap<(Name, String), bool>>,
     complete: bool,
     /// Modules this file extends a class or an object with.
     pub(super) extended: HashSet<Name>,
@@ -216,6 +219,7 @@ impl<'pr> ProgramIndex<'pr> {
             private_defs: HashSet::default(),
             resolved: RefCell::default(),
             overrides: RefCell::default(),
+            written_outside: RefCell::default(),
             complete: false,
             extended: HashSet::default(),
             object_singleton_defs: HashSet::default(),
@@ -343,8 +347,14 @@ impl<'pr> ProgramIndex<'pr> {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };
+        let key = (class.clone(), ivar.to_string());
+        if let Some(known) = self.written_outside.borrow().get(&key) {
+            return *known;
+        }
         project.read(Dep::OutsideIvar(class.clone(), ivar.to_string()));
-        project.index.written_outside(class, ivar)
+        let written = project.index.written_outside(class, ivar);
+        self.written_outside.borrow_mut().insert(key, written);
+        written
     }
 
     /// Does this file or another give `method` a body of its own where a
@@ -1344,9 +1354,10 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             }
         }
         // A module's writes land in whatever object it is mixed into.
-        if side == Some(Side::Instance) && !in_other {
+        let in_module = self.current().is_some_and(|c| c.is_module);
+        if side == Some(Side::Instance) && !in_other && in_module {
             let written = def.body().map(|b| ivar_writes(&b)).unwrap_or_default();
-            if let Some(module) = self.current().filter(|c| c.is_module) {
+            if let Some(module) = self.current() {
                 for ivar in written {
                     if !module.ivars_written.contains(&ivar) {
                         module.ivars_written.push(ivar);

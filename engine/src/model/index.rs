@@ -1107,8 +1107,15 @@ impl ProjectIndex {
     /// name (so in any class's)?
     /// (What the caller reads of this: `Dep::OutsideIvar`.)
     pub fn written_outside(&self, class: &str, ivar: &str) -> bool {
-        self.family(class).iter().any(|member| self.outside_ivars.includes(ivar, member))
-            || self.outside_ivars.includes(ivar, class)
+        let outside = &self.outside_ivars;
+        if outside.any || outside.names.binary_search_by(|name| name.as_str().cmp(ivar)).is_ok() {
+            return true;
+        }
+        // A family is hundreds of classes in rubocop: walked only when some
+        // class is given code in a string.
+        !outside.classes.is_empty()
+            && (constant_rewrites(&outside.classes, class)
+                || self.family(class).iter().any(|member| constant_rewrites(&outside.classes, member)))
     }
 
     /// Direct subclasses and includers of each class, by name.
