@@ -3,7 +3,7 @@
 //! configuration's `signature_paths` and `libraries`. Problems are
 //! reported once per command.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::Config;
@@ -14,18 +14,6 @@ use crate::rbs::{self, Signatures};
 pub fn default_libraries() -> impl Iterator<Item = &'static str> {
     const LISTED: &str = include_str!("../data/default_libraries.txt");
     LISTED.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'))
-}
-
-/// Every standard-library set a command loads: the defaults, then the
-/// configuration's others.
-pub fn libraries(config: &Config) -> Vec<String> {
-    let mut all: Vec<String> = default_libraries().map(str::to_string).collect();
-    for library in &config.libraries {
-        if !all.contains(library) {
-            all.push(library.clone());
-        }
-    }
-    all
 }
 
 /// What every command loads: the core and the default libraries.
@@ -41,6 +29,21 @@ pub struct ProjectSignatures {
 }
 
 pub fn load(config: &Config, cwd: &Path) -> ProjectSignatures {
+    let (request, warnings) = request_for(config, cwd);
+    let signatures = rbs::load(&request);
+    let mut all = signatures.warnings.clone();
+    all.extend(warnings);
+    ProjectSignatures { signatures, warnings: all }
+}
+
+/// The `.rbs` files [`load`] reads (what `sig-gen` looks type parameters
+/// up in).
+pub fn files(config: &Config, cwd: &Path) -> Vec<PathBuf> {
+    rbs::files(&request_for(config, cwd).0)
+}
+
+/// What a configuration asks to load, and what is wrong with it.
+fn request_for(config: &Config, cwd: &Path) -> (rbs::Request, Vec<String>) {
     let mut directories = Vec::new();
     let mut warnings = Vec::new();
     let project = cwd.join("sig");
@@ -54,8 +57,5 @@ pub fn load(config: &Config, cwd: &Path) -> ProjectSignatures {
             warnings.push(format!("signature_paths: {} is not a directory", path.display()));
         }
     }
-    let signatures = rbs::load(&rbs::Request { directories, libraries: config.libraries.clone(), ..request() });
-    let mut all = signatures.warnings.clone();
-    all.extend(warnings);
-    ProjectSignatures { signatures, warnings: all }
+    (rbs::Request { directories, libraries: config.libraries.clone(), ..request() }, warnings)
 }

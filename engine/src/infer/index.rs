@@ -1347,10 +1347,13 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         }
         // A `def` in a block or in `class << obj` may define a method of
         // any class: its writes cannot be attributed.
-        if (in_other || side.is_none()) && def.body().is_some_and(|b| writes_ivars(&b)) {
-            self.index.ivars_unknowable = true;
-            if !in_new_class {
-                self.index.outside_ivars.add_all(def.body().map(|b| ivar_writes(&b)));
+        if in_other || side.is_none() {
+            let written = def.body().map(|b| ivar_writes(&b)).unwrap_or_default();
+            if !written.is_empty() {
+                self.index.ivars_unknowable = true;
+                if !in_new_class {
+                    self.index.outside_ivars.add_all(Some(written));
+                }
             }
         }
         // A module's writes land in whatever object it is mixed into.

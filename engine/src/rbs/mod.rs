@@ -140,6 +140,11 @@ fn push_core_fixes(
     }
 }
 
+/// The `.rbs` files a request reads, in the order they are read.
+pub fn files(request: &Request) -> Vec<PathBuf> {
+    collect_files(request).0
+}
+
 /// The files to read, and how many of them (first) are the rbs gem's.
 /// Listing them walks some forty directories and reads the libraries'
 /// manifests: a worker does it again only when one of those directories
@@ -239,7 +244,7 @@ fn list_files(request: &Request, gem: &Result<PathBuf, String>) -> Listing {
 }
 
 /// `stdlib/<name>/<version>/`: the highest version directory.
-pub fn library_directory(gem: &Path, library: &str) -> Option<PathBuf> {
+fn library_directory(gem: &Path, library: &str) -> Option<PathBuf> {
     if library.contains(['/', '\\']) || library.starts_with('.') {
         return None;
     }

@@ -5,26 +5,15 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::config::Config;
-use crate::rbs::locate;
 use crate::types::Name;
 
 use super::rbs_layout;
 
 /// The `.rbs` files a command's signatures come from: the rbs gem's core
-/// and standard libraries (default and requested), the project's `sig/` and `signature_paths`.
+/// and standard libraries (default, requested and what they depend on),
+/// the project's `sig/` and `signature_paths`.
 pub fn signature_files(config: &Config, cwd: &Path) -> Vec<PathBuf> {
-    let mut directories = Vec::new();
-    if let Ok(gem) = locate::rbs_gem() {
-        directories.push(gem.join("core"));
-        for library in crate::signatures::libraries(config) {
-            if let Some(dir) = crate::rbs::library_directory(&gem, &library) {
-                directories.push(dir);
-            }
-        }
-    }
-    directories.push(cwd.join("sig"));
-    directories.extend(config.signature_paths.iter().cloned());
-    directories.iter().filter(|d| d.is_dir()).flat_map(|d| locate::rbs_files(d)).collect()
+    crate::signatures::files(config, cwd)
 }
 
 /// The spelling of each wanted class's type parameters, from the first
