@@ -406,6 +406,13 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 flow.ivars.clear();
             }
             ivars_kept = keeps_ivars;
+            // Whatever else it did, a helper of the object's own that
+            // surely assigns an ivar leaves it set (never unset again).
+            if let (true, true, Some((class, Side::Instance))) = (on_self, frame.self_known, &frame.class) {
+                for ivar in self.assigned_by_own_call(class, &method).iter() {
+                    flow.ivars_set.insert(ivar.clone());
+                }
+            }
         }
         if let Some(node) = &receiver_node {
             self.narrow_after_call(call, node, &method, state, ivars_kept);

@@ -1560,6 +1560,10 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
     };
     for statement in statements {
         if let Some(write) = statement.as_instance_variable_write_node() {
+            // `@x = (cached or return)`: not assigned on every path.
+            if leaves_early(&write.value()) {
+                return out;
+            }
             if may_call_back(&write.value()) {
                 match own_calls_only(&write.value()) {
                     Some(names) if !after_super => called.extend(names),

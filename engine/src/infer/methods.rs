@@ -749,6 +749,46 @@ impl<'pr> Inferrer<'pr, '_> {
             .any(|w| w == ivar)
     }
 
+    /// The instance variables a call of `method` on `self` surely leaves
+    /// assigned when it returns (`make_buffer unless @buffer`, then
+    /// `@buffer.read`): those the straight-line prefix of its `def` assigns,
+    /// when that `def` is surely the one that runs: a class this file alone
+    /// defines, no module prepended to it, nothing below overriding it.
+    /// Assigned is not the same as holding what was assigned: later calls
+    /// may store other values, which the class's type of the ivar counts.
+    pub(super) fn assigned_by_own_call(&self, class: &Name, method: &str) -> Rc<[String]> {
+        let key = (class.clone(), method.to_string());
+        if let Some(known) = self.own_call_writes.borrow().get(&key) {
+            return known.clone();
+        }
+        let found: Rc<[String]> = self.own_call_assigns(class, method).into();
+        self.own_call_writes.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    fn own_call_assigns(&self, class: &str, method: &str) -> Vec<String> {
+        let Some(user) = self.index.classes.get(class) else { return Vec::new() };
+        if user.spread || user.is_module || !user.prepends.is_empty() || user.unknown_mixins || user.computed_mixins {
+            return Vec::new();
+        }
+        let Some(MethodEntry::Def(id)) = user.instance_methods.get(method) else { return Vec::new() };
+        if !(self.alone_in_family(class) || self.kept_below(class, method)) {
+            return Vec::new();
+        }
+        let body = self.index.def(*id).node.as_def_node().and_then(|d| d.body());
+        super::index::straight_line_ivar_writes(body)
+            .into_iter()
+            .filter_map(|written| {
+                let written = match written.strip_prefix(super::index::AFTER_CALLS) {
+                    Some(rest) => rest.split_once('|')?.1.to_string(),
+                    None => written,
+                };
+                let written = written.strip_prefix(super::index::AFTER_SUPER).unwrap_or(&written);
+                written.starts_with('@').then(|| written.to_string())
+            })
+            .collect()
+    }
+
     /// Does nothing below `class` (a subclass or a module mixed into one,
     /// in this file or another, or an object given its own) define
     /// `method` on its instances?

@@ -256,6 +256,9 @@ enum MethodState {
     Done(Type),
 }
 
+/// The ivars a call of one of the object's own methods surely assigns.
+type OwnCallWrites = Rc<[String]>;
+
 pub(crate) struct Inferrer<'pr, 'a> {
     pub env: &'a Environment,
     pub index: &'a ProgramIndex<'pr>,
@@ -279,6 +282,9 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// Per instance-variable family and side, what its classes say of them.
     family_facts: std::cell::RefCell<HashMap<(Name, Side), Rc<methods::FamilyFacts>>>,
     member_unseen: std::cell::RefCell<HashMap<(Name, Side), bool>>,
+    /// Per class and method, the ivars a call of it on `self` surely
+    /// leaves assigned (see `methods::assigned_by_own_call`).
+    own_call_writes: std::cell::RefCell<HashMap<(Name, String), OwnCallWrites>>,
     /// Per method name, whether the project may give nil that method (see
     /// `narrow::project_gives_nil`): asked after every such call.
     nil_givers: std::cell::RefCell<HashMap<String, bool>>,
@@ -330,6 +336,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             def_yields: HashMap::default(),
             family_facts: Default::default(),
             member_unseen: Default::default(),
+            own_call_writes: Default::default(),
             nil_givers: Default::default(),
             assignment_logs: Vec::new(),
             retries: Vec::new(),

@@ -395,6 +395,11 @@ impl<'pr> Inferrer<'pr, '_> {
                 if narrowed == Type::Bot {
                     *state = None;
                 } else {
+                    // Not nil now, so assigned: it stays set whatever calls
+                    // come after (an unset ivar reads as nil).
+                    if !narrowed.may_be_nil() {
+                        flow.ivars_set.insert(ivar.clone());
+                    }
                     flow.ivars.insert(ivar, narrowed);
                 }
             }
@@ -512,6 +517,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 let current = flow.ivars.get(&ivar).cloned().unwrap_or_else(|| read.clone());
                 let narrowed = current.without_nil();
                 if narrowed != Type::Bot {
+                    flow.ivars_set.insert(ivar.clone());
                     flow.ivars.insert(ivar, narrowed);
                 }
             }
