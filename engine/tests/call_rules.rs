@@ -235,6 +235,10 @@ fn argument_type_mismatch() {
         "[1].push(nil)",
         "{ a: 1 }.fetch(:b, nil)",
         "\"a\".start_with?(\"a\", \"b\")",
+        // `zip` takes anything with `each`, which rbs 2.1 denies.
+        "[1, 2].zip(1..2)",
+        "[1].zip([1].each)",
+        "[1].zip(1..2, 3..4) { |pair| pair }",
         // A project class may define a conversion.
         "class Width\n  def to_int = 3\nend\n\"abc\".center(Width.new)",
         "class Symbol\n  def to_str = to_s\nend\n\"a\".start_with?(:a)",

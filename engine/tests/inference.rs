@@ -241,6 +241,21 @@ const CASES: &[(&str, &str)] = &[
     ("Comparable", "singleton(Comparable)"),
     ("String.new", "String"),
     ("Array.new(3)", "Array[untyped]"),
+    // A generic class's constructor binds its type arguments from what
+    // `initialize` takes; a parameter nothing binds stays untyped.
+    ("Array.new(3, 0)", "Array[Integer]"),
+    ("Array.new([1, \"a\"])", "Array[Integer | String]"),
+    ("Array.new(3) { |i| i }", "Array[untyped]"),
+    ("Range.new(1, 5)", "Range[Integer]"),
+    ("Hash.new(0)", "Hash[untyped, untyped]"),
+    ("[1, 2].zip([\"a\"])", "Array[[Integer, String?]]"),
+    ("[1, 2].zip(1..2)", "Array[[Integer, Integer?]]"),
+    ("[1].zip([2]) { |pair| pair }", "nil"),
+    // Kept by the call itself, a variable's array is reachable two ways:
+    // a later `inner << "s"` changes what the outer one holds.
+    ("inner = [1]\na = Array.new(2, inner)\ninner << \"s\"\na", "Array[Array[untyped]]"),
+    ("inner = [1]\na = []\na.push(inner)\ninner << \"s\"\na", "Array[Array[untyped]]"),
+    ("a = []\na.push([1])\na", "Array[Array[Integer]]"),
     ("Object.new.frozen?", "bool"),
     ("Struct.new(:a)", "Class"),
     ("raise \"x\"", "bot"),
@@ -603,6 +618,13 @@ fn default_libraries_type_their_classes() {
     let cases = [
         ("require \"set\"\nSet[1, 2]", "Set[1 | 2]"),
         ("require \"set\"\n[1].to_set", "Set[Integer]"),
+        ("require \"set\"\nSet.new([1, 2])", "Set[Integer]"),
+        ("require \"set\"\nSet.new(1..3)", "Set[Integer]"),
+        // Its pairs are arrays, which others may hold and change too.
+        ("require \"set\"\nSet.new({ \"a\" => 1 }.to_h)", "Set[Array[untyped]]"),
+        ("require \"set\"\ns = Set[1]\nt = s\nt << \"s\"\ns", "Set[untyped]"),
+        ("require \"set\"\nSet.new(nil)", "Set[untyped]"),
+        ("require \"set\"\nSet.new([1]) { |x| x.to_s }", "Set[untyped]"),
         ("require \"pathname\"\nPathname.new(\"a\").basename", "Pathname"),
         ("require \"json\"\nJSON.generate([1])", "String"),
         ("require \"shellwords\"\nShellwords.escape(\"a b\")", "String"),

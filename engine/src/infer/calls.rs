@@ -233,6 +233,13 @@ pub fn mutates_receiver(method: &str) -> bool {
         )
 }
 
+/// Methods that keep an argument itself in their receiver or result.
+/// (`Array(x)`, `Hash(x)` and `String(x)` give `x` itself back.)
+const STORES_ARGUMENTS: &[&str] = &[
+    "<<", "push", "append", "unshift", "prepend", "[]=", "insert", "store", "add", "add?", "new", "default=", "Array",
+    "Hash", "String",
+];
+
 /// Set's own mutators, beside the names every container shares.
 pub const SET_MUTATORS: &[&str] = &["add", "add?", "merge", "subtract", "reset", "delete?"];
 
@@ -256,9 +263,21 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
 
         let mut args = Vec::new();
+        // A method that keeps its argument itself (`a << x`, `Array.new(2,
+        // x)`) makes a variable's value reachable two ways: a mutation
+        // through either changes what both hold (as for `[x]`).
+        let stores = STORES_ARGUMENTS.contains(&&*method);
         if let Some(arguments) = call.arguments() {
             for argument in arguments.arguments().iter() {
                 let ty = self.expr(&argument, state, frame);
+                let ty = if stores
+                    && ty.has_mutable_contents()
+                    && (super::assign::is_variable_read(&argument) || self.may_be_an_element(&argument))
+                {
+                    ty.forget_contents()
+                } else {
+                    ty
+                };
                 self.escape(&argument, state);
                 args.push(match (argument, ty) {
                     // `*[a, b]` passes exactly a and b.
@@ -797,6 +816,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let Some((class, side)) = receiver_class(receiver) else { return Plan::Fixed(Type::untyped()) };
         if side == Side::Singleton && method == "new" {
             if let Some(instance) = self.constructed(&class) {
+                let instance = match block {
+                    BlockArg::None => self.constructed_with_args(&class, instance, args),
+                    _ => instance,
+                };
                 return Plan::Fixed(instance);
             }
         }

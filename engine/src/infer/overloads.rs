@@ -200,6 +200,45 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
 
     /// The receiver's class variables and the method's own variables bound
     /// from arguments (and the block's value, for `map`'s `U`).
+    /// `C.new(args)` of a generic signature class: its type arguments as
+    /// `initialize`'s overloads bind them from the arguments (`Set.new([1])`
+    /// is a `Set[Integer]`, `Array.new(3, 0)` an `Array[Integer]`). A
+    /// parameter some fitting overload leaves unbound stays `untyped`.
+    pub(super) fn constructed_with_args(&self, class: &str, instance: Type, args: &[Arg]) -> Type {
+        let Type::Nominal { args: untyped_args, .. } = &instance else { return instance };
+        if untyped_args.is_empty()
+            || args.is_empty()
+            || self.index.class_shape(class).is_some()
+            || self.index.core_redefined("initialize")
+        {
+            return instance;
+        }
+        let Some(params) = self.env.class(class).map(|decl| decl.type_params.clone()) else { return instance };
+        let Some(found) = self.env.instance_method(class, "initialize").filter(|f| &*f.owner == class) else {
+            return instance;
+        };
+        let receiver = self.receiver_context(&instance);
+        let overloads = self.select(found.overloads, &found.owner_args, &receiver, args, &BlockArg::None);
+        if overloads.is_empty() {
+            return instance;
+        }
+        let mut bound: Vec<Vec<Type>> = vec![Vec::new(); params.len()];
+        for overload in overloads {
+            let mut own = overload.clone();
+            own.type_params.extend(params.iter().cloned());
+            let vars = self.method_vars(&own, &receiver, &HashMap::default(), args, None);
+            for (param, types) in params.iter().zip(bound.iter_mut()) {
+                types.push(vars.get(param).cloned().unwrap_or_else(Type::untyped));
+            }
+        }
+        // What it holds may be held elsewhere too (`Range.new([1], [2]).begin
+        // << "s"`): a container's class only.
+        Type::generic(
+            class,
+            bound.into_iter().map(|types| widen_literals(union(types).forget_exact()).forget_contents()).collect(),
+        )
+    }
+
     pub(super) fn method_vars(
         &self,
         overload: &MethodType,

@@ -396,7 +396,32 @@ impl Inferrer<'_, '_> {
                     }
                 }
             }
+            // `_Each[A]` (`Set.new([1, 2])`, `a.zip(b)`): what the argument's
+            // `each` yields, for the core collections whose `each` the
+            // project leaves alone.
+            RType::Interface { name, args } if &**name == "_Each" && args.len() == 1 => {
+                if let Some(yielded) = self.each_yields(actual) {
+                    self.bind_vars(&args[0], &yielded, vars, own);
+                }
+            }
             _ => {}
+        }
+    }
+
+    /// What `each` on a core collection yields one element at a time (a
+    /// Hash: a `[key, value]` pair), or `None` when not known.
+    fn each_yields(&self, actual: &Type) -> Option<Type> {
+        if self.index.core_redefined("each") {
+            return None;
+        }
+        match actual {
+            Type::Tuple(elements) => Some(union(elements.iter().map(|e| crate::types::widen_literals(e.clone())))),
+            Type::Nominal { class, args } => match (&**class, &args[..]) {
+                ("Array" | "Set" | "Range" | "Enumerator", [element, ..]) => Some(element.clone()),
+                ("Hash", [key, value]) => Some(Type::Tuple(vec![key.clone(), value.clone()])),
+                _ => None,
+            },
+            _ => None,
         }
     }
 }

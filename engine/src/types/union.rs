@@ -221,7 +221,8 @@ impl Type {
         self.is_mutable_literal()
             || self.members().iter().any(|m| match m {
                 Type::Nominal { class, args } => {
-                    matches!(&**class, "Array" | "Hash") && args.iter().any(|a| !matches!(a, Type::Dynamic(None)))
+                    matches!(&**class, "Array" | "Hash" | "Set")
+                        && args.iter().any(|a| !matches!(a, Type::Dynamic(None)))
                 }
                 _ => false,
             })
@@ -234,7 +235,7 @@ impl Type {
         self.members().iter().any(|m| match m {
             Type::Tuple(elements) => elements.iter().any(Type::has_mutable_contents),
             Type::Shape(shape) => shape.fields.iter().any(|f| f.ty.has_mutable_contents()),
-            Type::Nominal { class, args } if matches!(&**class, "Array" | "Hash") => {
+            Type::Nominal { class, args } if matches!(&**class, "Array" | "Hash" | "Set") => {
                 args.iter().any(Type::has_mutable_contents)
             }
             _ => false,
@@ -245,7 +246,9 @@ impl Type {
     /// element types go (`Array[Integer]` is `Array[untyped]`).
     pub fn forget_contents(&self) -> Type {
         union(self.members().iter().map(|member| match member.forget_mutable() {
-            Type::Nominal { class, .. } if &*class == "Array" => Type::generic("Array", vec![Type::untyped()]),
+            Type::Nominal { class, .. } if matches!(&*class, "Array" | "Set") => {
+                Type::generic(&class, vec![Type::untyped()])
+            }
             Type::Nominal { class, .. } if &*class == "Hash" => {
                 Type::generic("Hash", vec![Type::untyped(), Type::untyped()])
             }
