@@ -436,3 +436,18 @@ fn a_constant_assigned_again_in_another_file_holds_either_value() {
     let alone = project(&[("lib/a.rb", "class Cfg\n  LIMIT = 10\n  def limit = LIMIT\nend\n")]);
     assert_eq!(type_at(alone.path(), "lib/a.rb:3:15"), "10");
 }
+
+/// `C.send(:include, M)` mixes M in as `C.include(M)` would: the ivars M's
+/// methods write reach C's objects, so what C's own writes say of `@x` no
+/// longer covers it (Ruby gives "z" here).
+#[test]
+fn a_module_mixed_in_through_send_writes_the_class_ivars() {
+    let source = "class Guarded\n  def set!\n    @x = 1\n  end\n\n  def m\n    return 0 unless @x\n\n    hook\n    @x\n  end\nend\n\nmodule Hook\n  def hook\n    @x = \"z\"\n  end\nend\n\nGuarded.send(:include, Hook)\n";
+    let dir = project(&[("lib/guarded.rb", source)]);
+    let type_at = |position: &str| {
+        json(&rigor(dir.path(), &["type-of", "--format=json", position], None))["type"].as_str().unwrap().to_string()
+    };
+    assert_eq!(type_at("lib/guarded.rb:10:5"), "untyped");
+    std::fs::write(dir.path().join("lib/guarded.rb"), source.replace("Guarded.send(:include, Hook)\n", "")).unwrap();
+    assert_eq!(type_at("lib/guarded.rb:10:5"), "1", "without the mixin, only its own write");
+}

@@ -243,6 +243,7 @@ impl<'pr> ProgramIndex<'pr> {
             iterator_blocks: Vec::new(),
             blocks_of_unknown_self: 0,
             macro_names: Vec::new(),
+            named_symbols: HashSet::default(),
         };
         walker.visit(root);
         walker.add_macro_names();
@@ -680,6 +681,9 @@ struct Walker<'i, 'pr, 'e> {
     in_block: usize,
     /// Inside a `def`: its calls run later, on whatever `self` it gets.
     in_def: usize,
+    /// Where the symbols a call names its method with start (`send(:x)`,
+    /// `method(:x)`): what they name is judged at the call.
+    named_symbols: HashSet<usize>,
     /// For each enclosing `def`, innermost last: is `self` there an
     /// instance of the class (not the class, nor another object)? Then
     /// `extend(M)`, `def self.x` and `define_singleton_method` change that
@@ -1002,8 +1006,16 @@ impl<'pr> Walker<'_, 'pr, '_> {
         // (the arguments are read only for those: this runs at every call).
         let named = match &*method {
             "const_set" | "remove_const" | "send" | "__send__" | "public_send" => symbol_arguments(call),
+            // `method(:remove_instance_variable).call(:@x)`: called later, as
+            // if sent now.
+            "method" | "public_method" | "instance_method" | "public_instance_method" => symbol_arguments(call),
             _ => Vec::new(),
         };
+        if !named.is_empty() {
+            if let Some(first) = call.arguments().and_then(|a| a.arguments().iter().next()) {
+                self.named_symbols.insert(first.location().start() as usize);
+            }
+        }
         let rewrites = match (&*method, named.as_slice()) {
             ("const_set" | "remove_const", [constant, ..]) => Some(constant),
             (_, [sent, constant, ..]) if matches!(sent.as_str(), "const_set" | "remove_const") => Some(constant),
@@ -1012,6 +1024,18 @@ impl<'pr> Walker<'_, 'pr, '_> {
         // `C.send(:define_method, :v) { }`, `send(:alias_method, :v, :w)`:
         // a method of some object's, as if written directly (but the
         // object cannot be told here).
+        // `C.send(:include, M)`: mixed in as `C.include(M)` is.
+        if let [sent, ..] = named.as_slice() {
+            if matches!(sent.as_str(), "include" | "extend" | "prepend") {
+                let arguments: Vec<Node<'pr>> =
+                    call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+                let written = arguments.iter().filter_map(constant_path_text);
+                match self.current() {
+                    Some(class) => class.pending.extend(written.map(|w| (PendingKind::ObjectExtend, w))),
+                    None => self.index.top_object_extends.extend(written),
+                }
+            }
+        }
         if let [sent, defined @ ..] = named.as_slice() {
             let names: &[String] = match sent.as_str() {
                 "alias_method" => defined.get(..1).unwrap_or(&[]),
@@ -1112,7 +1136,8 @@ impl<'pr> Walker<'_, 'pr, '_> {
             // itself).
             "extend" | "prepend" | "include"
                 if call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. }))
-                    || (method == "extend" && on_self && self.self_is_an_instance()) =>
+                    || (method == "extend" && on_self && self.self_is_an_instance())
+                    || (self.in_block > 0 && !self.in_new_class_block()) =>
             {
                 let arguments: Vec<Node<'pr>> =
                     call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
@@ -1250,6 +1275,16 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
     }
 
     fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+        // `n = :remove_instance_variable; obj.send(n, :@x)`: the name, kept
+        // to be sent later, to any object.
+        if let Some(symbol) = node.as_symbol_node() {
+            if matches!(symbol.unescaped(), b"remove_instance_variable" | b"instance_variable_set")
+                && !self.named_symbols.contains(&(node.location().start() as usize))
+            {
+                self.index.ivars_unknowable = true;
+                self.index.outside_ivars.add(None);
+            }
+        }
         if self.blocks_of_unknown_self > 0 {
             if let Some(ivar) = ivar_written_by(&node) {
                 self.index.outside_ivars.add(Some(ivar));

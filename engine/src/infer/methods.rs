@@ -775,6 +775,15 @@ impl<'pr> Inferrer<'pr, '_> {
         if !(self.alone_in_family(class) || self.kept_below(class, method)) {
             return Vec::new();
         }
+        // Some object may answer it another way: a body given in a block
+        // (`C.class_eval { def make }`, `define_method(:make)`), an alias,
+        // or a module of this file's that may be prepended or extended
+        // into the object from anywhere.
+        if self.index.core_redefined(method)
+            || self.index.classes.values().any(|c| c.is_module && c.instance_methods.contains_key(method))
+        {
+            return Vec::new();
+        }
         let body = self.index.def(*id).node.as_def_node().and_then(|d| d.body());
         super::index::straight_line_ivar_writes(body)
             .into_iter()
