@@ -233,12 +233,27 @@ pub fn mutates_receiver(method: &str) -> bool {
         )
 }
 
-/// Methods that keep an argument itself in their receiver or result.
+/// Does `method` keep an argument itself in its receiver or result?
 /// (`Array(x)`, `Hash(x)` and `String(x)` give `x` itself back.)
-const STORES_ARGUMENTS: &[&str] = &[
-    "<<", "push", "append", "unshift", "prepend", "[]=", "insert", "store", "add", "add?", "new", "default=", "Array",
-    "Hash", "String",
-];
+fn stores_arguments(method: &str) -> bool {
+    matches!(
+        method,
+        "<<" | "push"
+            | "append"
+            | "unshift"
+            | "prepend"
+            | "[]="
+            | "insert"
+            | "store"
+            | "add"
+            | "add?"
+            | "new"
+            | "default="
+            | "Array"
+            | "Hash"
+            | "String"
+    )
+}
 
 /// Set's own mutators, beside the names every container shares.
 pub const SET_MUTATORS: &[&str] = &["add", "add?", "merge", "subtract", "reset", "delete?"];
@@ -266,7 +281,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         // A method that keeps its argument itself (`a << x`, `Array.new(2,
         // x)`) makes a variable's value reachable two ways: a mutation
         // through either changes what both hold (as for `[x]`).
-        let stores = STORES_ARGUMENTS.contains(&&*method);
+        let stores = call.arguments().is_some() && stores_arguments(&method);
         if let Some(arguments) = call.arguments() {
             for argument in arguments.arguments().iter() {
                 let ty = self.expr(&argument, state, frame);

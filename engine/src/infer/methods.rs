@@ -772,8 +772,22 @@ impl<'pr> Inferrer<'pr, '_> {
             return Vec::new();
         }
         let Some(MethodEntry::Def(id)) = user.instance_methods.get(method) else { return Vec::new() };
-        if !(self.alone_in_family(class) || self.kept_below(class, method)) {
-            return Vec::new();
+        // What the body assigns first (this file's alone): most helpers
+        // assign nothing, and the checks below walk every class.
+        let body = self.index.def(*id).node.as_def_node().and_then(|d| d.body());
+        let assigned: Vec<String> = super::index::straight_line_ivar_writes(body)
+            .into_iter()
+            .filter_map(|written| {
+                let written = match written.strip_prefix(super::index::AFTER_CALLS) {
+                    Some(rest) => rest.split_once('|')?.1.to_string(),
+                    None => written,
+                };
+                let written = written.strip_prefix(super::index::AFTER_SUPER).unwrap_or(&written);
+                written.starts_with('@').then(|| written.to_string())
+            })
+            .collect();
+        if assigned.is_empty() {
+            return assigned;
         }
         // Some object may answer it another way: a body given in a block
         // (`C.class_eval { def make }`, `define_method(:make)`), an alias,
@@ -784,18 +798,10 @@ impl<'pr> Inferrer<'pr, '_> {
         {
             return Vec::new();
         }
-        let body = self.index.def(*id).node.as_def_node().and_then(|d| d.body());
-        super::index::straight_line_ivar_writes(body)
-            .into_iter()
-            .filter_map(|written| {
-                let written = match written.strip_prefix(super::index::AFTER_CALLS) {
-                    Some(rest) => rest.split_once('|')?.1.to_string(),
-                    None => written,
-                };
-                let written = written.strip_prefix(super::index::AFTER_SUPER).unwrap_or(&written);
-                written.starts_with('@').then(|| written.to_string())
-            })
-            .collect()
+        if !(self.alone_in_family(class) || self.kept_below(class, method)) {
+            return Vec::new();
+        }
+        assigned
     }
 
     /// Does nothing below `class` (a subclass or a module mixed into one,
