@@ -250,6 +250,18 @@ const CASES: &[(&str, &str)] = &[
     ("Hash.new(0)", "Hash[untyped, untyped]"),
     ("[1, 2].zip([\"a\"])", "Array[[Integer, String?]]"),
     ("[1, 2].zip(1..2)", "Array[[Integer, Integer?]]"),
+    // `_ToAry[U]`: an array's own elements.
+    ("[1] + [\"a\"]", "Array[Integer | String]"),
+    // Pairs make a hash of their halves; what they hold is shared.
+    ("[[:a, 1], [:b, 2]].to_h", "Hash[Symbol, Integer]"),
+    ("[1, 2].zip([\"a\", \"b\"]).to_h", "Hash[Integer, String?]"),
+    ("[[:a, [1]]].to_h", "Hash[Symbol, Array[untyped]]"),
+    ("[1, 2].to_h", "Hash[untyped, untyped]"),
+    // `flatten` unwraps arrays down to core scalars, which have no `to_ary`.
+    ("[1, [2, [\"a\", [nil]]]].flatten", "Array[Integer | String | nil]"),
+    ("a = [[1], [2.0]]\na.flatten", "Array[Float | Integer]"),
+    ("[[{ a: 1 }]].flatten", "Array[untyped]"),
+    ("class Pair\n  def to_ary = [1, 2]\nend\n[[Pair.new]].flatten", "Array[untyped]"),
     // Kept by the call itself, a variable's array is reachable two ways:
     // a later `inner << "s"` changes what the outer one holds.
     ("inner = [1]\na = Array.new(2, inner)\ninner << \"s\"\na", "Array[Array[untyped]]"),

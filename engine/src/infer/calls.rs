@@ -233,6 +233,43 @@ pub fn mutates_receiver(method: &str) -> bool {
         )
 }
 
+/// What an array's elements may be: a tuple's, widened, or `Array[E]`'s.
+fn array_element(array: &Type) -> Option<Type> {
+    match array {
+        Type::Tuple(elements) => Some(union(elements.iter().map(|e| crate::types::widen_literals(e.forget_exact())))),
+        Type::Nominal { class, args } if &**class == "Array" && args.len() == 1 => Some(args[0].clone()),
+        _ => None,
+    }
+}
+
+/// The elements `flatten` leaves of an element of this type, when every
+/// member is an array (unwrapped) or a core scalar, which has no `to_ary`.
+fn flattened(element: &Type, depth: usize) -> Option<Type> {
+    if depth > 8 {
+        return None;
+    }
+    let mut out = Vec::new();
+    for member in element.members() {
+        match member {
+            Type::Tuple(_) | Type::Nominal { .. } if member.class_name() == Some("Array") => {
+                out.push(flattened(&array_element(member)?, depth + 1)?);
+            }
+            Type::Constant(_) | Type::IntRange { .. } => out.push(crate::types::widen_literals(member.clone())),
+            Type::Nominal { class, args }
+                if args.is_empty()
+                    && matches!(
+                        &**class,
+                        "Integer" | "Float" | "String" | "Symbol" | "NilClass" | "TrueClass" | "FalseClass"
+                    ) =>
+            {
+                out.push(member.clone())
+            }
+            _ => return None,
+        }
+    }
+    Some(union(out))
+}
+
 /// Does `method` keep an argument itself in its receiver or result?
 /// (`Array(x)`, `Hash(x)` and `String(x)` give `x` itself back.)
 fn stores_arguments(method: &str) -> bool {
@@ -984,6 +1021,44 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     )),
                     _ => None,
                 }
+            }
+            // An array of pairs makes a hash of their halves (any other
+            // element raises); what they hold is held by both now.
+            (Type::Tuple(_) | Type::Nominal { .. }, "to_h", []) if receiver.class_name() == Some("Array") => {
+                // A literal array's own elements, not their widened union
+                // (which would merge each pair's halves).
+                let members: Vec<Type> = match receiver {
+                    Type::Tuple(elements) => elements.iter().flat_map(|e| e.members().to_vec()).collect(),
+                    _ => array_element(receiver)?.members().to_vec(),
+                };
+                let mut keys = Vec::new();
+                let mut values = Vec::new();
+                for member in &members {
+                    match member {
+                        Type::Tuple(pair) if pair.len() == 2 => {
+                            keys.push(pair[0].clone());
+                            values.push(pair[1].clone());
+                        }
+                        Type::Nominal { class, args } if &**class == "Array" && args.len() == 1 => {
+                            keys.push(args[0].clone());
+                            values.push(args[0].clone());
+                        }
+                        _ => return None,
+                    }
+                }
+                let settle =
+                    |types: Vec<Type>| crate::types::widen_literals(union(types).forget_exact()).forget_contents();
+                Some(Type::generic("Hash", vec![settle(keys), settle(values)]))
+            }
+            // `flatten` unwraps nested arrays down to elements that are not
+            // arrays and cannot become one (`to_ary`): core scalars only.
+            (Type::Tuple(_) | Type::Nominal { .. }, "flatten", []) if receiver.class_name() == Some("Array") => {
+                if self.index.core_redefined("to_ary") {
+                    return None;
+                }
+                let element = flattened(&array_element(receiver)?, 0)?;
+                let element = if element == Type::Bot { Type::untyped() } else { element };
+                Some(Type::generic("Array", vec![element.forget_contents()]))
             }
             // `compact` drops the nils (RBS cannot say so: `Array[Elem]`).
             // A tuple keeps its shape only when each element surely is nil

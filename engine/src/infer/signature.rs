@@ -404,6 +404,15 @@ impl Inferrer<'_, '_> {
                     self.bind_vars(&args[0], &yielded, vars, own);
                 }
             }
+            // `_ToAry[U]` (`[1] + ["a"]`): an array's `to_ary` is itself.
+            RType::Interface { name, args } if &**name == "_ToAry" && args.len() == 1 => {
+                let element = match actual {
+                    Type::Tuple(elements) => union(elements.iter().map(|e| crate::types::widen_literals(e.clone()))),
+                    Type::Nominal { class, args } if &**class == "Array" && args.len() == 1 => args[0].clone(),
+                    _ => return,
+                };
+                self.bind_vars(&args[0], &element, vars, own);
+            }
             _ => {}
         }
     }
