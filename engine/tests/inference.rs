@@ -250,6 +250,13 @@ const CASES: &[(&str, &str)] = &[
     ("Hash.new(0)", "Hash[untyped, untyped]"),
     ("[1, 2].zip([\"a\"])", "Array[[Integer, String?]]"),
     ("[1, 2].zip(1..2)", "Array[[Integer, Integer?]]"),
+    ("[1].zip", "Array[[Integer]]"),
+    // What a splat pushes nobody lists here.
+    ("a = [1]\na.push(*(\"a\"..\"c\"))\na", "Array[Integer | untyped]"),
+    // Copied out of a variable, its arrays are held by both.
+    ("x = [[\"a\"]]\ny = [1] + x\nx[0] << :s\ny", "Array[Array[untyped] | Integer]"),
+    ("x = [[\"a\"]]\ny = [1].zip(x)\nx[0] << :s\ny", "Array[[Integer, Array[untyped]?]]"),
+    ("x = [[2]]\ny = [0, *x]\nx[0] << \"s\"\ny", "[0, Array[untyped]]"),
     // `_ToAry[U]`: an array's own elements.
     ("[1] + [\"a\"]", "Array[Integer | String]"),
     // Pairs make a hash of their halves; what they hold is shared.
@@ -262,6 +269,9 @@ const CASES: &[(&str, &str)] = &[
     ("a = [[1], [2.0]]\na.flatten", "Array[Float | Integer]"),
     ("[[{ a: 1 }]].flatten", "Array[untyped]"),
     ("class Pair\n  def to_ary = [1, 2]\nend\n[[Pair.new]].flatten", "Array[untyped]"),
+    ("class String\n  def to_ary = [:s]\nend\n[[\"a\"]].flatten", "Array[untyped]"),
+    ("def to_ary = [:top]\n[[\"a\"]].flatten", "Array[untyped]"),
+    ("class String\n  def method_missing(n, *) = n == :to_ary ? [] : super\nend\n[[\"a\"]].flatten", "Array[untyped]"),
     // Kept by the call itself, a variable's array is reachable two ways:
     // a later `inner << "s"` changes what the outer one holds.
     ("inner = [1]\na = Array.new(2, inner)\ninner << \"s\"\na", "Array[Array[untyped]]"),

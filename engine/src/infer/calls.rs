@@ -30,6 +30,17 @@ pub enum Arg {
     Forward,
 }
 
+/// The values a call hands a container it grows (`a.push(*r)`): what a
+/// splat or forwarded arguments pass, nobody can list here.
+fn passed_values(args: &[Arg]) -> Vec<Type> {
+    args.iter()
+        .map(|arg| match arg {
+            Arg::Value(ty) | Arg::Keywords(ty) => ty.clone(),
+            Arg::Splat | Arg::Forward => Type::untyped(),
+        })
+        .collect()
+}
+
 impl Arg {
     pub(super) fn positional(&self) -> Option<&Type> {
         match self {
@@ -322,11 +333,13 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if let Some(arguments) = call.arguments() {
             for argument in arguments.arguments().iter() {
                 let ty = self.expr(&argument, state, frame);
-                let ty = if stores
-                    && ty.has_mutable_contents()
-                    && (super::assign::is_variable_read(&argument) || self.may_be_an_element(&argument))
-                {
+                let shared = super::assign::is_variable_read(&argument) || self.may_be_an_element(&argument);
+                let ty = if stores && shared && ty.has_mutable_contents() {
                     ty.forget_contents()
+                } else if shared && ty.has_nested_mutable_contents() {
+                    // Whatever the call copies out of it (`[1] + x`,
+                    // `a.zip(x)`) is held by `x` too: only their classes.
+                    ty.forget_nested_contents()
                 } else {
                     ty
                 };
@@ -438,7 +451,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         if let Some(node) = &receiver_node {
             if mutates(&receiver_type, &method) {
-                let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
+                let values = passed_values(&args);
                 let span = call.location().start() as usize..call.location().end() as usize;
                 self.mutate_variable(node, &method, &values, span, state, frame);
             } else if let (Some(receiver), true) = (&receiver, super::assign::is_variable_read(node)) {
@@ -947,7 +960,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         // A method that mutates its receiver returns it changed: `self` is
         // then only its class (`[] << 1` is not `[]`).
         let receiver = if mutates(&receiver, method) {
-            let values: Vec<Type> = args.iter().filter_map(Arg::positional).cloned().collect();
+            let values = passed_values(args);
             super::assign::mutated_container(&receiver, method, &values)
         } else {
             receiver
@@ -1053,7 +1066,13 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // `flatten` unwraps nested arrays down to elements that are not
             // arrays and cannot become one (`to_ary`): core scalars only.
             (Type::Tuple(_) | Type::Nominal { .. }, "flatten", []) if receiver.class_name() == Some("Array") => {
-                if self.index.core_redefined("to_ary") {
+                // A `to_ary` (or a `method_missing` answering it) given to a
+                // core class, or to every object at the top level.
+                if self.index.core_redefined("to_ary")
+                    || self.index.core_redefined("method_missing")
+                    || self.index.core_redefined("respond_to_missing?")
+                    || self.index.top_methods.contains_key("to_ary")
+                {
                     return None;
                 }
                 let element = flattened(&array_element(receiver)?, 0)?;

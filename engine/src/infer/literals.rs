@@ -139,6 +139,16 @@ impl<'pr> Inferrer<'pr, '_> {
         for element in array.elements().iter() {
             let ty = self.expr(&element, state, frame);
             let ty = self.shared_element(&element, ty, state);
+            // `[*x]` copies x's elements: containers held by both now.
+            let ty = match element.as_splat_node().and_then(|splat| splat.expression()) {
+                Some(inner)
+                    if ty.has_nested_mutable_contents()
+                        && (super::assign::is_variable_read(&inner) || self.may_be_an_element(&inner)) =>
+                {
+                    ty.forget_nested_contents()
+                }
+                _ => ty,
+            };
             match (&element, &ty) {
                 (Node::SplatNode { .. }, Type::Tuple(inner)) => elements.extend(inner.iter().cloned()),
                 (Node::SplatNode { .. }, other) => {

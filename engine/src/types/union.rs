@@ -242,6 +242,25 @@ impl Type {
         })
     }
 
+    /// A container whose elements others hold too: the elements keep only
+    /// their classes (`Array[Array[Integer]]` is `Array[Array[untyped]]`).
+    pub fn forget_nested_contents(&self) -> Type {
+        union(self.members().iter().map(|member| match member {
+            Type::Tuple(elements) => Type::Tuple(elements.iter().map(Type::forget_contents).collect()),
+            Type::Shape(shape) => {
+                let mut shape = shape.clone();
+                for field in &mut shape.fields {
+                    field.ty = field.ty.forget_contents();
+                }
+                Type::Shape(shape)
+            }
+            Type::Nominal { class, args } if matches!(&**class, "Array" | "Hash" | "Set") => {
+                Type::generic(class, args.iter().map(Type::forget_contents).collect())
+            }
+            other => other.clone(),
+        }))
+    }
+
     /// What a value others may mutate may hold: its exact contents and its
     /// element types go (`Array[Integer]` is `Array[untyped]`).
     pub fn forget_contents(&self) -> Type {
