@@ -929,6 +929,18 @@ impl<'pr> Walker<'_, 'pr, '_> {
 
     /// A method defined in the innermost block, when that block runs on a
     /// class the signatures declare.
+    /// The modules a call mixes into some object (`obj.extend(M)`,
+    /// `C.prepend(M)`, `C.send(:include, M)`): their methods and ivar
+    /// writes may reach objects of any class.
+    fn note_object_extends(&mut self, call: &CallNode<'pr>) {
+        let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+        let written = arguments.iter().filter_map(constant_path_text);
+        match self.current() {
+            Some(class) => class.pending.extend(written.map(|w| (PendingKind::ObjectExtend, w))),
+            None => self.index.top_object_extends.extend(written),
+        }
+    }
+
     fn note_block_replaced(&mut self, method: &str) {
         if self.in_block == 0 {
             return;
@@ -1021,21 +1033,13 @@ impl<'pr> Walker<'_, 'pr, '_> {
             (_, [sent, constant, ..]) if matches!(sent.as_str(), "const_set" | "remove_const") => Some(constant),
             _ => None,
         };
+        // `C.send(:include, M)`: mixed in as `C.include(M)` is.
+        if named.first().is_some_and(|sent| matches!(sent.as_str(), "include" | "extend" | "prepend")) {
+            self.note_object_extends(call);
+        }
         // `C.send(:define_method, :v) { }`, `send(:alias_method, :v, :w)`:
         // a method of some object's, as if written directly (but the
         // object cannot be told here).
-        // `C.send(:include, M)`: mixed in as `C.include(M)` is.
-        if let [sent, ..] = named.as_slice() {
-            if matches!(sent.as_str(), "include" | "extend" | "prepend") {
-                let arguments: Vec<Node<'pr>> =
-                    call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
-                let written = arguments.iter().filter_map(constant_path_text);
-                match self.current() {
-                    Some(class) => class.pending.extend(written.map(|w| (PendingKind::ObjectExtend, w))),
-                    None => self.index.top_object_extends.extend(written),
-                }
-            }
-        }
         if let [sent, defined @ ..] = named.as_slice() {
             let names: &[String] = match sent.as_str() {
                 "alias_method" => defined.get(..1).unwrap_or(&[]),
@@ -1139,13 +1143,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
                     || (method == "extend" && on_self && self.self_is_an_instance())
                     || (self.in_block > 0 && !self.in_new_class_block()) =>
             {
-                let arguments: Vec<Node<'pr>> =
-                    call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
-                let written = arguments.iter().filter_map(constant_path_text);
-                match self.current() {
-                    Some(class) => class.pending.extend(written.map(|w| (PendingKind::ObjectExtend, w))),
-                    None => self.index.top_object_extends.extend(written),
-                }
+                self.note_object_extends(call)
             }
             // In a block (`String.class_eval do define_method(:upcase)`), or
             // sent to another object: some object's own names, as a `def`
