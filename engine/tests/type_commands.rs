@@ -451,3 +451,22 @@ fn a_module_mixed_in_through_send_writes_the_class_ivars() {
     std::fs::write(dir.path().join("lib/guarded.rb"), source.replace("Guarded.send(:include, Hook)\n", "")).unwrap();
     assert_eq!(type_at("lib/guarded.rb:10:5"), "1", "without the mixin, only its own write");
 }
+
+#[test]
+fn an_object_made_without_initialize_in_another_file_may_lack_its_ivars() {
+    // Ruby gives nil for `Box.allocate.size`, and for `Box.new.size` once
+    // another file gives Box an `initialize` of its own.
+    let box_rb = "class Box\n  def initialize\n    @size = 1\n  end\n\n  def size\n    @size\n  end\nend\n";
+    for (other, what) in [
+        ("Box.allocate\n", "allocate called on it"),
+        ("class Crate < Box\nend\nCrate.allocate\n", "a subclass allocated"),
+        ("class Box\n  def initialize; end\nend\n", "initialize defined again"),
+        ("Box.class_eval { define_method(:initialize) {} }\n", "initialize given by define_method"),
+        ("Box.send(:define_method, :initialize) {}\n", "initialize given through send"),
+    ] {
+        let dir = project(&[("lib/box.rb", box_rb), ("lib/other.rb", other)]);
+        assert_eq!(type_at(dir.path(), "lib/box.rb:7:5"), "1?", "{what}");
+    }
+    let dir = project(&[("lib/box.rb", box_rb), ("lib/other.rb", "Box.new.size\n")]);
+    assert_eq!(type_at(dir.path(), "lib/box.rb:7:5"), "1");
+}

@@ -322,11 +322,30 @@ impl Project {
                 // Names most classes of a corpus share when the file has none.
                 let ivar = ivar.unwrap_or_else(|| ["@config", "@options", "@name"][rng.below(3)].to_string());
                 let value = RETYPED_VALUES[rng.below(RETYPED_VALUES.len())];
-                lines.push(match rng.below(2) {
-                    0 => format!("Object.new.instance_variable_set(:{ivar}, {value})"),
-                    _ => format!("Object.new.instance_eval {{ {ivar} = {value} }}"),
+                // Or one of its classes is allocated: its objects may lack
+                // what `initialize` assigns.
+                let class: Option<String> = (!classes.is_empty()).then(|| {
+                    lines[classes[rng.below(classes.len())]]
+                        .trim_start()
+                        .trim_start_matches("class ")
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | ':'))
+                        .collect()
                 });
-                format!("{ivar} written from outside at the end of {shown}")
+                match (rng.below(3), class) {
+                    (2, Some(class)) if !class.is_empty() => {
+                        lines.push(format!("{class}.allocate"));
+                        format!("{class} allocated at the end of {shown}")
+                    }
+                    (0, _) => {
+                        lines.push(format!("Object.new.instance_variable_set(:{ivar}, {value})"));
+                        format!("{ivar} written from outside at the end of {shown}")
+                    }
+                    _ => {
+                        lines.push(format!("Object.new.instance_eval {{ {ivar} = {value} }}"));
+                        format!("{ivar} written from outside at the end of {shown}")
+                    }
+                }
             }
             // A constant the file assigns gets a value of another type.
             Edit::ConstantRetype if constant.is_some() => {

@@ -248,3 +248,16 @@ fn a_constructor_that_comes_to_call_back_reaches_a_warm_answer() {
     assert!(after.contains("possible-nil-receiver"), "{after}");
     assert_warm_equals_cold(&rigor, &mut worker, root);
 }
+
+#[test]
+fn a_class_allocated_in_another_file_reaches_a_warm_answer() {
+    // `U#initialize` assigns `@s`, so `@s.upcase` is safe while every U is
+    // made by `new`; once another file allocates one, `@s` may be nil
+    // (Ruby: `U.allocate.m` raises NoMethodError).
+    let (before, after) = warm_answers_across_an_edit_of_another_file(
+        "class U\n  def initialize\n    @s = \"a\"\n  end\n\n  def m = @s.upcase\nend\n",
+        "y = 1\nU.allocate\n",
+    );
+    assert!(!before.contains("possible-nil-receiver"), "{before}");
+    assert!(after.contains("possible-nil-receiver"), "{after}");
+}

@@ -240,6 +240,7 @@ impl<'pr> ProgramIndex<'pr> {
             in_singleton_self: 0,
             blocks_make_new_classes: Vec::new(),
             block_targets: Vec::new(),
+            eval_targets: Vec::new(),
             iterator_blocks: Vec::new(),
             blocks_of_unknown_self: 0,
             macro_names: Vec::new(),
@@ -381,6 +382,18 @@ impl<'pr> ProgramIndex<'pr> {
         project.index.block_replaced(class, method)
     }
 
+    /// May objects of `class` be made without running the `initialize`
+    /// its code shows: `method` (`initialize`, `new` or `allocate`) given
+    /// a body of its own, or `allocate` called on it, here or elsewhere?
+    pub fn construction_replaced(&self, class: &str, method: &str) -> bool {
+        if crate::model::index::replaced_on(&self.core_replaced, class, method) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read_redefined(method);
+        project.index.construction_replaced(class, method)
+    }
+
     /// What subclasses in other files return from their overrides of a
     /// method this file defines for `class`. Asked at every call of the
     /// method, so worked out once per inference (rubocop's `Cop::Base` has
@@ -457,6 +470,9 @@ impl<'pr> ProgramIndex<'pr> {
             local.ivars_set_from_outside.extend(other.ivars_set_from_outside.iter().cloned());
             if !local.instance_methods.contains_key("initialize") {
                 local.initialized_ivars.extend(other.initialized_ivars.iter().cloned());
+            } else if other.instance_methods.contains_key("initialize") {
+                // Defined here and elsewhere: the file loaded last wins.
+                local.initialized_ivars.insert(INITIALIZE_REDEFINED.to_string());
             }
             for side in [Side::Instance, Side::Singleton] {
                 let (table, more) = match side {
@@ -698,6 +714,8 @@ struct Walker<'i, 'pr, 'e> {
     /// For each enclosing block, the class the signatures declare that it
     /// runs on, if any (see [`block_target`]).
     block_targets: Vec<Option<String>>,
+    /// The same, for any class written as a constant (a project's too).
+    eval_targets: Vec<Option<String>>,
     /// For each enclosing call with a block: where its block starts, and
     /// whether the call is a core iterator, which runs the block with the
     /// `self` it was written under (`each`, `map`, `times`).
@@ -729,6 +747,15 @@ fn block_target(call: &CallNode<'_>) -> Option<String> {
         _ => None,
     }?;
     Some(written.trim_start_matches("::").to_string())
+}
+
+/// `self.class`, `singleton_class` or `self.singleton_class`: the class
+/// of the object `self` is, for what is called on it.
+fn is_self_class(receiver: &Node<'_>) -> bool {
+    let Some(call) = receiver.as_call_node() else { return false };
+    matches!(call.name().as_slice(), b"class" | b"singleton_class")
+        && call.arguments().is_none()
+        && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
 }
 
 /// `Struct.new(...)`, `Data.define(...)` or a bare `Class.new`: a class
@@ -823,6 +850,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if self.in_core_class() {
             self.index.core_defs.insert(method.clone());
         }
+        self.note_own_construction(&method, side, matches!(entry, MethodEntry::Def(_)));
         match self.current() {
             Some(class) => {
                 if method == "method_missing" {
@@ -941,6 +969,64 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// What lets objects of a class be made without running its
+    /// `initialize`: `allocate` called on it or named as a symbol
+    /// (`alias_method :new, :allocate`, `send(:allocate)`), and
+    /// `define_method`/`alias_method` giving it an `initialize`, directly
+    /// or through `send` (`def`s and `alias` are noted where they add the
+    /// method). A `new` of its own makes objects only through `super` or
+    /// `allocate`, so it needs no note of its own.
+    fn note_construction_bypass(&mut self, call: &CallNode<'pr>, method: &str, named: &[String]) {
+        let (sent, names) = match named.split_first() {
+            Some((sent, rest)) if matches!(method, "send" | "__send__" | "public_send") => (sent.as_str(), rest),
+            _ => (method, named),
+        };
+        let symbols;
+        let names = if names.is_empty() && call.arguments().is_some() {
+            symbols = symbol_arguments(call);
+            symbols.as_slice()
+        } else {
+            names
+        };
+        let replaced = if sent == "allocate" || names.iter().any(|n| n == "allocate") {
+            "allocate"
+        } else if matches!(sent, "define_method" | "alias_method") && names.first().is_some_and(|n| n == "initialize") {
+            "initialize"
+        } else {
+            return;
+        };
+        let target = match call.receiver() {
+            None | Some(Node::SelfNode { .. }) => Some(self.self_class_written()),
+            Some(receiver) if is_self_class(&receiver) => Some(self.self_class_written()),
+            Some(receiver) => constant_path_text(&receiver).map(|t| t.trim_start_matches("::").to_string()),
+        };
+        // `klass.allocate` on a class nobody can name (a deserializer's) is
+        // taken as `Marshal.load` is: outside.
+        if let Some(target) = target {
+            self.index.core_replaced.insert((target, replaced.to_string()));
+        }
+    }
+
+    /// The class `self` (or `self.class`) is here, as written: the class
+    /// being defined, a block's `class_eval` target, else anyone's (`*`).
+    fn self_class_written(&self) -> String {
+        let class = if self.in_block > 0 {
+            self.eval_targets.last().cloned().flatten()
+        } else {
+            self.lexical.last().filter(|c| &***c != SINGLETON_OF_OTHER).map(|c| c.to_string())
+        };
+        class.unwrap_or_else(|| crate::model::index::ANY_CLASS.to_string())
+    }
+
+    /// Notes, on the class being defined, an `initialize` that is not a
+    /// `def` (`define_method`, an alias): what it assigns is not known.
+    fn note_own_construction(&mut self, method: &str, side: Side, is_def: bool) {
+        if side == Side::Instance && method == "initialize" && !is_def {
+            let class = self.self_class_written();
+            self.index.core_replaced.insert((class, method.to_string()));
+        }
+    }
+
     fn note_block_replaced(&mut self, method: &str) {
         if self.in_block == 0 {
             return;
@@ -1003,6 +1089,11 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if self.in_core_class() {
             self.index.core_defs.insert(new.to_string());
         }
+        self.note_own_construction(new, side, false);
+        if old == "allocate" {
+            let class = self.self_class_written();
+            self.index.core_replaced.insert((class, old.to_string()));
+        }
         if let Some(class) = self.current() {
             let table =
                 if side == Side::Singleton { &mut class.singleton_methods } else { &mut class.instance_methods };
@@ -1028,6 +1119,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 self.named_symbols.insert(first.location().start() as usize);
             }
         }
+        self.note_construction_bypass(call, &method, &named);
         let rewrites = match (&*method, named.as_slice()) {
             ("const_set" | "remove_const", [constant, ..]) => Some(constant),
             (_, [sent, constant, ..]) if matches!(sent.as_str(), "const_set" | "remove_const") => Some(constant),
@@ -1376,6 +1468,10 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.index.object_singleton_defs.insert(method.clone());
             if def.receiver().is_none() {
                 self.note_block_replaced(&method);
+                // `K.class_eval do def initialize`: K's objects are made by it.
+                if let (true, Some(Some(class))) = (method == "initialize", self.eval_targets.last()) {
+                    self.index.core_replaced.insert((class.clone(), method.clone()));
+                }
             }
         }
         // A `def` in a block or in `class << obj` may define a method of
@@ -1408,6 +1504,10 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             }
             if let Some(class) = self.current() {
                 class.initialized_ivars.extend(assigned);
+                // Defined twice (conditionally, or reopened): either may run.
+                if class.redefined.contains_key(&(Side::Instance, "initialize".to_string())) {
+                    class.initialized_ivars.insert(INITIALIZE_REDEFINED.to_string());
+                }
             }
         }
         let saved = self.module_function;
@@ -1425,8 +1525,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let with_block = call.block().is_some_and(|b| matches!(b, Node::BlockNode { .. }));
         if with_block {
             self.blocks_make_new_classes.push(makes_new_class(call));
-            let target = block_target(call).filter(|class| self.env.has_class(class));
-            self.block_targets.push(target);
+            let target = block_target(call);
+            self.eval_targets.push(target.clone());
+            self.block_targets.push(target.filter(|class| self.env.has_class(class)));
             let start = call.block().map_or(0, |b| b.location().start() as usize);
             let keeps = makes_new_class(call) || self.block_keeps_self(call);
             self.iterator_blocks.push((start, keeps));
@@ -1435,6 +1536,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         if with_block {
             self.blocks_make_new_classes.pop();
             self.block_targets.pop();
+            self.eval_targets.pop();
             self.iterator_blocks.pop();
         }
     }
@@ -1756,6 +1858,8 @@ pub const AFTER_SUPER: &str = "<after-super>";
 /// `<after-calls>name,name|@ivar`: it counts as assigned first when none
 /// of those methods, nor what they call in turn, can read it.
 pub const AFTER_CALLS: &str = "<after-calls>";
+
+pub use crate::model::classes::INITIALIZE_REDEFINED;
 
 /// Marks an `initialize` whose body (besides `super`) cannot call back.
 pub const CALLS_NOTHING: &str = "<calls-nothing>";

@@ -584,10 +584,18 @@ impl<'pr> Inferrer<'pr, '_> {
     /// Does the `initialize` that `class.new` runs surely assign `ivar`
     /// before anything can read it?
     fn initialize_assigns(&self, class: &str, ivar: &str) -> bool {
+        if self.made_without_initialize(class) {
+            return false;
+        }
         let mut current = Some(Name::from(class));
         for _ in 0..64 {
             let Some(name) = current.take() else { return false };
             let Some(user) = self.index.class(&name) else { return false };
+            if self.index.construction_replaced(&name, "initialize")
+                || user.initialized_ivars.contains(super::index::INITIALIZE_REDEFINED)
+            {
+                return false;
+            }
             if user.instance_methods.contains_key("initialize") {
                 if user.initialized_ivars.contains(ivar)
                     || self.helper_assigns(&name, ivar)
@@ -616,6 +624,28 @@ impl<'pr> Inferrer<'pr, '_> {
         false
     }
 
+    /// May an object of `class` be made without running `initialize`?
+    /// When some file calls `allocate` on it or an ancestor (whose
+    /// singleton methods, a `new` of its own among them, subclasses
+    /// inherit), or where `self` cannot be told. (`klass.allocate` on a
+    /// class nobody can name, as a deserializer does, is taken as
+    /// `Marshal.load` is: outside.)
+    fn made_without_initialize(&self, class: &str) -> bool {
+        let mut current = Some(Name::from(class));
+        for _ in 0..64 {
+            let Some(name) = current.take() else { return false };
+            if self.index.construction_replaced(&name, "allocate") {
+                return true;
+            }
+            let Some(user) = self.index.class(&name) else { return false };
+            current = match &user.superclass {
+                Superclass::Known(parent) => Some(parent.clone()),
+                _ => None,
+            };
+        }
+        true
+    }
+
     /// Can the `initialize` a `super` in a class with this superclass runs
     /// call back into the object? Not when it is core's (a library's makes
     /// the ivars untyped anyway) or a project one that calls nothing.
@@ -626,7 +656,13 @@ impl<'pr> Inferrer<'pr, '_> {
             Superclass::Unknown => return false,
         };
         for _ in 0..64 {
+            if self.index.construction_replaced(&current, "initialize") {
+                return false;
+            }
             let Some(user) = self.index.class(&current) else { return true };
+            if user.initialized_ivars.contains(super::index::INITIALIZE_REDEFINED) {
+                return false;
+            }
             if user.instance_methods.contains_key("initialize") {
                 let init = &user.initialized_ivars;
                 if !init.contains(super::index::CALLS_NOTHING) {
@@ -708,6 +744,8 @@ impl<'pr> Inferrer<'pr, '_> {
         !user.spread
             && !self.index.core_redefined("new")
             && !self.index.core_redefined("initialize")
+            && !self.made_without_initialize(&class)
+            && !self.index.construction_replaced(&class, "initialize")
             && !user.is_module
             && matches!(user.superclass, Superclass::Implicit)
             && user.prepends.is_empty()
@@ -717,6 +755,7 @@ impl<'pr> Inferrer<'pr, '_> {
             && !user.singleton_methods.contains_key("new")
             && user.instance_methods.contains_key("initialize")
             && user.initialized_ivars.contains(super::index::KEEPS_ARGUMENTS)
+            && !user.initialized_ivars.contains(super::index::INITIALIZE_REDEFINED)
     }
 
     /// Is `class` the only class of its family, in this file and in the

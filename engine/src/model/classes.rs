@@ -37,6 +37,11 @@ pub enum MethodEntry {
     External(u32),
 }
 
+/// Marks, in [`UserClass::initialized_ivars`], a class whose `initialize`
+/// has several bodies (defined twice, in one file or in two): none of them
+/// can be said to be the one that runs.
+pub const INITIALIZE_REDEFINED: &str = "<initialize-redefined>";
+
 /// The relation a written constant path stands in to a class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum PendingKind {

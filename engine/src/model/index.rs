@@ -998,6 +998,14 @@ impl ProjectIndex {
         self.core_replaced.contains(&(class.to_string(), method.to_string()))
     }
 
+    /// May objects of `class` be made without the `initialize` its code
+    /// shows? True when some file gives it `method` (`initialize`, `new`
+    /// or `allocate`) a body of its own, or calls `allocate` on it.
+    /// (What the caller reads of this: `Dep::Redefined`.)
+    pub fn construction_replaced(&self, class: &str, method: &str) -> bool {
+        replaced_on(&self.core_replaced, class, method)
+    }
+
     /// The classes some file's block gives `method` (sorted).
     fn block_replaced_classes(&self, method: &str) -> Vec<&str> {
         let mut classes: Vec<&str> =
@@ -1508,6 +1516,9 @@ fn merge_into(merged: &mut UserClass, part: &UserClass) {
                 Some(_) => MethodEntry::Opaque,
                 None => entry,
             };
+            if side == Side::Instance && method == "initialize" && table.contains_key(&method) {
+                merged.initialized_ivars.insert(super::classes::INITIALIZE_REDEFINED.to_string());
+            }
             table.insert(method, merged_entry);
         }
     }
@@ -1609,6 +1620,19 @@ fn canonical_shape(class: &UserClass) -> String {
 
 /// Shared ownership of an index between the files analysed against it.
 pub type SharedIndex = Arc<ProjectIndex>;
+
+/// Is `(class, method)` among `replaced`? A file writes a class as it
+/// names it where it stands (`Price.class_eval` inside `module Shop`), so
+/// the last segments are compared: a clash only makes the answer careful.
+/// [`ANY_CLASS`] stands for a class nobody can name there.
+pub fn replaced_on(replaced: &HashSet<(String, String)>, class: &str, method: &str) -> bool {
+    let tail = |name: &str| name.rsplit("::").next().unwrap_or(name).to_string();
+    let wanted = tail(class);
+    replaced.iter().any(|(c, m)| m == method && (c == ANY_CLASS || tail(c) == wanted))
+}
+
+/// A class written where `self` cannot be told (`allocate` in a block).
+pub const ANY_CLASS: &str = "*";
 
 #[cfg(test)]
 mod tests {
