@@ -596,6 +596,11 @@ const CASES: &[(&str, &str)] = &[
     ("class C\n  def m = raise(\"x\")\nend\nC.new.m", "bot"),
     ("class C\n  def m = super\nend\nC.new.m", "untyped"),
     ("class A\n  def m = 1\nend\nclass B < A\n  def m = super\nend\nB.new.m", "1"),
+    // `super` in a `self.new` of its own reaches Class#new: an instance.
+    ("class V\n  def self.new(x)\n    return nil if x\n    super()\n  end\nend\nV.new(1)", "V?"),
+    // ... unless an extended module may answer `new` first (Ruby: "s").
+    ("module F\n  def new(*) = \"s\"\nend\nclass V\n  extend F\n  def self.new = super\nend\nV.new", "untyped"),
+    ("module F\n  def new(*) = \"s\"\nend\nclass P\n  extend F\nend\nclass V < P\n  def self.new = super\nend\nV.new", "\"s\""),
     ("class C\n  def ==(o) = :eq\nend\nC.new == 1", ":eq"),
     ("class C\n  if RUBY_VERSION > \"3\"\n    def v = 1\n  else\n    def v = \"one\"\n  end\nend\nC.new.v", "\"one\" | 1"),
     ("def v = 1\ndef v = :two\nv", "1 | :two"),

@@ -1250,6 +1250,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             return Type::untyped();
         };
         let callee = self.super_lookup(class, *side, method);
+        let reaches_class_new = matches!(&callee, Callee::Rbs(found) if &*found.owner == "Class");
         let plan = match callee {
             Callee::Rbs(found) => self.rbs_plan(Some(found), method, frame.self_type.clone(), &args, &block),
             Callee::Def(id) => Plan::Defs(vec![id]),
@@ -1259,7 +1260,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let site = CallSite { method, args: &args, implicit: true, on_self: true, self_unknown: false };
         let outcome = self.run_block(&plans, &site, &frame.self_type, block, state, frame);
         let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value)).collect();
-        let ty = self.after_breaks(union(results), outcome, state);
+        let mut ty = self.after_breaks(union(results), outcome, state);
+        // `super` in a `self.new` of its own that reaches `Class#new` makes
+        // an instance of the receiver: this class or a subclass.
+        if *side == Side::Singleton && &**method == "new" && reaches_class_new && self.singleton_chain_is_plain(class) {
+            ty = Type::nominal(class);
+        }
         self.note_super_ran(state, frame);
         ty
     }

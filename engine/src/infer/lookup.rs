@@ -408,11 +408,33 @@ impl<'a> Inferrer<'_, 'a> {
         if self.env.has_class(class) {
             return Callee::Missing { complete: false };
         }
+        // An extended module's methods come before the superclass's.
+        if side == Side::Singleton && !user.extends.is_empty() {
+            return Callee::Missing { complete: false };
+        }
         match &user.superclass {
             Superclass::Known(parent) => self.lookup(parent, side, method),
             Superclass::Implicit => self.lookup("Object", side, method),
             Superclass::Unknown => Callee::Missing { complete: false },
         }
+    }
+
+    /// Do `class` and its superclasses, all the project's, extend no
+    /// module (which could answer a singleton method such as `new` first)?
+    pub(super) fn singleton_chain_is_plain(&self, class: &str) -> bool {
+        let mut current = Name::from(class);
+        for _ in 0..64 {
+            let Some(user) = self.index.class_shape(&current) else { return false };
+            if user.is_module || !user.extends.is_empty() || user.unknown_mixins || user.computed_mixins {
+                return false;
+            }
+            current = match &user.superclass {
+                Superclass::Known(parent) => parent.clone(),
+                Superclass::Implicit => return true,
+                Superclass::Unknown => return false,
+            };
+        }
+        false
     }
 }
 
