@@ -181,7 +181,7 @@ impl ProjectLink {
         if self.exported_read.get() {
             deps.push(Dep::Exported);
         }
-        deps.sort();
+        deps.sort_unstable();
         deps.dedup();
         deps
     }

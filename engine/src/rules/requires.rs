@@ -280,16 +280,16 @@ impl LoadGraph {
 
     /// May code the engine cannot see have run before this file's code?
     pub fn sees_unseen_code(&self, path: &str) -> bool {
-        let path = normalize(path);
-        self.exposed.contains(&path) || self.extended.contains(&path)
+        let path = normalized(path);
+        self.exposed.contains(&*path) || self.extended.contains(&*path)
     }
 
     /// May that code have given `nil` this method? Where only a core
     /// extension ran first, only the methods such libraries give every
     /// object (`nil.blank?`): `nil.length` still raises.
     pub fn unseen_code_may_give_nil(&self, path: &str, method: &str) -> bool {
-        let path = normalize(path);
-        self.exposed.contains(&path) || (self.extended.contains(&path) && EVERY_OBJECT_EXTENSIONS.contains(&method))
+        let path = normalized(path);
+        self.exposed.contains(&*path) || (self.extended.contains(&*path) && EVERY_OBJECT_EXTENSIONS.contains(&method))
     }
 
     fn resolve(&self, file: &str, requirement: &Required, by_constant: &HashMap<String, Vec<String>>) -> Resolved {
@@ -388,6 +388,16 @@ fn with_extension(path: &str) -> String {
         path.to_string()
     } else {
         format!("{path}.rb")
+    }
+}
+
+/// `./a/../b/c.rb` is `b/c.rb`; a path that needs nothing is borrowed
+/// (this is asked at every call a rule judges).
+fn normalized(path: &str) -> std::borrow::Cow<'_, str> {
+    if path.split('/').any(|part| matches!(part, "" | "." | "..")) {
+        std::borrow::Cow::Owned(normalize(path))
+    } else {
+        std::borrow::Cow::Borrowed(path)
     }
 }
 

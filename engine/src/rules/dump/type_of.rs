@@ -30,6 +30,10 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
 
 /// A Rigor::Testing helper call: no receiver, or `Rigor::Testing.`.
 pub fn testing_call<'pr>(node: &ruby_prism::Node<'pr>, method: &str) -> Option<Call<'pr>> {
+    // Asked of every node: the name is compared before anything is built.
+    if node.as_call_node()?.name().as_slice() != method.as_bytes() {
+        return None;
+    }
     let call = Call::of(node)?;
     if call.method != method {
         return None;
