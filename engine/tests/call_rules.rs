@@ -169,6 +169,19 @@ fn wrong_arity() {
         "[1, 2].rotate(1)",
         // rbs 2.1 requires an argument; Ruby's `zip` takes none.
         "[1].zip",
+        // ... nor more than one, on any Enumerable (found probing).
+        "{ a: 1 }.zip",
+        "{ a: 1 }.zip([1], [2])",
+        "(1..2).zip",
+        "[1].each_slice(1).zip",
+        // Enumerable's predicates take a pattern.
+        "{ a: 1 }.all?(Array)",
+        "{ a: 1 }.none?(String)",
+        "(1..3).any?(Integer)",
+        "[1].each.one?(Integer)",
+        // Ruby 3.0's hash of new keys.
+        "{ a: 1 }.transform_keys({ a: :b })",
+        "{ a: 1 }.transform_keys!({ a: :c })",
         "\"x\".center(*args)",
         "\"x\".center(3, **opts)",
         "[1].each_slice(2, &blk)",
@@ -242,6 +255,10 @@ fn argument_type_mismatch() {
         "[1].zip([1].each)",
         "[1].zip(1..2, 3..4) { |pair| pair }",
         "[1].zip",
+        // A nil separator is `$,`'s; a nil `ifnone` is none.
+        "[1, 2].join(nil)",
+        "{ a: 1 }.find(nil) { |k, v| v > 5 }",
+        "(1..3).detect(nil) { |x| x > 5 }",
         // A project class may define a conversion.
         "class Width\n  def to_int = 3\nend\n\"abc\".center(Width.new)",
         "class Symbol\n  def to_str = to_s\nend\n\"a\".start_with?(:a)",

@@ -12,14 +12,14 @@ pub static RULE: RuleInfo = RuleInfo {
     summary: "A method called on a value that may be nil, where nil lacks the method: NoMethodError on the nil path.",
     fires_when: &[
         "the receiver's type at the call, after narrowing, is `T | nil`: every other member is one known class that has the method",
-        "whatever the nil's source: a signature's optional return (`ENV[\"HOME\"]`, `String#byteslice`, `Array#first`, `String#index`), a literal `nil`, a conditional without `else`, a loop's value, a block parameter with no block given, a local read in `ensure` that the body may not have set",
+        "whatever the nil's source: a signature's optional return (`ENV[\"HOME\"]`, `String#byteslice`, `Array#first`, `String#index`), a literal `nil`, a conditional without `else`, a loop's value, a block parameter with no block given, a local read in `ensure` that the body may not have set, an instance variable no write or guard proves set where it is read (`@x` unset until another method runs)",
         "NilClass does not have the method (nor does the project or a standard library add it), and the call is not `&.`",
     ],
     does_not_fire_when: &[
         "a guard narrowed nil away before the call: `if x`, `unless x.nil?`, `return/next/break/raise unless x`, `x or raise`, `x || return`, `x && x.m`, `x.nil? ? a : x.m`, `is_a?`/`kind_of?`/`instance_of?`, `case x when String`, `case x in String`, `if (m = re.match(s))`, `x ||= ...`; or the call is `x&.m`",
         "nil has the method (`to_s`, `inspect`, `nil?`, ...), or some member of the type is untyped or lacks the method too",
         "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, a group's place such as `$~.offset(1)`, or a local copied from them), or a `StringScanner`'s (`s.matched`, `s[1]`, `s.pre_match`, `s.post_match`): a match the code checked sets them",
-        "the receiver is object state (`@x`, a reader or other method of `self`) or a global: which method runs first, and what other files store, is not known here",
+        "the receiver is a reader or other method of `self`, a class variable or a global (whose nil may be only \"before some other method ran\"), or a reader of a class other files reopen or subclass",
         "the file probes the method with `respond_to?` or rescues NoMethodError around the call",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
         "the file is loaded after a core extension library (ActiveSupport, a `core_ext` feature) and the method is one such libraries give every object, nil too (`blank?`, `present?`, `presence`, `try`, `in?`, `to_param`, ...)",
@@ -82,7 +82,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
 /// Is the receiver a call answered by another file's method (`e.args`), or
 /// an attribute reader of a class that other files reopen or subclass?
 /// Its `nil` may be only "before the object's initializer ran" in code
-/// this file cannot see: object state, as for `@x` here.
+/// this file cannot see.
 fn reads_another_files_state(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
     let receiver = unparenthesize(crate::syntax::node_clone(receiver));
     let Some(call) = receiver.as_call_node() else { return false };
@@ -107,9 +107,10 @@ fn has_method(cx: &RuleContext<'_, '_>, member: &Type, method: &str) -> bool {
 
 /// Is the receiver's `nil` one this file's code shows? Not for the
 /// last-match globals (`$1`, `$&`: a successful match the code relies on
-/// sets them), nor for object state (`@x`, a reader or other method of
-/// `self`): which of a class's methods run first, and what subclasses and
-/// other files store, is not known here.
+/// sets them), nor for a reader or other method of `self`, a class
+/// variable or a global: which of a class's methods run first, and what
+/// subclasses and other files store, is not known here. (An ivar's read
+/// is typed with what proves it set, so its nil is sure.)
 fn nil_source_is_sure(receiver: &Node<'_>) -> bool {
     let receiver = unparenthesize(crate::syntax::node_clone(receiver));
     if is_match_global(&receiver) {
