@@ -596,6 +596,22 @@ const CASES: &[(&str, &str)] = &[
     ("class C\n  def m = raise(\"x\")\nend\nC.new.m", "bot"),
     ("class C\n  def m = super\nend\nC.new.m", "untyped"),
     ("class A\n  def m = 1\nend\nclass B < A\n  def m = super\nend\nB.new.m", "1"),
+    // A splat target takes a lone value whole, nil too (Ruby: [nil]).
+    ("*parts = nil\nparts", "[nil]"),
+    ("a, *b = nil\n[a, b]", "[nil, Array[untyped]]"),
+    // `c&.n += 1` on nil gives nil (it was `bot`).
+    ("def bump\n  c = nil\n  c&.succ += 1\nend\nbump", "nil"),
+    // An array kept in a constant may grow through it (Ruby: 3).
+    ("y = [1, 2]\nLIST = y\nLIST << 3\ny.size", "non-negative-int"),
+    // Enumerable's signatures, corrected against Ruby.
+    ("\"ab\".scan(/(a)|(b)/)", "Array[Array[String?] | String]"),
+    ("1.step(2.0).to_a", "Array[Numeric]"),
+    ("(1..).count", "Float | Integer"),
+    ("[3, 1].max(nil)", "Integer?"),
+    // Past either end of a tuple: no element (Ruby: nil).
+    ("[1, \"a\"][-3]", "nil"),
+    ("[1, 2, 3][-4]", "nil"),
+    ("[1, 2, 3][-3]", "1"),
     // `super` in a `self.new` of its own reaches Class#new: an instance.
     ("class V\n  def self.new(x)\n    return nil if x\n    super()\n  end\nend\nV.new(1)", "V?"),
     // ... unless an extended module may answer `new` first (Ruby: "s").

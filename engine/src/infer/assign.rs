@@ -300,8 +300,8 @@ pub fn destructure(value: &Type, lefts: usize, rights: usize) -> Destructured {
             let maybe = union([element.clone(), Type::nil()]);
             (vec![maybe.clone(); lefts], value.clone(), vec![maybe; rights])
         }
-        Type::Constant(Literal::Nil) => (vec![Type::nil(); lefts], Type::Tuple(vec![]), vec![Type::nil(); rights]),
-        // One value that is not an array is the one element of `[value]`:
+        // One value that is not an array, nil too, is the one element of
+        // `[value]` (`*a = nil` makes `a` `[nil]`):
         // the first target takes it, or the first after a splat when no
         // target stands before it (`*a, b = 1` leaves `a` empty, `b` 1).
         Type::Constant(_) | Type::Singleton(_) | Type::Shape(_) | Type::IntRange { .. } => {

@@ -1156,7 +1156,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             (Type::Tuple(elements), "[]" | "at" | "fetch", [Type::Constant(Literal::Int(index))]) => {
                 let len = elements.len() as i64;
                 let index = if *index < 0 { len + index } else { *index };
-                match elements.get(usize::try_from(index).ok()?) {
+                // Past either end (`[1, 2][-3]`, `[1, 2][2]`): no element.
+                match usize::try_from(index).ok().and_then(|at| elements.get(at)) {
                     Some(element) => Some(element.forget_exact()),
                     None if method == "fetch" => Some(Type::Bot),
                     None => Some(Type::nil()),
@@ -1304,6 +1305,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             None if frame.self_known => frame.self_type.clone(),
             None => Type::untyped(),
         };
+        // `c&.n += 1` on nil skips the rest and gives nil.
+        let skipped = (safe && receiver.may_be_nil()).then(|| state.clone());
         let receiver = if safe { receiver.without_nil() } else { receiver };
         let mut index_args = Vec::new();
         if let Some(arguments) = arguments {
@@ -1340,6 +1343,13 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 *state = join_states(&skipped, state);
                 join(&current.falsy_part(), &assigned)
             }
+        };
+        let result = match skipped {
+            Some(skipped) => {
+                *state = join_states(&skipped, state);
+                union([result, Type::nil()])
+            }
+            None => result,
         };
         if let Some(receiver_node) = &receiver_node {
             self.escape(receiver_node, state);

@@ -349,14 +349,20 @@ impl<'pr> Inferrer<'pr, '_> {
 
             // Constants.
             Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. } => self.constant_read(node, state, frame),
+            // Any code may reach the object through the constant now
+            // (`LIST = y; LIST << 3` grows `y`), as through a global.
             Node::ConstantWriteNode { .. } => {
                 let Some(write) = node.as_constant_write_node() else { return Type::untyped() };
-                self.expr(&write.value(), state, frame)
+                let value = self.expr(&write.value(), state, frame);
+                self.escape(&write.value(), state);
+                value
             }
             Node::ConstantPathWriteNode { .. } => {
                 let Some(write) = node.as_constant_path_write_node() else { return Type::untyped() };
                 self.constant_path_parent(&write.target(), state, frame);
-                self.expr(&write.value(), state, frame)
+                let value = self.expr(&write.value(), state, frame);
+                self.escape(&write.value(), state);
+                value
             }
             Node::ConstantOrWriteNode { .. } => {
                 let Some(write) = node.as_constant_or_write_node() else { return Type::untyped() };

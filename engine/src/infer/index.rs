@@ -972,8 +972,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// What lets objects of a class be made without running its
     /// `initialize`: `allocate` called on it or named as a symbol
     /// (`alias_method :new, :allocate`, `send(:allocate)`), and
-    /// `define_method`/`alias_method` giving it an `initialize`, directly
-    /// or through `send` (`def`s and `alias` are noted where they add the
+    /// `define_method`/`alias_method` giving it an `initialize` (or
+    /// `remove_method`/`undef_method` taking it away), directly or through
+    /// `send` (`def`s and `alias` are noted where they add the
     /// method). A `new` of its own makes objects only through `super` or
     /// `allocate`, so it needs no note of its own.
     fn note_construction_bypass(&mut self, call: &CallNode<'pr>, method: &str, named: &[String]) {
@@ -991,6 +992,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let replaced = if sent == "allocate" || names.iter().any(|n| n == "allocate") {
             "allocate"
         } else if matches!(sent, "define_method" | "alias_method") && names.first().is_some_and(|n| n == "initialize") {
+            "initialize"
+        } else if matches!(sent, "remove_method" | "undef_method") && names.iter().any(|n| n == "initialize") {
+            // The superclass's runs instead (or none).
             "initialize"
         } else {
             return;

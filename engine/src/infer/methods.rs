@@ -591,8 +591,11 @@ impl<'pr> Inferrer<'pr, '_> {
         for _ in 0..64 {
             let Some(name) = current.take() else { return false };
             let Some(user) = self.index.class(&name) else { return false };
+            // A prepended module's `initialize` runs first, and may not
+            // call this one.
             if self.index.construction_replaced(&name, "initialize")
                 || user.initialized_ivars.contains(super::index::INITIALIZE_REDEFINED)
+                || !user.prepends.is_empty()
             {
                 return false;
             }
