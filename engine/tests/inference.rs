@@ -596,6 +596,15 @@ const CASES: &[(&str, &str)] = &[
     ("class C\n  def m = raise(\"x\")\nend\nC.new.m", "bot"),
     ("class C\n  def m = super\nend\nC.new.m", "untyped"),
     ("class A\n  def m = 1\nend\nclass B < A\n  def m = super\nend\nB.new.m", "1"),
+    // A `new` given from outside the class body may return anything.
+    ("class Wrap\nend\ndef Wrap.new = :sym\nWrap.new", "untyped"),
+    ("class Wrap\nend\nWrap.define_singleton_method(:new) { nil }\nWrap.new", "untyped"),
+    ("class Wrap\nend\nWrap.singleton_class.define_method(:new) { 42 }\nWrap.new", "untyped"),
+    ("class Wrap\nend\nclass << Wrap\n  def new = 5\nend\nWrap.new", "untyped"),
+    ("class G\nend\nclass GSub < G\nend\ndef G.new = :g\nGSub.new", "untyped"),
+    // ... but an instance method `new`, or another class's, changes nothing.
+    ("class Wrap\nend\nWrap.class_eval { def new = 3 }\nclass Other\nend\ndef Other.new = 1\nWrap.new", "Wrap"),
+    ("o = Object.new\nclass << o\n  def new = 1\nend\nclass Wrap\nend\nWrap.new", "Wrap"),
     // A splat target takes a lone value whole, nil too (Ruby: [nil]).
     ("*parts = nil\nparts", "[nil]"),
     ("a, *b = nil\n[a, b]", "[nil, Array[untyped]]"),

@@ -241,6 +241,7 @@ impl<'pr> ProgramIndex<'pr> {
             blocks_make_new_classes: Vec::new(),
             block_targets: Vec::new(),
             eval_targets: Vec::new(),
+            other_singletons: Vec::new(),
             iterator_blocks: Vec::new(),
             blocks_of_unknown_self: 0,
             macro_names: Vec::new(),
@@ -716,6 +717,8 @@ struct Walker<'i, 'pr, 'e> {
     block_targets: Vec<Option<String>>,
     /// The same, for any class written as a constant (a project's too).
     eval_targets: Vec<Option<String>>,
+    /// `class << X` bodies: X as written when it is a constant path.
+    other_singletons: Vec<Option<String>>,
     /// For each enclosing call with a block: where its block starts, and
     /// whether the call is a core iterator, which runs the block with the
     /// `self` it was written under (`each`, `map`, `times`).
@@ -756,6 +759,13 @@ fn is_self_class(receiver: &Node<'_>) -> bool {
     matches!(call.name().as_slice(), b"class" | b"singleton_class")
         && call.arguments().is_none()
         && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
+}
+
+/// `x.singleton_class` (or a bare `singleton_class`).
+fn is_singleton_class_call(receiver: &Node<'_>) -> bool {
+    receiver
+        .as_call_node()
+        .is_some_and(|call| call.name().as_slice() == b"singleton_class" && call.arguments().is_none())
 }
 
 /// `Struct.new(...)`, `Data.define(...)` or a bare `Class.new`: a class
@@ -993,6 +1003,13 @@ impl<'pr> Walker<'_, 'pr, '_> {
             "allocate"
         } else if matches!(sent, "define_method" | "alias_method") && names.first().is_some_and(|n| n == "initialize") {
             "initialize"
+        } else if (sent == "define_singleton_method" && names.first().is_some_and(|n| n == "new"))
+            || (matches!(sent, "define_method" | "alias_method")
+                && names.first().is_some_and(|n| n == "new")
+                && call.receiver().as_ref().is_some_and(is_singleton_class_call))
+        {
+            // `Wrap.define_singleton_method(:new)`, `singleton_class.define_method(:new)`.
+            "new"
         } else if matches!(sent, "remove_method" | "undef_method") && names.iter().any(|n| n == "initialize") {
             // The superclass's runs instead (or none).
             "initialize"
@@ -1002,12 +1019,44 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let target = match call.receiver() {
             None | Some(Node::SelfNode { .. }) => Some(self.self_class_written()),
             Some(receiver) if is_self_class(&receiver) => Some(self.self_class_written()),
+            // `Wrap.singleton_class.define_method(:new)`: Wrap's.
+            Some(receiver) if is_singleton_class_call(&receiver) => {
+                match receiver.as_call_node().and_then(|c| c.receiver()) {
+                    Some(owner) => constant_path_text(&owner).map(|t| t.trim_start_matches("::").to_string()),
+                    None => Some(self.self_class_written()),
+                }
+            }
             Some(receiver) => constant_path_text(&receiver).map(|t| t.trim_start_matches("::").to_string()),
         };
         // `klass.allocate` on a class nobody can name (a deserializer's) is
         // taken as `Marshal.load` is: outside.
         if let Some(target) = target {
             self.index.core_replaced.insert((target, replaced.to_string()));
+        }
+    }
+
+    /// A `new` defined where the class body's own table does not show it:
+    /// `def Wrap.new`, a `def new` in `class << Wrap` or in a block that
+    /// may run on a class (`Wrap.singleton_class.class_eval`,
+    /// `Wrap.instance_eval`). `Wrap.new` may then give anything.
+    fn note_new_def(&mut self, def: &ruby_prism::DefNode<'pr>, in_other: bool) {
+        let target = match def.receiver() {
+            Some(Node::SelfNode { .. }) if !in_other => return,
+            Some(Node::SelfNode { .. }) if self.in_new_class_block() => return,
+            Some(Node::SelfNode { .. }) => Some(self.self_class_written()),
+            Some(receiver) => constant_path_text(&receiver).map(|t| t.trim_start_matches("::").to_string()),
+            // In `class << self` the class's own table has it.
+            None if !in_other => return,
+            // `class << Wrap`: Wrap's; `class << obj`, an object's own
+            // (an anonymous class's at most: no class this file names).
+            None if self.in_block == 0 => self.other_singletons.last().cloned().flatten(),
+            // `X.class_eval do def new`: an instance method of X.
+            None if self.in_block > 0 && matches!(self.eval_targets.last(), Some(Some(_))) => return,
+            None if self.in_new_class_block() => return,
+            None => Some(crate::model::index::ANY_CLASS.to_string()),
+        };
+        if let Some(target) = target {
+            self.index.core_replaced.insert((target, "new".to_string()));
         }
     }
 
@@ -1422,6 +1471,8 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             // `class << obj`: methods of some other object.
             self.visit(&singleton.expression());
             self.lexical.push(Name::from(SINGLETON_OF_OTHER));
+            let written = constant_path_text(&singleton.expression()).map(|t| t.trim_start_matches("::").to_string());
+            self.other_singletons.push(written);
         }
         self.module_function = false;
         if let Some(body) = singleton.body() {
@@ -1431,6 +1482,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.in_singleton_self -= 1;
         } else {
             self.lexical.pop();
+            self.other_singletons.pop();
         }
         (self.side, self.module_function) = saved;
     }
@@ -1444,6 +1496,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             Some(_) => None,
         };
         let in_other = self.in_block > 0 || self.lexical.last().is_some_and(|c| &**c == SINGLETON_OF_OTHER);
+        if method == "new" {
+            self.note_new_def(def, in_other);
+        }
         // `def self.x` run by an instance method gives that one object `x`.
         let on_an_instance = side == Some(Side::Singleton) && self.self_is_an_instance();
         let owner = match (self.lexical.last(), side) {

@@ -369,7 +369,7 @@ impl<'a> Inferrer<'_, 'a> {
             "Module" => return Some(Type::nominal("Module")),
             _ => {}
         }
-        if self.is_module(class) {
+        if self.is_module(class) || self.new_replaced(class) {
             return None;
         }
         match self.lookup(class, Side::Singleton, "new") {
@@ -382,6 +382,21 @@ impl<'a> Inferrer<'_, 'a> {
             Callee::Missing { .. } if self.index.class_shape(class).is_some() => Some(self.instance_of(class)),
             _ => None,
         }
+    }
+
+    /// Does some file give `class` or a class above it a `new` its own
+    /// table does not show (`def Wrap.new`, `define_singleton_method`)?
+    fn new_replaced(&self, class: &str) -> bool {
+        let mut current = Name::from(class);
+        for _ in 0..64 {
+            if self.index.construction_replaced(&current, "new") {
+                return true;
+            }
+            let Some(user) = self.index.class_shape(&current) else { return false };
+            let Superclass::Known(parent) = &user.superclass else { return false };
+            current = parent.clone();
+        }
+        true
     }
 
     /// Does the class, or a project class above it, subclass `Struct`
