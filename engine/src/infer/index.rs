@@ -752,6 +752,11 @@ fn block_target(call: &CallNode<'_>) -> Option<String> {
     Some(written.trim_start_matches("::").to_string())
 }
 
+/// A constant path as written, without a leading `::` (`::Foo` is `Foo`).
+fn written_class(node: &Node<'_>) -> Option<String> {
+    constant_path_text(node).map(|t| t.trim_start_matches("::").to_string())
+}
+
 /// `self.class`, `singleton_class` or `self.singleton_class`: the class
 /// of the object `self` is, for what is called on it.
 fn is_self_class(receiver: &Node<'_>) -> bool {
@@ -965,8 +970,6 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.lexical.last().is_some_and(|class| self.env.has_class(class))
     }
 
-    /// A method defined in the innermost block, when that block runs on a
-    /// class the signatures declare.
     /// The modules a call mixes into some object (`obj.extend(M)`,
     /// `C.prepend(M)`, `C.send(:include, M)`): their methods and ivar
     /// writes may reach objects of any class.
@@ -1022,16 +1025,16 @@ impl<'pr> Walker<'_, 'pr, '_> {
             // `Wrap.singleton_class.define_method(:new)`: Wrap's.
             Some(receiver) if is_singleton_class_call(&receiver) => {
                 match receiver.as_call_node().and_then(|c| c.receiver()) {
-                    Some(owner) => constant_path_text(&owner).map(|t| t.trim_start_matches("::").to_string()),
+                    Some(owner) => written_class(&owner),
                     None => Some(self.self_class_written()),
                 }
             }
-            Some(receiver) => constant_path_text(&receiver).map(|t| t.trim_start_matches("::").to_string()),
+            Some(receiver) => written_class(&receiver),
         };
         // `klass.allocate` on a class nobody can name (a deserializer's) is
         // taken as `Marshal.load` is: outside.
         if let Some(target) = target {
-            self.index.core_replaced.insert((target, replaced.to_string()));
+            self.note_replaced(target, replaced);
         }
     }
 
@@ -1044,7 +1047,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             Some(Node::SelfNode { .. }) if !in_other => return,
             Some(Node::SelfNode { .. }) if self.in_new_class_block() => return,
             Some(Node::SelfNode { .. }) => Some(self.self_class_written()),
-            Some(receiver) => constant_path_text(&receiver).map(|t| t.trim_start_matches("::").to_string()),
+            Some(receiver) => written_class(&receiver),
             // In `class << self` the class's own table has it.
             None if !in_other => return,
             // `class << Wrap`: Wrap's; `class << obj`, an object's own
@@ -1056,7 +1059,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             None => Some(crate::model::index::ANY_CLASS.to_string()),
         };
         if let Some(target) = target {
-            self.index.core_replaced.insert((target, "new".to_string()));
+            self.note_replaced(target, "new");
         }
     }
 
@@ -1076,16 +1079,24 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn note_own_construction(&mut self, method: &str, side: Side, is_def: bool) {
         if side == Side::Instance && method == "initialize" && !is_def {
             let class = self.self_class_written();
-            self.index.core_replaced.insert((class, method.to_string()));
+            self.note_replaced(class, method);
         }
     }
 
+    /// Notes that `method` of `class` (as written) has a body, or objects,
+    /// its class body does not show (see `construction_replaced`).
+    fn note_replaced(&mut self, class: String, method: &str) {
+        self.index.core_replaced.insert((class, method.to_string()));
+    }
+
+    /// A method defined in the innermost block, when that block runs on a
+    /// class the signatures declare.
     fn note_block_replaced(&mut self, method: &str) {
         if self.in_block == 0 {
             return;
         }
-        if let Some(Some(class)) = self.block_targets.last() {
-            self.index.core_replaced.insert((class.clone(), method.to_string()));
+        if let Some(Some(class)) = self.block_targets.last().cloned() {
+            self.note_replaced(class, method);
         }
     }
 
@@ -1145,7 +1156,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.note_own_construction(new, side, false);
         if old == "allocate" {
             let class = self.self_class_written();
-            self.index.core_replaced.insert((class, old.to_string()));
+            self.note_replaced(class, old);
         }
         if let Some(class) = self.current() {
             let table =
@@ -1223,7 +1234,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 None | Some(Node::SelfNode { .. }) => {
                     Some(self.lexical.last().map(|c| c.to_string()).unwrap_or_default())
                 }
-                Some(receiver) => constant_path_text(&receiver).map(|t| t.trim_start_matches("::").to_string()),
+                Some(receiver) => written_class(&receiver),
             };
             let written = match owner.as_deref() {
                 Some("" | "Object") | None => constant.clone(),
@@ -1471,7 +1482,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             // `class << obj`: methods of some other object.
             self.visit(&singleton.expression());
             self.lexical.push(Name::from(SINGLETON_OF_OTHER));
-            let written = constant_path_text(&singleton.expression()).map(|t| t.trim_start_matches("::").to_string());
+            let written = written_class(&singleton.expression());
             self.other_singletons.push(written);
         }
         self.module_function = false;
@@ -1528,8 +1539,8 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             if def.receiver().is_none() {
                 self.note_block_replaced(&method);
                 // `K.class_eval do def initialize`: K's objects are made by it.
-                if let (true, Some(Some(class))) = (method == "initialize", self.eval_targets.last()) {
-                    self.index.core_replaced.insert((class.clone(), method.clone()));
+                if let (true, Some(Some(class))) = (method == "initialize", self.eval_targets.last().cloned()) {
+                    self.note_replaced(class, &method);
                 }
             }
         }

@@ -640,7 +640,7 @@ impl<'pr> Inferrer<'pr, '_> {
             if self.index.construction_replaced(&name, "allocate") {
                 return true;
             }
-            let Some(user) = self.index.class(&name) else { return false };
+            let Some(user) = self.index.class_shape(&name) else { return false };
             current = match &user.superclass {
                 Superclass::Known(parent) => Some(parent.clone()),
                 _ => None,

@@ -1626,7 +1626,10 @@ pub type SharedIndex = Arc<ProjectIndex>;
 /// the last segments are compared: a clash only makes the answer careful.
 /// [`ANY_CLASS`] stands for a class nobody can name there.
 pub fn replaced_on(replaced: &HashSet<(String, String)>, class: &str, method: &str) -> bool {
-    let tail = |name: &str| name.rsplit("::").next().unwrap_or(name).to_string();
+    // Asked at every `C.new`: compared in place, allocating nothing.
+    fn tail(name: &str) -> &str {
+        name.rsplit("::").next().unwrap_or(name)
+    }
     let wanted = tail(class);
     replaced.iter().any(|(c, m)| m == method && (c == ANY_CLASS || tail(c) == wanted))
 }
