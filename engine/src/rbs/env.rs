@@ -27,6 +27,10 @@ pub struct Environment {
     overridden_readers: HashSet<(Name, String)>,
     /// Every method name some class or module declares, either side.
     method_names: HashSet<String>,
+    /// By instance method name, the classes and modules declaring it:
+    /// "does a class below this one declare it again" reads a few, not
+    /// every class of the signatures.
+    instance_declarers: HashMap<String, Vec<Name>>,
 }
 
 /// A method found through an ancestor, with what its owner's type
@@ -93,7 +97,22 @@ impl Environment {
             .flat_map(|decl| decl.instance_methods.keys().chain(decl.singleton_methods.keys()))
             .cloned()
             .collect();
+        let mut declarers: HashMap<String, Vec<Name>> = HashMap::default();
+        for (name, decl) in &env.classes {
+            for method in decl.instance_methods.keys() {
+                declarers.entry(method.clone()).or_default().push(name.clone());
+            }
+        }
+        env.instance_declarers = declarers;
         env
+    }
+
+    /// Does a class or module of the signatures other than `class`, one
+    /// that inherits or includes it, declare the instance method `method`?
+    pub fn declared_below(&self, class: &str, method: &str) -> bool {
+        self.instance_declarers
+            .get(method)
+            .is_some_and(|declarers| declarers.iter().any(|other| **other != *class && self.inherits(other, class)))
     }
 
     /// Does some class or module of the signatures declare a method so

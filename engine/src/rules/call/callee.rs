@@ -148,11 +148,7 @@ fn single_def(cx: &RuleContext<'_, '_>, method: &str) -> bool {
 }
 
 fn overridden_in_signatures(cx: &RuleContext<'_, '_>, class: &str, method: &str) -> bool {
-    cx.env.class_names().any(|other| {
-        **other != *class
-            && cx.env.inherits(other, class)
-            && cx.env.class(other).is_some_and(|d| d.instance_methods.contains_key(method))
-    })
+    cx.env.declared_below(class, method)
 }
 
 /// `self` in a method body, outside any block (a block may run with
