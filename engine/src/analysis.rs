@@ -4,7 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::infer::{self, FileTypes, ProgramIndex, ProjectLink};
+use crate::infer::{self, FileTypes, Prior, ProgramIndex, ProjectLink};
 use crate::model::index::{Dep, FileExports, FileInterface, ProjectIndex};
 use crate::model::params::ParameterPolicy;
 use crate::rbs::Environment;
@@ -136,7 +136,7 @@ pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> File
     let env = &signatures.env;
     let (interface, facts) = facts_of(display, source, settings.target_ruby, env);
     let structure = Arc::new(ProjectIndex::structure(&[(display, &interface)], env));
-    let (exports, _, _) = exports_of(source, settings.target_ruby, env, ProjectLink::new(structure.clone(), 0));
+    let exports = exports_of(source, settings.target_ruby, env, ProjectLink::new(structure.clone(), 0)).exports;
     let structure =
         Arc::try_unwrap(structure).unwrap_or_else(|_| ProjectIndex::structure(&[(display, &interface)], env));
     let index = Arc::new(structure.with_exports(&[Some(&exports)]));
@@ -165,19 +165,25 @@ pub fn facts_of(
 }
 
 /// What a file exports to the others, inferred against the structure
-/// behind `link`, and the project facts that inference read.
-pub fn exports_of(
-    source: &[u8],
-    version: RubyVersion,
-    env: &Environment,
-    link: ProjectLink,
-) -> (FileExports, Vec<Dep>, Option<FileTypes>) {
+/// behind `link`.
+pub struct Exported {
+    pub exports: FileExports,
+    /// The project facts that inference read.
+    pub reads: Vec<Dep>,
+    /// Its types: an analysis asking the same questions reuses them.
+    pub types: Option<FileTypes>,
+    /// What its pass one learned: an analysis whose pass one would ask the
+    /// same questions starts after it.
+    pub pass_one: Option<infer::PassOne>,
+}
+
+pub fn exports_of(source: &[u8], version: RubyVersion, env: &Environment, link: ProjectLink) -> Exported {
     stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, version);
         if !parsed.errors().is_empty() {
-            return (FileExports::default(), Vec::new(), None);
+            return Exported { exports: FileExports::default(), reads: Vec::new(), types: None, pass_one: None };
         }
-        let inference = infer::infer_in_project(&parsed, env, Some(link));
+        let mut inference = infer::infer_in_project(&parsed, env, Some(link));
         let (mut exports, reads) = (inference.exports(), inference.project_reads());
         if inference.index.project.as_ref().is_some_and(|p| p.index.policy != ParameterPolicy::Off) {
             let (names, prefixes, suffixes, infixes) = infer::escaped_names(&parsed.root());
@@ -188,10 +194,15 @@ pub fn exports_of(
             exports.calls.escaped_suffixes = suffixes;
             exports.calls.escaped_infixes = infixes;
         }
-        // The types too: an analysis asking the same questions reuses them.
-        (exports, reads, Some(inference.types))
+        let pass_one = inference.pass_one.take();
+        Exported { exports, reads, types: Some(inference.types), pass_one }
     })
-    .unwrap_or_default()
+    .unwrap_or_else(|_| Exported {
+        exports: FileExports::default(),
+        reads: Vec::new(),
+        types: None,
+        pass_one: None,
+    })
 }
 
 /// Checks one file of a project whose definitions are `project`.
@@ -207,7 +218,7 @@ pub fn analyse_with_link(
     settings: &Settings,
     project: &ProjectFacts,
     link: Option<ProjectLink>,
-    reused: Option<FileTypes>,
+    reused: Option<Prior>,
 ) -> (FileReport, Vec<Dep>) {
     let mut reads = Vec::new();
     let outcome = stack_guard::guarded(|| {
@@ -245,7 +256,7 @@ fn run_rules(
     settings: &Settings,
     project: &ProjectFacts,
     link: Option<ProjectLink>,
-    reused: Option<FileTypes>,
+    reused: Option<Prior>,
     reads: &mut Vec<Dep>,
 ) -> Vec<Diagnostic> {
     let suppressions = Suppressions::of(parsed);

@@ -470,3 +470,26 @@ fn an_object_made_without_initialize_in_another_file_may_lack_its_ivars() {
     let dir = project(&[("lib/box.rb", box_rb), ("lib/other.rb", "Box.new.size\n")]);
     assert_eq!(type_at(dir.path(), "lib/box.rb:7:5"), "1");
 }
+
+/// A file the exports change is inferred again, but from pass two on when
+/// its pass one (which learns the ivar writes) read nothing that changed;
+/// a file whose ivar writes read another file's method learns them anew.
+#[test]
+fn an_analysis_starts_after_pass_one_only_when_pass_one_read_nothing_the_exports_changed() {
+    let dir = project(&[
+        ("lib/other.rb", "class Other\n  def size = 3\nend\n"),
+        (
+            "lib/counter.rb",
+            "class Counter\n  def initialize\n    @count = 0\n  end\n\n  def report = Other.new.size + @count\nend\n",
+        ),
+        ("lib/keeper.rb", "class Keeper\n  def initialize\n    @size = Other.new.size\n  end\n\n  def size = @size\nend\n"),
+    ]);
+    let output = rigor(dir.path(), &["check", "--format", "json", "lib"], None);
+    let cache = &json(&output)["stats"]["cache"];
+    assert_eq!(cache["reinferred"], 2, "{cache}");
+    assert_eq!(cache["pass_one_reused"], 1, "{cache}");
+    // Counter's pass one (`@count = 0`) stands; Keeper's read Other#size.
+    assert_eq!(type_at(dir.path(), "lib/counter.rb:6:26"), "3");
+    assert_eq!(type_at(dir.path(), "lib/counter.rb:6:33"), "0");
+    assert_eq!(type_at(dir.path(), "lib/keeper.rb:6:14"), "3");
+}

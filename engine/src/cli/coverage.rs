@@ -71,7 +71,7 @@ pub fn count_in_project(
     env: &crate::rbs::Environment,
     grammar: RubyVersion,
     link: Option<crate::infer::ProjectLink>,
-    prior: Option<crate::infer::FileTypes>,
+    prior: Option<crate::infer::Prior>,
 ) -> Result<TierCounts, Vec<String>> {
     let outcome = stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, grammar);

@@ -254,7 +254,7 @@ fn types_at(
     grammar: crate::syntax::RubyVersion,
     env: &crate::rbs::Environment,
     link: Option<crate::infer::ProjectLink>,
-    prior: Option<crate::infer::FileTypes>,
+    prior: Option<crate::infer::Prior>,
 ) -> Result<Vec<Option<Found>>, Unavailable> {
     let outcome = stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, grammar);

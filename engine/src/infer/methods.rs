@@ -485,13 +485,14 @@ impl<'pr> Inferrer<'pr, '_> {
                 return Some(Type::untyped());
             }
         }
-        project.read_exported();
-        if !project.index.exported {
+        // Pass one is what learns this file's own writes: until it ends,
+        // they are unknown (not absent, which would leave only nil). Asked
+        // first: pass one's answer does not depend on the exports.
+        if self.ivar_scan.is_some() {
             return Some(Type::untyped());
         }
-        // Pass one is what learns this file's own writes: until it ends,
-        // they are unknown (not absent, which would leave only nil).
-        if self.ivar_scan.is_some() {
+        project.read_exported();
+        if !project.index.exported {
             return Some(Type::untyped());
         }
         let mut writes: Vec<Type> = Vec::new();

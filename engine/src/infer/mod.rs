@@ -35,6 +35,7 @@ use std::rc::Rc;
 
 use ruby_prism::Node;
 
+use crate::model::index::Dep;
 use crate::rbs::Environment;
 use crate::syntax::node_kind::class_name;
 use crate::syntax::ParsedFile;
@@ -111,6 +112,35 @@ pub fn infer_in_project<'pr, 'e>(
     env: &'e Environment,
     project: Option<ProjectLink>,
 ) -> Inference<'pr, 'e> {
+    infer_from(parsed, env, project, None)
+}
+
+/// What pass one learned of a file's instance-variable writes, and the
+/// project facts it read to learn it: an inference against an index that
+/// answers those reads the same learns the same, so it starts at pass two.
+pub struct PassOne {
+    pub reads: Vec<Dep>,
+    /// `None`: pass one saw no write it could type.
+    pub table: Option<IvarTable>,
+}
+
+/// What an earlier inference of the same bytes lets another skip.
+pub enum Prior {
+    /// All of it: every question it asked reads the same.
+    Types(Box<FileTypes>),
+    /// Pass one: the questions pass one asked read the same.
+    PassOne(Option<IvarTable>),
+}
+
+/// What each instance variable is assigned in a file, by family.
+pub type IvarTable = HashMap<IvarKey, Type>;
+
+fn infer_from<'pr, 'e>(
+    parsed: &'pr ParsedFile<'_>,
+    env: &'e Environment,
+    project: Option<ProjectLink>,
+    learned: Option<Option<IvarTable>>,
+) -> Inference<'pr, 'e> {
     let root = parsed.root();
     let exporting = project.is_some();
     let index = ProgramIndex::build_in(&root, env, project);
@@ -118,7 +148,7 @@ pub fn infer_in_project<'pr, 'e>(
     // Pass one learns what each instance variable is assigned; pass two
     // reads instance variables through that table.
     let utf8 = literals::utf8_source(parsed.source);
-    let walk_alone = |ivar_table: Option<HashMap<IvarKey, Type>>| {
+    let walk_alone = |ivar_table: Option<IvarTable>| {
         let mut alone = Inferrer::new(env, &index, families.clone(), ivar_table);
         alone.utf8_source = utf8;
         alone.program(&root);
@@ -134,16 +164,46 @@ pub fn infer_in_project<'pr, 'e>(
         let types = walk_alone(None).finish();
         return Inference::new(types, index, env, families);
     }
-    // Pass one keeps only what was assigned to instance variables, so it
-    // walks only the `def`s that mention one (and what they call).
-    let mut first = Inferrer::new(env, &index, families.clone(), None);
-    first.utf8_source = utf8;
-    first.ivar_scan = Some(sites.defs);
-    first.program(&root);
-    if first.ivar_writes.is_empty() {
-        drop(first);
+    let (table, pass_one) = match learned {
+        Some(table) => (table, None),
+        None => {
+            let table = pass_one(&index, env, &families, utf8, &root, sites.defs);
+            // Kept when a later inference against another index may skip it.
+            let kept = index.project.as_ref().map(|link| PassOne { reads: link.reads(), table: table.clone() });
+            (table, kept)
+        }
+    };
+    let Some(table) = table else {
         let types = walk_alone(None).finish();
-        return Inference::new(types, index, env, families);
+        return Inference::new(types, index, env, families).with_pass_one(pass_one);
+    };
+    let mut second = walk_alone(Some(table));
+    let mut ivars = second.ivar_table.take().unwrap_or_default();
+    for (key, ty) in std::mem::take(&mut second.ivar_writes) {
+        let entry = ivars.entry(key).or_insert(Type::Bot);
+        *entry = join(entry, &ty);
+    }
+    let mut types = second.finish();
+    types.ivars = ivars;
+    Inference::new(types, index, env, families).with_pass_one(pass_one)
+}
+
+/// Pass one: walks only the `def`s that may assign or grow an ivar (and
+/// what they call), keeping only what was assigned to instance variables.
+fn pass_one(
+    index: &ProgramIndex<'_>,
+    env: &Environment,
+    families: &Rc<HashMap<Name, Name>>,
+    utf8: bool,
+    root: &Node<'_>,
+    defs: rustc_hash::FxHashSet<usize>,
+) -> Option<IvarTable> {
+    let mut first = Inferrer::new(env, index, families.clone(), None);
+    first.utf8_source = utf8;
+    first.ivar_scan = Some(defs);
+    first.program(root);
+    if first.ivar_writes.is_empty() {
+        return None;
     }
     let mut table = std::mem::take(&mut first.ivar_writes);
     // Mutations pass one saw on instance variables it could not type yet
@@ -158,45 +218,47 @@ pub fn infer_in_project<'pr, 'e>(
             }
         }
     }
-    drop(first);
-    let mut second = walk_alone(Some(table));
-    let mut ivars = second.ivar_table.take().unwrap_or_default();
-    for (key, ty) in std::mem::take(&mut second.ivar_writes) {
-        let entry = ivars.entry(key).or_insert(Type::Bot);
-        *entry = join(entry, &ty);
-    }
-    let mut types = second.finish();
-    types.ivars = ivars;
-    Inference::new(types, index, env, families)
+    Some(table)
 }
 
-/// The types of a file of a project: `prior` when an inference against an
-/// index answering as `link`'s does found them already, else inferred.
+/// The types of a file of a project, inferred against the index behind
+/// `link`, or taken from `prior` where an earlier inference of the same
+/// bytes asked questions that index answers the same.
 pub fn types_in_project(
     parsed: &ParsedFile<'_>,
     env: &Environment,
     link: Option<ProjectLink>,
-    prior: Option<FileTypes>,
+    prior: Option<Prior>,
 ) -> FileTypes {
-    prior.unwrap_or_else(|| infer_in_project(parsed, env, link).types)
+    match prior {
+        Some(Prior::Types(types)) => *types,
+        Some(Prior::PassOne(table)) => infer_from(parsed, env, link, Some(table)).types,
+        None => infer_in_project(parsed, env, link).types,
+    }
 }
 
-/// A file's inference already made against an index that answers every
-/// question it asked as this one does: only the index is built again.
-pub fn infer_reusing<'pr, 'e>(
+/// A file's inference, with what an earlier one lets it skip (see
+/// [`types_in_project`]); the index is built again in any case.
+pub fn infer_with_prior<'pr, 'e>(
     parsed: &'pr ParsedFile<'_>,
     env: &'e Environment,
     project: Option<ProjectLink>,
-    types: FileTypes,
+    prior: Option<Prior>,
 ) -> Inference<'pr, 'e> {
-    let index = ProgramIndex::build_in(&parsed.root(), env, project);
-    let families = Rc::new(methods::ivar_families(&index));
-    Inference::new(types, index, env, families)
+    match prior {
+        Some(Prior::Types(types)) => {
+            let index = ProgramIndex::build_in(&parsed.root(), env, project);
+            let families = Rc::new(methods::ivar_families(&index));
+            Inference::new(*types, index, env, families)
+        }
+        Some(Prior::PassOne(table)) => infer_from(parsed, env, project, Some(table)),
+        None => infer_in_project(parsed, env, project),
+    }
 }
 
 /// Instance variables are shared along inheritance and mixins within a
 /// file: (family, side, name).
-pub(crate) type IvarKey = (Name, Side, String);
+pub type IvarKey = (Name, Side, String);
 
 /// Where a `break` or `next` goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -18,6 +18,8 @@ pub struct Inference<'pr, 'e> {
     pub index: ProgramIndex<'pr>,
     env: &'e Environment,
     families: Rc<HashMap<Name, Name>>,
+    /// What pass one learned, when it ran against a project index.
+    pub pass_one: Option<super::PassOne>,
 }
 
 impl<'pr, 'e> Inference<'pr, 'e> {
@@ -27,7 +29,12 @@ impl<'pr, 'e> Inference<'pr, 'e> {
         env: &'e Environment,
         families: Rc<HashMap<Name, Name>>,
     ) -> Self {
-        Inference { types, index, env, families }
+        Inference { types, index, env, families, pass_one: None }
+    }
+
+    pub(super) fn with_pass_one(mut self, pass_one: Option<super::PassOne>) -> Self {
+        self.pass_one = pass_one;
+        self
     }
 
     pub fn env(&self) -> &'e Environment {

@@ -1665,7 +1665,7 @@ mod tests {
             .enumerate()
             .map(|(id, (_, text))| {
                 let link = ProjectLink::new(structure.clone(), id as FileId);
-                analysis::exports_of(text.as_bytes(), RubyVersion::Latest, &env, link).0
+                analysis::exports_of(text.as_bytes(), RubyVersion::Latest, &env, link).exports
             })
             .collect();
         let folded = (*structure).clone().with_exports(&exports.iter().map(Some).collect::<Vec<_>>());

@@ -8,7 +8,7 @@ use ruby_prism::Node;
 
 use super::hazards::Hazards;
 use super::project::{FactsReader, ProjectFacts};
-use crate::infer::{infer_in_project, infer_reusing, FileTypes, Inference, ProjectLink};
+use crate::infer::{infer_with_prior, FileTypes, Inference, Prior, ProjectLink};
 use crate::rbs::Environment;
 use crate::syntax::walk::all_nodes;
 use crate::syntax::ParsedFile;
@@ -22,8 +22,8 @@ pub struct RuleContext<'f, 'src> {
     pub project: FactsReader<'f>,
     /// The project index this file's inference reads, taken on first use.
     link: Cell<Option<ProjectLink>>,
-    /// Types an earlier inference of the same file found, to reuse.
-    reused: Cell<Option<FileTypes>>,
+    /// What an earlier inference of the same file found, to reuse.
+    reused: Cell<Option<Prior>>,
     inference: OnceCell<Inference<'f, 'f>>,
     nodes: OnceCell<Vec<Node<'f>>>,
     calls: OnceCell<Vec<crate::rules::call::site::Call<'f>>>,
@@ -50,7 +50,7 @@ impl<'f, 'src> RuleContext<'f, 'src> {
 
     /// Infers the file against the rest of its project, or takes the
     /// types an equivalent inference found.
-    pub fn in_project(self, link: Option<ProjectLink>, reused: Option<FileTypes>) -> Self {
+    pub fn in_project(self, link: Option<ProjectLink>, reused: Option<Prior>) -> Self {
         self.link.set(link);
         self.reused.set(reused);
         self
@@ -58,10 +58,7 @@ impl<'f, 'src> RuleContext<'f, 'src> {
 
     /// Inference over the file, run on first use only.
     pub fn inference(&self) -> &Inference<'f, 'f> {
-        self.inference.get_or_init(|| match self.reused.take() {
-            Some(types) => infer_reusing(self.parsed, self.env, self.link.take(), types),
-            None => infer_in_project(self.parsed, self.env, self.link.take()),
-        })
+        self.inference.get_or_init(|| infer_with_prior(self.parsed, self.env, self.link.take(), self.reused.take()))
     }
 
     /// The inference, if some rule asked for it.

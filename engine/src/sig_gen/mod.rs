@@ -198,7 +198,7 @@ fn analyse_file(
     env: &Environment,
     options: &Options,
     link: Option<crate::infer::ProjectLink>,
-    prior: Option<crate::infer::FileTypes>,
+    prior: Option<crate::infer::Prior>,
 ) -> FileResult {
     let outcome = stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, options.grammar);

@@ -25,6 +25,10 @@ pub struct CacheFigures {
     /// Of those, files inferred again (the rest reused this call's export
     /// inference, the exports having changed nothing they read).
     pub reinferred: usize,
+    /// Of those, files whose inference started after pass one, taking
+    /// what the export pass's pass one learned of their instance variables
+    /// (the exports having changed nothing that pass read).
+    pub pass_one_reused: usize,
     /// What became of the project index: `kept` (no file changed),
     /// `cut off` (files changed, but nothing another file reads: the last
     /// index stands), `refolded` (same structure, new exports) or `rebuilt`.

@@ -35,7 +35,7 @@ pub use figures::CacheFigures;
 
 use crate::analysis::{self, FileReport, Settings};
 use crate::files::Target;
-use crate::infer::{FileTypes, ProjectLink};
+use crate::infer::{FileTypes, IvarTable, Prior, ProjectLink};
 use crate::model::index::{Dep, FileExports, FileId, FileInterface, ProjectIndex, SharedIndex};
 use crate::model::sources::{ContentHash, Look, Source, SourceStore};
 use crate::rbs::{Environment, Signatures};
@@ -145,13 +145,7 @@ struct Last {
 impl Last {
     /// The last project again, for this call's files (the same paths in
     /// the same order, maybe with new content nobody else reads).
-    fn project(
-        &self,
-        ids: HashMap<String, FileId>,
-        present: Vec<(String, Source)>,
-        inferred: HashMap<String, FileTypes>,
-        figures: CacheFigures,
-    ) -> Project {
+    fn project(&self, ids: HashMap<String, FileId>, present: Vec<(String, Source)>, figures: CacheFigures) -> Project {
         Project::new(
             self.index.clone(),
             self.facts.clone(),
@@ -159,7 +153,6 @@ impl Last {
             ids,
             present,
             self.generation,
-            inferred,
             figures,
         )
     }
@@ -178,10 +171,11 @@ pub struct Project {
     generation: u64,
     /// Fingerprints of what files read, under this project's index.
     fingerprints: Fingerprints,
-    /// Types this call's export pass inferred, by file, while the exports
-    /// changed nothing the file read: every command's inference of the
-    /// file would find them again, so it takes them instead.
-    inferred: Mutex<HashMap<String, FileTypes>>,
+    /// What this call's export pass inferred of each file that the
+    /// file's analysis would find again (everything, while the exports
+    /// changed nothing the file read; else pass one, while they changed
+    /// nothing pass one read): every command takes it instead.
+    inferred: Mutex<HashMap<String, Reuse>>,
     pub figures: CacheFigures,
 }
 
@@ -194,7 +188,6 @@ impl Project {
         ids: HashMap<String, FileId>,
         present: Vec<(String, Source)>,
         generation: u64,
-        inferred: HashMap<String, FileTypes>,
         figures: CacheFigures,
     ) -> Project {
         let fingerprints = Fingerprints::new(index.clone(), 0).with_facts(facts.clone());
@@ -206,47 +199,57 @@ impl Project {
             sources: present.into_iter().collect(),
             generation,
             fingerprints,
-            inferred: Mutex::new(inferred),
+            inferred: Mutex::new(HashMap::default()),
             figures,
         }
     }
 
-    /// Keeps of the export pass's types those whose reads this project's
-    /// index answers as the structure did.
-    fn keep_standing(mut self, files: &HashMap<String, FileState>) -> Project {
-        let inferred = std::mem::take(self.inferred.get_mut().unwrap_or_else(|p| p.into_inner()));
-        let stands = |display: &String| {
-            let (Some(state), Some(source), Some(id)) =
-                (files.get(display), self.sources.get(display), self.ids.get(display))
-            else {
-                return false;
-            };
-            state
-                .exports
-                .as_ref()
-                .is_some_and(|c| c.hash == source.hash && self.fingerprints.all_same_exports(&c.deps, *id))
+    /// Keeps of what the export pass inferred what this project's index
+    /// answers as the structure did: the types when all their reads do,
+    /// else pass one's table when its reads do. `keyed`: the analyses
+    /// record what they read, so they take on what the reused part read.
+    fn keep_standing(
+        mut self,
+        inferred: HashMap<String, Inferred>,
+        files: &HashMap<String, FileState>,
+        keyed: bool,
+    ) -> Project {
+        let fingerprints = &self.fingerprints;
+        let (sources, ids) = (&self.sources, &self.ids);
+        let reuse = |(display, inferred): (String, Inferred)| -> Option<(String, Reuse)> {
+            let state = files.get(&display)?;
+            let id = *ids.get(&display)?;
+            let exports = state.exports.as_ref().filter(|c| sources.get(&display).is_some_and(|s| s.hash == c.hash))?;
+            if fingerprints.all_same_exports(&exports.deps, id) {
+                let reads = if keyed { exports.deps.iter().map(|(dep, _)| dep.clone()).collect() } else { Vec::new() };
+                return Some((display, Reuse { prior: Prior::Types(Box::new(inferred.types)), reads }));
+            }
+            let (deps, table) = inferred.pass_one?;
+            // The types fall here: freed on the analysis threads.
+            drop(inferred.types);
+            fingerprints.all_same_exports(&deps, id).then(|| {
+                let reads = if keyed { deps.into_iter().map(|(dep, _)| dep).collect() } else { Vec::new() };
+                (display, Reuse { prior: Prior::PassOne(table), reads })
+            })
         };
-        let (standing, fallen): (HashMap<String, FileTypes>, Vec<(String, FileTypes)>) =
-            analysis::on_analysis_thread(|| inferred.into_par_iter().partition(|(display, _)| stands(display)));
-        // Most of a cold call's types fall: freed on the analysis threads,
-        // not one by one here.
-        analysis::on_analysis_thread(|| fallen.into_par_iter().for_each(drop));
+        let standing: HashMap<String, Reuse> =
+            analysis::on_analysis_thread(|| inferred.into_par_iter().filter_map(reuse).collect());
         *self.inferred.get_mut().unwrap_or_else(|p| p.into_inner()) = standing;
         self
     }
 
-    /// The export pass's types of `display`, when they stand (once: the
-    /// caller owns them).
-    fn take_types(&self, display: &str) -> Option<FileTypes> {
+    /// What the export pass found of `display` that stands, and what that
+    /// part read (once: the caller owns them).
+    fn take_types(&self, display: &str) -> Option<Reuse> {
         self.inferred.lock().unwrap_or_else(|p| p.into_inner()).remove(display)
     }
 
     /// What inferring `display` as one of the project's files takes: a
     /// link to the index, and the export pass's types when they stand for
     /// these very bytes (a file read again may have changed since).
-    pub fn inference_inputs(&self, display: &str, source: &[u8]) -> (Option<ProjectLink>, Option<FileTypes>) {
+    pub fn inference_inputs(&self, display: &str, source: &[u8]) -> (Option<ProjectLink>, Option<Prior>) {
         let same_bytes = self.sources.get(display).is_some_and(|known| *known.bytes == *source);
-        (self.link(display), if same_bytes { self.take_types(display) } else { None })
+        (self.link(display), if same_bytes { self.take_types(display).map(|reuse| reuse.prior) } else { None })
     }
 
     /// A link for inferring `display` as one of the project's files.
@@ -338,7 +341,7 @@ impl Workspace {
             figures.millis = started.elapsed().as_secs_f64() * 1e3;
             note_figures(&figures);
             let ids = present.iter().enumerate().map(|(i, (d, _))| (d.clone(), i as FileId)).collect();
-            return last.project(ids, present, HashMap::default(), figures);
+            return last.project(ids, present, figures);
         }
         figures.disk_loaded = self.load_from_disk(&present);
         figures.phases.disk = lap(&mut phase);
@@ -429,30 +432,32 @@ impl Workspace {
         });
         figures.exports_derived = to_infer.len();
         let keyed = self.outlives_call;
-        let derived: Vec<(String, Cached<Arc<FileExports>>, Option<FileTypes>)> = analysis::on_analysis_thread(|| {
+        let derived: Vec<(String, Cached<Arc<FileExports>>, Option<Inferred>)> = analysis::on_analysis_thread(|| {
             to_infer
                 .par_iter()
                 .map(|(display, source)| {
-                    let link = ProjectLink::new(structure.clone(), ids[display]);
-                    let (exports, reads, types) = analysis::exports_of(&source.bytes, settings.target_ruby, env, link);
                     // Only what folding may change is asked again in a
                     // call whose model is dropped after it.
-                    let reads = if keyed { reads } else { reads.into_iter().filter(Dep::reads_exports).collect() };
-                    let deps = memo.record(reads, ids[display]);
-                    (display.clone(), Cached { hash: source.hash, deps, value: Arc::new(exports), validated: 0 }, types)
+                    let link = ProjectLink::new(structure.clone(), ids[display]).keeping(keyed);
+                    let found = analysis::exports_of(&source.bytes, settings.target_ruby, env, link);
+                    let deps = memo.record(found.reads, ids[display]);
+                    let pass_one = found.pass_one.map(|pass| (memo.record(pass.reads, ids[display]), pass.table));
+                    let inferred = found.types.map(|types| Inferred { types, pass_one });
+                    let cached = Cached { hash: source.hash, deps, value: Arc::new(found.exports), validated: 0 };
+                    (display.clone(), cached, inferred)
                 })
                 .collect()
         });
-        let mut inferred: HashMap<String, FileTypes> = HashMap::default();
+        let mut inferred: HashMap<String, Inferred> = HashMap::default();
         let mut same_exports = true;
-        for (display, cached, types) in derived {
+        for (display, cached, found) in derived {
             if let Some(state) = self.files.get_mut(&display) {
                 same_exports &= state.exports.as_ref().is_some_and(|old| old.value == cached.value);
                 state.exports = Some(cached);
                 state.dirty = true;
             }
-            if let Some(types) = types {
-                inferred.insert(display, types);
+            if let Some(found) = found {
+                inferred.insert(display, found);
             }
         }
         self.remember_memo_size(&mut memo);
@@ -472,7 +477,7 @@ impl Workspace {
             note_figures(&figures);
             let last = self.last.as_mut().expect("same files as the last call");
             last.files = key;
-            return last.project(ids, present, inferred, figures).keep_standing(&self.files);
+            return last.project(ids, present, figures).keep_standing(inferred, &self.files, keyed);
         }
         // 5. Fold them in (the analyses in `check` read this).
         let exports: Vec<Option<&FileExports>> =
@@ -516,8 +521,11 @@ impl Workspace {
             facts_fingerprint,
             generation: self.generation,
         });
-        Project::new(index, facts, facts_fingerprint, ids, present, self.generation, inferred, figures)
-            .keep_standing(&self.files)
+        Project::new(index, facts, facts_fingerprint, ids, present, self.generation, figures).keep_standing(
+            inferred,
+            &self.files,
+            keyed,
+        )
     }
 
     /// Checks `targets` as files of `project`, reusing each file's report
@@ -581,25 +589,25 @@ impl Workspace {
             match reusable {
                 Some(cached) => out[at] = Some((*cached.value).clone()),
                 None => {
-                    let types = project.take_types(display);
-                    // Types the export pass found carry what it read: the
+                    // What the export pass found carries what it read: the
                     // report read all of that too.
-                    let prior_reads = match (&types, self.files.get(display).and_then(|s| s.exports.as_ref())) {
-                        (Some(_), Some(exports)) if keyed => exports.deps.iter().map(|(dep, _)| dep.clone()).collect(),
-                        _ => Vec::new(),
+                    let (prior, prior_reads) = match project.take_types(display) {
+                        Some(reuse) => (Some(reuse.prior), reuse.reads),
+                        None => (None, Vec::new()),
                     };
-                    work.push((at, display.clone(), source.clone(), types, prior_reads))
+                    work.push((at, display.clone(), source.clone(), prior, prior_reads))
                 }
             }
         }
         project.inferred.lock().unwrap_or_else(|p| p.into_inner()).clear();
-        project.figures.reinferred = work.iter().filter(|w| w.3.is_none()).count();
+        project.figures.reinferred = work.iter().filter(|w| !matches!(w.3, Some(Prior::Types(_)))).count();
+        project.figures.pass_one_reused = work.iter().filter(|w| matches!(w.3, Some(Prior::PassOne(_)))).count();
         project.figures.reanalysed = work.len();
         let facts = project.facts.clone();
         let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
             work.into_par_iter()
                 .map(|(at, display, source, types, prior_reads)| {
-                    let link = project.link(&display);
+                    let link = project.link(&display).map(|link| link.keeping(keyed));
                     let (report, mut reads) =
                         analysis::analyse_with_link(&display, &source.bytes, settings, &facts, link, types);
                     let mut deps = vec![(Dep::Facts, facts_fingerprint)];
@@ -664,9 +672,25 @@ impl Workspace {
     }
 }
 
-/// A target to analyse again: its place, path, content, the export pass's
-/// types when they stand, and what that pass read.
-type Reanalysis = (usize, String, Source, Option<FileTypes>, Vec<Dep>);
+/// A target to analyse again: its place, path, content, what of the export
+/// pass's inference stands, and what that part read.
+type Reanalysis = (usize, String, Source, Option<Prior>, Vec<Dep>);
+
+/// What the export pass inferred of a file: its types, and pass one's
+/// table with what pass one read (recorded as the exports' reads are).
+struct Inferred {
+    types: FileTypes,
+    pass_one: Option<(Recorded, Option<IvarTable>)>,
+}
+
+/// Reads with what each read as.
+type Recorded = Vec<(Dep, u64)>;
+
+/// What a file's analysis takes from the export pass, and what that read.
+pub struct Reuse {
+    prior: Prior,
+    reads: Vec<Dep>,
+}
 
 /// A target analysed again: its place, path, content hash, report and reads.
 type Reanalysed = (usize, String, ContentHash, FileReport, Vec<(Dep, u64)>);
