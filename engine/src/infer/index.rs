@@ -236,6 +236,7 @@ impl<'pr> ProgramIndex<'pr> {
             module_function: false,
             in_block: 0,
             in_def: 0,
+            defs_on_other: 0,
             def_on_instance: Vec::new(),
             in_singleton_self: 0,
             blocks_make_new_classes: Vec::new(),
@@ -698,6 +699,9 @@ struct Walker<'i, 'pr, 'e> {
     in_block: usize,
     /// Inside a `def`: its calls run later, on whatever `self` it gets.
     in_def: usize,
+    /// Inside a `def` whose `self` is not the class being defined nor its
+    /// instances (`def obj.m`, a `def` in a block or in `class << obj`).
+    defs_on_other: usize,
     /// Where the symbols a call names its method with start (`send(:x)`,
     /// `method(:x)`): what they name is judged at the call.
     named_symbols: HashSet<usize>,
@@ -783,6 +787,29 @@ fn makes_new_class(call: &CallNode<'_>) -> bool {
         (Some("Class"), b"new") => call.arguments().is_none(),
         _ => false,
     }
+}
+
+/// The attributes an `attr_writer`, `attr_accessor` or `attr` (its
+/// arguments from `skip` on) may make writers of: their names, and whether
+/// those are all of them (no argument is computed). `None` when it makes
+/// none: an `attr` of names, or names and `false` (`attr :v, true` makes
+/// `v=` too, as may `attr :v, flag`).
+fn attr_writer_names(call: &CallNode<'_>, kind: &str, skip: usize) -> Option<(Vec<String>, bool)> {
+    let arguments: Vec<Node<'_>> =
+        call.arguments().map(|a| a.arguments().iter().skip(skip).collect()).unwrap_or_default();
+    let name_of = |a: &Node<'_>| match a {
+        Node::SymbolNode { .. } => Some(String::from_utf8_lossy(a.as_symbol_node()?.unescaped()).into_owned()),
+        Node::StringNode { .. } => Some(String::from_utf8_lossy(a.as_string_node()?.unescaped()).into_owned()),
+        _ => None,
+    };
+    let names: Vec<String> = arguments.iter().filter_map(name_of).collect();
+    let literal = |a: &Node<'_>| name_of(a).is_some() || matches!(a, Node::TrueNode { .. } | Node::FalseNode { .. });
+    let complete = arguments.iter().all(literal);
+    let writes = match kind {
+        "attr_writer" | "attr_accessor" => true,
+        _ => arguments.iter().any(|a| name_of(a).is_none() && !matches!(a, Node::FalseNode { .. })),
+    };
+    writes.then_some((names, complete))
 }
 
 fn symbol_arguments(call: &CallNode<'_>) -> Vec<String> {
@@ -1127,6 +1154,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 self.env.has_class(class) && !matches!(class, "Class" | "Module")
             });
         }
+        // `Box.send(:define_method, :set) { @v = 1 }`: run as if called.
+        if matches!(&*method, "send" | "__send__" | "public_send")
+            && literal_argument(call, 0).is_some_and(|sent| RUN_ELSEWHERE.contains(&sent.as_str()))
+        {
+            return false;
+        }
         !RUN_ELSEWHERE.contains(&&*method) && self.env.declares_method_named(&method)
     }
 
@@ -1166,6 +1199,53 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// An `attr_writer`, `attr_accessor` or `attr(name, true)`, called
+    /// directly or through `send`: the writers it makes may store anything
+    /// in the ivars they name. On the class being defined (no receiver, or
+    /// `self`, where `self` is that class or its instance), they are that
+    /// class's, as written (names nobody can read off, `attr_writer(*NAMES)`
+    /// or `names.each { |n| attr_writer n }`, make all its ivars so). On
+    /// another object (`Box.attr_writer :v`, `base.send(:attr_writer, :v)`,
+    /// `Box.class_eval { attr_writer :v }`, `Module.new { attr_writer :v }`)
+    /// they may be any class's ivars of those names (any ivar of the
+    /// receiver's family, or of anyone's, when the names are computed).
+    fn note_attr_writers(&mut self, call: &CallNode<'pr>, method: &str) {
+        let (kind, skip) = match method {
+            "attr_writer" | "attr_accessor" | "attr" => (method.to_string(), 0),
+            "send" | "__send__" | "public_send" | "method" | "public_method" => match literal_argument(call, 0) {
+                Some(sent) if matches!(sent.as_str(), "attr_writer" | "attr_accessor" | "attr") => (sent, 1),
+                _ => return,
+            },
+            _ => return,
+        };
+        // `Box.method(:attr_writer)`: called later, with names not seen here.
+        let taken = matches!(method, "method" | "public_method");
+        let made = match taken {
+            true => Some((Vec::new(), false)),
+            false => attr_writer_names(call, &kind, skip),
+        };
+        let Some((names, complete)) = made else { return };
+        let ivars: Vec<String> = names.iter().map(|n| format!("@{n}")).collect();
+        let pinned = self.on_known_self(call)
+            && !self.in_new_class_block()
+            && self.defs_on_other == 0
+            && self.lexical.last().is_some_and(|c| &**c != SINGLETON_OF_OTHER);
+        if pinned {
+            if let Some(class) = self.current() {
+                class.ivars_set_from_outside.extend(ivars);
+                class.ivars_opaque |= !complete;
+                return;
+            }
+        }
+        self.index.outside_ivars.add_all(Some(ivars));
+        if !complete {
+            match call.receiver().as_ref().and_then(written_class) {
+                Some(class) => self.index.outside_ivars.add_class(class),
+                None => self.index.outside_ivars.any = true,
+            }
+        }
+    }
+
     fn call(&mut self, call: &CallNode<'pr>) {
         let method = crate::syntax::name_text(call.name());
         let on_self = self.in_block == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
@@ -1184,6 +1264,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             }
         }
         self.note_construction_bypass(call, &method, &named);
+        self.note_attr_writers(call, &method);
         let rewrites = match (&*method, named.as_slice()) {
             ("const_set" | "remove_const", [constant, ..]) => Some(constant),
             (_, [sent, constant, ..]) if matches!(sent.as_str(), "const_set" | "remove_const") => Some(constant),
@@ -1583,9 +1664,12 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let saved = self.module_function;
         self.module_function = false;
         self.in_def += 1;
+        let on_other = usize::from(in_other || side.is_none());
+        self.defs_on_other += on_other;
         self.def_on_instance.push(side == Some(Side::Instance) && !in_other && !on_an_instance);
         ruby_prism::visit_def_node(self, def);
         self.def_on_instance.pop();
+        self.defs_on_other -= on_other;
         self.in_def -= 1;
         self.module_function = saved;
     }
@@ -2042,12 +2126,32 @@ fn writes_ivars(node: &Node<'_>) -> bool {
     !ivar_writes(node).is_empty()
 }
 
+/// Does the code call `attr_writer`, `attr_accessor` or `attr` (directly or
+/// by `send`), which make writers of ivars it does not assign itself?
+fn makes_writers(node: &Node<'_>) -> bool {
+    struct Finder {
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_call_node(&mut self, call: &CallNode<'pr>) {
+            let method = call.name();
+            let named = |m: &[u8]| matches!(m, b"attr_writer" | b"attr_accessor" | b"attr");
+            self.found |=
+                named(method.as_slice()) || literal_argument(call, 0).is_some_and(|sent| named(sent.as_bytes()));
+            ruby_prism::visit_call_node(self, call);
+        }
+    }
+    let mut finder = Finder { found: false };
+    finder.visit(node);
+    finder.found
+}
+
 /// The ivars a literal string of code writes (`%q{@a = 1}`), or `None`
 /// when the code is computed or does not parse.
 fn ivars_written_by_string(code: &Node<'_>) -> Option<Vec<String>> {
     let text = code.as_string_node()?.unescaped().to_vec();
     let parsed = ruby_prism::parse(&text);
-    if parsed.errors().next().is_some() {
+    if parsed.errors().next().is_some() || makes_writers(&parsed.node()) {
         return None;
     }
     Some(ivar_writes(&parsed.node()))
