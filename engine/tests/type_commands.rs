@@ -374,6 +374,31 @@ fn an_ivar_written_in_an_object_from_another_file_may_hold_what_was_written() {
 }
 
 #[test]
+fn an_ivar_an_attr_writer_made_from_another_file_may_hold_what_it_was_given() {
+    // Ruby 3.1 prints ["v", "w", 1]: `Box.attr_writer :v` (public since
+    // Ruby 3.0) and a module's `attr_writer :w` given to `b.extend` make
+    // writers of Box's @v and @w, though Box's own writes say 1. @u has no
+    // writer and keeps its type.
+    let box_rb = "class Box\n  def initialize\n    @v = 1\n    @w = 1\n    @u = 1\n  end\n\n  def v = @v\n  def w = @w\n  def u = @u\nend\n";
+    let dir = project(&[
+        ("lib/box.rb", box_rb),
+        ("lib/w.rb", "module W\n  attr_writer :w\nend\n"),
+        ("lib/b.rb", "Box.attr_writer :v\nb = Box.new\nb.extend(W)\nb.v = \"v\"\nb.w = \"w\"\np [b.v, b.w, b.u]\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/box.rb:8:11"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/box.rb:9:11"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/box.rb:10:11"), "1");
+
+    // Names computed where the class cannot be named: any ivar at all.
+    let dir = project(&[("lib/box.rb", box_rb), ("lib/b.rb", "def widen(k, names) = k.attr_accessor(*names)\n")]);
+    assert_eq!(type_at(dir.path(), "lib/box.rb:10:11"), "untyped");
+
+    // Code in a string that makes a writer: Box's ivars.
+    let dir = project(&[("lib/box.rb", box_rb), ("lib/b.rb", "Box.class_eval(\"attr_writer :u\")\n")]);
+    assert_eq!(type_at(dir.path(), "lib/box.rb:10:11"), "untyped");
+}
+
+#[test]
 fn an_ivar_written_from_another_ivar_is_not_nil_when_the_family_spans_files() {
     // Pass one, which learns the file's own writes, read `@doc` as unset
     // (only the other files' writes and nil): `@node` came out `nil`,

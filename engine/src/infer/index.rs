@@ -260,6 +260,7 @@ impl<'pr> ProgramIndex<'pr> {
             module_function: false,
             in_block: 0,
             in_def: 0,
+            defs_on_other: 0,
             def_on_instance: Vec::new(),
             in_singleton_self: 0,
             blocks_make_new_classes: Vec::new(),
@@ -722,6 +723,9 @@ struct Walker<'i, 'pr, 'e> {
     in_block: usize,
     /// Inside a `def`: its calls run later, on whatever `self` it gets.
     in_def: usize,
+    /// Inside a `def` whose `self` is not the class being defined nor its
+    /// instances (`def obj.m`, a `def` in a block or in `class << obj`).
+    defs_on_other: usize,
     /// Where the symbols a call names its method with start (`send(:x)`,
     /// `method(:x)`): what they name is judged at the call.
     named_symbols: HashSet<usize>,
@@ -809,6 +813,29 @@ fn makes_new_class(call: &CallNode<'_>) -> bool {
     }
 }
 
+/// The attributes an `attr_writer`, `attr_accessor` or `attr` (its
+/// arguments from `skip` on) may make writers of: their names, and whether
+/// those are all of them (no argument is computed). `None` when it makes
+/// none: an `attr` of names, or names and `false` (`attr :v, true` makes
+/// `v=` too, as may `attr :v, flag`).
+fn attr_writer_names(call: &CallNode<'_>, kind: &str, skip: usize) -> Option<(Vec<String>, bool)> {
+    let arguments: Vec<Node<'_>> =
+        call.arguments().map(|a| a.arguments().iter().skip(skip).collect()).unwrap_or_default();
+    let name_of = |a: &Node<'_>| match a {
+        Node::SymbolNode { .. } => Some(String::from_utf8_lossy(a.as_symbol_node()?.unescaped()).into_owned()),
+        Node::StringNode { .. } => Some(String::from_utf8_lossy(a.as_string_node()?.unescaped()).into_owned()),
+        _ => None,
+    };
+    let names: Vec<String> = arguments.iter().filter_map(name_of).collect();
+    let literal = |a: &Node<'_>| name_of(a).is_some() || matches!(a, Node::TrueNode { .. } | Node::FalseNode { .. });
+    let complete = arguments.iter().all(literal);
+    let writes = match kind {
+        "attr_writer" | "attr_accessor" => true,
+        _ => arguments.iter().any(|a| name_of(a).is_none() && !matches!(a, Node::FalseNode { .. })),
+    };
+    writes.then_some((names, complete))
+}
+
 fn symbol_arguments(call: &CallNode<'_>) -> Vec<String> {
     let Some(arguments) = call.arguments() else { return Vec::new() };
     arguments
@@ -859,6 +886,28 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn open_class(&mut self, full: Name, is_module: bool) {
         let lexical = self.lexical.clone();
         self.index.classes.entry(full.clone()).or_insert_with(|| UserClass::new(full, is_module, lexical));
+    }
+
+    /// A `class`/`module` body about to run: which of the class object's
+    /// own ivars its first statements assign before any code can run (see
+    /// [`body_prefix_ivars`]), noted as [`SET_BY_BODY`] marks. A class
+    /// opened before (here, or as `X = Struct.new`) has another body that
+    /// may run code first: none then, nor for any later body.
+    fn note_body_sets(&mut self, full: &Name, is_module: bool, body: Option<&Node<'pr>>) {
+        let reopened = self.index.classes.contains_key(full);
+        self.open_class(full.clone(), is_module);
+        let set = if reopened || self.in_def > 0 || self.in_block > 0 {
+            Vec::new()
+        } else {
+            body.map(|b| body_prefix_ivars(b, self.env)).unwrap_or_default()
+        };
+        let Some(class) = self.index.classes.get_mut(full) else { return };
+        if reopened {
+            class.initialized_ivars.retain(|mark| !mark.starts_with(SET_BY_BODY));
+            class.initialized_ivars.insert(BODY_REOPENED.to_string());
+        } else if !class.initialized_ivars.contains(BODY_REOPENED) {
+            class.initialized_ivars.extend(set.into_iter().map(|ivar| format!("{SET_BY_BODY}{ivar}")));
+        }
     }
 
     /// The full name a `class`/`module` header defines.
@@ -1151,6 +1200,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 self.env.has_class(class) && !matches!(class, "Class" | "Module")
             });
         }
+        // `Box.send(:define_method, :set) { @v = 1 }`: run as if called.
+        if matches!(&*method, "send" | "__send__" | "public_send")
+            && literal_argument(call, 0).is_some_and(|sent| RUN_ELSEWHERE.contains(&sent.as_str()))
+        {
+            return false;
+        }
         !RUN_ELSEWHERE.contains(&&*method) && self.env.declares_method_named(&method)
     }
 
@@ -1190,6 +1245,53 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// An `attr_writer`, `attr_accessor` or `attr(name, true)`, called
+    /// directly or through `send`: the writers it makes may store anything
+    /// in the ivars they name. On the class being defined (no receiver, or
+    /// `self`, where `self` is that class or its instance), they are that
+    /// class's, as written (names nobody can read off, `attr_writer(*NAMES)`
+    /// or `names.each { |n| attr_writer n }`, make all its ivars so). On
+    /// another object (`Box.attr_writer :v`, `base.send(:attr_writer, :v)`,
+    /// `Box.class_eval { attr_writer :v }`, `Module.new { attr_writer :v }`)
+    /// they may be any class's ivars of those names (any ivar of the
+    /// receiver's family, or of anyone's, when the names are computed).
+    fn note_attr_writers(&mut self, call: &CallNode<'pr>, method: &str) {
+        let (kind, skip) = match method {
+            "attr_writer" | "attr_accessor" | "attr" => (method.to_string(), 0),
+            "send" | "__send__" | "public_send" | "method" | "public_method" => match literal_argument(call, 0) {
+                Some(sent) if matches!(sent.as_str(), "attr_writer" | "attr_accessor" | "attr") => (sent, 1),
+                _ => return,
+            },
+            _ => return,
+        };
+        // `Box.method(:attr_writer)`: called later, with names not seen here.
+        let taken = matches!(method, "method" | "public_method");
+        let made = match taken {
+            true => Some((Vec::new(), false)),
+            false => attr_writer_names(call, &kind, skip),
+        };
+        let Some((names, complete)) = made else { return };
+        let ivars: Vec<String> = names.iter().map(|n| format!("@{n}")).collect();
+        let pinned = self.on_known_self(call)
+            && !self.in_new_class_block()
+            && self.defs_on_other == 0
+            && self.lexical.last().is_some_and(|c| &**c != SINGLETON_OF_OTHER);
+        if pinned {
+            if let Some(class) = self.current() {
+                class.ivars_set_from_outside.extend(ivars);
+                class.ivars_opaque |= !complete;
+                return;
+            }
+        }
+        self.index.outside_ivars.add_all(Some(ivars));
+        if !complete {
+            match call.receiver().as_ref().and_then(written_class) {
+                Some(class) => self.index.outside_ivars.add_class(class),
+                None => self.index.outside_ivars.any = true,
+            }
+        }
+    }
+
     fn call(&mut self, call: &CallNode<'pr>) {
         let method = crate::syntax::name_text(call.name());
         let on_self = self.in_block == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
@@ -1208,6 +1310,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             }
         }
         self.note_construction_bypass(call, &method, &named);
+        self.note_attr_writers(call, &method);
         let rewrites = match (&*method, named.as_slice()) {
             ("const_set" | "remove_const", [constant, ..]) => Some(constant),
             (_, [sent, constant, ..]) if matches!(sent.as_str(), "const_set" | "remove_const") => Some(constant),
@@ -1474,7 +1577,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let path = class.constant_path();
         let Some(full) = self.declared_name(&path) else { return ruby_prism::visit_class_node(self, class) };
         self.index.class_at.insert(path.location().start() as usize, full.clone());
-        self.open_class(full.clone(), false);
+        self.note_body_sets(&full, false, class.body().as_ref());
         if let Some(superclass) = class.superclass() {
             self.visit(&superclass);
             let entry = self.index.classes.get_mut(&full).expect("opened");
@@ -1492,7 +1595,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let path = module.constant_path();
         let Some(full) = self.declared_name(&path) else { return ruby_prism::visit_module_node(self, module) };
         self.index.class_at.insert(path.location().start() as usize, full.clone());
-        self.open_class(full.clone(), true);
+        self.note_body_sets(&full, true, module.body().as_ref());
         self.body(full, module.body());
     }
 
@@ -1607,9 +1710,12 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let saved = self.module_function;
         self.module_function = false;
         self.in_def += 1;
+        let on_other = usize::from(in_other || side.is_none());
+        self.defs_on_other += on_other;
         self.def_on_instance.push(side == Some(Side::Instance) && !in_other && !on_an_instance);
         ruby_prism::visit_def_node(self, def);
         self.def_on_instance.pop();
+        self.defs_on_other -= on_other;
         self.in_def -= 1;
         self.module_function = saved;
     }
@@ -1958,6 +2064,102 @@ pub use crate::model::classes::INITIALIZE_REDEFINED;
 /// Marks an `initialize` whose body (besides `super`) cannot call back.
 pub const CALLS_NOTHING: &str = "<calls-nothing>";
 
+/// Prefixes an ivar of the class object that its one body assigns before
+/// any code can run (see [`body_prefix_ivars`]); kept with the
+/// `initialize` marks.
+pub const SET_BY_BODY: &str = "<body>";
+
+/// Marks a class opened by more than one body in a file.
+pub const BODY_REOPENED: &str = "<reopened>";
+
+/// The class object's own ivars a class body assigns in its first
+/// statements, before anything that could run code: each statement up to
+/// then assigns an ivar or a constant a value made of literals, constants
+/// and `new`/`freeze` of those (`@list = []`, `@lock = Mutex.new`). Not
+/// even a `def` comes first: it runs `singleton_method_added`. So no
+/// method of the class, nor anything else, can run before they are set
+/// (but by a superclass's `inherited` hook, before the class has methods).
+fn body_prefix_ivars(body: &Node<'_>, env: &Environment) -> Vec<String> {
+    let Some(statements) = body.as_statements_node() else { return Vec::new() };
+    let mut out = Vec::new();
+    for statement in statements.body().iter() {
+        match &statement {
+            Node::InstanceVariableWriteNode { .. } => {
+                let Some(write) = statement.as_instance_variable_write_node() else { break };
+                if !runs_no_code(&write.value(), env) {
+                    break;
+                }
+                out.push(name(write.name()));
+            }
+            Node::ConstantWriteNode { .. } => {
+                let Some(write) = statement.as_constant_write_node() else { break };
+                if !runs_no_code(&write.value(), env) {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
+/// Can evaluating `node` run no code of the project's? Literals, constant
+/// reads, and `new`/`freeze` on a literal or a class the signatures
+/// declare, with such arguments and no block.
+fn runs_no_code(node: &Node<'_>, env: &Environment) -> bool {
+    struct Finder<'e> {
+        env: &'e Environment,
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder<'_> {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            ensure_room();
+            self.note(&node);
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.note(&node);
+        }
+        fn visit_call_node(&mut self, call: &CallNode<'pr>) {
+            let core_receiver = call.receiver().is_some_and(|r| match constant_path_text(&r) {
+                Some(class) => self.env.has_class(class.trim_start_matches("::")),
+                None => !matches!(r, Node::CallNode { .. }),
+            });
+            if !core_receiver || call.block().is_some() || !matches!(call.name().as_slice(), b"new" | b"freeze") {
+                self.found = true;
+            }
+            ruby_prism::visit_call_node(self, call);
+        }
+    }
+    impl Finder<'_> {
+        fn note(&mut self, node: &Node<'_>) {
+            if matches!(
+                node,
+                Node::SelfNode { .. }
+                    | Node::SuperNode { .. }
+                    | Node::ForwardingSuperNode { .. }
+                    | Node::YieldNode { .. }
+                    | Node::BlockNode { .. }
+                    | Node::LambdaNode { .. }
+                    | Node::InterpolatedStringNode { .. }
+                    | Node::InterpolatedSymbolNode { .. }
+                    | Node::InterpolatedXStringNode { .. }
+                    | Node::XStringNode { .. }
+                    | Node::LocalVariableReadNode { .. }
+                    | Node::InstanceVariableReadNode { .. }
+                    | Node::GlobalVariableReadNode { .. }
+                    | Node::ClassVariableReadNode { .. }
+                    | Node::DefinedNode { .. }
+                    | Node::MatchWriteNode { .. }
+            ) {
+                self.found = true;
+            }
+        }
+    }
+    let mut finder = Finder { env, found: false };
+    finder.visit(node);
+    !finder.found
+}
+
 /// Marks an `initialize` whose straight-line prefix ends in a call of a
 /// method of its own (`reset`), followed by the method's name.
 pub const CALLS_HELPER: &str = "<call>";
@@ -2066,12 +2268,32 @@ fn writes_ivars(node: &Node<'_>) -> bool {
     !ivar_writes(node).is_empty()
 }
 
+/// Does the code call `attr_writer`, `attr_accessor` or `attr` (directly or
+/// by `send`), which make writers of ivars it does not assign itself?
+fn makes_writers(node: &Node<'_>) -> bool {
+    struct Finder {
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_call_node(&mut self, call: &CallNode<'pr>) {
+            let method = call.name();
+            let named = |m: &[u8]| matches!(m, b"attr_writer" | b"attr_accessor" | b"attr");
+            self.found |=
+                named(method.as_slice()) || literal_argument(call, 0).is_some_and(|sent| named(sent.as_bytes()));
+            ruby_prism::visit_call_node(self, call);
+        }
+    }
+    let mut finder = Finder { found: false };
+    finder.visit(node);
+    finder.found
+}
+
 /// The ivars a literal string of code writes (`%q{@a = 1}`), or `None`
 /// when the code is computed or does not parse.
 fn ivars_written_by_string(code: &Node<'_>) -> Option<Vec<String>> {
     let text = code.as_string_node()?.unescaped().to_vec();
     let parsed = ruby_prism::parse(&text);
-    if parsed.errors().next().is_some() {
+    if parsed.errors().next().is_some() || makes_writers(&parsed.node()) {
         return None;
     }
     Some(ivar_writes(&parsed.node()))

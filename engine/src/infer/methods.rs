@@ -338,7 +338,14 @@ impl<'pr> Inferrer<'pr, '_> {
 
     /// [`Self::class_ivar_type`], where `set_here` says the method surely
     /// assigned it already (so it cannot read as unset).
-    fn class_ivar_type_set(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool, set_here: bool) -> Type {
+    pub(super) fn class_ivar_type_set(
+        &self,
+        class: &Name,
+        side: Side,
+        ivar: &str,
+        in_initialize: bool,
+        set_here: bool,
+    ) -> Type {
         if side == Side::Instance {
             if let Some(rtype) = self.env.class(class).and_then(|d| d.instance_variables.get(ivar)) {
                 return self.rbs_type_plain(rtype);

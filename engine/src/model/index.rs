@@ -1093,7 +1093,8 @@ impl ProjectIndex {
 
     /// What modules mixed into single objects or into classes from outside
     /// (`obj.extend(M)`, `Klass.include(M)`), and the modules they include,
-    /// write: ivars of objects of any class.
+    /// write or give writers of (`attr_writer`): ivars of objects of any
+    /// class.
     fn add_mixed_in_ivar_writes(&mut self) {
         let mut pending: Vec<Name> = self.object_extended.clone();
         let mut seen: Vec<Name> = Vec::new();
@@ -1105,6 +1106,9 @@ impl ProjectIndex {
             let Some(class) = self.classes.get(&module) else { continue };
             for (_, part) in &class.parts {
                 self.outside_ivars.names.extend(part.ivars_written.iter().cloned());
+                // Its writers (`attr_writer :v`): the object's `@v`.
+                self.outside_ivars.names.extend(part.ivars_set_from_outside.iter().cloned());
+                self.outside_ivars.any |= part.ivars_opaque;
                 pending.extend(part.includes.iter().chain(&part.prepends).cloned());
             }
         }
