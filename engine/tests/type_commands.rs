@@ -507,7 +507,10 @@ fn an_analysis_starts_after_pass_one_only_when_pass_one_read_nothing_the_exports
             "lib/counter.rb",
             "class Counter\n  def initialize\n    @count = 0\n  end\n\n  def report = Other.new.size + @count\nend\n",
         ),
-        ("lib/keeper.rb", "class Keeper\n  def initialize\n    @size = Other.new.size\n  end\n\n  def size = @size\nend\n"),
+        (
+            "lib/keeper.rb",
+            "class Keeper\n  def initialize\n    @size = Other.new.size\n  end\n\n  def size = @size\nend\n",
+        ),
     ]);
     let output = rigor(dir.path(), &["check", "--format", "json", "lib"], None);
     let cache = &json(&output)["stats"]["cache"];
