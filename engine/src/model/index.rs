@@ -515,6 +515,25 @@ impl ProjectIndex {
             .is_some_and(|c| c.parts.iter().any(|(_, part)| part.instance_methods.contains_key(method)))
     }
 
+    /// By instance method name, the project's classes and modules that
+    /// define it, sorted.
+    fn instance_method_definers(&self) -> HashMap<&str, Vec<&Name>> {
+        let mut definers: HashMap<&str, Vec<&Name>> = HashMap::default();
+        for (name, class) in &self.classes {
+            let mut defined: Vec<&str> =
+                class.parts.iter().flat_map(|(_, part)| part.instance_methods.keys().map(String::as_str)).collect();
+            defined.sort_unstable();
+            defined.dedup();
+            for method in defined {
+                definers.entry(method).or_default().push(name);
+            }
+        }
+        for names in definers.values_mut() {
+            names.sort();
+        }
+        definers
+    }
+
     /// Modules that define this instance method and may answer it ahead
     /// of `class`'s own on some of its instances: mixed into single
     /// objects (`obj.extend(M)`), or into a subclass (with what they
@@ -648,7 +667,13 @@ impl ProjectIndex {
         let names: Vec<Name> = sorted_keys(&self.classes);
         let (params, folded) = rayon::join(
             || self.fold_calls(exports),
-            || names.par_iter().flat_map_iter(|class| self.fold_returns(class, &returns)).collect::<Vec<_>>(),
+            || {
+                let definers = self.instance_method_definers();
+                names
+                    .par_iter()
+                    .flat_map_iter(|class| self.fold_returns(class, &returns, &definers))
+                    .collect::<Vec<_>>()
+            },
         );
         self.params = params;
         for (id, returns, yields) in folded {
@@ -680,6 +705,7 @@ impl ProjectIndex {
         &self,
         class: &Name,
         returns: &HashMap<(&str, Side, &str), Vec<Defined>>,
+        definers: &HashMap<&str, Vec<&Name>>,
     ) -> Vec<(u32, Type, Option<Vec<Type>>)> {
         let mut out = Vec::new();
         let descendants = self.descendants(class).to_vec();
@@ -696,6 +722,7 @@ impl ProjectIndex {
             })
             .collect();
         let untyped = Type::untyped();
+        let below = self.mixins_below(class);
         for (method, side, id) in parts {
             let mut all: Vec<&Type> = Vec::new();
             let mut yielded: Vec<Option<&[Type]>> = Vec::new();
@@ -711,8 +738,10 @@ impl ProjectIndex {
             };
             add(class);
             if side == Side::Instance {
-                for module in self.mixin_overriders(class, &method) {
-                    add(&module);
+                // `mixin_overriders`, from the few modules defining the name.
+                let defining = definers.get(method.as_str()).into_iter().flatten();
+                for module in defining.filter(|module| **module != class && below.binary_search(module).is_ok()) {
+                    add(module);
                 }
             }
             for descendant in &descendants {

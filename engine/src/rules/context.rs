@@ -29,6 +29,9 @@ pub struct RuleContext<'f, 'src> {
     calls: OnceCell<Vec<crate::rules::call::site::Call<'f>>>,
     block_spans: OnceCell<Vec<(usize, usize)>>,
     hazards: OnceCell<Hazards>,
+    /// Whether code the engine cannot see may run before this file's: asked
+    /// at every call a rule judges, the same answer for the whole file.
+    unseen_code: OnceCell<bool>,
 }
 
 impl<'f, 'src> RuleContext<'f, 'src> {
@@ -45,6 +48,7 @@ impl<'f, 'src> RuleContext<'f, 'src> {
             calls: OnceCell::new(),
             block_spans: OnceCell::new(),
             hazards: OnceCell::new(),
+            unseen_code: OnceCell::new(),
         }
     }
 
@@ -110,7 +114,7 @@ impl<'f, 'src> RuleContext<'f, 'src> {
     /// May a gem (code outside the project and the standard library) have
     /// added methods before this file runs? Then no call rule can be sure.
     pub fn sees_unseen_code(&self) -> bool {
-        self.project.sees_unseen_code(self.path)
+        *self.unseen_code.get_or_init(|| self.project.sees_unseen_code(self.path))
     }
 
     /// May a gem have given `nil` this method before this file runs?
