@@ -415,16 +415,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             _ => None,
         };
         let evaluates_here = reaches_caller_locals(&method, call);
-        let plain = args.is_empty() && matches!(block, BlockArg::None) && !call.is_attribute_write();
         let dispatched = self.dispatch(&receiver_type, &site, block, state, frame);
         let dispatched = literal_bytes.unwrap_or(dispatched);
-        // `Reg.list` where the class's body set `@list` first: never nil.
-        let dispatched = match (&receiver_node, &receiver_type) {
-            (Some(Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. }), Type::Singleton(class)) if plain => {
-                self.set_by_class_body(class, &method).unwrap_or(dispatched)
-            }
-            _ => dispatched,
-        };
         // Inject without a start value gives nil only for no elements: a
         // literal array's are known (`[A, B].reduce(&:merge)`).
         let dispatched = match (&*method, &receiver_type) {
@@ -801,46 +793,6 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             });
         }
         combined
-    }
-
-    /// `Reg.list`, called on the class itself (written as its constant, so
-    /// not a subclass, whose own `@list` a body never set), where `list` is
-    /// the class's own reader of `@list` (`def self.list = @list`, or a
-    /// singleton `attr_reader`) and the class's one body assigns `@list`
-    /// before any code can run: what the writes store, without the unset
-    /// nil (no method of the class exists before the assignment, so none
-    /// can run first). For a class this file alone opens.
-    fn set_by_class_body(&mut self, class: &Name, method: &str) -> Option<Type> {
-        let user = self.index.class(class).filter(|c| !c.spread)?;
-        if user.initialized_ivars.contains(super::index::BODY_REOPENED)
-            || user.redefined.contains_key(&(Side::Singleton, method.to_string()))
-            || self.index.core_redefined(method)
-        {
-            return None;
-        }
-        let ivar = match self.lookup(class, Side::Singleton, method) {
-            Callee::Reader(ivar) => {
-                matches!(user.singleton_methods.get(method), Some(crate::model::classes::MethodEntry::Reader(_)))
-                    .then_some(ivar)?
-            }
-            Callee::Def(id) => {
-                let info = self.index.def(id);
-                if info.owner.as_ref() != Some(&(class.clone(), Side::Singleton)) {
-                    return None;
-                }
-                let def = info.node.as_def_node()?;
-                if def.parameters().is_some() {
-                    return None;
-                }
-                only_ivar_read(def.body()?)?
-            }
-            _ => return None,
-        };
-        let marked = format!("{}{ivar}", super::index::SET_BY_BODY);
-        if !user.initialized_ivars.contains(&marked) {
-            return None;
-        }
-        Some(self.class_ivar_type_set(class, Side::Singleton, &ivar, false, true))
     }
 
     pub(super) fn finish_plan(&mut self, plan: &Plan<'a>, args: &[Arg], block_value: &Type) -> Type {
@@ -1552,21 +1504,4 @@ fn receiver_class(receiver: &Type) -> Option<(Name, Side)> {
         Type::Singleton(class) => Some((class.clone(), Side::Singleton)),
         other => Inferrer::class_of(other).map(|class| (class, Side::Instance)),
     }
-}
-
-/// The ivar a method body only reads (`@list`, or a body of that one
-/// statement).
-fn only_ivar_read(body: Node<'_>) -> Option<String> {
-    let read = match body.as_statements_node() {
-        Some(statements) => {
-            let mut list = statements.body().iter();
-            let only = list.next()?;
-            if list.next().is_some() {
-                return None;
-            }
-            only
-        }
-        None => body,
-    };
-    read.as_instance_variable_read_node().map(|r| crate::syntax::name(r.name()))
 }

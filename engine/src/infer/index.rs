@@ -888,28 +888,6 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.index.classes.entry(full.clone()).or_insert_with(|| UserClass::new(full, is_module, lexical));
     }
 
-    /// A `class`/`module` body about to run: which of the class object's
-    /// own ivars its first statements assign before any code can run (see
-    /// [`body_prefix_ivars`]), noted as [`SET_BY_BODY`] marks. A class
-    /// opened before (here, or as `X = Struct.new`) has another body that
-    /// may run code first: none then, nor for any later body.
-    fn note_body_sets(&mut self, full: &Name, is_module: bool, body: Option<&Node<'pr>>) {
-        let reopened = self.index.classes.contains_key(full);
-        self.open_class(full.clone(), is_module);
-        let set = if reopened || self.in_def > 0 || self.in_block > 0 {
-            Vec::new()
-        } else {
-            body.map(|b| body_prefix_ivars(b, self.env)).unwrap_or_default()
-        };
-        let Some(class) = self.index.classes.get_mut(full) else { return };
-        if reopened {
-            class.initialized_ivars.retain(|mark| !mark.starts_with(SET_BY_BODY));
-            class.initialized_ivars.insert(BODY_REOPENED.to_string());
-        } else if !class.initialized_ivars.contains(BODY_REOPENED) {
-            class.initialized_ivars.extend(set.into_iter().map(|ivar| format!("{SET_BY_BODY}{ivar}")));
-        }
-    }
-
     /// The full name a `class`/`module` header defines.
     fn declared_name(&self, path: &Node<'_>) -> Option<Name> {
         let written = constant_path_text(path)?;
@@ -1577,7 +1555,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let path = class.constant_path();
         let Some(full) = self.declared_name(&path) else { return ruby_prism::visit_class_node(self, class) };
         self.index.class_at.insert(path.location().start() as usize, full.clone());
-        self.note_body_sets(&full, false, class.body().as_ref());
+        self.open_class(full.clone(), false);
         if let Some(superclass) = class.superclass() {
             self.visit(&superclass);
             let entry = self.index.classes.get_mut(&full).expect("opened");
@@ -1595,7 +1573,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let path = module.constant_path();
         let Some(full) = self.declared_name(&path) else { return ruby_prism::visit_module_node(self, module) };
         self.index.class_at.insert(path.location().start() as usize, full.clone());
-        self.note_body_sets(&full, true, module.body().as_ref());
+        self.open_class(full.clone(), true);
         self.body(full, module.body());
     }
 
@@ -2063,102 +2041,6 @@ pub use crate::model::classes::INITIALIZE_REDEFINED;
 
 /// Marks an `initialize` whose body (besides `super`) cannot call back.
 pub const CALLS_NOTHING: &str = "<calls-nothing>";
-
-/// Prefixes an ivar of the class object that its one body assigns before
-/// any code can run (see [`body_prefix_ivars`]); kept with the
-/// `initialize` marks.
-pub const SET_BY_BODY: &str = "<body>";
-
-/// Marks a class opened by more than one body in a file.
-pub const BODY_REOPENED: &str = "<reopened>";
-
-/// The class object's own ivars a class body assigns in its first
-/// statements, before anything that could run code: each statement up to
-/// then assigns an ivar or a constant a value made of literals, constants
-/// and `new`/`freeze` of those (`@list = []`, `@lock = Mutex.new`). Not
-/// even a `def` comes first: it runs `singleton_method_added`. So no
-/// method of the class, nor anything else, can run before they are set
-/// (but by a superclass's `inherited` hook, before the class has methods).
-fn body_prefix_ivars(body: &Node<'_>, env: &Environment) -> Vec<String> {
-    let Some(statements) = body.as_statements_node() else { return Vec::new() };
-    let mut out = Vec::new();
-    for statement in statements.body().iter() {
-        match &statement {
-            Node::InstanceVariableWriteNode { .. } => {
-                let Some(write) = statement.as_instance_variable_write_node() else { break };
-                if !runs_no_code(&write.value(), env) {
-                    break;
-                }
-                out.push(name(write.name()));
-            }
-            Node::ConstantWriteNode { .. } => {
-                let Some(write) = statement.as_constant_write_node() else { break };
-                if !runs_no_code(&write.value(), env) {
-                    break;
-                }
-            }
-            _ => break,
-        }
-    }
-    out
-}
-
-/// Can evaluating `node` run no code of the project's? Literals, constant
-/// reads, and `new`/`freeze` on a literal or a class the signatures
-/// declare, with such arguments and no block.
-fn runs_no_code(node: &Node<'_>, env: &Environment) -> bool {
-    struct Finder<'e> {
-        env: &'e Environment,
-        found: bool,
-    }
-    impl<'pr> Visit<'pr> for Finder<'_> {
-        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
-            ensure_room();
-            self.note(&node);
-        }
-        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
-            self.note(&node);
-        }
-        fn visit_call_node(&mut self, call: &CallNode<'pr>) {
-            let core_receiver = call.receiver().is_some_and(|r| match constant_path_text(&r) {
-                Some(class) => self.env.has_class(class.trim_start_matches("::")),
-                None => !matches!(r, Node::CallNode { .. }),
-            });
-            if !core_receiver || call.block().is_some() || !matches!(call.name().as_slice(), b"new" | b"freeze") {
-                self.found = true;
-            }
-            ruby_prism::visit_call_node(self, call);
-        }
-    }
-    impl Finder<'_> {
-        fn note(&mut self, node: &Node<'_>) {
-            if matches!(
-                node,
-                Node::SelfNode { .. }
-                    | Node::SuperNode { .. }
-                    | Node::ForwardingSuperNode { .. }
-                    | Node::YieldNode { .. }
-                    | Node::BlockNode { .. }
-                    | Node::LambdaNode { .. }
-                    | Node::InterpolatedStringNode { .. }
-                    | Node::InterpolatedSymbolNode { .. }
-                    | Node::InterpolatedXStringNode { .. }
-                    | Node::XStringNode { .. }
-                    | Node::LocalVariableReadNode { .. }
-                    | Node::InstanceVariableReadNode { .. }
-                    | Node::GlobalVariableReadNode { .. }
-                    | Node::ClassVariableReadNode { .. }
-                    | Node::DefinedNode { .. }
-                    | Node::MatchWriteNode { .. }
-            ) {
-                self.found = true;
-            }
-        }
-    }
-    let mut finder = Finder { env, found: false };
-    finder.visit(node);
-    !finder.found
-}
 
 /// Marks an `initialize` whose straight-line prefix ends in a call of a
 /// method of its own (`reset`), followed by the method's name.

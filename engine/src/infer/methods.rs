@@ -338,14 +338,7 @@ impl<'pr> Inferrer<'pr, '_> {
 
     /// [`Self::class_ivar_type`], where `set_here` says the method surely
     /// assigned it already (so it cannot read as unset).
-    pub(super) fn class_ivar_type_set(
-        &self,
-        class: &Name,
-        side: Side,
-        ivar: &str,
-        in_initialize: bool,
-        set_here: bool,
-    ) -> Type {
+    fn class_ivar_type_set(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool, set_here: bool) -> Type {
         if side == Side::Instance {
             if let Some(rtype) = self.env.class(class).and_then(|d| d.instance_variables.get(ivar)) {
                 return self.rbs_type_plain(rtype);
