@@ -132,6 +132,11 @@ fn undefined_method() {
         "require_relative \"not_in_the_project\"\n\"hi\".shout",
         "require name\n\"hi\".shout",
         "Bundler.require\n\"hi\".shout",
+        // A module whose method makes methods on `self` under names nobody
+        // can read: whatever extends it (directly, or through a module
+        // including it) answers to them (Ruby prints "a").
+        "module Fields\n  def field(name) = attr_accessor(name)\nend\nclass User\n  extend Fields\n  field :email\n  def initialize = (@email = 1)\nend\nUser.new.email = \"a\"",
+        "module Fields\n  def field(n) = define_method(n) { 1 }\nend\nmodule Dsl\n  include Fields\nend\nclass User\n  extend Dsl\n  field :age\n  def go = 1\nend\nUser.new.age",
     ];
     check("call.undefined-method", Severity::Error, firing, silent, true);
 }

@@ -1250,9 +1250,14 @@ impl<'pr> Walker<'_, 'pr, '_> {
         };
         let Some((names, complete)) = made else { return };
         let ivars: Vec<String> = names.iter().map(|n| format!("@{n}")).collect();
+        // In an instance method of a module, `self` is whatever extends it
+        // (`def field(name) = attr_accessor(name)`): not the module.
+        let in_module_method = self.def_on_instance.last() == Some(&true)
+            && self.lexical.last().and_then(|c| self.index.classes.get(c)).is_some_and(|c| c.is_module);
         let pinned = self.on_known_self(call)
             && !self.in_new_class_block()
             && self.defs_on_other == 0
+            && !in_module_method
             && self.lexical.last().is_some_and(|c| &**c != SINGLETON_OF_OTHER);
         if pinned {
             if let Some(class) = self.current() {

@@ -39,6 +39,11 @@ pub struct ProjectFacts {
     /// Classes whose methods cannot be listed: `method_missing`, or code
     /// evaluated from strings in their body.
     dynamic_classes: HashSet<String>,
+    /// Modules whose instance methods define methods on `self` under names
+    /// nobody can read (`def field(name) = attr_accessor(name)`): `self`
+    /// there is whatever extends the module, so what does answers to
+    /// methods nobody can list (see `settle`).
+    makers: HashSet<String>,
     /// Modules mixed into a class by the project, as written: (class,
     /// side) -> modules. `include` at the top level mixes into Object.
     mixins: HashMap<(String, Owner), HashSet<String>>,
@@ -67,6 +72,7 @@ impl ProjectFacts {
             opened: HashSet::default(),
             anonymous_modules: HashMap::default(),
             defs: 0,
+            instance_defs: Vec::new(),
             required: Vec::new(),
         };
         collector.visit(&parsed.root());
@@ -100,6 +106,7 @@ impl ProjectFacts {
     pub fn settle(mut self) -> ProjectFacts {
         self.loads.settle();
         self.opened_last_segments = self.files_opening.keys().map(|full| last_segment(full).to_string()).collect();
+        self.spread_makers();
         let mut owners_of: HashMap<String, Vec<(String, Owner)>> = HashMap::default();
         for ((class, side), names) in &self.by_class {
             for name in names {
@@ -113,13 +120,56 @@ impl ProjectFacts {
         self
     }
 
+    /// A class (or module) that extends a maker, or a module that includes
+    /// one, makes methods nobody can list when the maker's method runs:
+    /// it is dynamic. Modules are matched by their last segment, as
+    /// written mixins may be relative.
+    fn spread_makers(&mut self) {
+        if self.makers.is_empty() {
+            return;
+        }
+        let mut makers: HashSet<String> = self.makers.iter().map(|m| last_segment(m).to_string()).collect();
+        // A module including a maker makes methods as the maker does.
+        loop {
+            let grown: Vec<String> = self
+                .mixins
+                .iter()
+                .filter(|((module, side), mixed)| {
+                    *side == Owner::Instance
+                        && !makers.contains(last_segment(module))
+                        && mixed.iter().any(|m| makers.contains(last_segment(m)))
+                })
+                .map(|((module, _), _)| last_segment(module).to_string())
+                .collect();
+            if grown.is_empty() {
+                break;
+            }
+            makers.extend(grown);
+        }
+        let extenders: Vec<String> = self
+            .mixins
+            .iter()
+            .filter(|((_, side), mixed)| {
+                *side == Owner::Singleton && mixed.iter().any(|m| makers.contains(last_segment(m)))
+            })
+            .map(|((class, _), _)| class.clone())
+            .collect();
+        self.dynamic_classes.extend(extenders);
+    }
+
     /// Everything but what the project says of method names, as text to
     /// fingerprint: what answers the queries a [`FactsReader`] does not
     /// note by name. (One file's facts, before merging.)
     pub fn shape_text(&self) -> String {
         format!(
-            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
-            self.files_opening, self.dynamic_classes, self.mixins, self.subclassed, self.loads, self.native
+            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            self.files_opening,
+            self.dynamic_classes,
+            self.makers,
+            self.mixins,
+            self.subclassed,
+            self.loads,
+            self.native
         )
     }
 
@@ -163,6 +213,7 @@ impl ProjectFacts {
             *self.files_opening.entry(class).or_default() += count;
         }
         self.dynamic_classes.extend(other.dynamic_classes);
+        self.makers.extend(other.makers);
         self.subclassed.extend(other.subclassed);
         self.loads.merge(other.loads);
         self.native.extend(other.native);
@@ -387,6 +438,9 @@ struct Collector {
     anonymous_modules: HashMap<Vec<u8>, Vec<String>>,
     /// Inside a method body: its `require`s are lazy (see `requires`).
     defs: usize,
+    /// For each enclosing `def`: whether it is an instance method of the
+    /// class or module around it (no receiver, outside `class << self`).
+    instance_defs: Vec<bool>,
     required: Vec<Required>,
 }
 
@@ -485,6 +539,15 @@ impl Collector {
             None | Some(Node::SelfNode { .. }) => self.lexical.last().map(|(class, _)| class.clone()),
             Some(receiver) => constant_path_text(&receiver).map(|w| w.trim_start_matches("::").to_string()),
         };
+        // In an instance method of a module, `self` is whatever extends it.
+        let in_module_method = self.instance_defs.last() == Some(&true)
+            && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
+            && self.lexical.last().is_some_and(|(_, is_module)| *is_module);
+        if in_module_method {
+            if let Some((module, _)) = self.lexical.last() {
+                self.facts.makers.insert(module.clone());
+            }
+        }
         if let Some(target) = target {
             self.facts.dynamic_classes.insert(target);
         }
@@ -745,7 +808,9 @@ impl<'pr> Visit<'pr> for Collector {
         // Defs inside a method body run later, for whoever calls it.
         self.blocks += 1;
         self.defs += 1;
+        self.instance_defs.push(node.receiver().is_none() && self.side == Owner::Instance);
         ruby_prism::visit_def_node(self, node);
+        self.instance_defs.pop();
         self.defs -= 1;
         self.blocks -= 1;
     }
