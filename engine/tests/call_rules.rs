@@ -48,6 +48,9 @@ fn undefined_method() {
             &[(6, 19)],
         ),
         ("KW = Struct.new(:a, keyword_init: true)\nKW.new(a: 1).b", &[(2, 14)]),
+        // `send` by a computed name in an instance method calls an
+        // instance method: it defines nothing (self is no class object).
+        ("class Box\n  def initialize = nil\n  def get(name) = send(name)\n  def v = 1\nend\nBox.new.vv", &[(6, 9)]),
     ];
     let silent = &[
         "\"hi\".upcase",
@@ -137,6 +140,10 @@ fn undefined_method() {
         // including it) answers to them (Ruby prints "a").
         "module Fields\n  def field(name) = attr_accessor(name)\nend\nclass User\n  extend Fields\n  field :email\n  def initialize = (@email = 1)\nend\nUser.new.email = \"a\"",
         "module Fields\n  def field(n) = define_method(n) { 1 }\nend\nmodule Dsl\n  include Fields\nend\nclass User\n  extend Dsl\n  field :age\n  def go = 1\nend\nUser.new.age",
+        // A method sent to a class by a name nobody can read, or by a
+        // string, may be `attr_writer` (Ruby runs both).
+        "class Box\n  def initialize = nil\n  def v = 1\nend\nm = :attr_writer\nBox.send(m, :v)\nBox.new.v = 2",
+        "class Box\n  def initialize = nil\n  def v = 1\nend\nBox.send(\"attr_writer\", :v)\nBox.new.v = 2",
     ];
     check("call.undefined-method", Severity::Error, firing, silent, true);
 }

@@ -489,10 +489,31 @@ impl Collector {
         // `C.send(:define_method, ...)` defines like `define_method` on C.
         let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
         let (method, skip) = match (method.as_str(), arguments.first()) {
-            ("send" | "__send__" | "public_send", Some(first)) if first.as_symbol_node().is_some() => {
+            ("send" | "__send__" | "public_send", Some(first))
+                if first.as_symbol_node().is_some() || first.as_string_node().is_some() =>
+            {
                 let mut names = Vec::new();
                 literal_names(first, &mut names);
                 (names.pop().unwrap_or_default(), 1)
+            }
+            // A method sent by a name nobody can read may be one that
+            // defines (`Box.send(m, :v)` with `m = :attr_writer`): on a class
+            // object, it makes methods nobody can list. (In an instance
+            // method of a class, `self` is no class object.)
+            ("send" | "__send__" | "public_send", Some(first))
+                if first.as_symbol_node().is_none() && first.as_string_node().is_none() =>
+            {
+                let on_class_object = match call.receiver() {
+                    None | Some(Node::SelfNode { .. }) => {
+                        self.instance_defs.last() != Some(&true)
+                            || self.lexical.last().is_some_and(|(_, is_module)| *is_module)
+                    }
+                    Some(receiver) => constant_path_text(&receiver).is_some(),
+                };
+                if on_class_object {
+                    self.mark_target_dynamic(call);
+                }
+                return;
             }
             _ => (method, 0),
         };
