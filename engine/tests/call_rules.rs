@@ -144,6 +144,8 @@ fn undefined_method() {
         // string, may be `attr_writer` (Ruby runs both).
         "class Box\n  def initialize = nil\n  def v = 1\nend\nm = :attr_writer\nBox.send(m, :v)\nBox.new.v = 2",
         "class Box\n  def initialize = nil\n  def v = 1\nend\nBox.send(\"attr_writer\", :v)\nBox.new.v = 2",
+        // A method of Module reopened may make methods on any class.
+        "class Module\n  def my_writer(n) = attr_writer(n)\nend\nclass Box\n  def initialize = nil\n  def v = 1\nend\nBox.my_writer(:v)\nBox.new.v = 2",
     ];
     check("call.undefined-method", Severity::Error, firing, silent, true);
 }

@@ -1193,6 +1193,21 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.blocks_of_unknown_self == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
     }
 
+    /// Is a `send` with no literal name sent to a class object: a constant
+    /// (`Box.send(m)`), or `self` in a class body or a class method (not in
+    /// an instance method of a class, whose `self` is an instance)?
+    fn sends_to_a_class_object(&self, call: &CallNode<'pr>) -> bool {
+        match call.receiver() {
+            Some(Node::SelfNode { .. }) | None => {
+                self.def_on_instance.last() != Some(&true)
+                    || self.lexical.last().is_some_and(|c| {
+                        matches!(&**c, "Module" | "Class") || self.index.classes.get(c).is_some_and(|c| c.is_module)
+                    })
+            }
+            Some(receiver) => written_class(&receiver).is_some(),
+        }
+    }
+
     /// Is `self` here an instance of the class being defined (in an
     /// instance method's body, outside any block)?
     fn self_is_an_instance(&self) -> bool {
@@ -1238,7 +1253,15 @@ impl<'pr> Walker<'_, 'pr, '_> {
             "attr_writer" | "attr_accessor" | "attr" => (method.to_string(), 0),
             "send" | "__send__" | "public_send" | "method" | "public_method" => match literal_argument(call, 0) {
                 Some(sent) if matches!(sent.as_str(), "attr_writer" | "attr_accessor" | "attr") => (sent, 1),
-                _ => return,
+                Some(_) => return,
+                // A method sent to a class object by a name nobody can read
+                // may be one that makes writers (`m = :attr_writer;
+                // Box.send(m, :v)`), or `instance_variable_set` (`:@v`). An
+                // instance method's own `send(name, v)` reaches no class object.
+                None if method.ends_with("send") && self.sends_to_a_class_object(call) => {
+                    ("attr_writer".to_string(), 1)
+                }
+                None => return,
             },
             _ => return,
         };
@@ -1249,11 +1272,14 @@ impl<'pr> Walker<'_, 'pr, '_> {
             false => attr_writer_names(call, &kind, skip),
         };
         let Some((names, complete)) = made else { return };
-        let ivars: Vec<String> = names.iter().map(|n| format!("@{n}")).collect();
+        let ivars: Vec<String> = names.iter().map(|n| format!("@{}", n.trim_start_matches('@'))).collect();
         // In an instance method of a module, `self` is whatever extends it
-        // (`def field(name) = attr_accessor(name)`): not the module.
+        // (`def field(name) = attr_accessor(name)`): not the module; in one
+        // of `Module` or `Class` reopened, any class.
         let in_module_method = self.def_on_instance.last() == Some(&true)
-            && self.lexical.last().and_then(|c| self.index.classes.get(c)).is_some_and(|c| c.is_module);
+            && self.lexical.last().is_some_and(|c| {
+                matches!(&**c, "Module" | "Class") || self.index.classes.get(c).is_some_and(|c| c.is_module)
+            });
         let pinned = self.on_known_self(call)
             && !self.in_new_class_block()
             && self.defs_on_other == 0

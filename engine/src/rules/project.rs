@@ -569,6 +569,14 @@ impl Collector {
                 self.facts.makers.insert(module.clone());
             }
         }
+        // In an instance method of `Module` or `Class` reopened, `self` is
+        // any class: every class may answer to methods nobody can list.
+        let in_class_method = self.instance_defs.last() == Some(&true)
+            && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
+            && self.lexical.last().is_some_and(|(class, _)| matches!(class.as_str(), "Module" | "Class"));
+        if in_class_method {
+            self.facts.dynamic_classes.insert("Object".to_string());
+        }
         if let Some(target) = target {
             self.facts.dynamic_classes.insert(target);
         }
