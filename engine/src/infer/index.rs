@@ -1199,13 +1199,18 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn sends_to_a_class_object(&self, call: &CallNode<'pr>) -> bool {
         match call.receiver() {
             Some(Node::SelfNode { .. }) | None => {
-                self.def_on_instance.last() != Some(&true)
-                    || self.lexical.last().is_some_and(|c| {
-                        matches!(&**c, "Module" | "Class") || self.index.classes.get(c).is_some_and(|c| c.is_module)
-                    })
+                self.def_on_instance.last() != Some(&true) || self.in_a_module_of_classes()
             }
             Some(receiver) => written_class(&receiver).is_some(),
         }
+    }
+
+    /// Is the body being walked a module's, or `Module`'s or `Class`'s:
+    /// one whose instance methods run with a class object as `self`?
+    fn in_a_module_of_classes(&self) -> bool {
+        self.lexical.last().is_some_and(|c| {
+            matches!(&**c, "Module" | "Class") || self.index.classes.get(c).is_some_and(|c| c.is_module)
+        })
     }
 
     /// Is `self` here an instance of the class being defined (in an
@@ -1276,10 +1281,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         // In an instance method of a module, `self` is whatever extends it
         // (`def field(name) = attr_accessor(name)`): not the module; in one
         // of `Module` or `Class` reopened, any class.
-        let in_module_method = self.def_on_instance.last() == Some(&true)
-            && self.lexical.last().is_some_and(|c| {
-                matches!(&**c, "Module" | "Class") || self.index.classes.get(c).is_some_and(|c| c.is_module)
-            });
+        let in_module_method = self.def_on_instance.last() == Some(&true) && self.in_a_module_of_classes();
         let pinned = self.on_known_self(call)
             && !self.in_new_class_block()
             && self.defs_on_other == 0
