@@ -144,6 +144,10 @@ fn undefined_method() {
         // string, may be `attr_writer` (Ruby runs both).
         "class Box\n  def initialize = nil\n  def v = 1\nend\nm = :attr_writer\nBox.send(m, :v)\nBox.new.v = 2",
         "class Box\n  def initialize = nil\n  def v = 1\nend\nBox.send(\"attr_writer\", :v)\nBox.new.v = 2",
+        // A send of a send, and an alias of attr_writer, make writers too.
+        "class Box\n  def initialize = nil\n  def v = 1\nend\nBox.send(:public_send, :attr_writer, :v)\nBox.new.v = 2",
+        "class Box\n  def initialize = nil\n  def v = 1\n  class << self\n    alias_method :setter, :attr_writer\n  end\n  setter :v\nend\nBox.new.v = 2",
+        "class Box\n  def initialize = nil\n  def v = 1\n  class << self\n    alias setter attr_writer\n  end\n  setter :v\nend\nBox.new.v = 2",
         // A method of Module reopened may make methods on any class.
         "class Module\n  def my_writer(n) = attr_writer(n)\nend\nclass Box\n  def initialize = nil\n  def v = 1\nend\nBox.my_writer(:v)\nBox.new.v = 2",
     ];

@@ -488,35 +488,31 @@ impl Collector {
         }
         // `C.send(:define_method, ...)` defines like `define_method` on C.
         let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
-        let (method, skip) = match (method.as_str(), arguments.first()) {
-            ("send" | "__send__" | "public_send", Some(first))
-                if first.as_symbol_node().is_some() || first.as_string_node().is_some() =>
-            {
-                let mut names = Vec::new();
-                literal_names(first, &mut names);
-                (names.pop().unwrap_or_default(), 1)
-            }
-            // A method sent by a name nobody can read may be one that
-            // defines (`Box.send(m, :v)` with `m = :attr_writer`): on a class
-            // object, it makes methods nobody can list. (In an instance
-            // method of a class, `self` is no class object.)
-            ("send" | "__send__" | "public_send", Some(first))
-                if first.as_symbol_node().is_none() && first.as_string_node().is_none() =>
-            {
-                let on_class_object = match call.receiver() {
-                    None | Some(Node::SelfNode { .. }) => {
-                        self.instance_defs.last() != Some(&true)
-                            || self.lexical.last().is_some_and(|(_, is_module)| *is_module)
-                    }
-                    Some(receiver) => constant_path_text(&receiver).is_some(),
-                };
-                if on_class_object {
+        // Sends peeled one by one (`C.send(:public_send, :attr_writer, :v)`).
+        let (mut method, mut skip) = (method, 0);
+        while matches!(method.as_str(), "send" | "__send__" | "public_send") {
+            let Some(sent) = arguments.get(skip) else { return };
+            let mut names = Vec::new();
+            if sent.as_symbol_node().is_none() && sent.as_string_node().is_none() {
+                // A method sent by a name nobody can read may be one that
+                // defines (`Box.send(m, :v)` with `m = :attr_writer`): on a
+                // class object, it makes methods nobody can list. (In an
+                // instance method of a class, `self` is no class object.)
+                if self.sends_to_a_class_object(call) {
                     self.mark_target_dynamic(call);
                 }
                 return;
             }
-            _ => (method, 0),
-        };
+            literal_names(sent, &mut names);
+            method = names.pop().unwrap_or_default();
+            skip += 1;
+        }
+        // An alias of a method that makes methods (`alias_method :aw,
+        // :attr_writer`, here or on a singleton class) makes them under a
+        // name the rules do not follow: any class may then have any method.
+        if method == "alias_method" && arguments.get(skip + 1).is_some_and(names_a_maker) {
+            self.facts.dynamic_classes.insert("Object".to_string());
+        }
         if MIXINS.contains(&method.as_str()) {
             self.mixin(call, &method, &arguments[skip..]);
             return;
@@ -550,7 +546,25 @@ impl Collector {
     }
 }
 
+/// Does the node name a method that makes methods (`:attr_writer`)?
+fn names_a_maker(node: &Node<'_>) -> bool {
+    let mut names = Vec::new();
+    literal_names(node, &mut names);
+    names.iter().any(|name| NAMES_METHODS.contains(&name.as_str()))
+}
+
 impl Collector {
+    /// Is a call sent to a class object: a constant, or `self` outside an
+    /// instance method of a class (whose `self` is an instance)?
+    fn sends_to_a_class_object(&self, call: &CallNode<'_>) -> bool {
+        match call.receiver() {
+            None | Some(Node::SelfNode { .. }) => {
+                self.instance_defs.last() != Some(&true) || self.lexical.last().is_some_and(|(_, is_module)| *is_module)
+            }
+            Some(receiver) => constant_path_text(&receiver).is_some(),
+        }
+    }
+
     /// The class a defining call works on (`self`'s class in a class
     /// body, or a constant receiver) answers to methods nobody can list.
     fn mark_target_dynamic(&mut self, call: &CallNode<'_>) {
@@ -845,6 +859,10 @@ impl<'pr> Visit<'pr> for Collector {
     }
 
     fn visit_alias_method_node(&mut self, node: &ruby_prism::AliasMethodNode<'pr>) {
+        // `alias aw attr_writer` (in `class << self`): see `defining_call`.
+        if names_a_maker(&node.old_name()) {
+            self.facts.dynamic_classes.insert("Object".to_string());
+        }
         let mut names = Vec::new();
         literal_names(&node.new_name(), &mut names);
         for name in names {
