@@ -559,10 +559,15 @@ impl Collector {
     fn sends_to_a_class_object(&self, call: &CallNode<'_>) -> bool {
         match call.receiver() {
             None | Some(Node::SelfNode { .. }) => {
-                self.instance_defs.last() != Some(&true) || self.lexical.last().is_some_and(|(_, is_module)| *is_module)
+                !self.in_instance_method() || self.lexical.last().is_some_and(|(_, is_module)| *is_module)
             }
             Some(receiver) => constant_path_text(&receiver).is_some(),
         }
+    }
+
+    /// In an instance method of the class or module around it?
+    fn in_instance_method(&self) -> bool {
+        self.instance_defs.last() == Some(&true)
     }
 
     /// The class a defining call works on (`self`'s class in a class
@@ -574,22 +579,20 @@ impl Collector {
             None | Some(Node::SelfNode { .. }) => self.lexical.last().map(|(class, _)| class.clone()),
             Some(receiver) => constant_path_text(&receiver).map(|w| w.trim_start_matches("::").to_string()),
         };
-        // In an instance method of a module, `self` is whatever extends it.
-        let in_module_method = self.instance_defs.last() == Some(&true)
-            && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
-            && self.lexical.last().is_some_and(|(_, is_module)| *is_module);
-        if in_module_method {
-            if let Some((module, _)) = self.lexical.last() {
+        // In an instance method of a module, `self` is whatever extends it;
+        // of `Module` or `Class` reopened, any class (then every class may
+        // answer to methods nobody can list).
+        let on_self = matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
+        match self.lexical.last() {
+            Some((class, _))
+                if on_self && self.in_instance_method() && matches!(class.as_str(), "Module" | "Class") =>
+            {
+                self.facts.dynamic_classes.insert("Object".to_string());
+            }
+            Some((module, true)) if on_self && self.in_instance_method() => {
                 self.facts.makers.insert(module.clone());
             }
-        }
-        // In an instance method of `Module` or `Class` reopened, `self` is
-        // any class: every class may answer to methods nobody can list.
-        let in_class_method = self.instance_defs.last() == Some(&true)
-            && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
-            && self.lexical.last().is_some_and(|(class, _)| matches!(class.as_str(), "Module" | "Class"));
-        if in_class_method {
-            self.facts.dynamic_classes.insert("Object".to_string());
+            _ => {}
         }
         if let Some(target) = target {
             self.facts.dynamic_classes.insert(target);

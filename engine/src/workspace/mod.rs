@@ -240,7 +240,7 @@ impl Project {
 
     /// What the export pass found of `display` that stands, and what that
     /// part read (once: the caller owns them).
-    fn take_types(&self, display: &str) -> Option<Reuse> {
+    fn take_reuse(&self, display: &str) -> Option<Reuse> {
         self.inferred.lock().unwrap_or_else(|p| p.into_inner()).remove(display)
     }
 
@@ -249,7 +249,7 @@ impl Project {
     /// these very bytes (a file read again may have changed since).
     pub fn inference_inputs(&self, display: &str, source: &[u8]) -> (Option<ProjectLink>, Option<Prior>) {
         let same_bytes = self.sources.get(display).is_some_and(|known| *known.bytes == *source);
-        (self.link(display), if same_bytes { self.take_types(display).map(|reuse| reuse.prior) } else { None })
+        (self.link(display), if same_bytes { self.take_reuse(display).map(|reuse| reuse.prior) } else { None })
     }
 
     /// A link for inferring `display` as one of the project's files.
@@ -591,7 +591,7 @@ impl Workspace {
                 None => {
                     // What the export pass found carries what it read: the
                     // report read all of that too.
-                    let (prior, prior_reads) = match project.take_types(display) {
+                    let (prior, prior_reads) = match project.take_reuse(display) {
                         Some(reuse) => (Some(reuse.prior), reuse.reads),
                         None => (None, Vec::new()),
                     };
