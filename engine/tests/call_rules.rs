@@ -24,6 +24,12 @@ fn undefined_method() {
         // A module the project gives methods is its own: `attr` is Module's.
         ("module Named\n  def self.x = 1\nend\nNamed.attr(:a).one_of", &[(4, 16)]),
         ("1.times { |i| i.zork }", &[(1, 17)]),
+        // Names computed in a block run on Box make Box's methods unknown,
+        // not Other's.
+        (
+            "class Box\nend\nclass Other\n  def initialize = nil\nend\nBox.class_exec(:v) { |n| attr_writer n }\nOther.new.v = 2",
+            &[(7, 11)],
+        ),
         // A signature module mixed in is asked, and lacks it.
         ("include Comparable\nnil.shout", &[(2, 5)]),
         // Standard libraries are seen.
@@ -150,6 +156,11 @@ fn undefined_method() {
         "class Box\n  def initialize = nil\n  def v = 1\n  class << self\n    alias setter attr_writer\n  end\n  setter :v\nend\nBox.new.v = 2",
         // A method of Module reopened may make methods on any class.
         "class Module\n  def my_writer(n) = attr_writer(n)\nend\nclass Box\n  def initialize = nil\n  def v = 1\nend\nBox.my_writer(:v)\nBox.new.v = 2",
+        // Computed names in a block run on the class (Ruby runs each).
+        "class Box\n  def initialize = nil\n  def v = 1\nend\nBox.instance_exec(:v) { |n| attr_writer n }\nBox.new.v = 2",
+        "class Box\n  def initialize = nil\n  def v = 1\nend\nBox.class_exec(:v) { |n| attr_writer n }\nBox.new.v = 2",
+        "class Box\n  def initialize = nil\n  def v = 1\nend\nBox.class_eval { [:v].each { |n| attr_writer n } }\nBox.new.v = 2",
+        "class Box\n  def initialize = nil\n  def v = 1\nend\nBox.instance_eval { n = :v; attr_writer n }\nBox.new.v = 2",
     ];
     check("call.undefined-method", Severity::Error, firing, silent, true);
 }

@@ -73,6 +73,7 @@ impl ProjectFacts {
             anonymous_modules: HashMap::default(),
             defs: 0,
             instance_defs: Vec::new(),
+            block_selves: Vec::new(),
             required: Vec::new(),
         };
         collector.visit(&parsed.root());
@@ -441,8 +442,30 @@ struct Collector {
     /// For each enclosing `def`: whether it is an instance method of the
     /// class or module around it (no receiver, outside `class << self`).
     instance_defs: Vec<bool>,
+    /// For each enclosing block (within the innermost `def`), innermost
+    /// last: what its `self` is.
+    block_selves: Vec<BlockSelf>,
     required: Vec<Required>,
 }
+
+/// What `self` is in a block.
+#[derive(Debug, Clone, PartialEq)]
+enum BlockSelf {
+    /// The one it was written under, as far as the rules follow it: an
+    /// iterator's (`each`), a new class's (`Class.new do`), or a block
+    /// given to another method (which may run it anywhere; such code is
+    /// taken as written in place, as a call on an object with no name
+    /// here is taken to define nothing nobody can list).
+    Kept,
+    /// A class written as a constant (`Box.class_exec do`).
+    On(String),
+    /// An object with no name here (`klass.class_eval do`).
+    Unnamed,
+}
+
+/// Methods that run their block with the receiver as `self`.
+const RUN_ON_RECEIVER: &[&str] =
+    &["class_eval", "class_exec", "module_eval", "module_exec", "instance_eval", "instance_exec"];
 
 impl Collector {
     fn qualified(&self, written: &str) -> String {
@@ -546,6 +569,21 @@ impl Collector {
     }
 }
 
+/// What `self` is in the block of `call`.
+fn block_self(call: &CallNode<'_>) -> BlockSelf {
+    let method = name(call.name());
+    if RUN_ON_RECEIVER.contains(&method.as_str()) {
+        return match call.receiver() {
+            None | Some(Node::SelfNode { .. }) => BlockSelf::Kept,
+            Some(receiver) => match constant_path_text(&receiver) {
+                Some(class) => BlockSelf::On(class.trim_start_matches("::").to_string()),
+                None => BlockSelf::Unnamed,
+            },
+        };
+    }
+    BlockSelf::Kept
+}
+
 /// Does the node name a method that makes methods (`:attr_writer`)?
 fn names_a_maker(node: &Node<'_>) -> bool {
     let mut names = Vec::new();
@@ -573,6 +611,14 @@ impl Collector {
     /// The class a defining call works on (`self`'s class in a class
     /// body, or a constant receiver) answers to methods nobody can list.
     fn mark_target_dynamic(&mut self, call: &CallNode<'_>) {
+        let on_self = matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
+        // In a block run on a class written as a constant: that class's.
+        if let Some(BlockSelf::On(class)) = self.block_selves.iter().rev().find(|s| **s != BlockSelf::Kept) {
+            if on_self {
+                self.facts.dynamic_classes.insert(class.clone());
+                return;
+            }
+        }
         let target = match call.receiver() {
             // At the top level, `self` is main: `include` there reaches Object.
             None if self.lexical.is_empty() && self.blocks == 0 => Some("Object".to_string()),
@@ -582,7 +628,6 @@ impl Collector {
         // In an instance method of a module, `self` is whatever extends it;
         // of `Module` or `Class` reopened, any class (then every class may
         // answer to methods nobody can list).
-        let on_self = matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
         match self.lexical.last() {
             Some((class, _))
                 if on_self && self.in_instance_method() && matches!(class.as_str(), "Module" | "Class") =>
@@ -855,7 +900,10 @@ impl<'pr> Visit<'pr> for Collector {
         self.blocks += 1;
         self.defs += 1;
         self.instance_defs.push(node.receiver().is_none() && self.side == Owner::Instance);
+        // A method body has a `self` of its own, whatever blocks it is in.
+        let block_selves = std::mem::take(&mut self.block_selves);
         ruby_prism::visit_def_node(self, node);
+        self.block_selves = block_selves;
         self.instance_defs.pop();
         self.defs -= 1;
         self.blocks -= 1;
@@ -885,7 +933,14 @@ impl<'pr> Visit<'pr> for Collector {
             self.required.extend(requirement(node));
         }
         self.defining_call(node);
+        let with_block = node.block().is_some_and(|b| matches!(b, Node::BlockNode { .. }));
+        if with_block {
+            self.block_selves.push(block_self(node));
+        }
         ruby_prism::visit_call_node(self, node);
+        if with_block {
+            self.block_selves.pop();
+        }
     }
 
     fn visit_block_node(&mut self, node: &ruby_prism::BlockNode<'pr>) {
