@@ -521,3 +521,30 @@ fn an_analysis_starts_after_pass_one_only_when_pass_one_read_nothing_the_exports
     assert_eq!(type_at(dir.path(), "lib/counter.rb:6:33"), "0");
     assert_eq!(type_at(dir.path(), "lib/keeper.rb:6:14"), "3");
 }
+
+/// Writes that reach a class's ivars from another file by routes that name
+/// neither the class nor the ivar where they run: each checked against
+/// the same project without the route (Ruby prints "str" with it).
+#[test]
+fn writes_through_unbound_module_methods_and_block_runners_reach_other_files_ivars() {
+    let box_rb = "class Box\n  def initialize = (@v = 1)\n  def v = @v\nend\n";
+    let routes = [
+        // A module's method bound to a Box by define_method.
+        (
+            "module Setter\n  def set(x) = (@v = x)\nend\n",
+            "Box.define_method(:set, Setter.instance_method(:set))\nBox.new.set(\"str\")\n",
+        ),
+        // A method named as a core one (Thread#run) that runs its block on
+        // the object it is given.
+        (
+            "class Runner\n  def self.run(obj, &blk) = obj.instance_exec(&blk)\nend\n",
+            "Runner.run(Box.new) { @v = \"str\" }\n",
+        ),
+    ];
+    for (helper, use_it) in routes {
+        let dir = project(&[("lib/box.rb", box_rb), ("lib/helper.rb", helper), ("lib/use.rb", use_it)]);
+        assert_eq!(type_at(dir.path(), "lib/box.rb:3:11"), "untyped", "{helper}{use_it}");
+        std::fs::write(dir.path().join("lib/use.rb"), "Box.new\n").unwrap();
+        assert_eq!(type_at(dir.path(), "lib/box.rb:3:11"), "1", "without the route: {helper}");
+    }
+}

@@ -84,6 +84,17 @@ pub struct ProgramIndex<'pr> {
     /// signatures declare (`refine String do def upcase`, `String.class_eval
     /// do define_method(:strip)`): the core's own method is not certain.
     core_replaced: HashSet<(String, String)>,
+    /// Names of the methods the signatures also name that this file
+    /// defines to run their block on another object (see
+    /// [`may_run_its_block_elsewhere`]).
+    block_runners: HashSet<String>,
+    /// (method, ivar): ivars written in blocks given to a method the
+    /// signatures name, taken to keep `self` (see `note_block_write`).
+    kept_block_writes: HashSet<(String, String)>,
+    /// Ivars this file's own code may write in any object, joined from the
+    /// two above and `outside_ivars.modules` (the project joins them
+    /// across files).
+    joined_outside: HashSet<String>,
 }
 
 /// What descendants in other files return from their overrides of a
@@ -251,6 +262,9 @@ impl<'pr> ProgramIndex<'pr> {
             core_replaced: HashSet::default(),
             top_object_extends: Vec::new(),
             rewritten_constants: HashSet::default(),
+            block_runners: HashSet::default(),
+            kept_block_writes: HashSet::default(),
+            joined_outside: HashSet::default(),
         };
         let mut walker = Walker {
             index: &mut index,
@@ -268,12 +282,14 @@ impl<'pr> ProgramIndex<'pr> {
             eval_targets: Vec::new(),
             other_singletons: Vec::new(),
             iterator_blocks: Vec::new(),
+            kept_by_name: Vec::new(),
             blocks_of_unknown_self: 0,
             macro_names: Vec::new(),
             named_symbols: HashSet::default(),
         };
         walker.visit(root);
         walker.add_macro_names();
+        index.joined_outside = index.join_own_outside_writes();
         if project.as_ref().is_some_and(|p| p.index.policy == crate::model::params::ParameterPolicy::Private) {
             index.private_defs = super::call_sites::private_defs(root);
         }
@@ -340,6 +356,8 @@ impl<'pr> ProgramIndex<'pr> {
             core_defs: sorted(&self.core_defs),
             core_replaced: sorted(&self.core_replaced),
             rewritten_constants: sorted(&self.rewritten_constants),
+            block_runners: sorted(&self.block_runners),
+            kept_block_writes: sorted(&self.kept_block_writes),
         }
     }
 
@@ -371,7 +389,7 @@ impl<'pr> ProgramIndex<'pr> {
     /// cannot name (`obj.instance_variable_set(:@x, v)`), so perhaps in
     /// any class's?
     pub fn ivar_written_outside(&self, class: &Name, ivar: &str) -> bool {
-        if self.outside_ivars.includes(ivar, class) {
+        if self.outside_ivars.includes(ivar, class) || self.joined_outside.contains(ivar) {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };
@@ -669,6 +687,21 @@ impl<'pr> ProgramIndex<'pr> {
         }
     }
 
+    /// What the project's structure joins across files (see
+    /// `ProjectIndex::structure`), joined within this one for when it is
+    /// analysed alone: writes in blocks its own methods run elsewhere, and
+    /// its modules' writes when it binds an unnamed module's methods.
+    fn join_own_outside_writes(&self) -> HashSet<String> {
+        let written = self.kept_block_writes.iter().filter(|(method, _)| self.block_runners.contains(method));
+        let mut names: HashSet<String> = written.map(|(_, ivar)| ivar.clone()).collect();
+        if self.outside_ivars.modules {
+            for module in self.classes.values().filter(|c| c.is_module) {
+                names.extend(module.ivars_written.iter().chain(&module.ivars_set_from_outside).cloned());
+            }
+        }
+        names
+    }
+
     fn resolve_pending(&mut self, env: &Environment) {
         for written in self.top_object_extends.clone() {
             if let Some(name) = self.resolve_constant(env, &[], &written) {
@@ -750,7 +783,10 @@ struct Walker<'i, 'pr, 'e> {
     /// For each enclosing call with a block: where its block starts, and
     /// whether the call is a core iterator, which runs the block with the
     /// `self` it was written under (`each`, `map`, `times`).
-    iterator_blocks: Vec<(usize, bool)>,
+    iterator_blocks: Vec<(usize, bool, Option<String>)>,
+    /// Enclosing blocks taken to keep `self` because the signatures name
+    /// their method (`each`, `run`): those names.
+    kept_by_name: Vec<String>,
     /// Enclosing blocks (and lambdas) that may run with another `self`:
     /// any but an iterator's (`instance_eval` runs one on any object, and
     /// so may a method nobody can see).
@@ -834,6 +870,125 @@ fn attr_writer_names(call: &CallNode<'_>, kind: &str, skip: usize) -> Option<(Ve
         _ => arguments.iter().any(|a| name_of(a).is_none() && !matches!(a, Node::FalseNode { .. })),
     };
     writes.then_some((names, complete))
+}
+
+fn is_send(method: &str) -> bool {
+    matches!(method, "send" | "__send__" | "public_send")
+}
+
+/// Does this method run the block it is given on another object, or keep
+/// it to run later? It does when it hands its block (`&b`, `&`, `...`) to
+/// a method that runs code elsewhere (`obj.instance_exec(&b)`,
+/// `define_method(name, &b)`) or to one the signatures do not name (a
+/// project's or a gem's, which may), or when it uses `b` other than by
+/// calling it (`@hooks << b`). A block only `yield`ed, called or handed to
+/// a core iterator (`@items.each(&b)`) runs where it was written.
+fn may_run_its_block_elsewhere(def: &ruby_prism::DefNode<'_>, env: &Environment) -> bool {
+    let parameters = def.parameters();
+    let block = parameters.as_ref().and_then(|p| p.block()).and_then(|b| b.as_block_parameter_node());
+    let forwards =
+        parameters.as_ref().is_some_and(|p| matches!(p.keyword_rest(), Some(Node::ForwardingParameterNode { .. })));
+    let named = block.as_ref().and_then(|b| b.name()).map(|n| n.as_slice().to_vec());
+    if block.is_none() && !forwards {
+        return false;
+    }
+    struct Uses<'e> {
+        env: &'e Environment,
+        named: Option<Vec<u8>>,
+        elsewhere: bool,
+    }
+    impl Uses<'_> {
+        fn hands_on(&self, call: &CallNode<'_>) -> bool {
+            let method = crate::syntax::name_text(call.name());
+            const RUN_ELSEWHERE: &[&str] = &[
+                "instance_eval",
+                "instance_exec",
+                "class_eval",
+                "class_exec",
+                "module_eval",
+                "module_exec",
+                "define_method",
+                "define_singleton_method",
+                "send",
+                "__send__",
+                "public_send",
+            ];
+            RUN_ELSEWHERE.contains(&&*method) || !self.env.declares_method_named(&method)
+        }
+        fn is_block(&self, node: &Node<'_>) -> bool {
+            match (node, &self.named) {
+                (Node::LocalVariableReadNode { .. }, Some(named)) => {
+                    node.as_local_variable_read_node().is_some_and(|r| r.name().as_slice() == named.as_slice())
+                }
+                _ => false,
+            }
+        }
+    }
+    impl<'pr> Visit<'pr> for Uses<'_> {
+        fn visit_call_node(&mut self, call: &CallNode<'pr>) {
+            let handed = match call.block() {
+                // `&b`, or `&` alone.
+                Some(Node::BlockArgumentNode { .. }) => {
+                    let argument = call.block().and_then(|b| b.as_block_argument_node()).and_then(|b| b.expression());
+                    argument.as_ref().is_none_or(|a| self.is_block(a))
+                }
+                _ => false,
+            };
+            let forwarded = call
+                .arguments()
+                .is_some_and(|a| a.arguments().iter().any(|a| matches!(a, Node::ForwardingArgumentsNode { .. })));
+            if (handed || forwarded) && self.hands_on(call) {
+                self.elsewhere = true;
+            }
+            // `b.call(x)`, `b.(x)`, `b[x]`: run here.
+            let called = call.receiver().as_ref().is_some_and(|r| self.is_block(r));
+            if called {
+                if let Some(arguments) = call.arguments() {
+                    self.visit_arguments_node(&arguments);
+                }
+                return;
+            }
+            if handed {
+                if let Some(receiver) = call.receiver() {
+                    self.visit(&receiver);
+                }
+                if let Some(arguments) = call.arguments() {
+                    self.visit_arguments_node(&arguments);
+                }
+                return;
+            }
+            ruby_prism::visit_call_node(self, call);
+        }
+        fn visit_local_variable_read_node(&mut self, read: &ruby_prism::LocalVariableReadNode<'pr>) {
+            // Kept, returned or passed as a value: it may run anywhere later.
+            if self.is_block(&read.as_node()) {
+                self.elsewhere = true;
+            }
+        }
+        fn visit_if_node(&mut self, node: &ruby_prism::IfNode<'pr>) {
+            // `if b` / `b ? x : y` only asks whether there is one.
+            if self.is_block(&node.predicate()) {
+                if let Some(statements) = node.statements() {
+                    self.visit_statements_node(&statements);
+                }
+                if let Some(subsequent) = node.subsequent() {
+                    self.visit(&subsequent);
+                }
+                return;
+            }
+            ruby_prism::visit_if_node(self, node);
+        }
+    }
+    let mut uses = Uses { env, named, elsewhere: false };
+    if let Some(body) = def.body() {
+        uses.visit(&body);
+    }
+    uses.elsewhere
+}
+
+/// Does Ruby make writers of instance variables with a method of this name?
+fn is_writer_maker(method: &str) -> bool {
+    matches!(method, "attr_writer" | "attr_accessor" | "attr")
 }
 
 fn symbol_arguments(call: &CallNode<'_>) -> Vec<String> {
@@ -1033,6 +1188,38 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// An ivar write in a block that may run on another object is any
+    /// class's; one in a block given to a method the signatures name (`run
+    /// { @v = 1 }`) is, when some project method of that name runs its
+    /// block elsewhere (the project's whole is needed to tell).
+    fn note_block_write(&mut self, node: &Node<'pr>) {
+        if self.blocks_of_unknown_self == 0 && self.kept_by_name.is_empty() {
+            return;
+        }
+        let Some(ivar) = ivar_written_by(node) else { return };
+        if self.blocks_of_unknown_self > 0 {
+            self.index.outside_ivars.add(Some(ivar));
+            return;
+        }
+        for method in &self.kept_by_name {
+            self.index.kept_block_writes.insert((method.clone(), ivar.clone()));
+        }
+    }
+
+    /// `M.instance_method(:set)`: a module's method, which `bind_call` or
+    /// `define_method` may run on an object of any class (a class's binds
+    /// only to its own family's). Taken as `obj.extend(M)` is; from a
+    /// module nobody can name (`mod.instance_method(m)`, or `self`'s in a
+    /// method), any module's.
+    fn note_unbound(&mut self, call: &CallNode<'pr>) {
+        let written = call.receiver().as_ref().and_then(constant_path_text);
+        match (written, self.current()) {
+            (Some(written), Some(class)) => class.pending.push((PendingKind::ObjectExtend, written)),
+            (Some(written), None) => self.index.top_object_extends.push(written),
+            (None, _) => self.index.outside_ivars.modules = true,
+        }
+    }
+
     /// What lets objects of a class be made without running its
     /// `initialize`: `allocate` called on it or named as a symbol
     /// (`alias_method :new, :allocate`, `send(:allocate)`), and
@@ -1043,7 +1230,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// `allocate`, so it needs no note of its own.
     fn note_construction_bypass(&mut self, call: &CallNode<'pr>, method: &str, named: &[String]) {
         let (sent, names) = match named.split_first() {
-            Some((sent, rest)) if matches!(method, "send" | "__send__" | "public_send") => (sent.as_str(), rest),
+            Some((sent, rest)) if is_send(method) => (sent.as_str(), rest),
             _ => (method, named),
         };
         let symbols;
@@ -1169,19 +1356,24 @@ impl<'pr> Walker<'_, 'pr, '_> {
             "define_singleton_method",
         ];
         let method = crate::syntax::name_text(call.name());
+        // `proc { @v = x }`, `lambda { }`: an object that any code may run
+        // with any `self` later (`Box.define_method(:set, pr)`,
+        // `obj.instance_exec(&pr)`).
+        if matches!(&*method, "proc" | "lambda") {
+            return false;
+        }
         if method == "new" {
             // `Thread.new { }`, `Hash.new { }`; but `Module.new do` runs on
-            // the module it makes, and a project class's `new` anywhere.
+            // the module it makes, `Proc.new` makes a proc, and a project
+            // class's `new` runs anywhere.
             let receiver = call.receiver().and_then(|r| constant_path_text(&r));
             return receiver.is_some_and(|r| {
                 let class = r.trim_start_matches("::");
-                self.env.has_class(class) && !matches!(class, "Class" | "Module")
+                self.env.has_class(class) && !matches!(class, "Class" | "Module" | "Proc")
             });
         }
         // `Box.send(:define_method, :set) { @v = 1 }`: run as if called.
-        if matches!(&*method, "send" | "__send__" | "public_send")
-            && literal_argument(call, 0).is_some_and(|sent| RUN_ELSEWHERE.contains(&sent.as_str()))
-        {
+        if is_send(&method) && literal_argument(call, 0).is_some_and(|sent| RUN_ELSEWHERE.contains(&sent.as_str())) {
             return false;
         }
         !RUN_ELSEWHERE.contains(&&*method) && self.env.declares_method_named(&method)
@@ -1226,6 +1418,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
     }
 
     fn alias(&mut self, new: &str, old: &str) {
+        // `alias_method :setter, :attr_writer` (on a class's singleton, or
+        // in `Module`): writers made under a name followed nowhere, on any
+        // class.
+        if is_writer_maker(old) {
+            self.index.outside_ivars.any = true;
+        }
         let side = self.side;
         if self.in_core_class() {
             self.index.core_defs.insert(new.to_string());
@@ -1254,17 +1452,30 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// they may be any class's ivars of those names (any ivar of the
     /// receiver's family, or of anyone's, when the names are computed).
     fn note_attr_writers(&mut self, call: &CallNode<'pr>, method: &str) {
+        // Sends peeled one by one (`Box.send(:public_send, :attr_writer, :v)`).
+        let mut peeled = 0;
+        while is_send(method) && literal_argument(call, peeled).is_some_and(|sent| is_send(&sent)) {
+            peeled += 1;
+        }
         let (kind, skip) = match method {
             "attr_writer" | "attr_accessor" | "attr" => (method.to_string(), 0),
-            "send" | "__send__" | "public_send" | "method" | "public_method" => match literal_argument(call, 0) {
-                Some(sent) if matches!(sent.as_str(), "attr_writer" | "attr_accessor" | "attr") => (sent, 1),
+            // `Module.instance_method(:attr_writer).bind_call(Box, :v)`:
+            // bound to a class nobody can name here, with names not seen.
+            "instance_method" | "public_instance_method" => {
+                if literal_argument(call, 0).is_some_and(|m| is_writer_maker(&m)) {
+                    self.index.outside_ivars.any = true;
+                }
+                return;
+            }
+            "send" | "__send__" | "public_send" | "method" | "public_method" => match literal_argument(call, peeled) {
+                Some(sent) if is_writer_maker(&sent) => (sent, peeled + 1),
                 Some(_) => return,
                 // A method sent to a class object by a name nobody can read
                 // may be one that makes writers (`m = :attr_writer;
                 // Box.send(m, :v)`), or `instance_variable_set` (`:@v`). An
                 // instance method's own `send(name, v)` reaches no class object.
-                None if method.ends_with("send") && self.sends_to_a_class_object(call) => {
-                    ("attr_writer".to_string(), 1)
+                None if is_send(method) && self.sends_to_a_class_object(call) => {
+                    ("attr_writer".to_string(), peeled + 1)
                 }
                 None => return,
             },
@@ -1322,6 +1533,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
         self.note_construction_bypass(call, &method, &named);
         self.note_attr_writers(call, &method);
+        if matches!(&*method, "instance_method" | "public_instance_method") {
+            self.note_unbound(call);
+        }
         let rewrites = match (&*method, named.as_slice()) {
             ("const_set" | "remove_const", [constant, ..]) => Some(constant),
             (_, [sent, constant, ..]) if matches!(sent.as_str(), "const_set" | "remove_const") => Some(constant),
@@ -1558,12 +1772,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
 impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
     fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
         ensure_room();
-        // A write in a block that may run on another object.
-        if self.blocks_of_unknown_self > 0 {
-            if let Some(ivar) = ivar_written_by(&node) {
-                self.index.outside_ivars.add(Some(ivar));
-            }
-        }
+        self.note_block_write(&node);
     }
 
     fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
@@ -1577,11 +1786,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
                 self.index.outside_ivars.add(None);
             }
         }
-        if self.blocks_of_unknown_self > 0 {
-            if let Some(ivar) = ivar_written_by(&node) {
-                self.index.outside_ivars.add(Some(ivar));
-            }
-        }
+        self.note_block_write(&node);
     }
 
     fn visit_class_node(&mut self, class: &ruby_prism::ClassNode<'pr>) {
@@ -1654,6 +1859,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             (Some(class), Some(side)) if !in_other => Some((class.clone(), side)),
             _ => None,
         };
+        if self.env.declares_method_named(&method) && may_run_its_block_elsewhere(def, self.env) {
+            self.index.block_runners.insert(method.clone());
+        }
         let id = self.index.defs.len();
         let dual = self.module_function && side == Some(Side::Instance) && !in_other;
         let mut lexical = self.lexical.clone();
@@ -1740,8 +1948,12 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.eval_targets.push(target.clone());
             self.block_targets.push(target.filter(|class| self.env.has_class(class)));
             let start = call.block().map_or(0, |b| b.location().start() as usize);
-            let keeps = makes_new_class(call) || self.block_keeps_self(call);
-            self.iterator_blocks.push((start, keeps));
+            let new_class = makes_new_class(call);
+            let keeps = new_class || self.block_keeps_self(call);
+            // Kept because the signatures name a method so: a project
+            // method of that name may run it elsewhere all the same.
+            let named = (keeps && !new_class).then(|| crate::syntax::name_text(call.name()).into_owned());
+            self.iterator_blocks.push((start, keeps, named));
         }
         ruby_prism::visit_call_node(self, call);
         if with_block {
@@ -1754,12 +1966,19 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
 
     fn visit_block_node(&mut self, block: &ruby_prism::BlockNode<'pr>) {
         let start = block.location().start() as usize;
-        let iterator = self.iterator_blocks.last().is_some_and(|(at, keeps)| *at == start && *keeps);
+        let innermost = self.iterator_blocks.last().filter(|(at, _, _)| *at == start);
+        let iterator = innermost.is_some_and(|(_, keeps, _)| *keeps);
+        let named = innermost.and_then(|(_, _, named)| named.clone());
+        let pushed = named.is_some();
+        self.kept_by_name.extend(named);
         self.in_block += 1;
         self.blocks_of_unknown_self += usize::from(!iterator);
         ruby_prism::visit_block_node(self, block);
         self.blocks_of_unknown_self -= usize::from(!iterator);
         self.in_block -= 1;
+        if pushed {
+            self.kept_by_name.pop();
+        }
     }
 
     fn visit_lambda_node(&mut self, lambda: &ruby_prism::LambdaNode<'pr>) {

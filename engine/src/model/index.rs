@@ -55,6 +55,17 @@ pub struct FileInterface {
     /// `M::X`, `remove_const(:X)` in `M`'s body too; `X` where the
     /// receiver has no name), sorted.
     pub rewritten_constants: Vec<String>,
+    /// Methods the signatures also name that it defines to run their block
+    /// on another object (`def run(obj, &b) = obj.instance_exec(&b)`),
+    /// sorted.
+    #[serde(default)]
+    pub block_runners: Vec<String>,
+    /// (method, ivar): ivars it writes in blocks given to methods the
+    /// signatures name (`run(box) { @v = 1 }`), sorted. They are any
+    /// class's where some file's method of that name runs its block
+    /// elsewhere.
+    #[serde(default)]
+    pub kept_block_writes: Vec<(String, String)>,
 }
 
 /// Instance variables written in objects the writer cannot name
@@ -70,6 +81,11 @@ pub struct OutsideIvarWrites {
     /// Classes given code computed as a string (`Gem.module_eval <<-RUBY`),
     /// as written (sorted): any ivar of theirs and their family's.
     pub classes: Vec<String>,
+    /// A module's method taken unbound from a module nobody can name
+    /// (`mod.instance_method(m).bind_call(obj)`): every module's writes may
+    /// land in any object.
+    #[serde(default)]
+    pub modules: bool,
 }
 
 impl OutsideIvarWrites {
@@ -102,7 +118,7 @@ impl OutsideIvarWrites {
         names.dedup();
         classes.sort();
         classes.dedup();
-        OutsideIvarWrites { names, any: self.any, classes }
+        OutsideIvarWrites { names, any: self.any, classes, modules: self.modules }
     }
 
     /// May `class`'s `ivar` be written so (its name, or the class itself)?
@@ -441,12 +457,14 @@ impl ProjectIndex {
     pub fn structure(files: &[(&str, &FileInterface)], env: &Environment) -> ProjectIndex {
         let mut index =
             ProjectIndex { paths: files.iter().map(|(path, _)| Arc::from(*path)).collect(), ..ProjectIndex::default() };
+        let mut runners: HashSet<&str> = HashSet::default();
         for (id, (_, file)) in files.iter().enumerate() {
             let id = id as FileId;
             if file.ivars_unknowable {
                 index.unknowable.insert(id);
             }
             index.outside_ivars.any |= file.outside_ivars.any;
+            index.outside_ivars.modules |= file.outside_ivars.modules;
             index.outside_ivars.classes.extend(file.outside_ivars.classes.iter().cloned());
             index.outside_ivars.names.extend(file.outside_ivars.names.iter().cloned());
             for class in &file.classes {
@@ -458,12 +476,19 @@ impl ProjectIndex {
             index.core_defs.extend(file.core_defs.iter().cloned());
             index.core_replaced.extend(file.core_replaced.iter().cloned());
             index.rewritten_constants.extend(file.rewritten_constants.iter().cloned());
+            runners.extend(file.block_runners.iter().map(String::as_str));
             for constant in &file.constants {
                 let entry = index.constants.entry(constant.clone()).or_insert_with(|| (Vec::new(), Type::untyped()));
                 if !entry.0.contains(&id) {
                     entry.0.push(id);
                 }
             }
+        }
+        // `run(box) { @v = 1 }` where some file's `run` runs its block on
+        // another object: `@v` may be any class's.
+        for (_, file) in files {
+            let written = file.kept_block_writes.iter().filter(|(method, _)| runners.contains(method.as_str()));
+            index.outside_ivars.names.extend(written.map(|(_, ivar)| ivar.clone()));
         }
         index.resolve_parts(env);
         index.merge_parts();
@@ -893,6 +918,11 @@ impl ProjectIndex {
         part
     }
 
+    /// Does the project define `name` as a class (not a module)?
+    fn is_project_class(&self, name: &str) -> bool {
+        self.classes.get(name).is_some_and(|c| !c.parts.is_empty() && c.parts.iter().all(|(_, p)| !p.is_module))
+    }
+
     /// Resolves each part's written superclass and mixins against the
     /// whole project, in its own lexical scope.
     fn resolve_parts(&mut self, env: &Environment) {
@@ -928,6 +958,9 @@ impl ProjectIndex {
                             (PendingKind::Include, Some(name)) => includes.push(name),
                             (PendingKind::Extend, Some(name)) => extends.push(name),
                             (PendingKind::Prepend, Some(name)) => prepends.push(name),
+                            // Only a module can be mixed in, or have its
+                            // methods bound to objects of any class.
+                            (PendingKind::ObjectExtend, Some(name)) if self.is_project_class(&name) => {}
                             (PendingKind::ObjectExtend, Some(name)) => object_extended.push(name),
                             // Not a project module: nothing to say of its methods.
                             (PendingKind::ObjectExtend, None) => {}
@@ -1126,6 +1159,11 @@ impl ProjectIndex {
     /// class.
     fn add_mixed_in_ivar_writes(&mut self) {
         let mut pending: Vec<Name> = self.object_extended.clone();
+        if self.outside_ivars.modules {
+            let modules = self.classes.iter().filter(|(_, c)| c.parts.iter().any(|(_, p)| p.is_module));
+            pending.extend(modules.map(|(name, _)| name.clone()));
+            pending.sort();
+        }
         let mut seen: Vec<Name> = Vec::new();
         while let Some(module) = pending.pop() {
             if seen.contains(&module) {
