@@ -86,8 +86,11 @@ pub struct ProgramIndex<'pr> {
     core_replaced: HashSet<(String, String)>,
     /// Names of the methods the signatures also name that this file
     /// defines to run their block on another object (see
-    /// [`may_run_its_block_elsewhere`]).
+    /// [`super::block_runners`]).
     block_runners: HashSet<String>,
+    /// (method, the method the signatures name it hands its block to),
+    /// for such methods of this file.
+    block_handoffs: HashSet<(String, String)>,
     /// (method, ivar): ivars written in blocks given to a method the
     /// signatures name, taken to keep `self` (see `note_block_write`).
     kept_block_writes: HashSet<(String, String)>,
@@ -263,6 +266,7 @@ impl<'pr> ProgramIndex<'pr> {
             top_object_extends: Vec::new(),
             rewritten_constants: HashSet::default(),
             block_runners: HashSet::default(),
+            block_handoffs: HashSet::default(),
             kept_block_writes: HashSet::default(),
             joined_outside: HashSet::default(),
         };
@@ -357,6 +361,7 @@ impl<'pr> ProgramIndex<'pr> {
             core_replaced: sorted(&self.core_replaced),
             rewritten_constants: sorted(&self.rewritten_constants),
             block_runners: sorted(&self.block_runners),
+            block_handoffs: sorted(&self.block_handoffs),
             kept_block_writes: sorted(&self.kept_block_writes),
         }
     }
@@ -692,7 +697,9 @@ impl<'pr> ProgramIndex<'pr> {
     /// analysed alone: writes in blocks its own methods run elsewhere, and
     /// its modules' writes when it binds an unnamed module's methods.
     fn join_own_outside_writes(&self) -> HashSet<String> {
-        let written = self.kept_block_writes.iter().filter(|(method, _)| self.block_runners.contains(method));
+        let handoffs = sorted(&self.block_handoffs);
+        let runners = crate::model::index::run_elsewhere(self.block_runners.iter().map(String::as_str), &handoffs);
+        let written = self.kept_block_writes.iter().filter(|(method, _)| runners.contains(method.as_str()));
         let mut names: HashSet<String> = written.map(|(_, ivar)| ivar.clone()).collect();
         if self.outside_ivars.modules {
             for module in self.classes.values().filter(|c| c.is_module) {
@@ -874,116 +881,6 @@ fn attr_writer_names(call: &CallNode<'_>, kind: &str, skip: usize) -> Option<(Ve
 
 fn is_send(method: &str) -> bool {
     matches!(method, "send" | "__send__" | "public_send")
-}
-
-/// Does this method run the block it is given on another object, or keep
-/// it to run later? It does when it hands its block (`&b`, `&`, `...`) to
-/// a method that runs code elsewhere (`obj.instance_exec(&b)`,
-/// `define_method(name, &b)`) or to one the signatures do not name (a
-/// project's or a gem's, which may), or when it uses `b` other than by
-/// calling it (`@hooks << b`). A block only `yield`ed, called or handed to
-/// a core iterator (`@items.each(&b)`) runs where it was written.
-fn may_run_its_block_elsewhere(def: &ruby_prism::DefNode<'_>, env: &Environment) -> bool {
-    let parameters = def.parameters();
-    let block = parameters.as_ref().and_then(|p| p.block()).and_then(|b| b.as_block_parameter_node());
-    let forwards =
-        parameters.as_ref().is_some_and(|p| matches!(p.keyword_rest(), Some(Node::ForwardingParameterNode { .. })));
-    let named = block.as_ref().and_then(|b| b.name()).map(|n| n.as_slice().to_vec());
-    if block.is_none() && !forwards {
-        return false;
-    }
-    struct Uses<'e> {
-        env: &'e Environment,
-        named: Option<Vec<u8>>,
-        elsewhere: bool,
-    }
-    impl Uses<'_> {
-        fn hands_on(&self, call: &CallNode<'_>) -> bool {
-            let method = crate::syntax::name_text(call.name());
-            const RUN_ELSEWHERE: &[&str] = &[
-                "instance_eval",
-                "instance_exec",
-                "class_eval",
-                "class_exec",
-                "module_eval",
-                "module_exec",
-                "define_method",
-                "define_singleton_method",
-                "send",
-                "__send__",
-                "public_send",
-            ];
-            RUN_ELSEWHERE.contains(&&*method) || !self.env.declares_method_named(&method)
-        }
-        fn is_block(&self, node: &Node<'_>) -> bool {
-            match (node, &self.named) {
-                (Node::LocalVariableReadNode { .. }, Some(named)) => {
-                    node.as_local_variable_read_node().is_some_and(|r| r.name().as_slice() == named.as_slice())
-                }
-                _ => false,
-            }
-        }
-    }
-    impl<'pr> Visit<'pr> for Uses<'_> {
-        fn visit_call_node(&mut self, call: &CallNode<'pr>) {
-            let handed = match call.block() {
-                // `&b`, or `&` alone.
-                Some(Node::BlockArgumentNode { .. }) => {
-                    let argument = call.block().and_then(|b| b.as_block_argument_node()).and_then(|b| b.expression());
-                    argument.as_ref().is_none_or(|a| self.is_block(a))
-                }
-                _ => false,
-            };
-            let forwarded = call
-                .arguments()
-                .is_some_and(|a| a.arguments().iter().any(|a| matches!(a, Node::ForwardingArgumentsNode { .. })));
-            if (handed || forwarded) && self.hands_on(call) {
-                self.elsewhere = true;
-            }
-            // `b.call(x)`, `b.(x)`, `b[x]`: run here.
-            let called = call.receiver().as_ref().is_some_and(|r| self.is_block(r));
-            if called {
-                if let Some(arguments) = call.arguments() {
-                    self.visit_arguments_node(&arguments);
-                }
-                return;
-            }
-            if handed {
-                if let Some(receiver) = call.receiver() {
-                    self.visit(&receiver);
-                }
-                if let Some(arguments) = call.arguments() {
-                    self.visit_arguments_node(&arguments);
-                }
-                return;
-            }
-            ruby_prism::visit_call_node(self, call);
-        }
-        fn visit_local_variable_read_node(&mut self, read: &ruby_prism::LocalVariableReadNode<'pr>) {
-            // Kept, returned or passed as a value: it may run anywhere later.
-            if self.is_block(&read.as_node()) {
-                self.elsewhere = true;
-            }
-        }
-        fn visit_if_node(&mut self, node: &ruby_prism::IfNode<'pr>) {
-            // `if b` / `b ? x : y` only asks whether there is one.
-            if self.is_block(&node.predicate()) {
-                if let Some(statements) = node.statements() {
-                    self.visit_statements_node(&statements);
-                }
-                if let Some(subsequent) = node.subsequent() {
-                    self.visit(&subsequent);
-                }
-                return;
-            }
-            ruby_prism::visit_if_node(self, node);
-        }
-    }
-    let mut uses = Uses { env, named, elsewhere: false };
-    if let Some(body) = def.body() {
-        uses.visit(&body);
-    }
-    uses.elsewhere
 }
 
 /// Does Ruby make writers of instance variables with a method of this name?
@@ -1859,8 +1756,13 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             (Some(class), Some(side)) if !in_other => Some((class.clone(), side)),
             _ => None,
         };
-        if self.env.declares_method_named(&method) && may_run_its_block_elsewhere(def, self.env) {
-            self.index.block_runners.insert(method.clone());
+        if self.env.declares_method_named(&method) {
+            let used = super::block_runners::block_use(def, self.env);
+            if used.elsewhere {
+                self.index.block_runners.insert(method.clone());
+            }
+            let handoffs = used.handed_to.into_iter().map(|callee| (method.clone(), callee));
+            self.index.block_handoffs.extend(handoffs);
         }
         let id = self.index.defs.len();
         let dual = self.module_function && side == Some(Side::Instance) && !in_other;

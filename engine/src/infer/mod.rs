@@ -8,6 +8,7 @@
 //! inferred on demand. When unsure, a type is `untyped`.
 
 mod assign;
+mod block_runners;
 mod blocks;
 mod call_sites;
 mod calls;

@@ -60,6 +60,10 @@ pub struct FileInterface {
     /// sorted.
     #[serde(default)]
     pub block_runners: Vec<String>,
+    /// (method, a method the signatures name that it hands its block to),
+    /// for its methods of such names, sorted: a runner too when that one is.
+    #[serde(default)]
+    pub block_handoffs: Vec<(String, String)>,
     /// (method, ivar): ivars it writes in blocks given to methods the
     /// signatures name (`run(box) { @v = 1 }`), sorted. They are any
     /// class's where some file's method of that name runs its block
@@ -419,6 +423,26 @@ pub enum Dep {
     OutsideIvar(Name, String),
 }
 
+/// Every method name of `runners`, with those that hand their block to one
+/// (`handoffs`: (method, the method it hands its block to)), to a fixpoint.
+pub fn run_elsewhere<'n>(
+    runners: impl IntoIterator<Item = &'n str>,
+    handoffs: &'n [(String, String)],
+) -> HashSet<&'n str> {
+    let mut found: HashSet<&str> = runners.into_iter().collect();
+    loop {
+        let before = found.len();
+        for (method, callee) in handoffs {
+            if found.contains(callee.as_str()) {
+                found.insert(method.as_str());
+            }
+        }
+        if found.len() == before {
+            return found;
+        }
+    }
+}
+
 /// Does one of `written` (`X`, or `M::X` where the namespace was named)
 /// name the constant `full`? A namespace written relative to where the
 /// call stood may be any suffix of the full name.
@@ -457,7 +481,8 @@ impl ProjectIndex {
     pub fn structure(files: &[(&str, &FileInterface)], env: &Environment) -> ProjectIndex {
         let mut index =
             ProjectIndex { paths: files.iter().map(|(path, _)| Arc::from(*path)).collect(), ..ProjectIndex::default() };
-        let mut runners: HashSet<&str> = HashSet::default();
+        let mut runners: Vec<&str> = Vec::new();
+        let mut handoffs: Vec<(String, String)> = Vec::new();
         for (id, (_, file)) in files.iter().enumerate() {
             let id = id as FileId;
             if file.ivars_unknowable {
@@ -477,6 +502,7 @@ impl ProjectIndex {
             index.core_replaced.extend(file.core_replaced.iter().cloned());
             index.rewritten_constants.extend(file.rewritten_constants.iter().cloned());
             runners.extend(file.block_runners.iter().map(String::as_str));
+            handoffs.extend(file.block_handoffs.iter().cloned());
             for constant in &file.constants {
                 let entry = index.constants.entry(constant.clone()).or_insert_with(|| (Vec::new(), Type::untyped()));
                 if !entry.0.contains(&id) {
@@ -486,6 +512,7 @@ impl ProjectIndex {
         }
         // `run(box) { @v = 1 }` where some file's `run` runs its block on
         // another object: `@v` may be any class's.
+        let runners = run_elsewhere(runners, &handoffs);
         for (_, file) in files {
             let written = file.kept_block_writes.iter().filter(|(method, _)| runners.contains(method.as_str()));
             index.outside_ivars.names.extend(written.map(|(_, ivar)| ivar.clone()));

@@ -4,7 +4,7 @@
 //! on the next call.
 
 pub mod ast;
-mod convert;
+pub(crate) mod convert;
 mod env;
 mod legacy_syntax;
 pub mod locate;
