@@ -156,6 +156,8 @@ fn undefined_method() {
         "class Box\n  def initialize = nil\n  def v = 1\n  class << self\n    alias setter attr_writer\n  end\n  setter :v\nend\nBox.new.v = 2",
         // A method of Module reopened may make methods on any class.
         "class Module\n  def my_writer(n) = attr_writer(n)\nend\nclass Box\n  def initialize = nil\n  def v = 1\nend\nBox.my_writer(:v)\nBox.new.v = 2",
+        // A computed send in a method of Module reopened reaches any class.
+        "class Module\n  def make(m, n) = send(m, n)\nend\nclass Box\n  def initialize = nil\nend\nBox.make(:attr_writer, :v)\nBox.new.v = 2",
         // Computed names in a block run on the class (Ruby runs each).
         "class Box\n  def initialize = nil\n  def v = 1\nend\nBox.instance_exec(:v) { |n| attr_writer n }\nBox.new.v = 2",
         "class Box\n  def initialize = nil\n  def v = 1\nend\nBox.class_exec(:v) { |n| attr_writer n }\nBox.new.v = 2",

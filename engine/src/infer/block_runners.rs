@@ -26,9 +26,8 @@ pub struct BlockUse {
     pub handed_to: Vec<String>,
 }
 
-/// Methods that run a block with another `self`, and the sends that may
-/// call them.
-const RUN_ELSEWHERE: &[&str] = &[
+/// Core methods that run a block with another `self`.
+pub const RUN_ELSEWHERE: &[&str] = &[
     "instance_eval",
     "instance_exec",
     "class_eval",
@@ -37,9 +36,6 @@ const RUN_ELSEWHERE: &[&str] = &[
     "module_exec",
     "define_method",
     "define_singleton_method",
-    "send",
-    "__send__",
-    "public_send",
 ];
 
 /// What `def` does with the block it is given. A block only `yield`ed or
@@ -95,7 +91,9 @@ impl<'pr> Visit<'pr> for Uses<'_> {
     fn visit_call_node(&mut self, call: &CallNode<'pr>) {
         if self.hands_block(call) {
             let method = name_text(call.name());
-            if RUN_ELSEWHERE.contains(&&*method) || !self.env.declares_method_named(&method) {
+            // A send may call any of them.
+            let sent = matches!(&*method, "send" | "__send__" | "public_send");
+            if sent || RUN_ELSEWHERE.contains(&&*method) || !self.env.declares_method_named(&method) {
                 self.found.elsewhere = true;
             } else {
                 self.found.handed_to.push(method.into_owned());

@@ -1240,18 +1240,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// that run code on another object (`instance_eval`, `class_exec`,
     /// `define_method`); a method the signatures do not know (a project's
     /// or a gem's) may `instance_exec` it anywhere. (A project method
-    /// named as a core one is taken as the core one.)
+    /// named as a core one is taken as the core one here; the project
+    /// joins those that are not, see [`super::block_runners`].)
     fn block_keeps_self(&self, call: &CallNode<'pr>) -> bool {
-        const RUN_ELSEWHERE: &[&str] = &[
-            "instance_eval",
-            "instance_exec",
-            "class_eval",
-            "class_exec",
-            "module_eval",
-            "module_exec",
-            "define_method",
-            "define_singleton_method",
-        ];
+        use super::block_runners::RUN_ELSEWHERE;
         let method = crate::syntax::name_text(call.name());
         // `proc { @v = x }`, `lambda { }`: an object that any code may run
         // with any `self` later (`Box.define_method(:set, pr)`,
@@ -1282,16 +1274,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.blocks_of_unknown_self == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
     }
 
-    /// Is a `send` with no literal name sent to a class object: a constant
-    /// (`Box.send(m)`), or `self` in a class body or a class method (not in
-    /// an instance method of a class, whose `self` is an instance)?
+    /// See [`crate::syntax::sends_to_a_class_object`].
     fn sends_to_a_class_object(&self, call: &CallNode<'pr>) -> bool {
-        match call.receiver() {
-            Some(Node::SelfNode { .. }) | None => {
-                self.def_on_instance.last() != Some(&true) || self.in_a_module_of_classes()
-            }
-            Some(receiver) => written_class(&receiver).is_some(),
-        }
+        let in_instance_method = self.def_on_instance.last() == Some(&true);
+        crate::syntax::sends_to_a_class_object(call.receiver(), in_instance_method, self.in_a_module_of_classes())
     }
 
     /// Is the body being walked a module's, or `Module`'s or `Class`'s:

@@ -592,15 +592,13 @@ fn names_a_maker(node: &Node<'_>) -> bool {
 }
 
 impl Collector {
-    /// Is a call sent to a class object: a constant, or `self` outside an
-    /// instance method of a class (whose `self` is an instance)?
+    /// See [`crate::syntax::sends_to_a_class_object`].
     fn sends_to_a_class_object(&self, call: &CallNode<'_>) -> bool {
-        match call.receiver() {
-            None | Some(Node::SelfNode { .. }) => {
-                !self.in_instance_method() || self.lexical.last().is_some_and(|(_, is_module)| *is_module)
-            }
-            Some(receiver) => constant_path_text(&receiver).is_some(),
-        }
+        let in_module_of_classes = self
+            .lexical
+            .last()
+            .is_some_and(|(class, is_module)| *is_module || matches!(class.as_str(), "Module" | "Class"));
+        crate::syntax::sends_to_a_class_object(call.receiver(), self.in_instance_method(), in_module_of_classes)
     }
 
     /// In an instance method of the class or module around it?

@@ -106,6 +106,23 @@ pub fn constant_path_text(node: &Node<'_>) -> Option<String> {
     }
 }
 
+/// Is a call with this receiver sent to a class object: a constant
+/// (`Box.send(m)`), or `self` where `self` is a class (in a class body or
+/// a class method, or in an instance method of a module or of `Module` or
+/// `Class` reopened, whose `self` is whatever class it reaches; not in an
+/// instance method of a class, whose `self` is an instance)? Both walkers
+/// that follow method-making calls ask it.
+pub fn sends_to_a_class_object(
+    receiver: Option<Node<'_>>,
+    in_instance_method: bool,
+    in_module_of_classes: bool,
+) -> bool {
+    match receiver {
+        None | Some(Node::SelfNode { .. }) => !in_instance_method || in_module_of_classes,
+        Some(receiver) => constant_path_text(&receiver).is_some(),
+    }
+}
+
 /// Strips redundant parentheses: `((x))` is `x`.
 pub fn unparenthesize<'pr>(node: Node<'pr>) -> Node<'pr> {
     let mut node = node;
