@@ -261,3 +261,16 @@ fn a_class_allocated_in_another_file_reaches_a_warm_answer() {
     assert!(!before.contains("possible-nil-receiver"), "{before}");
     assert!(after.contains("possible-nil-receiver"), "{after}");
 }
+
+#[test]
+fn a_method_named_as_a_core_one_that_comes_to_run_its_block_elsewhere_reaches_a_warm_answer() {
+    // `Runner.run`'s block writes main's `@v` while `run` only calls it;
+    // once another file's `run` instance_execs its block, the write may
+    // land in a `U`, whose `@v` is then anyone's.
+    let (before, after) = warm_answers_across_an_edit_of_another_file(
+        "class U\n  def initialize = (@v = 1)\n  def m = @v\nend\nclass Runner\n  def self.run(o, &b) = b.call(o)\nend\nRunner.run(U.new) { @v = \"s\" }\n",
+        "y = 1\nclass Runner\n  def self.run(o, &b) = o.instance_exec(&b)\nend\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
+    assert!(!after.contains("bogus_call"), "`@v` may be anything now: {after}");
+}
