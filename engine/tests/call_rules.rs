@@ -385,8 +385,17 @@ fn possible_nil_receiver() {
         // A nil default, and an instance variable that may be unset.
         ("def m(s = nil)\n  s = \"x\" if rand > 0.5\n  s.upcase\nend", &[(3, 5)]),
         ("class C\n  def set = @s = \"x\"\n  def m = @s.upcase\nend", &[(3, 14)]),
+        // Rows of a literal taken apart: a shorter row leaves nil.
+        ("[[1, 2], [3]].each { |a, b| b + 1 }", &[(1, 31)]),
+        // A hash row the block changed may lack the key.
+        ("[{ a: 1 }].each { |h| h.delete(:a); h[:a] + 1 }", &[(1, 43)]),
     ];
     let silent = &[
+        // Rows of a literal array taken apart, or a hash row read as it is
+        // (Ruby runs each).
+        "[[1, \"a\"], [2, \"b\"]].to_h { |n, s| [s, n + 1] }",
+        "[[1, \"a\"], [2, \"b\"]].map { |n, s| n + s.size }",
+        "[{ name: \"a\", age: 1 }].sum { |u| u[:age] * 2 }",
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase if s\nend",
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s&.upcase\nend",
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.to_s\nend",

@@ -354,7 +354,14 @@ const CASES: &[(&str, &str)] = &[
     ("\"ab\".unpack(\"C4\")", "Array[Float | Integer | String | nil]"),
     ("{ a: 1 }.each { |k, v| probe(v) }", "Integer"),
     ("{ a: 1 }.each { |k, v| probe(k) }", "Symbol"),
-    ("[[1, :a]].each { |n, s| probe(n) }", "Integer | Symbol | nil"),
+    // A literal's rows taken apart: each part is the row's; rows of two
+    // lengths are any arrays.
+    ("[[1, :a]].each { |n, s| probe(n) }", "Integer"),
+    ("[[1, :a], [2, :b]].each { |n, s| probe(s) }", "Symbol"),
+    ("[[1, :a], [2]].each { |n, s| probe(s) }", "Integer | Symbol | nil"),
+    ("[[1, :a]].each { |(n, s)| probe(s) }", "Symbol"),
+    ("[[1, :a]].each { |pair| probe(pair) }", "Array[Integer | Symbol]"),
+    ("rows = [[1, :a]]\nrows.each { |n, s| probe(n) }", "Integer | Symbol | nil"),
     ("[1].map { _1 + 1 }", "[Integer]"),
     ("[1].each_with_index.map { |x, i| i }", "Array[Integer]"),
     ("def m; yield; end\nm { 1 }", "untyped"),

@@ -548,3 +548,21 @@ fn writes_through_unbound_module_methods_and_block_runners_reach_other_files_iva
         assert_eq!(type_at(dir.path(), "lib/box.rb:3:11"), "1", "without the route: {helper}");
     }
 }
+
+/// A literal array's rows as an iterating block gets them: taken apart,
+/// each part is the literal's (widened); and a call that gives the array
+/// back (`each`) gives it as the block left it (Ruby prints `[{}]`).
+#[test]
+fn a_literal_arrays_rows_reach_its_block_and_come_back_as_the_block_left_them() {
+    let dir = project(&[(
+        "lib/rows.rb",
+        "[[1, \"a\"], [2, \"b\"]].each { |n, s| n }\n[[1, \"a\"], [2]].each { |n, s| s }\nx = [{ a: 1 }].each { |h| h.delete(:a) }\nx\n",
+    )]);
+    assert_eq!(type_at(dir.path(), "lib/rows.rb:1:36"), "Integer");
+    assert_eq!(
+        type_at(dir.path(), "lib/rows.rb:2:31"),
+        "Integer | String | nil",
+        "rows of two lengths: the element as any array"
+    );
+    assert_eq!(type_at(dir.path(), "lib/rows.rb:4:1"), "Array[untyped]");
+}

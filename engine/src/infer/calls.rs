@@ -447,6 +447,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             let takes_elements = call.block().and_then(|b| b.as_block_node()).is_some_and(|b| b.parameters().is_some());
             if takes_elements {
                 self.escape(node, state);
+                // A call that gives the receiver back (`[{a: 1}].each { |h|
+                // h.delete(:a) }`) gives it as the block left it.
+                if result.members().iter().any(|m| receiver_type.members().contains(m)) {
+                    result = result.forget_contents();
+                }
             }
         }
         if let Some(node) = &receiver_node {
@@ -682,6 +687,20 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 }
                 let mut yielded =
                     if synchronous || project_method { self.yielded_to(plans, args, false) } else { None };
+                // A literal array's rows, taken apart (`|n, s|`) or held alone.
+                if synchronous && !project_method {
+                    let outer_nested = |local: &[u8]| {
+                        let local = String::from_utf8_lossy(local);
+                        state.as_ref().is_some_and(|flow| {
+                            let ty = flow.local(&local);
+                            ty.has_mutable_contents() || ty.has_nested_mutable_contents()
+                        })
+                    };
+                    let row = super::literal_rows::row_type(receiver, method, yielded.as_deref(), &node, outer_nested);
+                    if let Some(row) = row {
+                        yielded = Some(vec![row]);
+                    }
+                }
                 // An enumerator over a method that yields two values
                 // (`each_with_index`) gives a block of one parameter the
                 // first (`map { |x| }`) or both as a pair (`find`), by

@@ -19,6 +19,7 @@ mod flow;
 mod fold;
 mod index;
 mod ivar_sites;
+mod literal_rows;
 mod literals;
 mod lookup;
 mod loop_exit;
