@@ -290,6 +290,7 @@ impl<'pr> ProgramIndex<'pr> {
             blocks_of_unknown_self: 0,
             macro_names: Vec::new(),
             named_symbols: HashSet::default(),
+            introspected: HashSet::default(),
         };
         walker.visit(root);
         walker.add_macro_names();
@@ -769,6 +770,9 @@ struct Walker<'i, 'pr, 'e> {
     /// Where the symbols a call names its method with start (`send(:x)`,
     /// `method(:x)`): what they name is judged at the call.
     named_symbols: HashSet<usize>,
+    /// Where `instance_method` calls start whose method is only looked at
+    /// (`.owner`, `.arity`): it is bound to nothing.
+    introspected: HashSet<usize>,
     /// For each enclosing `def`, innermost last: is `self` there an
     /// instance of the class (not the class, nor another object)? Then
     /// `extend(M)`, `def self.x` and `define_singleton_method` change that
@@ -1109,6 +1113,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// module nobody can name (`mod.instance_method(m)`, or `self`'s in a
     /// method), any module's.
     fn note_unbound(&mut self, call: &CallNode<'pr>) {
+        if self.introspected.contains(&(call.location().start() as usize)) {
+            return;
+        }
         let written = call.receiver().as_ref().and_then(constant_path_text);
         match (written, self.current()) {
             (Some(written), Some(class)) => class.pending.push((PendingKind::ObjectExtend, written)),
@@ -1418,6 +1425,19 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.note_attr_writers(call, &method);
         if matches!(&*method, "instance_method" | "public_instance_method") {
             self.note_unbound(call);
+        }
+        // `k.instance_method(m).owner`: only looked at, never bound.
+        const INTROSPECTION: &[&str] =
+            &["owner", "arity", "parameters", "source_location", "name", "original_name", "inspect", "to_s"];
+        if INTROSPECTION.contains(&&*method) {
+            let unbound = call.receiver().filter(|r| {
+                r.as_call_node().is_some_and(|inner| {
+                    matches!(&*crate::syntax::name_text(inner.name()), "instance_method" | "public_instance_method")
+                })
+            });
+            if let Some(unbound) = unbound {
+                self.introspected.insert(unbound.location().start() as usize);
+            }
         }
         let rewrites = match (&*method, named.as_slice()) {
             ("const_set" | "remove_const", [constant, ..]) => Some(constant),
