@@ -385,12 +385,26 @@ fn possible_nil_receiver() {
         // A nil default, and an instance variable that may be unset.
         ("def m(s = nil)\n  s = \"x\" if rand > 0.5\n  s.upcase\nend", &[(3, 5)]),
         ("class C\n  def set = @s = \"x\"\n  def m = @s.upcase\nend", &[(3, 14)]),
+        // An emptiness guard holds until the array may change.
+        ("def m\n  a = [1, 2].select(&:odd?)\n  return 0 if a.empty?\n  a.pop\n  a.first + 1\nend", &[(5, 11)]),
+        ("def m(b)\n  a = [1, 2].select(&:odd?)\n  return 0 if b.empty?\n  a.first + 1\nend", &[(4, 11)]),
+        ("def m\n  a = [1, 2].select(&:odd?)\n  a.size == 0 ? a.last * 2 : 0\nend", &[(3, 24)]),
         // Rows of a literal taken apart: a shorter row leaves nil.
         ("[[1, 2], [3]].each { |a, b| b + 1 }", &[(1, 31)]),
         // A hash row the block changed may lack the key.
         ("[{ a: 1 }].each { |h| h.delete(:a); h[:a] + 1 }", &[(1, 43)]),
     ];
     let silent = &[
+        // An emptiness guard: the element reads give an element (Ruby runs
+        // each).
+        "def m\n  a = [1, 2].select(&:odd?)\n  return 0 if a.empty?\n  a.first + 1\nend",
+        "def m\n  a = [1, 2].select(&:odd?)\n  a.empty? ? 0 : a.last + 1\nend",
+        "def m\n  a = [1, 2].select(&:odd?)\n  a.any? ? a.max + 1 : 0\nend",
+        "def m\n  a = [1, 2].select(&:odd?)\n  a.first + 1 unless a.empty?\nend",
+        "def m\n  a = [1, 2].select(&:odd?)\n  a.min + 1 if !a.empty?\nend",
+        "def m\n  a = [1, 2].select(&:odd?)\n  a.size > 0 ? a.last * 2 : 0\nend",
+        "def m\n  a = [1, 2].select(&:odd?)\n  return 0 if a.length.zero?\n  a.first * 2\nend",
+        "def m\n  a = [1, 2].select(&:odd?)\n  a.size == 2 ? a.first * 2 : 0\nend",
         // Rows of a literal array taken apart, or a hash row read as it is
         // (Ruby runs each).
         "[[1, \"a\"], [2, \"b\"]].to_h { |n, s| [s, n + 1] }",

@@ -318,6 +318,14 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
                 self.split(ty, state.clone(), falsy)
             }
+            // `a.size > 0`, `a.length.zero?`: as `a.empty?` is.
+            _ if size_test(&call).is_some() => {
+                let (array, nonempty_when) = size_test(&call).expect("matched");
+                let ty = self.expr(node, state, frame);
+                let (mut truthy, mut falsy) = (state.clone(), state.clone());
+                self.note_nonempty(&array, if nonempty_when { &mut truthy } else { &mut falsy });
+                self.split(ty, truthy, falsy)
+            }
             ("==" | "!=" | "equal?", Some(subject), 1, false) if is_variable(subject) => {
                 let ty = self.expr(node, state, frame);
                 let compared = call.arguments().and_then(|a| a.arguments().iter().next());
@@ -361,6 +369,15 @@ impl<'pr> Inferrer<'pr, '_> {
                     }
                 }
                 self.split(ty, truthy, state.clone())
+            }
+            // `a.empty?` false, `a.any?` true: `a.first` and the like are
+            // an element, not nil, until other code runs.
+            ("empty?" | "any?" | "none?", Some(array), 0, false) if !call.is_safe_navigation() => {
+                let ty = self.expr(node, state, frame);
+                let (mut truthy, mut falsy) = (state.clone(), state.clone());
+                let nonempty = if method == "any?" { &mut truthy } else { &mut falsy };
+                self.note_nonempty(array, nonempty);
+                self.split(ty, truthy, falsy)
             }
             _ if stable_read(node).is_some() || reader_shape(node) => self.truthiness(node, state, frame),
             _ => {
@@ -653,6 +670,10 @@ impl<'pr> Inferrer<'pr, '_> {
         let call = node.as_call_node()?;
         let receiver_type = self.recorded(&call.receiver()?)?;
         let method = name(call.name());
+        // An element read of a core Array (narrowed by `empty?`).
+        if ELEMENT_READS.contains(&method.as_str()) && self.plain_array_element(receiver_type).is_some() {
+            return Some(String::from_utf8_lossy(node.location().as_slice()).into_owned());
+        }
         let mut read = false;
         for member in receiver_type.members() {
             match member {
@@ -663,6 +684,32 @@ impl<'pr> Inferrer<'pr, '_> {
             }
         }
         read.then(|| String::from_utf8_lossy(node.location().as_slice()).into_owned())
+    }
+
+    /// `array` (a variable holding an Array) has an element here: its
+    /// element reads (`a.first`, `a.max`) give one, never nil, until code
+    /// that may change it runs (see `Flow::reads`).
+    fn note_nonempty(&self, array: &Node<'pr>, state: &mut State) {
+        if !matches!(array, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. }) {
+            return;
+        }
+        let Some(element) = self.recorded(array).and_then(|t| self.plain_array_element(t)) else { return };
+        let Some(flow) = state.as_mut() else { return };
+        let text = String::from_utf8_lossy(array.location().as_slice()).into_owned();
+        for read in ELEMENT_READS {
+            flow.reads.insert(format!("{text}.{read}"), element.clone());
+        }
+    }
+
+    /// The element type of a core `Array` (not a subclass, whose methods
+    /// may be its own), when `empty?` and the element reads are the core's.
+    fn plain_array_element(&self, ty: &Type) -> Option<Type> {
+        let Type::Nominal { class, args } = ty else { return None };
+        if &**class != "Array" || args.len() != 1 {
+            return None;
+        }
+        let redefined = ["empty?", "any?", "none?"].iter().chain(ELEMENT_READS).any(|m| self.index.core_redefined(m));
+        (!redefined).then(|| args[0].clone())
     }
 
     fn answers_with_reader(&self, class: &str, method: &str) -> bool {
@@ -677,6 +724,47 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 }
+
+/// A test of a variable's size that tells whether it is empty (`a.size >
+/// 0`, `a.length == 0`, `a.size == 2`, `a.count.positive?`,
+/// `a.size.zero?`): the variable, and whether it has elements when the
+/// test is true (else when it is false).
+fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)> {
+    let size_of = |node: &Node<'pr>| -> Option<Node<'pr>> {
+        let size = node.as_call_node()?;
+        let plain = size.arguments().is_none() && size.block().is_none() && !size.is_safe_navigation();
+        let sized = matches!(size.name().as_slice(), b"size" | b"length" | b"count");
+        let array = size.receiver()?;
+        let variable = matches!(array, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. });
+        (plain && sized && variable).then_some(array)
+    };
+    let receiver = call.receiver()?;
+    let method = call.name();
+    let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+    if call.block().is_some() || call.is_safe_navigation() {
+        return None;
+    }
+    match (method.as_slice(), arguments.as_slice()) {
+        (b"zero?", []) => Some((size_of(&receiver)?, false)),
+        (b"positive?", []) => Some((size_of(&receiver)?, true)),
+        (operator, [bound]) => {
+            let bound: i32 = bound.as_integer_node()?.value().try_into().ok()?;
+            let nonempty_when = match operator {
+                b">" if bound >= 0 => true,
+                b">=" | b"==" if bound >= 1 => true,
+                b"!=" if bound == 0 => true,
+                b"==" | b"<=" if bound == 0 => false,
+                b"<" if bound == 1 => false,
+                _ => return None,
+            };
+            Some((size_of(&receiver)?, nonempty_when))
+        }
+        _ => None,
+    }
+}
+
+/// An Array's reads that give nil only when it is empty.
+const ELEMENT_READS: &[&str] = &["first", "last", "min", "max", "sample"];
 
 /// What an attribute read looks like: a plain name called on a local or
 /// an instance variable, without arguments, block or `&.`.

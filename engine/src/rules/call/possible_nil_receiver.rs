@@ -16,7 +16,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "NilClass does not have the method (nor does the project or a standard library add it), and the call is not `&.`",
     ],
     does_not_fire_when: &[
-        "a guard narrowed nil away before the call: `if x`, `unless x.nil?`, `return/next/break/raise unless x`, `x or raise`, `x || return`, `x && x.m`, `x.nil? ? a : x.m`, `is_a?`/`kind_of?`/`instance_of?`, `case x when String`, `case x in String`, `if (m = re.match(s))`, `x ||= ...`; or the call is `x&.m`",
+        "a guard narrowed nil away before the call: `if x`, `unless x.nil?`, `return/next/break/raise unless x`, `x or raise`, `x || return`, `x && x.m`, `x.nil? ? a : x.m`, `is_a?`/`kind_of?`/`instance_of?`, `case x when String`, `case x in String`, `if (m = re.match(s))`, `x ||= ...`; an emptiness test (`a.empty?`, `a.any?`, `a.size > 0`, `a.length.zero?`) before `a.first`, `a.last`, `a.min`, `a.max` or `a.sample` of an Array variable, until code that may change it runs; or the call is `x&.m`",
         "nil has the method (`to_s`, `inspect`, `nil?`, ...), or some member of the type is untyped or lacks the method too",
         "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, a group's place such as `$~.offset(1)`, or a local copied from them), or a `StringScanner`'s (`s.matched`, `s[1]`, `s.pre_match`, `s.post_match`): a match the code checked sets them",
         "the receiver is a reader or other method of `self`, a class variable or a global (whose nil may be only \"before some other method ran\"), or a reader of a class other files reopen or subclass",
