@@ -566,3 +566,37 @@ fn a_literal_arrays_rows_reach_its_block_and_come_back_as_the_block_left_them() 
     );
     assert_eq!(type_at(dir.path(), "lib/rows.rb:4:1"), "Array[untyped]");
 }
+
+/// Methods made under computed names replace what the class (or, made by
+/// a class method its subclasses call, what a subclass) would answer:
+/// Ruby prints `[true, "base", "dm", 2]`.
+#[test]
+fn methods_made_under_computed_names_are_not_the_defs_they_replace() {
+    let dir = project(&[
+        (
+            "lib/base.rb",
+            "class Base\n  def self.flag(n) = define_method(\"#{n}?\") { true }\n  def admin? = false\n  def name = \"base\"\nend\n",
+        ),
+        ("lib/sub.rb", "class Sub < Base\n  flag :admin\nend\n"),
+        (
+            "lib/use.rb",
+            "r = Sub.new.admin?\ns = Sub.new.name\nclass A\n  def a = 1\n  def b = 2\n  [:a].each { |n| define_method(n) { \"dm\" } }\nend\nt = A.new.a\nu = A.new.b\n",
+        ),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/use.rb:1:1"), "untyped", "Sub#admin? is flag's block");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:2:1"), "\"base\"", "no `?`: not one flag makes");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:8:1"), "untyped", "A#a is define_method's");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:9:1"), "2", "the list names only `a`");
+    // A local spelled once from an interpolation gives its pattern.
+    std::fs::write(
+        dir.path().join("lib/scan.rb"),
+        "class Scan\n  def self.add(t)\n    m = \"scan_#{t}\".to_sym\n    define_method(m) { 1 }\n  end\n  def scan_x = \"s\"\n  def other = 2\nend\nx = Scan.new.scan_x\ny = Scan.new.other\n",
+    )
+    .unwrap();
+    assert_eq!(type_at(dir.path(), "lib/scan.rb:9:1"), "untyped", "scan_x may be add's");
+    assert_eq!(type_at(dir.path(), "lib/scan.rb:10:1"), "2", "no scan_ prefix");
+    // A class apart from Base keeps its own.
+    std::fs::write(dir.path().join("lib/other.rb"), "class Other\n  def admin? = false\nend\nx = Other.new.admin?\n")
+        .unwrap();
+    assert_eq!(type_at(dir.path(), "lib/other.rb:4:1"), "false");
+}

@@ -274,3 +274,30 @@ fn a_method_named_as_a_core_one_that_comes_to_run_its_block_elsewhere_reaches_a_
     assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
     assert!(!after.contains("bogus_call"), "`@v` may be anything now: {after}");
 }
+
+#[test]
+fn a_method_made_under_a_computed_name_in_another_file_reaches_a_warm_answer() {
+    // `U#m` is `false` until a file that already reopens `U` comes to make
+    // methods under computed names there: then its `m` may be theirs. (The
+    // class's shape stays; only what one method name reads changes.)
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = scratch.path();
+    std::fs::create_dir_all(root.join("lib")).expect("lib");
+    std::fs::write(root.join("lib/u.rb"), "class U\n  def m = false\nend\n").expect("u.rb");
+    std::fs::write(root.join("lib/use.rb"), "U.new.m.bogus_call\n").expect("use.rb");
+    std::fs::write(root.join("lib/other.rb"), "class U\n  def z = 1\nend\n").expect("other.rb");
+    let argv = ["check", "--format=json", "--no-stats", "--", "lib"];
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    let (_, before, _) = worker.call(&argv, root);
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+    edit(
+        &root.join("lib/other.rb"),
+        "  def z = 1\n",
+        "  def z = 1\n  %w[m].map(&:to_sym).each { |n| define_method(n) { 1 } }\n",
+    );
+    let (_, after, _) = worker.call(&argv, root);
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+    assert!(before.contains("undefined method `bogus_call` for false"), "{before}");
+    assert!(!after.contains("bogus_call"), "`m` may be define_method's now: {after}");
+}

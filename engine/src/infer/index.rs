@@ -15,6 +15,7 @@ use crate::stack_guard::ensure_room;
 use crate::syntax::{constant_path_text, name, node_clone};
 use crate::types::{Name, Type};
 
+use crate::model::classes::MadeMethods;
 pub use crate::model::classes::{MethodEntry, PendingKind, Side, Superclass, UserClass};
 
 /// One `def` the index found, with where it lives.
@@ -286,6 +287,8 @@ impl<'pr> ProgramIndex<'pr> {
             eval_targets: Vec::new(),
             other_singletons: Vec::new(),
             iterator_blocks: Vec::new(),
+            literal_iterations: Vec::new(),
+            def_bodies: Vec::new(),
             kept_by_name: Vec::new(),
             blocks_of_unknown_self: 0,
             macro_names: Vec::new(),
@@ -515,6 +518,7 @@ impl<'pr> ProgramIndex<'pr> {
             local.unknown_mixins |= other.unknown_mixins;
             local.written.extend(other.written.iter().cloned());
             local.has_method_missing |= other.has_method_missing;
+            local.made_methods.extend(other.made_methods.iter().cloned());
             local.ivars_opaque |= other.ivars_opaque;
             local.extends_self |= other.extends_self;
             local.ivars_set_from_outside.extend(other.ivars_set_from_outside.iter().cloned());
@@ -795,6 +799,11 @@ struct Walker<'i, 'pr, 'e> {
     /// whether the call is a core iterator, which runs the block with the
     /// `self` it was written under (`each`, `map`, `times`).
     iterator_blocks: Vec<(usize, bool, Option<String>)>,
+    /// For each enclosing call with a block: when it walks a literal list
+    /// of names (`%i[a b].each do |name|`), the parameter and the names.
+    literal_iterations: Vec<Option<(Vec<u8>, Vec<String>)>>,
+    /// The bodies of the enclosing `def`s, innermost last.
+    def_bodies: Vec<(Option<Node<'pr>>, Option<Node<'pr>>)>,
     /// Enclosing blocks taken to keep `self` because the signatures name
     /// their method (`each`, `run`): those names.
     kept_by_name: Vec<String>,
@@ -881,6 +890,52 @@ fn attr_writer_names(call: &CallNode<'_>, kind: &str, skip: usize) -> Option<(Ve
         _ => arguments.iter().any(|a| name_of(a).is_none() && !matches!(a, Node::FalseNode { .. })),
     };
     writes.then_some((names, complete))
+}
+
+/// `[:a, :b].each do |name|`, `%w[a b].each`: the block's one parameter,
+/// and the names the list spells.
+fn literal_iteration(call: &CallNode<'_>) -> Option<(Vec<u8>, Vec<String>)> {
+    if !matches!(call.name().as_slice(), b"each" | b"each_with_index" | b"map") {
+        return None;
+    }
+    let list = call.receiver()?;
+    let list = list.as_array_node()?;
+    let mut names = Vec::new();
+    for element in list.elements().iter() {
+        let text = match &element {
+            Node::SymbolNode { .. } => element.as_symbol_node()?.unescaped().to_vec(),
+            Node::StringNode { .. } => element.as_string_node()?.unescaped().to_vec(),
+            _ => return None,
+        };
+        names.push(String::from_utf8_lossy(&text).into_owned());
+    }
+    let block = call.block()?;
+    let parameters = block.as_block_node()?.parameters()?;
+    let list = parameters.as_block_parameters_node()?.parameters()?;
+    let first = list.requireds().iter().next()?;
+    Some((first.as_required_parameter_node()?.name().as_slice().to_vec(), names))
+}
+
+/// The prefix and suffix every name a computed name argument may spell
+/// has (`"#{name}?"`: "" and "?"; a variable: "" and ""); `None` for a
+/// name written out.
+fn computed_name(node: &Node<'_>) -> Option<(String, String)> {
+    let literal = |part: Option<&Node<'_>>| {
+        part.and_then(|p| p.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned()))
+            .unwrap_or_default()
+    };
+    let parts: Vec<Node<'_>> = match node {
+        // (`attr :v, true` says whether to make a writer.)
+        Node::SymbolNode { .. } | Node::StringNode { .. } | Node::TrueNode { .. } | Node::FalseNode { .. } => {
+            return None
+        }
+        Node::InterpolatedSymbolNode { .. } => node.as_interpolated_symbol_node()?.parts().iter().collect(),
+        Node::InterpolatedStringNode { .. } => node.as_interpolated_string_node()?.parts().iter().collect(),
+        _ => return Some((String::new(), String::new())),
+    };
+    let prefix = literal(parts.first());
+    let suffix = if parts.len() > 1 { literal(parts.last()) } else { String::new() };
+    Some((prefix, suffix))
 }
 
 fn is_send(method: &str) -> bool {
@@ -1105,6 +1160,135 @@ impl<'pr> Walker<'_, 'pr, '_> {
         for method in &self.kept_by_name {
             self.index.kept_block_writes.insert((method.clone(), ivar.clone()));
         }
+    }
+
+    /// `define_method(name)`, `attr_reader(*names)`, `alias_method(name,
+    /// :x)` with names computed at run time, where `self` is the class
+    /// being defined (its body, an iterator's block there, or one of its
+    /// class methods, which its subclasses call too): the class (and what
+    /// is below it) may answer any name the computation may spell with a
+    /// body nobody can see. (In an instance method of a module `self` is
+    /// whatever extends it; that route is not followed here.)
+    fn note_made_methods(&mut self, call: &CallNode<'pr>, method: &str) {
+        let names: usize = match method {
+            "define_method" | "define_singleton_method" | "alias_method" => 1,
+            "attr_reader" | "attr_writer" | "attr_accessor" | "attr" => usize::MAX,
+            _ => return,
+        };
+        let self_is_the_class = self.on_known_self(call)
+            && !self.in_new_class_block()
+            && self.defs_on_other == 0
+            && self.def_on_instance.last() != Some(&true);
+        if !self_is_the_class {
+            return;
+        }
+        let side = match (method, self.in_def > 0) {
+            ("define_singleton_method", _) => Side::Singleton,
+            // A class method's `self` is the class: its instances get them.
+            (_, true) => Side::Instance,
+            (_, false) => self.side,
+        };
+        let arguments: Vec<Node<'pr>> =
+            call.arguments().map(|a| a.arguments().iter().take(names).collect()).unwrap_or_default();
+        let mut made: Vec<MadeMethods> = Vec::new();
+        let mut spelled: Vec<String> = Vec::new();
+        for argument in &arguments {
+            let Some((prefix, suffix)) = computed_name(argument) else { continue };
+            // `name = "scan_#{type}".to_sym` then `define_method(name)`.
+            let (prefix, suffix) = self.local_spelling(argument).unwrap_or((prefix, suffix));
+            // `%i[a b].each { |n| define_method("#{n}?") }`: these names.
+            match self.iterated_names(argument) {
+                Some(names) => spelled.extend(names.iter().map(|n| format!("{prefix}{n}{suffix}"))),
+                None => made.push(MadeMethods { side, prefix, suffix }),
+            }
+        }
+        for name in spelled {
+            match method {
+                "attr_writer" => self.add_method(format!("{name}="), MethodEntry::Opaque, side),
+                "attr_accessor" => {
+                    self.add_method(format!("{name}="), MethodEntry::Opaque, side);
+                    self.add_method(name, MethodEntry::Opaque, side);
+                }
+                _ => self.add_method(name, MethodEntry::Opaque, side),
+            }
+        }
+        let Some(class) = self.current() else { return };
+        for mut made in made {
+            if method == "attr_writer" {
+                made.suffix.push('=');
+            }
+            if !class.made_methods.contains(&made) {
+                class.made_methods.push(made);
+            }
+        }
+    }
+
+    /// What a local read as a name spells, when the method around it
+    /// assigns that local once, from an interpolation (`m = "scan_#{t}"`,
+    /// with `.to_sym` or `.intern` or not): its prefix and suffix.
+    fn local_spelling(&self, argument: &Node<'pr>) -> Option<(String, String)> {
+        let local = argument.as_local_variable_read_node()?.name();
+        let (parameters, body) = self.def_bodies.last()?;
+        let body = body.as_ref()?;
+        // A parameter's own value may be anything.
+        let named = |n: &Node<'_>| {
+            let text = String::from_utf8_lossy(n.location().as_slice()).into_owned();
+            text.trim_start_matches(['*', '&']).split([':', '=', ' ']).next()
+                == Some(&*String::from_utf8_lossy(local.as_slice()))
+        };
+        if parameters.as_ref().is_some_and(|p| crate::syntax::walk::all_nodes(p).iter().any(named)) {
+            return None;
+        }
+        let writes: Vec<Node<'_>> = crate::syntax::walk::all_nodes(body)
+            .into_iter()
+            .filter(|n| {
+                n.as_local_variable_write_node().is_some_and(|w| w.name().as_slice() == local.as_slice())
+                    || n.as_local_variable_target_node().is_some_and(|t| t.name().as_slice() == local.as_slice())
+                    || n.as_local_variable_operator_write_node()
+                        .is_some_and(|w| w.name().as_slice() == local.as_slice())
+                    || n.as_local_variable_or_write_node().is_some_and(|w| w.name().as_slice() == local.as_slice())
+                    || n.as_local_variable_and_write_node().is_some_and(|w| w.name().as_slice() == local.as_slice())
+            })
+            .collect();
+        let [write] = writes.as_slice() else { return None };
+        if write.location().start() > argument.location().start() {
+            return None;
+        }
+        let mut value = write.as_local_variable_write_node()?.value();
+        if let Some(call) = value.as_call_node() {
+            let converts = matches!(call.name().as_slice(), b"to_sym" | b"intern" | b"to_s")
+                && call.arguments().is_none()
+                && call.block().is_none();
+            value = if converts { call.receiver()? } else { return None };
+        }
+        match value {
+            Node::InterpolatedSymbolNode { .. } | Node::InterpolatedStringNode { .. } => computed_name(&value),
+            _ => None,
+        }
+    }
+
+    /// The names a name argument takes when it is, or interpolates only,
+    /// the parameter of an enclosing block that walks a literal list.
+    fn iterated_names(&self, argument: &Node<'pr>) -> Option<&[String]> {
+        let local = match argument {
+            Node::LocalVariableReadNode { .. } => argument.as_local_variable_read_node()?.name(),
+            Node::InterpolatedSymbolNode { .. } | Node::InterpolatedStringNode { .. } => {
+                let parts: Vec<Node<'pr>> = match argument.as_interpolated_symbol_node() {
+                    Some(symbol) => symbol.parts().iter().collect(),
+                    None => argument.as_interpolated_string_node()?.parts().iter().collect(),
+                };
+                let embedded: Vec<Node<'pr>> =
+                    parts.into_iter().filter(|p| !matches!(p, Node::StringNode { .. })).collect();
+                let [single] = embedded.as_slice() else { return None };
+                let statements = single.as_embedded_statements_node()?.statements()?;
+                let body: Vec<Node<'pr>> = statements.body().iter().collect();
+                let [read] = body.as_slice() else { return None };
+                read.as_local_variable_read_node()?.name()
+            }
+            _ => return None,
+        };
+        let (parameter, names) = self.literal_iterations.iter().rev().flatten().next()?;
+        (parameter.as_slice() == local.as_slice()).then_some(names.as_slice())
     }
 
     /// `M.instance_method(:set)`: a module's method, which `bind_call` or
@@ -1426,6 +1610,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if matches!(&*method, "instance_method" | "public_instance_method") {
             self.note_unbound(call);
         }
+        self.note_made_methods(call, &method);
         // `k.instance_method(m).owner`: only looked at, never bound.
         const INTROSPECTION: &[&str] =
             &["owner", "arity", "parameters", "source_location", "name", "original_name", "inspect", "to_s"];
@@ -1840,7 +2025,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let on_other = usize::from(in_other || side.is_none());
         self.defs_on_other += on_other;
         self.def_on_instance.push(side == Some(Side::Instance) && !in_other && !on_an_instance);
+        self.def_bodies.push((def.parameters().map(|p| p.as_node()), def.body()));
         ruby_prism::visit_def_node(self, def);
+        self.def_bodies.pop();
         self.def_on_instance.pop();
         self.defs_on_other -= on_other;
         self.in_def -= 1;
@@ -1862,6 +2049,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             // method of that name may run it elsewhere all the same.
             let named = (keeps && !new_class).then(|| crate::syntax::name_text(call.name()).into_owned());
             self.iterator_blocks.push((start, keeps, named));
+            self.literal_iterations.push(literal_iteration(call));
         }
         ruby_prism::visit_call_node(self, call);
         if with_block {
@@ -1869,6 +2057,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.block_targets.pop();
             self.eval_targets.pop();
             self.iterator_blocks.pop();
+            self.literal_iterations.pop();
         }
     }
 

@@ -37,6 +37,27 @@ pub enum MethodEntry {
     External(u32),
 }
 
+/// Methods a class is given under names computed at run time
+/// (`define_method("#{name}?")` in its body or its class methods, which
+/// its subclasses call too): any name with this prefix and suffix (both
+/// empty: any name at all) may have a body nobody can see, in the class and
+/// in every class below it that does not define the name itself.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct MadeMethods {
+    pub side: Side,
+    pub prefix: String,
+    pub suffix: String,
+}
+
+impl MadeMethods {
+    pub fn covers(&self, side: Side, method: &str) -> bool {
+        self.side == side
+            && method.len() >= self.prefix.len() + self.suffix.len()
+            && method.starts_with(&self.prefix)
+            && method.ends_with(&self.suffix)
+    }
+}
+
 /// Marks, in [`UserClass::initialized_ivars`], a class whose `initialize`
 /// has several bodies (defined twice, in one file or in two): none of them
 /// can be said to be the one that runs.
@@ -92,6 +113,9 @@ pub struct UserClass {
     /// Also opened by another file of the project: this file does not see
     /// all of it.
     pub spread: bool,
+    /// Names it is given at run time (see [`MadeMethods`]).
+    #[serde(default)]
+    pub made_methods: Vec<MadeMethods>,
 }
 
 impl UserClass {
@@ -118,7 +142,13 @@ impl UserClass {
             pending: Vec::new(),
             lexical,
             spread: false,
+            made_methods: Vec::new(),
         }
+    }
+
+    /// Is `method` among the names it is given at run time?
+    pub fn makes(&self, side: Side, method: &str) -> bool {
+        self.made_methods.iter().any(|made| made.covers(side, method))
     }
 
     pub fn methods(&self, side: Side) -> &HashMap<String, MethodEntry> {

@@ -1404,6 +1404,8 @@ impl ProjectIndex {
                         self.paths.get(*file as usize),
                         part.instance_methods.get(method).map(entry_kind),
                         part.singleton_methods.get(method).map(entry_kind),
+                        part.makes(Side::Instance, method),
+                        part.makes(Side::Singleton, method),
                     )
                         .hash(&mut hasher);
                 }
@@ -1564,7 +1566,8 @@ impl ProjectIndex {
                 let mut shape = FxHasher::default();
                 (path, canonical_shape(part)).hash(&mut shape);
                 let mut methods = FxHasher::default();
-                (path, entry_kinds(&part.instance_methods), entry_kinds(&part.singleton_methods)).hash(&mut methods);
+                let tables = (entry_kinds(&part.instance_methods), entry_kinds(&part.singleton_methods));
+                (path, tables, &part.made_methods).hash(&mut methods);
                 parts.push(PartPrint { file: *file, shape: shape.finish(), methods: methods.finish() });
             }
             prints.insert(name.clone(), ClassPrints::of(parts, relatives));
@@ -1624,6 +1627,7 @@ fn merge_into(merged: &mut UserClass, part: &UserClass) {
     merged.ivars_opaque |= part.ivars_opaque;
     merged.initialized_ivars.extend(part.initialized_ivars.iter().cloned());
     merged.has_method_missing |= part.has_method_missing;
+    merged.made_methods.extend(part.made_methods.iter().cloned());
     merged.extends_self |= part.extends_self;
     merged.spread = true;
 }
@@ -1678,10 +1682,11 @@ fn sorted_entries(table: &HashMap<String, MethodEntry>) -> Vec<(String, MethodEn
 /// A class's facts in a canonical order, for comparing and hashing.
 fn canonical(class: &UserClass) -> String {
     format!(
-        "{}|{:?}|{:?}",
+        "{}|{:?}|{:?}|{:?}",
         canonical_shape(class),
         entry_kinds(&class.instance_methods),
         entry_kinds(&class.singleton_methods),
+        class.made_methods,
     )
 }
 
