@@ -157,13 +157,18 @@ fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
 /// neither `u.rb` nor `use.rb` changed. Each warm answer must be a fresh
 /// process's; returns them, before and after.
 fn warm_answers_across_an_edit_of_another_file(u: &str, edited: &str) -> (String, String) {
+    warm_answers_across_an_edit(u, "y = 1\n", edited)
+}
+
+/// The same, with `other.rb` holding `other` before the edit.
+fn warm_answers_across_an_edit(u: &str, other: &str, edited: &str) -> (String, String) {
     let rigor = bin("rigor");
     let scratch = tempfile::tempdir().expect("scratch");
     let root = scratch.path();
     std::fs::create_dir_all(root.join("lib")).expect("lib");
     std::fs::write(root.join("lib/u.rb"), u).expect("u.rb");
     std::fs::write(root.join("lib/use.rb"), "U.new.m.bogus_call\n").expect("use.rb");
-    std::fs::write(root.join("lib/other.rb"), "y = 1\n").expect("other.rb");
+    std::fs::write(root.join("lib/other.rb"), other).expect("other.rb");
     let argv = ["check", "--format=json", "--no-stats", "--", "lib"];
     let mut worker = protocol_tests::warm::Worker::start(&rigor);
     let (_, before, _) = worker.call(&argv, root);
@@ -280,24 +285,11 @@ fn a_method_made_under_a_computed_name_in_another_file_reaches_a_warm_answer() {
     // `U#m` is `false` until a file that already reopens `U` comes to make
     // methods under computed names there: then its `m` may be theirs. (The
     // class's shape stays; only what one method name reads changes.)
-    let rigor = bin("rigor");
-    let scratch = tempfile::tempdir().expect("scratch");
-    let root = scratch.path();
-    std::fs::create_dir_all(root.join("lib")).expect("lib");
-    std::fs::write(root.join("lib/u.rb"), "class U\n  def m = false\nend\n").expect("u.rb");
-    std::fs::write(root.join("lib/use.rb"), "U.new.m.bogus_call\n").expect("use.rb");
-    std::fs::write(root.join("lib/other.rb"), "class U\n  def z = 1\nend\n").expect("other.rb");
-    let argv = ["check", "--format=json", "--no-stats", "--", "lib"];
-    let mut worker = protocol_tests::warm::Worker::start(&rigor);
-    let (_, before, _) = worker.call(&argv, root);
-    assert_warm_equals_cold(&rigor, &mut worker, root);
-    edit(
-        &root.join("lib/other.rb"),
-        "  def z = 1\n",
-        "  def z = 1\n  %w[m].map(&:to_sym).each { |n| define_method(n) { 1 } }\n",
+    let (before, after) = warm_answers_across_an_edit(
+        "class U\n  def m = false\nend\n",
+        "class U\n  def z = 1\nend\n",
+        "class U\n  def z = 1\n  %w[m].map(&:to_sym).each { |n| define_method(n) { 1 } }\nend\n",
     );
-    let (_, after, _) = worker.call(&argv, root);
-    assert_warm_equals_cold(&rigor, &mut worker, root);
     assert!(before.contains("undefined method `bogus_call` for false"), "{before}");
     assert!(!after.contains("bogus_call"), "`m` may be define_method's now: {after}");
 }
