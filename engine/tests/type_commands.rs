@@ -600,3 +600,31 @@ fn methods_made_under_computed_names_are_not_the_defs_they_replace() {
         .unwrap();
     assert_eq!(type_at(dir.path(), "lib/other.rb:4:1"), "false");
 }
+
+/// A `def` in a string evaluated on a class replaces its method: Ruby
+/// prints `["str", 2, "str"]`.
+#[test]
+fn defs_in_evaluated_strings_replace_the_class_methods() {
+    let dir = project(&[
+        (
+            "lib/a.rb",
+            "class A\n  def v = 1\n  def w = 2\n  module_eval \"def v = 'str'\"\nend\nclass B\n  def v = 1\nend\n",
+        ),
+        ("lib/b.rb", "B.class_eval \"def v = 'str'\"\nx = A.new.v\ny = A.new.w\nz = B.new.v\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/b.rb:2:1"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/b.rb:3:1"), "2", "the string defines only v");
+    assert_eq!(type_at(dir.path(), "lib/b.rb:4:1"), "1 | untyped", "B#v, or the string's");
+}
+
+/// A string that defines methods under interpolated names (`"def
+/// on_#{t}(node)"`) replaces only the names of that shape.
+#[test]
+fn defs_spelled_by_interpolation_in_evaluated_strings_cover_their_shape() {
+    let dir = project(&[(
+        "lib/c.rb",
+        "class C\n  def on_send = 1\n  def other = 2\n  %w[send].each { |t| class_eval(\"def on_#{t}; :made; end\") }\nend\nx = C.new.on_send\ny = C.new.other\n",
+    )]);
+    assert_eq!(type_at(dir.path(), "lib/c.rb:6:1"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/c.rb:7:1"), "2");
+}

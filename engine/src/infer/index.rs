@@ -1267,6 +1267,44 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// `class_eval "def v = 'str'"` (or `module_eval`, `instance_eval`) on
+    /// the class being defined: the `def`s the string spells replace the
+    /// class's own (on the singleton side for `instance_eval`); a string
+    /// whose names cannot be read may define any. On a class written as a
+    /// constant (`Box.class_eval "..."` from another file), the names it
+    /// spells are some object's own, as a `def` in a block run there is.
+    fn note_evaluated_defs(&mut self, call: &CallNode<'pr>, method: &str) {
+        if !matches!(method, "class_eval" | "module_eval" | "instance_eval") || call.block().is_some() {
+            return;
+        }
+        let Some(code) = call.arguments().and_then(|a| a.arguments().iter().next()) else { return };
+        let side = if method == "instance_eval" { Side::Singleton } else { Side::Instance };
+        let on_the_class = self.on_known_self(call)
+            && !self.in_new_class_block()
+            && self.defs_on_other == 0
+            && self.def_on_instance.last() != Some(&true);
+        if on_the_class {
+            // Code nobody can read may define anything.
+            let patterns = crate::syntax::evaluated_definition_patterns(&code)
+                .unwrap_or_else(|| vec![(String::new(), String::new(), false)]);
+            for (prefix, suffix, exact) in patterns {
+                if exact {
+                    self.add_method(prefix, MethodEntry::Opaque, side);
+                } else if let Some(class) = self.current() {
+                    let made = MadeMethods { side, prefix, suffix };
+                    if !class.made_methods.contains(&made) {
+                        class.made_methods.push(made);
+                    }
+                }
+            }
+        } else if call.receiver().as_ref().and_then(written_class).is_some() {
+            for name in crate::syntax::evaluated_definitions(&code).unwrap_or_default() {
+                self.note_block_replaced(&name);
+                self.index.object_singleton_defs.insert(name);
+            }
+        }
+    }
+
     /// The names a name argument takes when it is, or interpolates only,
     /// the parameter of an enclosing block that walks a literal list.
     fn iterated_names(&self, argument: &Node<'pr>) -> Option<&[String]> {
@@ -1611,6 +1649,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             self.note_unbound(call);
         }
         self.note_made_methods(call, &method);
+        self.note_evaluated_defs(call, &method);
         // `k.instance_method(m).owner`: only looked at, never bound.
         const INTROSPECTION: &[&str] =
             &["owner", "arity", "parameters", "source_location", "name", "original_name", "inspect", "to_s"];

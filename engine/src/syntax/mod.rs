@@ -123,6 +123,76 @@ pub fn sends_to_a_class_object(
     }
 }
 
+/// The method names a string of Ruby code defines with `def`, when its
+/// text says them; `None` when a name is interpolated or the code is not
+/// a string literal.
+pub fn evaluated_definitions(code: &Node<'_>) -> Option<Vec<String>> {
+    let mut text = String::new();
+    if let Some(string) = code.as_string_node() {
+        text.push_str(&String::from_utf8_lossy(string.unescaped()));
+    } else if let Some(interpolated) = code.as_interpolated_string_node() {
+        for part in interpolated.parts().iter() {
+            match part.as_string_node() {
+                Some(string) => text.push_str(&String::from_utf8_lossy(string.unescaped())),
+                // An interpolation: a placeholder no name can contain.
+                None => text.push('\u{0}'),
+            }
+        }
+    } else {
+        return None;
+    }
+    let mut names = Vec::new();
+    for (at, _) in text.match_indices("def ") {
+        let rest = text[at + 4..].trim_start();
+        let rest = rest.strip_prefix("self.").unwrap_or(rest);
+        let name: String =
+            rest.chars().take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '?' | '!' | '=')).collect();
+        if name.is_empty() || rest[name.len()..].starts_with('\u{0}') {
+            return None;
+        }
+        names.push(name);
+    }
+    Some(names)
+}
+
+/// The names a string of Ruby code defines with `def`, as prefix and
+/// suffix around whatever an interpolation puts in (`"def on_#{t}(node)"`:
+/// `on_` and ``; a name written out is its own prefix, with `exact`).
+/// `None` when the code is not a string literal.
+pub fn evaluated_definition_patterns(code: &Node<'_>) -> Option<Vec<(String, String, bool)>> {
+    let mut text = String::new();
+    if let Some(string) = code.as_string_node() {
+        text.push_str(&String::from_utf8_lossy(string.unescaped()));
+    } else if let Some(interpolated) = code.as_interpolated_string_node() {
+        for part in interpolated.parts().iter() {
+            match part.as_string_node() {
+                Some(string) => text.push_str(&String::from_utf8_lossy(string.unescaped())),
+                None => text.push('\u{0}'),
+            }
+        }
+    } else {
+        return None;
+    }
+    let name_char = |c: char| c.is_alphanumeric() || matches!(c, '_' | '?' | '!' | '=');
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices("def ") {
+        let rest = text[at + 4..].trim_start();
+        let rest = rest.strip_prefix("self.").unwrap_or(rest);
+        let prefix: String = rest.chars().take_while(|c| name_char(*c)).collect();
+        let after = &rest[prefix.len()..];
+        match after.strip_prefix('\u{0}') {
+            None if prefix.is_empty() => found.push((String::new(), String::new(), false)),
+            None => found.push((prefix, String::new(), true)),
+            Some(tail) => {
+                let suffix: String = tail.chars().take_while(|c| name_char(*c)).collect();
+                let more = tail[suffix.len()..].starts_with('\u{0}');
+                found.push((prefix, if more { String::new() } else { suffix }, false));
+            }
+        }
+    }
+    Some(found)
+}
+
 /// Strips redundant parentheses: `((x))` is `x`.
 pub fn unparenthesize<'pr>(node: Node<'pr>) -> Node<'pr> {
     let mut node = node;
