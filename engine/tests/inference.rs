@@ -362,6 +362,8 @@ const CASES: &[(&str, &str)] = &[
     ("[[1, :a]].each { |(n, s)| probe(s) }", "Symbol"),
     ("[[1, :a]].each { |pair| probe(pair) }", "Array[Integer | Symbol]"),
     ("rows = [[1, :a]]\nrows.each { |n, s| probe(n) }", "Integer | Symbol | nil"),
+    // A block that fills an outer array still gets the rows.
+    ("ps = []\nps << \"x\"\n[[:a, [1]], [:b, [2]]].each { |p, c| ps << p.to_s; probe(c) }", "Array[Integer]"),
     ("[1].map { _1 + 1 }", "[Integer]"),
     ("[1].each_with_index.map { |x, i| i }", "Array[Integer]"),
     ("def m; yield; end\nm { 1 }", "untyped"),

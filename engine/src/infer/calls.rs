@@ -691,10 +691,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 if synchronous && !project_method {
                     let outer_nested = |local: &[u8]| {
                         let local = String::from_utf8_lossy(local);
-                        state.as_ref().is_some_and(|flow| {
-                            let ty = flow.local(&local);
-                            ty.has_mutable_contents() || ty.has_nested_mutable_contents()
-                        })
+                        state.as_ref().is_some_and(|flow| flow.local(&local).has_nested_mutable_contents())
                     };
                     let row = super::literal_rows::row_type(receiver, method, yielded.as_deref(), &node, outer_nested);
                     if let Some(row) = row {
