@@ -362,6 +362,10 @@ const CASES: &[(&str, &str)] = &[
     ("[[1, :a]].each { |(n, s)| probe(s) }", "Symbol"),
     ("[[1, :a]].each { |pair| probe(pair) }", "Array[Integer | Symbol]"),
     ("rows = [[1, :a]]\nrows.each { |n, s| probe(n) }", "Integer | Symbol | nil"),
+    // `is_a?` of a class that answers it its own way decides nothing
+    // (Ruby gives 1: the proxy forwards it to 5).
+    ("class P < BasicObject\n  def initialize(t) = @t = t\n  def method_missing(n, *a) = @t.__send__(n, *a)\nend\nx = P.new(5)\nprobe(x.is_a?(Integer) ? 1 : \"no\")", "\"no\" | 1"),
+    ("def m(v)\n  x = v ? 1 : \"s\"\n  probe(x.is_a?(Integer) ? x + 1 : x.upcase)\nend", "\"S\" | 2"),
     // A block that fills an outer array still gets the rows.
     ("ps = []\nps << \"x\"\n[[:a, [1]], [:b, [2]]].each { |p, c| ps << p.to_s; probe(c) }", "Array[Integer]"),
     ("[1].map { _1 + 1 }", "[Integer]"),

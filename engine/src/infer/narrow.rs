@@ -224,6 +224,13 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             ("is_a?" | "kind_of?" | "instance_of?", Some(subject), 1, false) if is_variable(subject) => {
                 let ty = self.expr(node, state, frame);
+                // A class that answers it its own way (`def kind_of?(k) =
+                // true`, or a `method_missing` proxy on BasicObject)
+                // decides nothing about the class. (`Integer === x`,
+                // and so `case`/`when`, asks the class itself.)
+                if self.recorded(subject).is_some_and(|t| self.may_answer_its_own_way(t, &method)) {
+                    return self.split(ty, state.clone(), state.clone());
+                }
                 let class =
                     call.arguments().and_then(|a| a.arguments().iter().next()).and_then(|a| self.recorded(&a).cloned());
                 let Some(Type::Singleton(class)) = class else { return self.split(ty, state.clone(), state.clone()) };
