@@ -127,32 +127,8 @@ pub fn sends_to_a_class_object(
 /// text says them; `None` when a name is interpolated or the code is not
 /// a string literal.
 pub fn evaluated_definitions(code: &Node<'_>) -> Option<Vec<String>> {
-    let mut text = String::new();
-    if let Some(string) = code.as_string_node() {
-        text.push_str(&String::from_utf8_lossy(string.unescaped()));
-    } else if let Some(interpolated) = code.as_interpolated_string_node() {
-        for part in interpolated.parts().iter() {
-            match part.as_string_node() {
-                Some(string) => text.push_str(&String::from_utf8_lossy(string.unescaped())),
-                // An interpolation: a placeholder no name can contain.
-                None => text.push('\u{0}'),
-            }
-        }
-    } else {
-        return None;
-    }
-    let mut names = Vec::new();
-    for (at, _) in text.match_indices("def ") {
-        let rest = text[at + 4..].trim_start();
-        let rest = rest.strip_prefix("self.").unwrap_or(rest);
-        let name: String =
-            rest.chars().take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '?' | '!' | '=')).collect();
-        if name.is_empty() || rest[name.len()..].starts_with('\u{0}') {
-            return None;
-        }
-        names.push(name);
-    }
-    Some(names)
+    let patterns = evaluated_definition_patterns(code)?;
+    patterns.into_iter().map(|(name, _, exact)| exact.then_some(name)).collect()
 }
 
 /// The names a string of Ruby code defines with `def`, as prefix and
