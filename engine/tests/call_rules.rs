@@ -393,6 +393,9 @@ fn possible_nil_receiver() {
         ("[[1, 2], [3]].each { |a, b| b + 1 }", &[(1, 31)]),
         // A hash row the block changed may lack the key.
         ("[{ a: 1 }].each { |h| h.delete(:a); h[:a] + 1 }", &[(1, 43)]),
+        // A window that lost an element, or slices (the last may be short).
+        ("[1, 2, 3].each_cons(2) { |w| w.pop; w.last + 1 }", &[(1, 44)]),
+        ("[1, 2, 3].each_slice(2) { |a, b| a + b }", &[(1, 36)]),
     ];
     let silent = &[
         // An emptiness guard: the element reads give an element (Ruby runs
@@ -410,6 +413,10 @@ fn possible_nil_receiver() {
         "[[1, \"a\"], [2, \"b\"]].to_h { |n, s| [s, n + 1] }",
         "[[1, \"a\"], [2, \"b\"]].map { |n, s| n + s.size }",
         "[{ name: \"a\", age: 1 }].sum { |u| u[:age] * 2 }",
+        // `each_cons(n)` windows hold exactly n elements (Ruby runs each).
+        "[1, 2, 3].each_cons(2) { |a, b| a + b }",
+        "[1, 2, 3].each_cons(2) { |w| w.first + w.last }",
+        "def m = [3, 1, 2].sort.each_cons(3).to_a.size + [1, 2].each_cons(2) { |(a, b)| a * b }.size",
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase if s\nend",
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s&.upcase\nend",
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.to_s\nend",

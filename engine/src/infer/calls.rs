@@ -697,6 +697,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     if let Some(row) = row {
                         yielded = Some(vec![row]);
                     }
+                    if let Some(window) = super::literal_rows::cons_window(method, args, yielded.as_deref()) {
+                        yielded = Some(vec![window]);
+                    }
                 }
                 // An enumerator over a method that yields two values
                 // (`each_with_index`) gives a block of one parameter the

@@ -10,7 +10,7 @@
 
 use ruby_prism::{Node, Visit};
 
-use crate::types::{union, widen_literals, Shape, Type};
+use crate::types::{union, widen_literals, Literal, Shape, Type};
 
 /// Array methods that give their block each element alone, one at a time.
 const ELEMENT_BY_ELEMENT: &[&str] = &[
@@ -79,6 +79,23 @@ pub fn row_type(
         return None;
     }
     Some(row)
+}
+
+/// Longest `each_cons` window given as a tuple.
+const MAX_WINDOW: i64 = 16;
+
+/// `each_cons(2)`'s block gets windows of exactly two elements, where the
+/// signature says only `Array[Elem]`: `[Elem, Elem]`, so `|a, b|` takes
+/// two elements, neither of them `nil`. `None` for any other call.
+pub fn cons_window(method: &str, args: &[super::calls::Arg], yielded: Option<&[Type]>) -> Option<Type> {
+    let ([super::calls::Arg::Value(Type::Constant(Literal::Int(n)))], "each_cons") = (args, method) else {
+        return None;
+    };
+    let [Type::Nominal { class, args: element }] = yielded? else { return None };
+    match (&**class, &element[..]) {
+        ("Array", [element]) if (1..=MAX_WINDOW).contains(n) => Some(Type::Tuple(vec![element.clone(); *n as usize])),
+        _ => None,
+    }
 }
 
 /// `[[1, "a"], [2, "b"]]` → `[Integer, String]`; `None` when the rows'
