@@ -628,3 +628,26 @@ fn defs_spelled_by_interpolation_in_evaluated_strings_cover_their_shape() {
     assert_eq!(type_at(dir.path(), "lib/c.rb:6:1"), "untyped");
     assert_eq!(type_at(dir.path(), "lib/c.rb:7:1"), "2");
 }
+
+/// `undef`, `undef_method` and `remove_method` take the body written in
+/// the class away: `method_missing` answers instead, or the superclass's
+/// body. Ruby prints `"mm"`, `"mm"`, `"s"`, `2`.
+#[test]
+fn undefined_and_removed_methods_lose_the_old_body() {
+    let dir = project(&[
+        (
+            "lib/a.rb",
+            "class A\n  def v = 1\n  def w = 1\n  def method_missing(*) = \"mm\"\n  undef v\nend\n\
+             class P\n  def v = \"s\"\nend\nclass C < P\n  def v = 1\n  def w = 2\nend\n",
+        ),
+        (
+            "lib/b.rb",
+            "class A\n  undef_method :w\nend\n\
+             class C\n  remove_method \"v\"\nend\na = A.new.v\nb = A.new.w\nc = C.new.v\nd = C.new.w\n",
+        ),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/b.rb:7:1"), "untyped", "undef v");
+    assert_eq!(type_at(dir.path(), "lib/b.rb:8:1"), "untyped", "undef_method :w in another file");
+    assert_eq!(type_at(dir.path(), "lib/b.rb:9:1"), "untyped", "remove_method shows P#v");
+    assert_eq!(type_at(dir.path(), "lib/b.rb:10:1"), "2", "C#w stays");
+}

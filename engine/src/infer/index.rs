@@ -938,6 +938,16 @@ fn computed_name(node: &Node<'_>) -> Option<(String, String)> {
     Some((prefix, suffix))
 }
 
+/// A method name written as a symbol or a string (`:v`, `"v"`).
+fn literal_name(node: &Node<'_>) -> Option<String> {
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    match node {
+        Node::SymbolNode { .. } => Some(text(node.as_symbol_node()?.unescaped())),
+        Node::StringNode { .. } => Some(text(node.as_string_node()?.unescaped())),
+        _ => None,
+    }
+}
+
 fn is_send(method: &str) -> bool {
     matches!(method, "send" | "__send__" | "public_send")
 }
@@ -1172,7 +1182,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn note_made_methods(&mut self, call: &CallNode<'pr>, method: &str) {
         let names: usize = match method {
             "define_method" | "define_singleton_method" | "alias_method" => 1,
-            "attr_reader" | "attr_writer" | "attr_accessor" | "attr" => usize::MAX,
+            "attr_reader" | "attr_writer" | "attr_accessor" | "attr" | "undef_method" | "remove_method" => usize::MAX,
             _ => return,
         };
         let self_is_the_class = self.on_known_self(call)
@@ -1193,6 +1203,13 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let mut made: Vec<MadeMethods> = Vec::new();
         let mut spelled: Vec<String> = Vec::new();
         for argument in &arguments {
+            // `undef_method :v` (or `remove_method`): what answers `v` now,
+            // `method_missing` or a superclass's body, is not the one here.
+            if matches!(method, "undef_method" | "remove_method") {
+                if let Some(name) = literal_name(argument) {
+                    spelled.push(name);
+                }
+            }
             let Some((prefix, suffix)) = computed_name(argument) else { continue };
             // `name = "scan_#{type}".to_sym` then `define_method(name)`.
             let (prefix, suffix) = self.local_spelling(argument).unwrap_or((prefix, suffix));
@@ -2139,6 +2156,32 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.constant_write(written, write.value());
         }
         ruby_prism::visit_constant_path_write_node(self, write);
+    }
+
+    /// `undef v` in a class body: `v` is no longer the body written here
+    /// (`method_missing` may answer it), as for `undef_method :v`.
+    fn visit_undef_node(&mut self, undef: &ruby_prism::UndefNode<'pr>) {
+        let in_the_body = self.blocks_of_unknown_self == 0
+            && self.in_def == 0
+            && !self.in_new_class_block()
+            && self.defs_on_other == 0
+            && self.current().is_some();
+        if in_the_body {
+            for name in undef.names().iter() {
+                match literal_name(&name) {
+                    Some(name) => self.add_method(name, MethodEntry::Opaque, self.side),
+                    None => {
+                        let (prefix, suffix) = computed_name(&name).unwrap_or_default();
+                        let made = MadeMethods { side: self.side, prefix, suffix };
+                        let class = self.current().expect("checked above");
+                        if !class.made_methods.contains(&made) {
+                            class.made_methods.push(made);
+                        }
+                    }
+                }
+            }
+        }
+        ruby_prism::visit_undef_node(self, undef);
     }
 
     fn visit_alias_method_node(&mut self, alias: &ruby_prism::AliasMethodNode<'pr>) {
