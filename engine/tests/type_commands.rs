@@ -651,3 +651,29 @@ fn undefined_and_removed_methods_lose_the_old_body() {
     assert_eq!(type_at(dir.path(), "lib/b.rb:9:1"), "untyped", "remove_method shows P#v");
     assert_eq!(type_at(dir.path(), "lib/b.rb:10:1"), "2", "C#w stays");
 }
+
+/// A module's instance method that makes methods under computed names
+/// makes them for the classes that extend it: directly (`extend Maker`,
+/// then a subclass calls `flag :admin`), or through an included module's
+/// `included` hook (`base.extend(ClassMethods)`). Ruby prints `"str"`
+/// and `"x"`; a class that extends neither keeps its own.
+#[test]
+fn methods_made_by_a_modules_instance_methods_reach_its_extenders() {
+    let dir = project(&[
+        (
+            "lib/maker.rb",
+            "module Maker\n  def flag(n) = define_method(\"#{n}?\") { \"str\" }\nend\n\
+             module Concern\n  def self.included(base)\n    base.extend(ClassMethods)\n  end\n  \
+             module ClassMethods\n    def field(n) = attr_accessor(n)\n  end\nend\n",
+        ),
+        (
+            "lib/use.rb",
+            "class Base\n  extend Maker\n  def admin? = false\nend\nclass Sub < Base\n  flag :admin\nend\n\
+             class Rec\n  include Concern\n  def name = 1\n  field :name\nend\nclass Plain\n  def name = 1\nend\n\
+             r = Rec.new\nr.name = \"x\"\na = Sub.new.admin?\nb = r.name\nc = Plain.new.name\n",
+        ),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/use.rb:18:1"), "untyped", "Maker#flag made Sub#admin?");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:19:1"), "untyped", "ClassMethods#field made Rec#name");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:20:1"), "1");
+}

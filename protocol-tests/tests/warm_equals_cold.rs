@@ -293,3 +293,22 @@ fn a_method_made_under_a_computed_name_in_another_file_reaches_a_warm_answer() {
     assert!(before.contains("undefined method `bogus_call` for false"), "{before}");
     assert!(!after.contains("bogus_call"), "`m` may be define_method's now: {after}");
 }
+
+#[test]
+fn a_module_that_comes_to_make_methods_for_its_includers_reaches_a_warm_answer() {
+    // `U` includes `Concern`, whose `included` hook extends it with
+    // `ClassMethods`; once `ClassMethods#field` makes accessors under
+    // computed names, `U#m` may be one of them.
+    let concern = |field: &str| {
+        format!(
+            "module Concern\n  def self.included(base) = base.extend(ClassMethods)\n  module ClassMethods\n    def field(n) = {field}\n  end\nend\n"
+        )
+    };
+    let (before, after) = warm_answers_across_an_edit(
+        "class U\n  include Concern\n  def m = 1\nend\n",
+        &concern("n"),
+        &concern("attr_accessor(n)"),
+    );
+    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
+    assert!(!after.contains("bogus_call"), "`U#m` may be an accessor now: {after}");
+}

@@ -289,6 +289,7 @@ impl<'pr> ProgramIndex<'pr> {
             iterator_blocks: Vec::new(),
             literal_iterations: Vec::new(),
             def_bodies: Vec::new(),
+            included_hooks: Vec::new(),
             kept_by_name: Vec::new(),
             blocks_of_unknown_self: 0,
             macro_names: Vec::new(),
@@ -424,6 +425,15 @@ impl<'pr> ProgramIndex<'pr> {
         project.index.redefined(method)
     }
 
+    /// May some class answer `method` with a body a module mixed into
+    /// single objects makes for whatever extends it (see
+    /// [`crate::model::index::ProjectIndex::objects_make`])?
+    pub fn made_for_objects(&self, side: Side, method: &str) -> bool {
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read_redefined(method);
+        project.index.objects_make(side, method)
+    }
+
     /// Does this file or another define `method` for instances of `class`
     /// in a block run on it (`refine String do def upcase`)?
     pub fn block_replaced(&self, class: &str, method: &str) -> bool {
@@ -519,6 +529,7 @@ impl<'pr> ProgramIndex<'pr> {
             local.written.extend(other.written.iter().cloned());
             local.has_method_missing |= other.has_method_missing;
             local.made_methods.extend(other.made_methods.iter().cloned());
+            local.made_for_extenders.extend(other.made_for_extenders.iter().cloned());
             local.ivars_opaque |= other.ivars_opaque;
             local.extends_self |= other.extends_self;
             local.ivars_set_from_outside.extend(other.ivars_set_from_outside.iter().cloned());
@@ -730,7 +741,11 @@ impl<'pr> ProgramIndex<'pr> {
             // `obj.extend(M)` is written inside the class's body.
             let inside: Vec<Name> = lexical.iter().cloned().chain([class.clone()]).collect();
             for (kind, written) in pending {
-                let scope = if kind == PendingKind::ObjectExtend { &inside } else { &lexical };
+                let scope = if matches!(kind, PendingKind::ObjectExtend | PendingKind::IncluderExtend) {
+                    &inside
+                } else {
+                    &lexical
+                };
                 let resolved = self.resolve_constant(env, scope, &written).filter(|n| *n != class);
                 let user = self.classes.get_mut(&class).expect("listed");
                 match (kind, resolved) {
@@ -747,7 +762,11 @@ impl<'pr> ProgramIndex<'pr> {
                     (PendingKind::ObjectExtend, Some(name)) => {
                         self.extended.insert(name);
                     }
-                    (PendingKind::ObjectExtend, None) => {}
+                    (PendingKind::IncluderExtend, Some(name)) => {
+                        user.includer_extends.push(name.clone());
+                        self.extended.insert(name);
+                    }
+                    (PendingKind::ObjectExtend | PendingKind::IncluderExtend, None) => {}
                     (_, None) => user.unknown_mixins = true,
                 }
             }
@@ -804,6 +823,9 @@ struct Walker<'i, 'pr, 'e> {
     literal_iterations: Vec<Option<(Vec<u8>, Vec<String>)>>,
     /// The bodies of the enclosing `def`s, innermost last.
     def_bodies: Vec<(Option<Node<'pr>>, Option<Node<'pr>>)>,
+    /// For each `def` walked into: its parameter, when it is a module's
+    /// `def self.included(base)` (see [`Walker::extends_the_includer`]).
+    included_hooks: Vec<Option<String>>,
     /// Enclosing blocks taken to keep `self` because the signatures name
     /// their method (`each`, `run`): those names.
     kept_by_name: Vec<String>,
@@ -936,6 +958,24 @@ fn computed_name(node: &Node<'_>) -> Option<(String, String)> {
     let prefix = literal(parts.first());
     let suffix = if parts.len() > 1 { literal(parts.last()) } else { String::new() };
     Some((prefix, suffix))
+}
+
+/// `def self.included(base)`'s one parameter (or `def included(base)`'s
+/// in `class << self`: `in_singleton`).
+fn included_hook_parameter(def: &ruby_prism::DefNode<'_>, in_singleton: bool) -> Option<String> {
+    let on_self = match def.receiver() {
+        Some(Node::SelfNode { .. }) => true,
+        None => in_singleton,
+        Some(_) => false,
+    };
+    if def.name().as_slice() != b"included" || !on_self {
+        return None;
+    }
+    let parameters = def.parameters()?;
+    let requireds: Vec<Node<'_>> = parameters.requireds().iter().collect();
+    let [first] = requireds.as_slice() else { return None };
+    let name = first.as_required_parameter_node()?.name();
+    Some(String::from_utf8_lossy(name.as_slice()).into_owned())
 }
 
 /// A method name written as a symbol or a string (`:v`, `"v"`).
@@ -1148,10 +1188,28 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn note_object_extends(&mut self, call: &CallNode<'pr>) {
         let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
         let written = arguments.iter().filter_map(constant_path_text);
+        let kind =
+            if self.extends_the_includer(call) { PendingKind::IncluderExtend } else { PendingKind::ObjectExtend };
         match self.current() {
-            Some(class) => class.pending.extend(written.map(|w| (PendingKind::ObjectExtend, w))),
+            Some(class) => class.pending.extend(written.map(|w| (kind, w))),
             None => self.index.top_object_extends.extend(written),
         }
+    }
+
+    /// `base.extend(M)` directly in a module's `def self.included(base)`:
+    /// the object extended is whatever class includes the module.
+    fn extends_the_includer(&mut self, call: &CallNode<'pr>) -> bool {
+        let Some(hook_parameter) = self.included_hooks.last().cloned().flatten() else { return false };
+        let receiver = call.receiver();
+        let on_parameter = receiver
+            .as_ref()
+            .and_then(|r| r.as_local_variable_read_node())
+            .is_some_and(|local| local.name().as_slice() == hook_parameter.as_bytes() && local.depth() == 0);
+        on_parameter
+            && call.name().as_slice() == b"extend"
+            && self.in_block == 0
+            && self.blocks_of_unknown_self == 0
+            && self.current().is_some_and(|c| c.is_module)
     }
 
     /// An ivar write in a block that may run on another object is any
@@ -1185,10 +1243,15 @@ impl<'pr> Walker<'_, 'pr, '_> {
             "attr_reader" | "attr_writer" | "attr_accessor" | "attr" | "undef_method" | "remove_method" => usize::MAX,
             _ => return,
         };
-        let self_is_the_class = self.on_known_self(call)
-            && !self.in_new_class_block()
-            && self.defs_on_other == 0
-            && self.def_on_instance.last() != Some(&true);
+        let plain_self = self.on_known_self(call) && !self.in_new_class_block() && self.defs_on_other == 0;
+        // A module's instance method: `self` is whatever class extends the
+        // module (`extend Maker` then `flag :admin` in its body).
+        let for_extenders =
+            plain_self && self.def_on_instance.last() == Some(&true) && self.current().is_some_and(|c| c.is_module);
+        if for_extenders {
+            return self.note_made_for_extenders(call, method, names);
+        }
+        let self_is_the_class = plain_self && self.def_on_instance.last() != Some(&true);
         if !self_is_the_class {
             return;
         }
@@ -1236,6 +1299,34 @@ impl<'pr> Walker<'_, 'pr, '_> {
             }
             if !class.made_methods.contains(&made) {
                 class.made_methods.push(made);
+            }
+        }
+    }
+
+    /// `define_method(name)` (or `attr_*`, `alias_method`, `undef_method`)
+    /// in an instance method of a module: the classes that extend it may
+    /// answer any name it may spell with a body nobody can see. A name
+    /// written out counts as the names it begins (`attr_accessor(:v)`
+    /// makes `v` and `v=`).
+    fn note_made_for_extenders(&mut self, call: &CallNode<'pr>, method: &str, names: usize) {
+        let side = if method == "define_singleton_method" { Side::Singleton } else { Side::Instance };
+        let arguments: Vec<Node<'pr>> =
+            call.arguments().map(|a| a.arguments().iter().take(names).collect()).unwrap_or_default();
+        let mut made: Vec<MadeMethods> = Vec::new();
+        for argument in &arguments {
+            let (prefix, suffix) = match literal_name(argument) {
+                Some(name) => (name, String::new()),
+                None => match computed_name(argument) {
+                    Some(spelled) => self.local_spelling(argument).unwrap_or(spelled),
+                    None => continue,
+                },
+            };
+            made.push(MadeMethods { side, prefix, suffix });
+        }
+        let Some(class) = self.current() else { return };
+        for made in made {
+            if !class.made_for_extenders.contains(&made) {
+                class.made_for_extenders.push(made);
             }
         }
     }
@@ -2082,7 +2173,11 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         self.defs_on_other += on_other;
         self.def_on_instance.push(side == Some(Side::Instance) && !in_other && !on_an_instance);
         self.def_bodies.push((def.parameters().map(|p| p.as_node()), def.body()));
+        let in_singleton =
+            self.side == Side::Singleton && self.lexical.last().is_none_or(|c| &**c != SINGLETON_OF_OTHER);
+        self.included_hooks.push(included_hook_parameter(def, in_singleton));
         ruby_prism::visit_def_node(self, def);
+        self.included_hooks.pop();
         self.def_bodies.pop();
         self.def_on_instance.pop();
         self.defs_on_other -= on_other;

@@ -4,7 +4,7 @@
 
 use super::index::{MethodEntry, Side, Superclass};
 use super::Inferrer;
-use crate::model::classes::PendingKind;
+use crate::model::classes::{PendingKind, UserClass};
 use crate::rbs::FoundMethod;
 use crate::types::{Name, Type};
 
@@ -174,7 +174,10 @@ impl<'a> Inferrer<'_, 'a> {
         }
         // `define_method("#{name}?")` here, or by a class method its
         // subclasses call: a body nobody can see, ahead of any other.
-        if user.makes(side, method) {
+        if user.makes(side, method)
+            || self.made_by_extension(user, side, method)
+            || self.index.made_for_objects(side, method)
+        {
             return Callee::Opaque;
         }
         match side {
@@ -253,6 +256,40 @@ impl<'a> Inferrer<'_, 'a> {
                 }
             }
         }
+    }
+
+    /// Does a module the class extends (or one that module includes, or
+    /// one an included module's `included` hook extends it with) make
+    /// `method` for it in an instance method (`extend Maker` then `flag
+    /// :admin`, where `Maker#flag` calls `define_method`)?
+    fn made_by_extension(&self, user: &UserClass, side: Side, method: &str) -> bool {
+        // The modules extended: by the class, and by the `included` hooks
+        // of the modules it includes (`base.extend(ClassMethods)`).
+        let mut extended: Vec<&str> = user.extends.iter().map(|m| &**m).collect();
+        let mut included: Vec<&str> = user.includes.iter().map(|m| &**m).collect();
+        let mut seen_included: Vec<&str> = Vec::new();
+        while let Some(module) = included.pop() {
+            if seen_included.contains(&module) {
+                continue;
+            }
+            seen_included.push(module);
+            let Some(module) = self.index.class_for_method(module, method) else { continue };
+            extended.extend(module.includer_extends.iter().map(|m| &**m));
+            included.extend(module.includes.iter().map(|m| &**m));
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        while let Some(module) = extended.pop() {
+            if seen.contains(&module) {
+                continue;
+            }
+            seen.push(module);
+            let Some(module) = self.index.class_for_method(module, method) else { continue };
+            if module.made_for_extenders.iter().any(|made| made.covers(side, method)) {
+                return true;
+            }
+            extended.extend(module.includes.iter().map(|m| &**m));
+        }
+        false
     }
 
     /// Does the project give `method` a body of its own in `class` (or a

@@ -73,6 +73,10 @@ pub enum PendingKind {
     /// `obj.extend(M)` in the class's code: M's methods answer on some
     /// objects of classes nobody can name, ahead of their own.
     ObjectExtend,
+    /// `base.extend(M)` in the module's `def self.included(base)`: every
+    /// class that includes the module extends M (and M may reach objects
+    /// as through [`PendingKind::ObjectExtend`]).
+    IncluderExtend,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -116,6 +120,14 @@ pub struct UserClass {
     /// Names it is given at run time (see [`MadeMethods`]).
     #[serde(default)]
     pub made_methods: Vec<MadeMethods>,
+    /// Names a module's instance methods give whatever extends it (see
+    /// [`MadeMethods`]): `def flag(n) = define_method("#{n}?")`.
+    #[serde(default)]
+    pub made_for_extenders: Vec<MadeMethods>,
+    /// Modules its `included` hook extends every includer with
+    /// ([`PendingKind::IncluderExtend`]).
+    #[serde(default)]
+    pub includer_extends: Vec<Name>,
 }
 
 impl UserClass {
@@ -143,6 +155,8 @@ impl UserClass {
             lexical,
             spread: false,
             made_methods: Vec::new(),
+            made_for_extenders: Vec::new(),
+            includer_extends: Vec::new(),
         }
     }
 

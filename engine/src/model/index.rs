@@ -16,7 +16,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 
-use super::classes::{MethodEntry, PendingKind, Side, Superclass, UserClass};
+use super::classes::{MadeMethods, MethodEntry, PendingKind, Side, Superclass, UserClass};
 use super::params::{CallLog, CallShape, ParameterPolicy};
 use crate::rbs::Environment;
 use crate::types::{join_positions, union, Name, Type};
@@ -357,6 +357,10 @@ pub struct ProjectIndex {
     /// Modules some code mixes into single objects (`obj.extend(M)`):
     /// their instance methods may answer on an object of any class.
     object_extended: Vec<Name>,
+    /// What those modules (and the modules they include) make for whatever
+    /// extends them ([`UserClass::made_for_extenders`]): `base.extend(M)`
+    /// in an `included` hook gives some class nobody names these names.
+    object_made: Vec<MadeMethods>,
     /// Every file's [`FileInterface::top_object_extends`].
     top_object_extends: Vec<String>,
     /// Every file's [`FileInterface::object_defs`]: some object of any
@@ -956,8 +960,12 @@ impl ProjectIndex {
         let names = sorted_keys(&self.classes);
         // Two sweeps: a superclass found in the first helps resolve
         // constants through ancestors in the second.
+        // Modules extended into objects anywhere, not only into the
+        // includers of a module.
+        let mut objects_anywhere: Vec<Name> = Vec::new();
         for _ in 0..2 {
             self.object_extended.clear();
+            objects_anywhere.clear();
             for class in &names {
                 let count = self.classes[class].parts.len();
                 for at in 0..count {
@@ -969,10 +977,11 @@ impl ProjectIndex {
                     let (mut includes, mut extends, mut prepends, mut unknown) =
                         (Vec::new(), Vec::new(), Vec::new(), false);
                     let mut object_extended = Vec::new();
+                    let mut includer_extends = Vec::new();
                     for (kind, path) in &written {
                         // `obj.extend(M)` is written inside the class's body.
                         let resolved = match kind {
-                            PendingKind::ObjectExtend => {
+                            PendingKind::ObjectExtend | PendingKind::IncluderExtend => {
                                 let inside: Vec<Name> = lexical.iter().cloned().chain([class.clone()]).collect();
                                 self.resolve_constant(env, &inside, path)
                             }
@@ -987,14 +996,22 @@ impl ProjectIndex {
                             (PendingKind::Prepend, Some(name)) => prepends.push(name),
                             // Only a module can be mixed in, or have its
                             // methods bound to objects of any class.
-                            (PendingKind::ObjectExtend, Some(name)) if self.is_project_class(&name) => {}
-                            (PendingKind::ObjectExtend, Some(name)) => object_extended.push(name),
+                            (PendingKind::ObjectExtend | PendingKind::IncluderExtend, Some(name))
+                                if self.is_project_class(&name) => {}
+                            (PendingKind::ObjectExtend, Some(name)) => object_extended.push((name, true)),
+                            (PendingKind::IncluderExtend, Some(name)) => {
+                                includer_extends.push(name.clone());
+                                object_extended.push((name, false));
+                            }
                             // Not a project module: nothing to say of its methods.
-                            (PendingKind::ObjectExtend, None) => {}
+                            (PendingKind::ObjectExtend | PendingKind::IncluderExtend, None) => {}
                             (_, None) => unknown = true,
                         }
                     }
-                    for name in object_extended {
+                    for (name, anywhere) in object_extended {
+                        if anywhere && !objects_anywhere.contains(&name) {
+                            objects_anywhere.push(name.clone());
+                        }
                         if !self.object_extended.contains(&name) {
                             self.object_extended.push(name);
                         }
@@ -1010,11 +1027,15 @@ impl ProjectIndex {
                     part.includes = includes;
                     part.extends = extends;
                     part.prepends = prepends;
+                    part.includer_extends = includer_extends;
                     part.unknown_mixins = unknown || part.computed_mixins;
                 }
             }
             for written in &self.top_object_extends {
                 if let Some(name) = self.resolve_constant(env, &[], written) {
+                    if !objects_anywhere.contains(&name) {
+                        objects_anywhere.push(name.clone());
+                    }
                     if !self.object_extended.contains(&name) {
                         self.object_extended.push(name);
                     }
@@ -1023,6 +1044,7 @@ impl ProjectIndex {
             self.merge_parts();
         }
         self.object_extended.sort();
+        self.object_made = self.made_for_extended_objects(&objects_anywhere);
         self.extended = self.object_extended.iter().cloned().collect();
         for class in self.classes.values() {
             for (_, part) in &class.parts {
@@ -1076,6 +1098,33 @@ impl ProjectIndex {
     /// in a refinement) or in a class the signatures declare? Then what
     /// the core's own method computes is not certain.
     /// (What the caller reads of this: `Dep::Redefined`.)
+    /// Does a module mixed into single objects make `method` for whatever
+    /// extends it, so that some class may answer it with a body nobody
+    /// can see? (What the caller reads of this: `Dep::Redefined`.)
+    pub fn objects_make(&self, side: Side, method: &str) -> bool {
+        self.object_made.iter().any(|made| made.covers(side, method))
+    }
+
+    fn made_for_extended_objects(&self, extended: &[Name]) -> Vec<MadeMethods> {
+        let mut made: Vec<MadeMethods> = Vec::new();
+        let mut pending: Vec<&Name> = extended.iter().collect();
+        let mut seen: HashSet<&Name> = HashSet::default();
+        while let Some(module) = pending.pop() {
+            if !seen.insert(module) {
+                continue;
+            }
+            let Some(user) = self.class(module) else { continue };
+            for each in &user.made_for_extenders {
+                if !made.contains(each) {
+                    made.push(each.clone());
+                }
+            }
+            pending.extend(user.includes.iter());
+        }
+        made.sort_by(|a, b| (a.side, &a.prefix, &a.suffix).cmp(&(b.side, &b.prefix, &b.suffix)));
+        made
+    }
+
     pub fn redefined(&self, method: &str) -> bool {
         self.object_defs.contains(method) || self.core_defs.contains(method)
     }
@@ -1459,6 +1508,7 @@ impl ProjectIndex {
                 13u8.hash(&mut hasher);
                 self.redefined(method).hash(&mut hasher);
                 self.block_replaced_classes(method).hash(&mut hasher);
+                [Side::Instance, Side::Singleton].map(|side| self.objects_make(side, method)).hash(&mut hasher);
             }
             Dep::ConstantRewritten(full) => {
                 14u8.hash(&mut hasher);
@@ -1567,7 +1617,7 @@ impl ProjectIndex {
                 (path, canonical_shape(part)).hash(&mut shape);
                 let mut methods = FxHasher::default();
                 let tables = (entry_kinds(&part.instance_methods), entry_kinds(&part.singleton_methods));
-                (path, tables, &part.made_methods).hash(&mut methods);
+                (path, tables, &part.made_methods, &part.made_for_extenders).hash(&mut methods);
                 parts.push(PartPrint { file: *file, shape: shape.finish(), methods: methods.finish() });
             }
             prints.insert(name.clone(), ClassPrints::of(parts, relatives));
@@ -1628,6 +1678,12 @@ fn merge_into(merged: &mut UserClass, part: &UserClass) {
     merged.initialized_ivars.extend(part.initialized_ivars.iter().cloned());
     merged.has_method_missing |= part.has_method_missing;
     merged.made_methods.extend(part.made_methods.iter().cloned());
+    merged.made_for_extenders.extend(part.made_for_extenders.iter().cloned());
+    for module in &part.includer_extends {
+        if !merged.includer_extends.contains(module) {
+            merged.includer_extends.push(module.clone());
+        }
+    }
     merged.extends_self |= part.extends_self;
     merged.spread = true;
 }
@@ -1682,11 +1738,12 @@ fn sorted_entries(table: &HashMap<String, MethodEntry>) -> Vec<(String, MethodEn
 /// A class's facts in a canonical order, for comparing and hashing.
 fn canonical(class: &UserClass) -> String {
     format!(
-        "{}|{:?}|{:?}|{:?}",
+        "{}|{:?}|{:?}|{:?}|{:?}",
         canonical_shape(class),
         entry_kinds(&class.instance_methods),
         entry_kinds(&class.singleton_methods),
         class.made_methods,
+        class.made_for_extenders,
     )
 }
 
@@ -1699,12 +1756,13 @@ fn canonical_shape(class: &UserClass) -> String {
     let mut redefined: Vec<_> = class.redefined.iter().collect();
     redefined.sort_by(|a, b| a.0.cmp(b.0));
     format!(
-        "{}|{}|{:?}|{:?}|{:?}|{:?}|{}|{}|{:?}|{}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}",
+        "{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{}|{:?}|{}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}",
         class.name,
         class.is_module,
         class.superclass,
         class.includes,
         class.extends,
+        class.includer_extends,
         class.prepends,
         class.unknown_mixins,
         class.computed_mixins,
