@@ -393,6 +393,13 @@ fn possible_nil_receiver() {
         ("[[1, 2], [3]].each { |a, b| b + 1 }", &[(1, 31)]),
         // A hash row the block changed may lack the key.
         ("[{ a: 1 }].each { |h| h.delete(:a); h[:a] + 1 }", &[(1, 43)]),
+        // Printing once `$stdout` may be the program's own object, or in a
+        // top-level method (whose `self` may define `puts`), or a helper.
+        ("$stdout = Object.new\nclass B\n  def m\n    a = [1, 3].select(&:odd?)\n    return if a.empty?\n    puts \"x\"\n    a.first + 1\n  end\nend", &[(7, 13)]),
+        ("def m\n  a = [1, 3].select(&:odd?)\n  return if a.empty?\n  puts \"x\"\n  a.first + 1\nend", &[(5, 11)]),
+        ("class B\n  def m\n    a = [1, 3].select(&:odd?)\n    return if a.empty?\n    helper\n    a.first + 1\n  end\n  def helper = 1\nend", &[(6, 13)]),
+        ("class A\n  def initialize = @n = ENV[\"H\"]\n  def go\n    return unless @n\n    warn \"hi\"\n    @n.upcase\n  end\nend", &[(6, 8)]),
+        ("def m\n  a = [1, 3].select(&:odd?)\n  return if a.empty?\n  a = [1].select(&:even?)\n  a.first + 1\nend", &[(5, 11)]),
         // A window that lost an element, or slices (the last may be short).
         ("[1, 2, 3].each_cons(2) { |w| w.pop; w.last + 1 }", &[(1, 44)]),
         ("[1, 2, 3].each_slice(2) { |a, b| a + b }", &[(1, 36)]),
@@ -413,6 +420,11 @@ fn possible_nil_receiver() {
         "[[1, \"a\"], [2, \"b\"]].to_h { |n, s| [s, n + 1] }",
         "[[1, \"a\"], [2, \"b\"]].map { |n, s| n + s.size }",
         "[{ name: \"a\", age: 1 }].sum { |u| u[:age] * 2 }",
+        // Printing core values, or assigning another local, between the
+        // guard and the read (Ruby runs each).
+        "class B\n  def m\n    a = [1, 3].select(&:odd?)\n    return if a.empty?\n    puts \"x\"\n    print 1, :s\n    a.first + 1\n  end\nend",
+        "def m\n  a = [1, 3].select(&:odd?)\n  return if a.empty?\n  x = \"abc\".size\n  a.first + x\nend",
+        "class A\n  def initialize = @n = ENV[\"H\"]\n  def go\n    return unless @n\n    puts \"hi\"\n    @n.upcase\n  end\nend",
         // `each_cons(n)` windows hold exactly n elements (Ruby runs each).
         "[1, 2, 3].each_cons(2) { |a, b| a + b }",
         "[1, 2, 3].each_cons(2) { |w| w.first + w.last }",

@@ -312,3 +312,16 @@ fn a_module_that_comes_to_make_methods_for_its_includers_reaches_a_warm_answer()
     assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
     assert!(!after.contains("bogus_call"), "`U#m` may be an accessor now: {after}");
 }
+
+#[test]
+fn output_pointed_elsewhere_in_another_file_reaches_a_warm_answer() {
+    // `puts "x"` between the emptiness guard and `a.first` keeps the
+    // narrowing while `$stdout` is Ruby's own; once another file points it
+    // at an object of the program's, the write may run that code.
+    let (before, after) = warm_answers_across_an_edit_of_another_file(
+        "class U\n  def m\n    a = [1, 3].select(&:odd?)\n    return 0 if a.empty?\n    puts \"x\"\n    a.first\n  end\nend\n",
+        "y = 1\n$stdout = Object.new\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for Integer\""), "{before}");
+    assert!(!after.contains("undefined method `bogus_call` for Integer\""), "`a.first` may be nil now: {after}");
+}

@@ -415,7 +415,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             _ => None,
         };
         let evaluates_here = reaches_caller_locals(&method, call);
+        self.dispatched_quietly = false;
         let dispatched = self.dispatch(&receiver_type, &site, block, state, frame);
+        if std::mem::take(&mut self.dispatched_quietly) {
+            self.quiet_calls.insert(call.location().start() as usize);
+        }
         let dispatched = literal_bytes.unwrap_or(dispatched);
         // Inject without a start value gives nil only for no elements: a
         // literal array's are known (`[A, B].reduce(&:merge)`).
@@ -486,11 +490,13 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                         || self.holds_project_objects(other)
                 }
             });
-            let keeps_ivars = !on_self
-                && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)
-                && call.block().is_none()
-                && !passes_self
-                && !reaches_project;
+            let quiet = self.quiet_calls.contains(&(call.location().start() as usize));
+            let keeps_ivars = quiet
+                || !on_self
+                    && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)
+                    && call.block().is_none()
+                    && !passes_self
+                    && !reaches_project;
             if !keeps_ivars {
                 flow.ivars.clear();
             }
@@ -584,6 +590,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             _ => None,
         };
+        // `puts "x"` reaching Kernel's own function (no project body of
+        // that name, and nobody points `$stdout` elsewhere) runs none of
+        // the program's code.
+        let quiet = site.implicit
+            && !site.self_unknown
+            && matches!(block, BlockArg::None)
+            && super::narrow::quiet_function(site.method, site.args)
+            && plans.iter().all(|p| matches!(p, Plan::Rbs { .. }))
+            && !self.index.core_redefined(site.method)
+            && !self.index.output_redirected(site.method);
         let accumulates = !site.args.is_empty() || !matches!(block, BlockArg::None);
         let outcome = self.run_block(&plans, site, receiver, block, state, frame);
         let results: Vec<Type> = plans.iter().map(|plan| self.finish_plan(plan, site.args, &outcome.value)).collect();
@@ -593,6 +609,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 returned = self.stop_iteration_exit(block, state, frame);
             }
         }
+        self.dispatched_quietly = quiet;
         if site.method == "sum" && accumulates {
             // `sum(init)` binds its type variable to the initial value's
             // type, but adds to it: `(1..3).sum(0.0)` is 6.0, not `0.0`.

@@ -95,6 +95,14 @@ impl Flow {
         self.locals.insert(name.to_string(), ty);
     }
 
+    /// `local` was assigned: the reads whose text names it (`local.first`,
+    /// `h[local]`) may give something else now.
+    pub fn forget_reads_naming(&mut self, local: &str) {
+        if self.reads.keys().any(|read| names_local(read, local)) {
+            self.reads.retain(|read, _| !names_local(read, local));
+        }
+    }
+
     /// Code ran that may change what stable reads give.
     pub fn forget_reads(&mut self) {
         if !self.reads.is_empty() {
@@ -153,6 +161,18 @@ pub fn join_all(states: impl IntoIterator<Item = State>) -> State {
     states.into_iter().fold(None, |acc, s| join_states(&acc, &s))
 }
 
+/// Does the source text `read` use the local variable `local` (as a whole
+/// name, not part of `@local`, `$local`, `x.local` or `local_2`)?
+fn names_local(read: &str, local: &str) -> bool {
+    let is_name = |c: char| c.is_alphanumeric() || c == '_';
+    read.match_indices(local).any(|(at, _)| {
+        let before = read[..at].chars().next_back();
+        let after = read[at + local.len()..].chars().next();
+        !before.is_some_and(|c| is_name(c) || matches!(c, '@' | '$' | '.' | ':'))
+            && !after.is_some_and(|c| is_name(c) || matches!(c, '?' | '!'))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +187,16 @@ mod tests {
         assert_eq!(crate::types::display(&joined.local("x")), "1?");
         assert!(joined.ivars.is_empty());
         assert_eq!(joined.local("y"), Type::untyped());
+    }
+
+    #[test]
+    fn a_read_names_a_local_only_as_a_whole_name() {
+        assert!(names_local("a.first", "a"));
+        assert!(names_local("h[a]", "a"));
+        assert!(!names_local("@a.first", "a"));
+        assert!(!names_local("ab.first", "a"));
+        assert!(!names_local("x.a", "a"));
+        assert!(!names_local("h[:a]", "a"));
+        assert!(!names_local("a?", "a"));
     }
 }

@@ -79,6 +79,8 @@ pub struct ProgramIndex<'pr> {
     /// Names this file defines on objects or classes it cannot name
     /// (`def obj.name`, a `def` in a block).
     pub(super) object_singleton_defs: HashSet<String>,
+    /// See [`FileInterface::redirects_output`].
+    redirects_output: bool,
     /// Names this file defines in classes the signatures declare.
     core_defs: HashSet<String>,
     /// (class, method) this file defines in a block run on a class the
@@ -262,6 +264,7 @@ impl<'pr> ProgramIndex<'pr> {
             complete: false,
             extended: HashSet::default(),
             object_singleton_defs: HashSet::default(),
+            redirects_output: false,
             core_defs: HashSet::default(),
             core_replaced: HashSet::default(),
             top_object_extends: Vec::new(),
@@ -363,6 +366,7 @@ impl<'pr> ProgramIndex<'pr> {
             top_object_extends: self.top_object_extends.clone(),
             object_defs: sorted(&self.object_singleton_defs),
             core_defs: sorted(&self.core_defs),
+            redirects_output: self.redirects_output,
             core_replaced: sorted(&self.core_replaced),
             rewritten_constants: sorted(&self.rewritten_constants),
             block_runners: sorted(&self.block_runners),
@@ -432,6 +436,21 @@ impl<'pr> ProgramIndex<'pr> {
         let Some(project) = self.project.as_ref() else { return false };
         project.read_redefined(method);
         project.index.objects_make(side, method)
+    }
+
+    /// May Kernel's printing function `method` run the program's code
+    /// here: does this file or another assign `$stdout` (or `$stderr`,
+    /// `$>`)?
+    pub fn output_redirected(&self, method: &str) -> bool {
+        if !OUTPUT_FUNCTIONS.contains(&method) {
+            return false;
+        }
+        if self.redirects_output {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read_redefined(method);
+        project.index.output_redirected(method)
     }
 
     /// Does this file or another define `method` for instances of `class`
@@ -959,6 +978,13 @@ fn computed_name(node: &Node<'_>) -> Option<(String, String)> {
     let suffix = if parts.len() > 1 { literal(parts.last()) } else { String::new() };
     Some((prefix, suffix))
 }
+
+/// What `puts` and its kin write to: assigned an object of the program's
+/// own, their `write` may be the program's code.
+const OUTPUT_GLOBALS: &[&[u8]] = &[b"$stdout", b"$stderr", b"$>"];
+
+/// Kernel's functions that write to [`OUTPUT_GLOBALS`].
+pub const OUTPUT_FUNCTIONS: &[&str] = &["puts", "print", "p", "pp", "warn", "printf", "putc", "display"];
 
 /// `def self.included(base)`'s one parameter (or `def included(base)`'s
 /// in `class << self`: `in_singleton`).
@@ -1607,6 +1633,14 @@ impl<'pr> Walker<'_, 'pr, '_> {
 
     /// Is the receiver of this call the `self` the code around it has (no
     /// receiver or `self`, outside any block that may run elsewhere)?
+    /// `$stdout = obj`: Kernel's printing functions may run `obj`'s code
+    /// (see [`ProgramIndex::output_redirected`]).
+    fn note_output_redirected(&mut self, global: &[u8]) {
+        if OUTPUT_GLOBALS.contains(&global) {
+            self.index.redirects_output = true;
+        }
+    }
+
     fn on_known_self(&self, call: &CallNode<'pr>) -> bool {
         self.blocks_of_unknown_self == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
     }
@@ -2251,6 +2285,21 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.constant_write(written, write.value());
         }
         ruby_prism::visit_constant_path_write_node(self, write);
+    }
+
+    fn visit_global_variable_write_node(&mut self, write: &ruby_prism::GlobalVariableWriteNode<'pr>) {
+        self.note_output_redirected(write.name().as_slice());
+        ruby_prism::visit_global_variable_write_node(self, write);
+    }
+
+    fn visit_global_variable_target_node(&mut self, target: &ruby_prism::GlobalVariableTargetNode<'pr>) {
+        self.note_output_redirected(target.name().as_slice());
+        ruby_prism::visit_global_variable_target_node(self, target);
+    }
+
+    fn visit_global_variable_or_write_node(&mut self, write: &ruby_prism::GlobalVariableOrWriteNode<'pr>) {
+        self.note_output_redirected(write.name().as_slice());
+        ruby_prism::visit_global_variable_or_write_node(self, write);
     }
 
     /// `undef v` in a class body: `v` is no longer the body written here

@@ -32,7 +32,7 @@ mod scope_writes;
 mod signature;
 mod yields;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 use ruby_prism::Node;
@@ -44,7 +44,7 @@ use crate::syntax::ParsedFile;
 use crate::types::{join, Name, Type};
 pub use call_sites::escaped_names;
 pub use flow::{Flow, State};
-pub use index::{ProgramIndex, ProjectLink, Side, Superclass};
+pub use index::{ProgramIndex, ProjectLink, Side, Superclass, OUTPUT_FUNCTIONS};
 pub use lookup::Callee;
 pub use query::Inference;
 pub use signature::Relation;
@@ -364,6 +364,11 @@ pub(crate) struct Inferrer<'pr, 'a> {
     pub loop_rounds: usize,
     /// Calls walked so far that may raise StopIteration (see `loop_exit`).
     pub stop_risks: u32,
+    /// Calls of Kernel functions that cannot reach the program's objects
+    /// (`puts "x"`), by start offset: they keep narrowed reads.
+    quiet_calls: HashSet<usize>,
+    /// Set by the last `dispatch` that found such a call.
+    dispatched_quietly: bool,
     /// String literals are UTF-8 text (see `literals::utf8_source`).
     pub utf8_source: bool,
     /// Calls to project methods, for parameter inference.
@@ -407,6 +412,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             dead: 0,
             loop_depth: 0,
             stop_risks: 0,
+            quiet_calls: HashSet::default(),
+            dispatched_quietly: false,
             loop_rounds: 0,
             utf8_source: true,
             call_log: call_sites::CallRecorder::default(),

@@ -856,6 +856,25 @@ const INERT: &[&str] = &[
 /// change a stable read, or write a variable its text may name? Reads,
 /// literals, the nodes that only combine others (whose parts are judged on
 /// their own) and a core value's own methods (`ENV["X"].empty?`) do not.
+/// Kernel functions that, given only core values, run no code of the
+/// program: printing (while `$stdout` is Ruby's own; see
+/// `index::OUTPUT_FUNCTIONS`) and conversions. (`warn` calls
+/// `Warning.warn`, which programs replace.)
+const QUIET_FUNCTIONS: &[&str] =
+    &["puts", "print", "p", "pp", "printf", "format", "sprintf", "Integer", "Float", "String", "Rational", "Complex"];
+
+/// Is `method`, called on `self` with `args`, one of [`QUIET_FUNCTIONS`]
+/// given only values of the [`INERT`] classes?
+pub fn quiet_function(method: &str, args: &[super::calls::Arg]) -> bool {
+    QUIET_FUNCTIONS.contains(&method)
+        && args.iter().all(|arg| match arg {
+            super::calls::Arg::Value(ty) => ty.members().iter().all(|member| {
+                !member.has_unknown() && Inferrer::class_of(member).is_some_and(|class| INERT.contains(&&*class))
+            }),
+            _ => false,
+        })
+}
+
 pub fn disturbs_reads(node: &Node<'_>, receiver_type: Option<&Type>) -> bool {
     match node {
         Node::CallNode { .. } => {

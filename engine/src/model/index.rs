@@ -48,6 +48,10 @@ pub struct FileInterface {
     /// Method names it defines in classes the signatures declare (a
     /// reopened `String`), sorted.
     pub core_defs: Vec<String>,
+    /// It assigns `$stdout`, `$stderr` or `$>`: what Kernel's printing
+    /// functions write to may be the program's own object.
+    #[serde(default)]
+    pub redirects_output: bool,
     /// (class, method) it defines in a block run on a class the signatures
     /// declare (`refine String do def upcase`), sorted.
     pub core_replaced: Vec<(String, String)>,
@@ -366,6 +370,8 @@ pub struct ProjectIndex {
     /// Every file's [`FileInterface::object_defs`]: some object of any
     /// class may answer these names its own way.
     object_defs: HashSet<String>,
+    /// Some file's [`FileInterface::redirects_output`].
+    output_redirected: bool,
     /// Every file's [`FileInterface::core_defs`].
     core_defs: HashSet<String>,
     /// Every file's [`FileInterface::core_replaced`].
@@ -502,6 +508,7 @@ impl ProjectIndex {
             }
             index.top_object_extends.extend(file.top_object_extends.iter().cloned());
             index.object_defs.extend(file.object_defs.iter().cloned());
+            index.output_redirected |= file.redirects_output;
             index.core_defs.extend(file.core_defs.iter().cloned());
             index.core_replaced.extend(file.core_replaced.iter().cloned());
             index.rewritten_constants.extend(file.rewritten_constants.iter().cloned());
@@ -1125,6 +1132,13 @@ impl ProjectIndex {
         made
     }
 
+    /// May Kernel's printing function `method` write to the program's own
+    /// object (some file assigns `$stdout`)? (What the caller reads of
+    /// this: `Dep::Redefined`.)
+    pub fn output_redirected(&self, method: &str) -> bool {
+        self.output_redirected && crate::infer::OUTPUT_FUNCTIONS.contains(&method)
+    }
+
     pub fn redefined(&self, method: &str) -> bool {
         self.object_defs.contains(method) || self.core_defs.contains(method)
     }
@@ -1509,6 +1523,7 @@ impl ProjectIndex {
                 self.redefined(method).hash(&mut hasher);
                 self.block_replaced_classes(method).hash(&mut hasher);
                 [Side::Instance, Side::Singleton].map(|side| self.objects_make(side, method)).hash(&mut hasher);
+                self.output_redirected(method).hash(&mut hasher);
             }
             Dep::ConstantRewritten(full) => {
                 14u8.hash(&mut hasher);
