@@ -677,3 +677,17 @@ fn methods_made_by_a_modules_instance_methods_reach_its_extenders() {
     assert_eq!(type_at(dir.path(), "lib/use.rb:19:1"), "untyped", "ClassMethods#field made Rec#name");
     assert_eq!(type_at(dir.path(), "lib/use.rb:20:1"), "1");
 }
+
+/// A literal array given back by `each` after a block passed as an object
+/// (`&:chomp!`, a lambda) had its elements: as the block left them. Ruby
+/// prints `["a"]`, `[[]]`; a block that cannot change them keeps the literal.
+#[test]
+fn a_literal_given_back_after_a_block_object_had_its_elements_is_as_the_block_left_it() {
+    let dir = project(&[(
+        "lib/rows.rb",
+        "x = [\"a\\n\"].each(&:chomp!)\ny = [[1]].each(&->(r) { r.pop })\nz = [1, 2].each(&:to_s)\nx\ny\nz\n",
+    )]);
+    assert_eq!(type_at(dir.path(), "lib/rows.rb:4:1"), "Array[untyped]");
+    assert_eq!(type_at(dir.path(), "lib/rows.rb:5:1"), "Array[untyped]");
+    assert_eq!(type_at(dir.path(), "lib/rows.rb:6:1"), "[1, 2]");
+}

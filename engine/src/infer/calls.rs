@@ -448,7 +448,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if let (Some(node), true) = (&receiver_node, receiver_type.has_nested_mutable_contents()) {
             // `rows.each { |row| row << x }`: a block given the receiver's
             // elements may change them.
-            let takes_elements = call.block().and_then(|b| b.as_block_node()).is_some_and(|b| b.parameters().is_some());
+            // So may `&:chomp!`, or any other object given as the block.
+            let takes_elements = match call.block() {
+                Some(Node::BlockNode { .. }) => {
+                    call.block().and_then(|b| b.as_block_node()).is_some_and(|b| b.parameters().is_some())
+                }
+                Some(_) => true,
+                None => false,
+            };
             if takes_elements {
                 self.escape(node, state);
                 // A call that gives the receiver back (`[{a: 1}].each { |h|
