@@ -152,6 +152,8 @@ const CASES: &[(&str, &str)] = &[
     ("x = foo\n[x, 1].compact.size > 1", "bool"),
     ("x = [1, nil].sample\n[x, 2].compact", "Array[Integer]"),
     ("a = [/a/.match(\"a\")]\na.map { |m| m }.compact.first", "MatchData?"),
+    // No match runs no block: nil (see data/rbs_core_fixes.rbs).
+    ("\"abc\".match(/z/) { |m| 1 }", "1?"),
     ("a = [/a/.match(\"a\")]\na.map { |m| m }.compact.map { |m| m }", "Array[MatchData]"),
     ("h = { a: 1 }.transform_values { |v| v > 0 ? v : nil }\nh.compact", "Hash[Symbol, Integer]"),
     // Folding over literal tuples
