@@ -400,6 +400,10 @@ fn possible_nil_receiver() {
         ("class B\n  def m\n    a = [1, 3].select(&:odd?)\n    return if a.empty?\n    helper\n    a.first + 1\n  end\n  def helper = 1\nend", &[(6, 13)]),
         ("class A\n  def initialize = @n = ENV[\"H\"]\n  def go\n    return unless @n\n    warn \"hi\"\n    @n.upcase\n  end\nend", &[(6, 8)]),
         ("def m\n  a = [1, 3].select(&:odd?)\n  return if a.empty?\n  a = [1].select(&:even?)\n  a.first + 1\nend", &[(5, 11)]),
+        // A local's rows of two lengths, or rows read after code that may
+        // change them ran.
+        ("r = [[1, 2], [3]]\nr.each { |a, b| b + 1 }", &[(2, 19)]),
+        ("r = [[1, 2], [3, 4]]\nr.size\nr.each { |a, b| b + 1 }", &[(3, 19)]),
         // A window that lost an element, or slices (the last may be short).
         ("[1, 2, 3].each_cons(2) { |w| w.pop; w.last + 1 }", &[(1, 44)]),
         ("[1, 2, 3].each_slice(2) { |a, b| a + b }", &[(1, 36)]),
@@ -425,6 +429,10 @@ fn possible_nil_receiver() {
         "class B\n  def m\n    a = [1, 3].select(&:odd?)\n    return if a.empty?\n    puts \"x\"\n    print 1, :s\n    a.first + 1\n  end\nend",
         "def m\n  a = [1, 3].select(&:odd?)\n  return if a.empty?\n  x = \"abc\".size\n  a.first + x\nend",
         "class A\n  def initialize = @n = ENV[\"H\"]\n  def go\n    return unless @n\n    puts \"hi\"\n    @n.upcase\n  end\nend",
+        // A local fresh from a literal of rows (Ruby runs each).
+        "pairs = [[1, 2], [3, 4]]\npairs.each { |a, b| puts a + b }",
+        "users = [{ name: \"a\", age: 30 }]\nusers.select { |u| u[:age] > 18 }",
+        "def m\n  rows = [[1, \"a\"]]\n  x = 2\n  rows.map { |n, s| n * x + s.size }\nend",
         // `each_cons(n)` windows hold exactly n elements (Ruby runs each).
         "[1, 2, 3].each_cons(2) { |a, b| a + b }",
         "[1, 2, 3].each_cons(2) { |w| w.first + w.last }",

@@ -60,6 +60,8 @@ pub struct CallSite<'c> {
     pub on_self: bool,
     /// `self` is unknown here (inside a block another object may run).
     pub self_unknown: bool,
+    /// The local variable the receiver is read from, if it is one.
+    pub receiver_local: Option<&'c str>,
 }
 
 /// The block a call passes.
@@ -407,7 +409,18 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
 
         let self_unknown = implicit && !frame.self_known;
         self.note_call(&method, on_self, &receiver_type, &args, self_unknown);
-        let site = CallSite { method: &method, args: &args, implicit, on_self, self_unknown };
+        let receiver_local = receiver_node
+            .as_ref()
+            .and_then(|r| r.as_local_variable_read_node())
+            .map(|read| String::from_utf8_lossy(read.name().as_slice()).into_owned());
+        let site = CallSite {
+            method: &method,
+            args: &args,
+            implicit,
+            on_self,
+            self_unknown,
+            receiver_local: receiver_local.as_deref(),
+        };
         let literal_bytes = match (&receiver_node, &block) {
             (Some(node), BlockArg::None) if &*method == "bytes" && args.is_empty() => {
                 super::literals::literal_bytes(node)
@@ -561,7 +574,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// A call with no node of its own (`x += 1`, `a, b.c = ...`).
     pub fn invoke(&mut self, receiver: &Type, method: &str, args: Vec<Type>, state: &mut State, frame: &Frame) -> Type {
         let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
-        let site = CallSite { method, args: &args, implicit: false, on_self: false, self_unknown: false };
+        let site = CallSite {
+            method,
+            args: &args,
+            implicit: false,
+            on_self: false,
+            self_unknown: false,
+            receiver_local: None,
+        };
         self.dispatch(receiver, &site, BlockArg::None, state, frame)
     }
 
@@ -577,7 +597,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if matches!(site.method, "send" | "public_send" | "__send__") {
             if let Some(Arg::Value(Type::Constant(Literal::Sym(target)))) = site.args.first() {
                 let target = target.clone();
-                let forwarded = CallSite { method: &target, args: &site.args[1..], ..*site };
+                let forwarded = CallSite { method: &target, args: &site.args[1..], receiver_local: None, ..*site };
                 return self.dispatch(receiver, &forwarded, block, state, frame);
             }
         }
@@ -717,7 +737,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                         let local = String::from_utf8_lossy(local);
                         state.as_ref().is_some_and(|flow| flow.local(&local).has_nested_mutable_contents())
                     };
-                    let row = super::literal_rows::row_type(receiver, method, yielded.as_deref(), &node, outer_nested);
+                    // A local still holding the rows a literal gave it.
+                    let fresh = site
+                        .receiver_local
+                        .and_then(|local| state.as_ref()?.reads.get(&super::literal_rows::rows_key(local)).cloned());
+                    let rows = fresh.as_ref().unwrap_or(receiver);
+                    let row = super::literal_rows::row_type(rows, method, yielded.as_deref(), &node, outer_nested);
                     if let Some(row) = row {
                         yielded = Some(vec![row]);
                     }
@@ -1301,7 +1326,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             _ => Plan::Fixed(Type::untyped()),
         };
         let plans = vec![plan];
-        let site = CallSite { method, args: &args, implicit: true, on_self: true, self_unknown: false };
+        let site =
+            CallSite { method, args: &args, implicit: true, on_self: true, self_unknown: false, receiver_local: None };
         let outcome = self.run_block(&plans, &site, &frame.self_type, block, state, frame);
         let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value)).collect();
         let mut ty = self.after_breaks(union(results), outcome, state);

@@ -20,6 +20,11 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         let mut ty = self.expr_inner(node, state, frame);
         if let Some(flow) = state.as_mut() {
+            let rows = node.as_local_variable_write_node().and_then(|write| {
+                let rows =
+                    super::literal_rows::fresh_rows(&write.value(), self.types.get(&super::key_of(&write.value())))?;
+                Some((super::literal_rows::rows_key(&String::from_utf8_lossy(write.name().as_slice())), rows))
+            });
             if !flow.reads.is_empty() {
                 // A read a guard narrowed gives what the guard let through.
                 match self.stable_read_key(node) {
@@ -43,6 +48,10 @@ impl<'pr> Inferrer<'pr, '_> {
                         }
                     }
                 }
+            }
+            // `rows = [[1, "a"]]`: the rows as written, kept as reads are.
+            if let Some((key, rows)) = rows {
+                flow.reads.insert(key, rows);
             }
         }
         if ty == Type::Bot {

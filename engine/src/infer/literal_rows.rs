@@ -81,6 +81,30 @@ pub fn row_type(
     Some(row)
 }
 
+/// The key under which a local's rows, fresh from a literal, are kept
+/// among the flow's stable reads (not Ruby source: no read's text
+/// matches it; a write to the local forgets it, as any code that may
+/// change the rows does).
+pub fn rows_key(local: &str) -> String {
+    format!("\u{0}rows {local}")
+}
+
+/// `[[1, "a"], [2, "b"]]` (or an array of hash literals) written as an
+/// array literal, whose rows nobody but the local assigned it can reach:
+/// its type, as the literal says.
+pub fn fresh_rows(value: &Node<'_>, ty: Option<&Type>) -> Option<Type> {
+    let elements = value.as_array_node()?.elements();
+    let all_literal = elements.iter().all(|e| matches!(e, Node::ArrayNode { .. } | Node::HashNode { .. }));
+    match ty? {
+        Type::Tuple(rows) if all_literal && !rows.is_empty() => {
+            let rows_shaped =
+                rows.iter().all(|r| matches!(r, Type::Tuple(_))) || rows.iter().all(|r| matches!(r, Type::Shape(_)));
+            rows_shaped.then(|| ty.cloned()).flatten()
+        }
+        _ => None,
+    }
+}
+
 /// Longest `each_cons` window given as a tuple.
 const MAX_WINDOW: i64 = 16;
 
