@@ -152,6 +152,11 @@ const CASES: &[(&str, &str)] = &[
     ("x = foo\n[x, 1].compact.size > 1", "bool"),
     ("x = [1, nil].sample\n[x, 2].compact", "Array[Integer]"),
     ("a = [/a/.match(\"a\")]\na.map { |m| m }.compact.first", "MatchData?"),
+    // A constant that is not frozen holds what anyone put in: its
+    // literals widen.
+    ("L = (1..2).map { |v| v * 2 }\nL << 5\nL", "Array[Integer]"),
+    ("S = (1..2).map { |v| v.even? ? :a : :b }\nS", "Array[Symbol]"),
+    ("N = 1\nN", "1"),
     // No match runs no block: nil (see data/rbs_core_fixes.rbs).
     ("\"abc\".match(/z/) { |m| 1 }", "1?"),
     ("a = [/a/.match(\"a\")]\na.map { |m| m }.compact.map { |m| m }", "Array[MatchData]"),
@@ -363,7 +368,10 @@ const CASES: &[(&str, &str)] = &[
     ("[[1, :a], [2]].each { |n, s| probe(s) }", "Integer | Symbol | nil"),
     ("[[1, :a]].each { |(n, s)| probe(s) }", "Symbol"),
     ("[[1, :a]].each { |pair| probe(pair) }", "Array[Integer | Symbol]"),
-    ("rows = [[1, :a]]\nrows.each { |n, s| probe(n) }", "Integer | Symbol | nil"),
+    // A local fresh from the literal gives its rows too; once a call on
+    // it may have changed them, the element as any array.
+    ("rows = [[1, :a]]\nrows.each { |n, s| probe(n) }", "Integer"),
+    ("rows = [[1, :a]]\nrows.size\nrows.each { |n, s| probe(n) }", "Integer | Symbol | nil"),
     // `is_a?` of a class that answers it its own way decides nothing
     // (Ruby gives 1: the proxy forwards it to 5).
     ("class P < BasicObject\n  def initialize(t) = @t = t\n  def method_missing(n, *a) = @t.__send__(n, *a)\nend\nx = P.new(5)\nprobe(x.is_a?(Integer) ? 1 : \"no\")", "\"no\" | 1"),

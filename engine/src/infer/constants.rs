@@ -157,11 +157,38 @@ impl<'pr> Inferrer<'pr, '_> {
             // `{ a: [1] }.freeze`: its own contents stay; what it holds may
             // still be mutated by anyone.
             ty.settle_elements()
-        } else {
-            // Anyone may mutate what a constant holds.
+        } else if is_frozen(value) {
+            // `NAMES.map { ... }.uniq.freeze`: nobody can add to it.
             ty.forget_mutable()
+        } else {
+            // Anyone may mutate what a constant holds: its exact contents
+            // go, and the literals its element types spell widen to their
+            // classes (`KINDS = Set[:a]; KINDS << :b`: `Set[Symbol]`).
+            widen_contents(ty.forget_mutable())
         }
     }
+}
+
+/// The literals in a container's type arguments widened to their classes
+/// (`Set[:a]` → `Set[Symbol]`); what holds nothing stays as it is.
+fn widen_contents(ty: Type) -> Type {
+    crate::types::union(ty.members().iter().map(|member| match member {
+        Type::Nominal { class, args } if !args.is_empty() => Type::Nominal {
+            class: class.clone(),
+            args: args.iter().map(|arg| crate::types::widen_literals(arg.clone())).collect(),
+        },
+        other => other.clone(),
+    }))
+}
+
+/// `x.freeze`: whatever it is, frozen itself.
+fn is_frozen(node: &Node<'_>) -> bool {
+    node.as_call_node().is_some_and(|call| {
+        name(call.name()) == "freeze"
+            && call.arguments().is_none()
+            && call.block().is_none()
+            && call.receiver().is_some()
+    })
 }
 
 /// `[...].freeze` or `{...}.freeze`: a literal container frozen itself,
