@@ -157,6 +157,8 @@ const CASES: &[(&str, &str)] = &[
     ("L = (1..2).map { |v| v * 2 }\nL << 5\nL", "Array[Integer]"),
     ("S = (1..2).map { |v| v.even? ? :a : :b }\nS", "Array[Symbol]"),
     ("N = 1\nN", "1"),
+    // A lazy enumerator's select is lazy (see data/rbs_core_fixes.rbs).
+    ("[1, 2, 3].lazy.select(&:odd?)", "Enumerator::Lazy[Integer, top]"),
     // No match runs no block: nil (see data/rbs_core_fixes.rbs).
     ("\"abc\".match(/z/) { |m| 1 }", "1?"),
     ("a = [/a/.match(\"a\")]\na.map { |m| m }.compact.map { |m| m }", "Array[MatchData]"),
