@@ -157,6 +157,10 @@ const CASES: &[(&str, &str)] = &[
     ("L = (1..2).map { |v| v * 2 }\nL << 5\nL", "Array[Integer]"),
     ("S = (1..2).map { |v| v.even? ? :a : :b }\nS", "Array[Symbol]"),
     ("N = 1\nN", "1"),
+    // A method the project gives Object or Kernel answers on any object
+    // (Ruby gives false and :k; the signatures' NilClass lacks both).
+    ("class Object\n  def present? = !nil?\nend\nnil.present?", "bool"),
+    ("module Kernel\n  def kh = :k\nend\n1.kh", ":k"),
     // A lazy enumerator's select is lazy (see data/rbs_core_fixes.rbs).
     ("[1, 2, 3].lazy.select(&:odd?)", "Enumerator::Lazy[Integer, top]"),
     // No match runs no block: nil (see data/rbs_core_fixes.rbs).

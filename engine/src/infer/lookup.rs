@@ -138,7 +138,11 @@ impl<'a> Inferrer<'_, 'a> {
             };
             return match found {
                 Some(found) => Callee::Rbs(found),
-                None => Callee::Missing { complete: env.has_class(class) },
+                None => match self.reopened_root_defining(class, method) {
+                    // `class Object; def present?`: `nil.present?` runs it.
+                    Some(root) => self.lookup_in(root, Side::Instance, method, depth + 1),
+                    None => Callee::Missing { complete: env.has_class(class) },
+                },
             };
         };
         let entry = |entry: &MethodEntry| match entry {
@@ -256,6 +260,19 @@ impl<'a> Inferrer<'_, 'a> {
                 }
             }
         }
+    }
+
+    /// A class every object of a signature's class descends from
+    /// (`Object`, `Kernel`, `BasicObject`), reopened by the project to
+    /// define `method` (for class objects too: they are objects).
+    fn reopened_root_defining(&self, class: &str, method: &str) -> Option<&'static str> {
+        ["Object", "Kernel", "BasicObject"].into_iter().find(|root| {
+            *root != class
+                && !(class == "BasicObject" && *root != "BasicObject")
+                && self.index.class_for_method(root, method).is_some_and(|user| {
+                    user.instance_methods.contains_key(method) || user.makes(Side::Instance, method)
+                })
+        })
     }
 
     /// Does a module the class extends (or one that module includes, or
