@@ -161,6 +161,10 @@ const CASES: &[(&str, &str)] = &[
     // (Ruby gives false and :k; the signatures' NilClass lacks both).
     ("class Object\n  def present? = !nil?\nend\nnil.present?", "bool"),
     ("module Kernel\n  def kh = :k\nend\n1.kh", ":k"),
+    // A private method called with a receiver: Ruby refuses it, and a
+    // `method_missing` answers (Ruby gives "mm"); on `self` it runs.
+    ("class A\n  private def foo = 1\n  def method_missing(*) = \"mm\"\nend\nA.new.foo", "untyped"),
+    ("class A\n  private def foo = 1\n  def bar = foo\nend\nA.new.bar", "1"),
     // A lazy enumerator's select is lazy (see data/rbs_core_fixes.rbs).
     ("[1, 2, 3].lazy.select(&:odd?)", "Enumerator::Lazy[Integer, top]"),
     // No match runs no block: nil (see data/rbs_core_fixes.rbs).

@@ -186,6 +186,8 @@ fn method_visibility_mismatch() {
         "class Secret\n  protected\n  def hidden = 1\nend\nSecret.new.hidden",
         "class Secret\n  private\n  def hidden = 1\nend\nclass Open < Secret\n  public :hidden\nend\nSecret.new.hidden",
         "class Secret\n  private\n  def hidden = 1\nend\nobj.hidden",
+        // `method_missing` answers it (Ruby gives "mm").
+        "class Secret\n  private\n  def hidden = 1\n  def method_missing(*) = \"mm\"\nend\nSecret.new.hidden",
     ];
     check("def.method-visibility-mismatch", Severity::Error, firing, silent, true);
 }

@@ -993,6 +993,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // is Psych's, not Kernel's private `load`).
             Callee::Rbs(found) if found.private && !on_self => Plan::Fixed(Type::untyped()),
             Callee::Rbs(found) => self.rbs_plan(Some(found), method, receiver.clone(), args, block),
+            // So it refuses this file's private method: the call raises, or
+            // `method_missing` answers it (`private :foo` in a proxy).
+            Callee::Def(id)
+                if !on_self
+                    && side == Side::Instance
+                    && self.index.private_defs.contains(&(self.index.def(id).node.location().start() as usize)) =>
+            {
+                Plan::Fixed(Type::untyped())
+            }
             Callee::Def(id) => {
                 let mut defs = self.all_definitions(id, method);
                 let below = self.overrides(&class, side, method);

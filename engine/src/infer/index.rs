@@ -302,9 +302,9 @@ impl<'pr> ProgramIndex<'pr> {
         walker.visit(root);
         walker.add_macro_names();
         index.joined_outside = index.join_own_outside_writes();
-        if project.as_ref().is_some_and(|p| p.index.policy == crate::model::params::ParameterPolicy::Private) {
-            index.private_defs = super::call_sites::private_defs(root);
-        }
+        // Parameters from call sites (under the `private` policy) and calls
+        // Ruby refuses (a private method given a receiver) both need them.
+        index.private_defs = super::call_sites::private_defs(root);
         index.project = project;
         index.merge_other_files();
         index.resolve_pending(env);

@@ -16,6 +16,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the receiver is `self` (Ruby allows `self.m` for private methods since 2.7) or implicit",
         "the receiver is untyped or a union, or the class is opened in several files or subclassed in the project",
         "the method is public or protected, or defined more than once in the project (a subclass may make it public)",
+        "the project defines `method_missing` anywhere (Ruby hands the call to it instead of raising)",
     ],
     example: "class Secret\n  private\n  def hidden = 1\nend\nSecret.new.hidden",
     authored: Severity::Error,
@@ -39,7 +40,9 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             && cx.project.def_count(&call.method) == 1
             && !cx.project.defined_dynamically(&call.method)
             && !cx.project.is_spread(class)
-            && !cx.project.has_subclasses(class);
+            && !cx.project.has_subclasses(class)
+            && cx.project.def_count("method_missing") == 0
+            && !cx.project.defined_dynamically("method_missing");
         if sure {
             let receiver_type = shown(ty);
             out.push(
