@@ -354,7 +354,8 @@ fn possible_nil_receiver() {
         ("def m(f)\n  x, y = f ? [1] : [2, 3]\n  y + 1\nend", &[(3, 5)]),
         // A named group the match may skip.
         ("def m(s)\n  if /(?<n>\\d+)(?<u>px)?/ =~ s\n    u.upcase\n  end\nend", &[(3, 7)]),
-        ("def m(words)\n  [\"a\", \"b\"].first(1)\n  %w[a b].sample.upcase\nend", &[(3, 18)]),
+        // (A literal's own elements are there: see the silent list.)
+        ("def m(words)\n  [\"a\", \"b\"].first(1)\n  %w[a b].select(&:frozen?).sample.upcase\nend", &[(3, 36)]),
         // A block parameter is nil when no block is given.
         ("def m(&blk)\n  blk.arity\nend", &[(2, 7)]),
         // `block_given?` speaks of the block parameter only while it holds the block.
@@ -432,6 +433,10 @@ fn possible_nil_receiver() {
         "class B\n  def m\n    a = [1, 3].select(&:odd?)\n    return if a.empty?\n    puts \"x\"\n    print 1, :s\n    a.first + 1\n  end\nend",
         "def m\n  a = [1, 3].select(&:odd?)\n  return if a.empty?\n  x = \"abc\".size\n  a.first + x\nend",
         "class A\n  def initialize = @n = ENV[\"H\"]\n  def go\n    return unless @n\n    puts \"hi\"\n    @n.upcase\n  end\nend",
+        // Picks from a literal array, a named class's name (Ruby runs each).
+        "%w[a b c].sample.upcase",
+        "mn, mx = [5, 3, 9].minmax\nmn + mx",
+        "class Dog; end\nDog.name.downcase",
         // A local fresh from a literal of rows (Ruby runs each).
         "pairs = [[1, 2], [3, 4]]\npairs.each { |a, b| puts a + b }",
         "users = [{ name: \"a\", age: 30 }]\nusers.select { |u| u[:age] > 18 }",

@@ -127,6 +127,11 @@ pub(super) const STORES_BLOCK: &[&str] = &[
     "autoload",
 ];
 
+/// `String?`, as `Module#name` answers.
+fn string_or_nil() -> Type {
+    union([Type::nominal("String"), Type::nil()])
+}
+
 /// Longest tuple whose `map` stays a tuple (one element type per slot).
 const MAX_MAPPED_TUPLE: usize = 32;
 
@@ -436,9 +441,39 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let dispatched = literal_bytes.unwrap_or(dispatched);
         // Inject without a start value gives nil only for no elements: a
         // literal array's are known (`[A, B].reduce(&:merge)`).
+        // One element is the answer itself: the block never runs (`[nil].inject
+        // { 1 }` is nil). What the core's signature says may be nil is not
+        // for some receivers (below).
+        let core_answer = !dispatched.has_unknown() && call.block().is_none();
+        let pair_may_be_nil = matches!(&dispatched, Type::Tuple(pair) if pair.iter().any(Type::may_be_nil));
         let dispatched = match (&*method, &receiver_type) {
+            ("inject" | "reduce", Type::Tuple(elements)) if elements.len() == 1 && args.is_empty() => {
+                elements[0].forget_exact()
+            }
             ("inject" | "reduce", Type::Tuple(elements)) if !elements.is_empty() && args.is_empty() => {
                 dispatched.without_nil()
+            }
+            // A literal array's elements are there: `%w[a b].sample` is one.
+            ("sample" | "min" | "max", Type::Tuple(elements))
+                if !elements.is_empty() && args.is_empty() && core_answer && dispatched.may_be_nil() =>
+            {
+                union(elements.clone()).forget_exact()
+            }
+            ("minmax", Type::Tuple(elements))
+                if !elements.is_empty() && args.is_empty() && core_answer && pair_may_be_nil =>
+            {
+                Type::Tuple(vec![union(elements.clone()).forget_exact(); 2])
+            }
+            // A class written as a constant has a name (only an anonymous
+            // class's is nil).
+            ("name", Type::Singleton(class))
+                if args.is_empty()
+                    && core_answer
+                    && dispatched == string_or_nil()
+                    && self.singleton_chain_is_plain(class)
+                    && matches!(self.lookup(class, Side::Singleton, "name"), Callee::Rbs(_)) =>
+            {
+                Type::nominal("String")
             }
             _ => dispatched,
         };
