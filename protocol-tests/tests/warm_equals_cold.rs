@@ -325,3 +325,15 @@ fn output_pointed_elsewhere_in_another_file_reaches_a_warm_answer() {
     assert!(before.contains("undefined method `bogus_call` for Integer\""), "{before}");
     assert!(!after.contains("undefined method `bogus_call` for Integer\""), "`a.first` may be nil now: {after}");
 }
+
+#[test]
+fn a_maker_module_extended_into_objects_in_another_file_reaches_a_warm_answer() {
+    // `Maker#field` makes accessors for whatever extends it; once another
+    // file extends some object with it, any class's `m` may be one.
+    let (before, after) = warm_answers_across_an_edit_of_another_file(
+        "class U\n  def m = 1\nend\nmodule Maker\n  def field(n) = attr_accessor(n)\nend\n",
+        "y = 1\nx = Object.new\nx.extend(Maker)\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
+    assert!(!after.contains("bogus_call"), "`U#m` may be an accessor now: {after}");
+}

@@ -127,6 +127,8 @@ pub struct ProjectLink {
     /// Method names asked whether the project gives them a body of its own.
     redefined_read: RefCell<HashSet<String>>,
     exported_read: std::cell::Cell<bool>,
+    /// Whether a lookup asked what modules extended into objects make.
+    object_made_read: std::cell::Cell<bool>,
     /// Whether [`ProjectLink::reads`] lists every read, or only those that
     /// folding the exports in may change (all a call whose model is
     /// dropped after it asks again: listing the rest cost more than a
@@ -146,6 +148,7 @@ impl ProjectLink {
             other_reads: RefCell::default(),
             redefined_read: RefCell::default(),
             exported_read: Default::default(),
+            object_made_read: Default::default(),
             all_reads: true,
         }
     }
@@ -219,6 +222,9 @@ impl ProjectLink {
         deps.extend(self.constants_read.borrow().iter().cloned().map(Dep::Constant));
         deps.extend(self.other_reads.borrow().iter().cloned());
         deps.extend(self.redefined_read.borrow().iter().cloned().map(Dep::Redefined));
+        if self.object_made_read.get() {
+            deps.push(Dep::ObjectMade);
+        }
         if self.exported_read.get() {
             deps.push(Dep::Exported);
         }
@@ -434,7 +440,7 @@ impl<'pr> ProgramIndex<'pr> {
     /// [`crate::model::index::ProjectIndex::objects_make`])?
     pub fn made_for_objects(&self, side: Side, method: &str) -> bool {
         let Some(project) = self.project.as_ref() else { return false };
-        project.read_redefined(method);
+        project.object_made_read.set(true);
         project.index.objects_make(side, method)
     }
 

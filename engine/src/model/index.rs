@@ -431,6 +431,10 @@ pub enum Dep {
     /// name (`obj.instance_variable_set(:@x, v)`), or code given as a
     /// string writes in the class's family: (class, ivar).
     OutsideIvar(Name, String),
+    /// What modules extended into objects make for whatever extends them
+    /// (see [`ProjectIndex::objects_make`]), as a whole: read by every
+    /// lookup in a project class, so one dependency, not one per name.
+    ObjectMade,
 }
 
 /// Every method name of `runners`, with those that hand their block to one
@@ -480,7 +484,8 @@ impl Dep {
             | Dep::FactName(_)
             | Dep::Redefined(_)
             | Dep::ConstantRewritten(_)
-            | Dep::OutsideIvar(..) => false,
+            | Dep::OutsideIvar(..)
+            | Dep::ObjectMade => false,
         }
     }
 }
@@ -1107,7 +1112,7 @@ impl ProjectIndex {
     /// (What the caller reads of this: `Dep::Redefined`.)
     /// Does a module mixed into single objects make `method` for whatever
     /// extends it, so that some class may answer it with a body nobody
-    /// can see? (What the caller reads of this: `Dep::Redefined`.)
+    /// can see? (What the caller reads of this: `Dep::ObjectMade`.)
     pub fn objects_make(&self, side: Side, method: &str) -> bool {
         self.object_made.iter().any(|made| made.covers(side, method))
     }
@@ -1522,7 +1527,6 @@ impl ProjectIndex {
                 13u8.hash(&mut hasher);
                 self.redefined(method).hash(&mut hasher);
                 self.block_replaced_classes(method).hash(&mut hasher);
-                [Side::Instance, Side::Singleton].map(|side| self.objects_make(side, method)).hash(&mut hasher);
                 self.output_redirected(method).hash(&mut hasher);
             }
             Dep::ConstantRewritten(full) => {
@@ -1532,6 +1536,10 @@ impl ProjectIndex {
             Dep::OutsideIvar(class, ivar) => {
                 15u8.hash(&mut hasher);
                 self.written_outside(class, ivar).hash(&mut hasher);
+            }
+            Dep::ObjectMade => {
+                16u8.hash(&mut hasher);
+                self.object_made.hash(&mut hasher);
             }
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);
@@ -1599,7 +1607,8 @@ impl ProjectIndex {
             | Dep::MixinOverrides(..)
             | Dep::Redefined(_)
             | Dep::ConstantRewritten(_)
-            | Dep::OutsideIvar(..) => false,
+            | Dep::OutsideIvar(..)
+            | Dep::ObjectMade => false,
         }
     }
 
