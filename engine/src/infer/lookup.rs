@@ -290,7 +290,9 @@ impl<'a> Inferrer<'_, 'a> {
                 continue;
             }
             seen_included.push(module);
-            let Some(module) = self.index.class_for_method(module, method) else { continue };
+            // Its shape (which holds what its hook extends) is read once,
+            // not once per name looked up.
+            let Some(module) = self.index.class_shape(module) else { continue };
             extended.extend(module.includer_extends.iter().map(|m| &**m));
             included.extend(module.includes.iter().map(|m| &**m));
         }
