@@ -103,7 +103,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let eligible = match policy {
             ParameterPolicy::Off => false,
             ParameterPolicy::Private => {
-                side == Side::Instance && self.index.private_defs.contains(&(info.node.location().start() as usize))
+                side == Side::Instance && self.index.is_private_def(info.node.location().start() as usize)
             }
             ParameterPolicy::All => true,
         };

@@ -1033,7 +1033,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             Callee::Def(id)
                 if !on_self
                     && side == Side::Instance
-                    && self.index.private_defs.contains(&(self.index.def(id).node.location().start() as usize)) =>
+                    && self.index.is_private_def(self.index.def(id).node.location().start() as usize) =>
             {
                 Plan::Fixed(Type::untyped())
             }

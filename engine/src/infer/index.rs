@@ -54,9 +54,10 @@ pub struct ProgramIndex<'pr> {
     pub outside_ivars: crate::model::index::OutsideIvarWrites,
     /// The rest of the project, when the file is analysed as part of one.
     pub project: Option<ProjectLink>,
-    /// Start offsets of the `def`s that are private instance methods
-    /// (found only where parameter inference may use them).
-    pub private_defs: HashSet<usize>,
+    /// Start offsets of the `def`s that are private instance methods,
+    /// found from `root` when first asked (see [`Self::is_private_def`]).
+    private_defs: std::cell::OnceCell<HashSet<usize>>,
+    root: Option<Node<'pr>>,
     /// Constants resolved since the index was complete, by the name as
     /// written and then the lexical scope: inference asks the same few
     /// again and again. (The first resolution noted the project reads.)
@@ -263,7 +264,8 @@ impl<'pr> ProgramIndex<'pr> {
             ivars_unknowable: false,
             outside_ivars: Default::default(),
             project: None,
-            private_defs: HashSet::default(),
+            private_defs: std::cell::OnceCell::new(),
+            root: None,
             resolved: RefCell::default(),
             overrides: RefCell::default(),
             written_outside: RefCell::default(),
@@ -308,9 +310,7 @@ impl<'pr> ProgramIndex<'pr> {
         walker.visit(root);
         walker.add_macro_names();
         index.joined_outside = index.join_own_outside_writes();
-        // Parameters from call sites (under the `private` policy) and calls
-        // Ruby refuses (a private method given a receiver) both need them.
-        index.private_defs = super::call_sites::private_defs(root);
+        index.root = Some(crate::syntax::node_clone(root));
         index.project = project;
         index.merge_other_files();
         index.resolve_pending(env);
@@ -351,6 +351,15 @@ impl<'pr> ProgramIndex<'pr> {
     /// view here)? Classes of other files are known, but their bodies are not.
     pub fn is_local(&self, name: &str) -> bool {
         self.classes.get(name).is_some_and(|c| !c.spread)
+    }
+
+    /// Is the `def` starting at `start` a private instance method?
+    /// Parameters from call sites (under the `private` policy) and calls
+    /// Ruby refuses (a private method given a receiver) ask.
+    pub fn is_private_def(&self, start: usize) -> bool {
+        self.private_defs
+            .get_or_init(|| self.root.as_ref().map(super::call_sites::private_defs).unwrap_or_default())
+            .contains(&start)
     }
 
     /// What this file defines for the others (call on an index built
