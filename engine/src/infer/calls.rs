@@ -436,7 +436,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         self.dispatched_quietly = false;
         let dispatched = self.dispatch(&receiver_type, &site, block, state, frame);
         if std::mem::take(&mut self.dispatched_quietly) {
-            self.quiet_calls.insert(call.location().start() as usize);
+            self.quiet_calls.insert(super::key_of(&call.as_node()));
         }
         let dispatched = literal_bytes.unwrap_or(dispatched);
         // Inject without a start value gives nil only for no elements: a
@@ -497,13 +497,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // `rows.each { |row| row << x }`: a block given the receiver's
             // elements may change them.
             // So may `&:chomp!`, or any other object given as the block.
-            let takes_elements = match call.block() {
-                Some(Node::BlockNode { .. }) => {
-                    call.block().and_then(|b| b.as_block_node()).is_some_and(|b| b.parameters().is_some())
-                }
-                Some(_) => true,
-                None => false,
-            };
+            let takes_elements =
+                call.block().is_some_and(|b| b.as_block_node().is_none_or(|b| b.parameters().is_some()));
             if takes_elements {
                 self.escape(node, state);
                 // A call that gives the receiver back (`[{a: 1}].each { |h|
@@ -545,7 +540,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                         || self.holds_project_objects(other)
                 }
             });
-            let quiet = self.quiet_calls.contains(&(call.location().start() as usize));
+            let quiet = self.quiet_calls.contains(&super::key_of(&call.as_node()));
             let keeps_ivars = quiet
                 || !on_self
                     && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)

@@ -38,8 +38,7 @@ impl<'pr> Inferrer<'pr, '_> {
                         let local = node.as_local_variable_write_node().expect("matched").name();
                         flow.forget_reads_naming(&String::from_utf8_lossy(local.as_slice()));
                     }
-                    None if self.quiet_calls.contains(&(node.location().start() as usize))
-                        && node.as_call_node().is_some() => {}
+                    None if self.quiet_calls.contains(&super::key_of(node)) => {}
                     None => {
                         let receiver = node.as_call_node().and_then(|c| c.receiver());
                         let receiver_type = receiver.as_ref().and_then(|r| self.types.get(&super::key_of(r)));

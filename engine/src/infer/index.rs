@@ -958,12 +958,7 @@ fn literal_iteration(call: &CallNode<'_>) -> Option<(Vec<u8>, Vec<String>)> {
     let list = list.as_array_node()?;
     let mut names = Vec::new();
     for element in list.elements().iter() {
-        let text = match &element {
-            Node::SymbolNode { .. } => element.as_symbol_node()?.unescaped().to_vec(),
-            Node::StringNode { .. } => element.as_string_node()?.unescaped().to_vec(),
-            _ => return None,
-        };
-        names.push(String::from_utf8_lossy(&text).into_owned());
+        names.push(literal_name(&element)?);
     }
     let block = call.block()?;
     let parameters = block.as_block_node()?.parameters()?;
@@ -1277,7 +1272,8 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// class methods, which its subclasses call too): the class (and what
     /// is below it) may answer any name the computation may spell with a
     /// body nobody can see. (In an instance method of a module `self` is
-    /// whatever extends it; that route is not followed here.)
+    /// whatever extends it: see [`Self::note_made_for_extenders`].)
+    /// `undef_method`/`remove_method` take names away the same way.
     fn note_made_methods(&mut self, call: &CallNode<'pr>, method: &str) {
         let names: usize = match method {
             "define_method" | "define_singleton_method" | "alias_method" => 1,
@@ -1338,9 +1334,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             if method == "attr_writer" {
                 made.suffix.push('=');
             }
-            if !class.made_methods.contains(&made) {
-                class.made_methods.push(made);
-            }
+            class.make(made);
         }
     }
 
@@ -1440,10 +1434,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 if exact {
                     self.add_method(prefix, MethodEntry::Opaque, side);
                 } else if let Some(class) = self.current() {
-                    let made = MadeMethods { side, prefix, suffix };
-                    if !class.made_methods.contains(&made) {
-                        class.made_methods.push(made);
-                    }
+                    class.make(MadeMethods { side, prefix, suffix });
                 }
             }
         } else if call.receiver().as_ref().and_then(written_class).is_some() {
@@ -1646,8 +1637,6 @@ impl<'pr> Walker<'_, 'pr, '_> {
         !RUN_ELSEWHERE.contains(&&*method) && self.env.declares_method_named(&method)
     }
 
-    /// Is the receiver of this call the `self` the code around it has (no
-    /// receiver or `self`, outside any block that may run elsewhere)?
     /// `$stdout = obj`: Kernel's printing functions may run `obj`'s code
     /// (see [`ProgramIndex::output_redirected`]).
     fn note_output_redirected(&mut self, global: &[u8]) {
@@ -1656,6 +1645,8 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// Is the receiver of this call the `self` the code around it has (no
+    /// receiver or `self`, outside any block that may run elsewhere)?
     fn on_known_self(&self, call: &CallNode<'pr>) -> bool {
         self.blocks_of_unknown_self == 0 && matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
     }
@@ -2331,10 +2322,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
                     Some(name) => self.add_method(name, MethodEntry::Opaque, self.side),
                     None => {
                         let (prefix, suffix) = computed_name(&name).unwrap_or_default();
-                        let made = MadeMethods { side: self.side, prefix, suffix };
-                        let class = self.current().expect("checked above");
-                        if !class.made_methods.contains(&made) {
-                            class.made_methods.push(made);
+                        let side = self.side;
+                        if let Some(class) = self.current() {
+                            class.make(MadeMethods { side, prefix, suffix });
                         }
                     }
                 }
@@ -2774,13 +2764,7 @@ fn ivars_written_by_string(code: &Node<'_>) -> Option<Vec<String>> {
 /// The ivar name a call's argument at `at` spells (`:@x`, `"@x"`), if it
 /// is written out.
 fn literal_argument(call: &CallNode<'_>, at: usize) -> Option<String> {
-    let argument = call.arguments()?.arguments().iter().nth(at)?;
-    let text = match &argument {
-        Node::SymbolNode { .. } => argument.as_symbol_node()?.unescaped().to_vec(),
-        Node::StringNode { .. } => argument.as_string_node()?.unescaped().to_vec(),
-        _ => return None,
-    };
-    Some(String::from_utf8_lossy(&text).into_owned())
+    literal_name(&call.arguments()?.arguments().iter().nth(at)?)
 }
 
 /// Kernel's functions, which cannot reach the object being built.

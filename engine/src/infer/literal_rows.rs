@@ -51,9 +51,9 @@ const ELEMENT_BY_ELEMENT: &[&str] = &[
 /// type, literals widened (`[Integer, String]`, `{ name: String, age:
 /// Integer }`). `None` leaves the element as the signature binds it.
 /// `outer_nested` says whether the block reads or writes a local of the
-/// code around it that holds nested arrays or hashes. (A local's rows are
-/// never exact, so such a local cannot hold this literal's rows; the check
-/// stays so that a change to that rule cannot make this unsound.)
+/// code around it that holds nested arrays or hashes: through it (the
+/// receiver's own local among them, see [`fresh_rows`]) the block could
+/// change a row before it comes.
 pub fn row_type(
     receiver: &Type,
     method: &str,

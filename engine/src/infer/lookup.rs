@@ -268,7 +268,7 @@ impl<'a> Inferrer<'_, 'a> {
     fn reopened_root_defining(&self, class: &str, method: &str) -> Option<&'static str> {
         ["Object", "Kernel", "BasicObject"].into_iter().find(|root| {
             *root != class
-                && !(class == "BasicObject" && *root != "BasicObject")
+                && class != "BasicObject"
                 && self.index.class_for_method(root, method).is_some_and(|user| {
                     user.instance_methods.contains_key(method) || user.makes(Side::Instance, method)
                 })

@@ -365,8 +365,9 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// Calls walked so far that may raise StopIteration (see `loop_exit`).
     pub stop_risks: u32,
     /// Calls of Kernel functions that cannot reach the program's objects
-    /// (`puts "x"`), by start offset: they keep narrowed reads.
-    quiet_calls: HashSet<usize>,
+    /// (`puts "x"`), by node key (a call and the call on its result start
+    /// together): they keep narrowed reads.
+    quiet_calls: HashSet<NodeKey>,
     /// Set by the last `dispatch` that found such a call.
     dispatched_quietly: bool,
     /// String literals are UTF-8 text (see `literals::utf8_source`).

@@ -852,10 +852,6 @@ const INERT: &[&str] = &[
     "MatchData",
 ];
 
-/// Does evaluating this node (not itself a stable read) run code that may
-/// change a stable read, or write a variable its text may name? Reads,
-/// literals, the nodes that only combine others (whose parts are judged on
-/// their own) and a core value's own methods (`ENV["X"].empty?`) do not.
 /// Kernel functions that, given only core values, run no code of the
 /// program: printing (while `$stdout` is Ruby's own; see
 /// `index::OUTPUT_FUNCTIONS`) and conversions. (`warn` calls
@@ -875,6 +871,10 @@ pub fn quiet_function(method: &str, args: &[super::calls::Arg]) -> bool {
         })
 }
 
+/// Does evaluating this node (not itself a stable read) run code that may
+/// change a stable read, or write a variable its text may name? Reads,
+/// literals, the nodes that only combine others (whose parts are judged on
+/// their own) and a core value's own methods (`ENV["X"].empty?`) do not.
 pub fn disturbs_reads(node: &Node<'_>, receiver_type: Option<&Type>) -> bool {
     match node {
         Node::CallNode { .. } => {

@@ -160,6 +160,13 @@ impl UserClass {
         }
     }
 
+    /// Notes names it is given at run time (once each).
+    pub fn make(&mut self, made: MadeMethods) {
+        if !self.made_methods.contains(&made) {
+            self.made_methods.push(made);
+        }
+    }
+
     /// Is `method` among the names it is given at run time?
     pub fn makes(&self, side: Side, method: &str) -> bool {
         self.made_methods.iter().any(|made| made.covers(side, method))

@@ -361,9 +361,10 @@ pub struct ProjectIndex {
     /// Modules some code mixes into single objects (`obj.extend(M)`):
     /// their instance methods may answer on an object of any class.
     object_extended: Vec<Name>,
-    /// What those modules (and the modules they include) make for whatever
-    /// extends them ([`UserClass::made_for_extenders`]): `base.extend(M)`
-    /// in an `included` hook gives some class nobody names these names.
+    /// What the modules mixed into objects anywhere but an `included`
+    /// hook's includer (and the modules they include) make for whatever
+    /// extends them ([`UserClass::made_for_extenders`]): some class
+    /// nobody names may answer these names.
     object_made: Vec<MadeMethods>,
     /// Every file's [`FileInterface::top_object_extends`].
     top_object_extends: Vec<String>,
