@@ -180,6 +180,13 @@ const CASES: &[(&str, &str)] = &[
     ("1 =~ /x/", "nil"),
     // No match runs no block: nil (see data/rbs_core_fixes.rbs).
     ("\"abc\".match(/z/) { |m| 1 }", "1?"),
+    // With a block these iterate and give the string back.
+    ("\"ab\".chars { |c| c }", "String"),
+    ("\"ab\".bytes { |b| b }", "String"),
+    ("\"ab\".chars", "[\"a\", \"b\"]"),
+    ("\"a\\nb\".lines { |l| l }", "String"),
+    ("\"ab\".grapheme_clusters { |g| g }", "String"),
+    ("\"a\\nb\".lines", "Array[String]"),
     ("a = [/a/.match(\"a\")]\na.map { |m| m }.compact.map { |m| m }", "Array[MatchData]"),
     ("h = { a: 1 }.transform_values { |v| v > 0 ? v : nil }\nh.compact", "Hash[Symbol, Integer]"),
     // Folding over literal tuples

@@ -968,7 +968,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // The project's own body answers, not the core's (see lookup).
             return Plan::Fixed(Type::untyped());
         }
-        if may_fold {
+        // With a block, `"ab".chars { }` iterates and gives the string back.
+        let block_changes_answer = !matches!(block, BlockArg::None) && fold::block_form_differs(method);
+        if may_fold && !block_changes_answer {
             if let Some(folded) = fold::fold(receiver, method, args) {
                 return Plan::Fixed(folded);
             }

@@ -38,6 +38,12 @@ const CORE_VALUE_CLASSES: &[&str] = &[
     "Thread",
 ];
 
+/// Whether a block changes what a folded method gives: these iterate with
+/// one and give the receiver back (`"ab".bytes { }` is `"ab"`).
+pub fn block_form_differs(method: &str) -> bool {
+    matches!(method, "bytes" | "chars")
+}
+
 pub fn fold(receiver: &Type, method: &str, args: &[Arg]) -> Option<Type> {
     let values: Option<Vec<&Literal>> = args
         .iter()
