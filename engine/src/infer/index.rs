@@ -444,6 +444,19 @@ impl<'pr> ProgramIndex<'pr> {
         project.index.redefined(method)
     }
 
+    /// May a module this file or another defines make `method` for
+    /// whatever extends it? (A cheap question before the walk of the
+    /// modules a class extends, which reads each one's methods.)
+    pub fn extenders_may_make(&self, side: Side, method: &str) -> bool {
+        let covers = |class: &UserClass| class.made_for_extenders.iter().any(|made| made.covers(side, method));
+        if self.classes.values().any(covers) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.object_made_read.set(true);
+        project.index.extenders_may_make(side, method)
+    }
+
     /// May some class answer `method` with a body a module mixed into
     /// single objects makes for whatever extends it (see
     /// [`crate::model::index::ProjectIndex::objects_make`])?

@@ -280,6 +280,9 @@ impl<'a> Inferrer<'_, 'a> {
     /// `method` for it in an instance method (`extend Maker` then `flag
     /// :admin`, where `Maker#flag` calls `define_method`)?
     fn made_by_extension(&self, user: &UserClass, side: Side, method: &str) -> bool {
+        if !self.index.extenders_may_make(side, method) {
+            return false;
+        }
         // The modules extended: by the class, and by the `included` hooks
         // of the modules it includes (`base.extend(ClassMethods)`).
         let mut extended: Vec<&str> = user.extends.iter().map(|m| &**m).collect();

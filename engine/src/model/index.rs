@@ -366,6 +366,9 @@ pub struct ProjectIndex {
     /// extends them ([`UserClass::made_for_extenders`]): some class
     /// nobody names may answer these names.
     object_made: Vec<MadeMethods>,
+    /// What any module makes for whatever extends it, all together: a
+    /// lookup walks the modules a class extends only for a name in here.
+    extender_made: Vec<MadeMethods>,
     /// Every file's [`FileInterface::top_object_extends`].
     top_object_extends: Vec<String>,
     /// Every file's [`FileInterface::object_defs`]: some object of any
@@ -432,8 +435,9 @@ pub enum Dep {
     /// name (`obj.instance_variable_set(:@x, v)`), or code given as a
     /// string writes in the class's family: (class, ivar).
     OutsideIvar(Name, String),
-    /// What modules extended into objects make for whatever extends them
-    /// (see [`ProjectIndex::objects_make`]), as a whole: read by every
+    /// What modules make for whatever extends them: those extended into
+    /// objects (see [`ProjectIndex::objects_make`]) and any at all (see
+    /// [`ProjectIndex::extenders_may_make`]), as a whole: read by every
     /// lookup in a project class, so one dependency, not one per name.
     ObjectMade,
 }
@@ -1058,6 +1062,7 @@ impl ProjectIndex {
         }
         self.object_extended.sort();
         self.object_made = self.made_for_extended_objects(&objects_anywhere);
+        self.extender_made = self.made_for_any_extender();
         self.extended = self.object_extended.iter().cloned().collect();
         for class in self.classes.values() {
             for (_, part) in &class.parts {
@@ -1116,6 +1121,24 @@ impl ProjectIndex {
     /// can see? (What the caller reads of this: `Dep::ObjectMade`.)
     pub fn objects_make(&self, side: Side, method: &str) -> bool {
         self.object_made.iter().any(|made| made.covers(side, method))
+    }
+
+    /// May some module make `method` for whatever extends it (in a class
+    /// or an object)? Only then is a class's extended modules' walk worth
+    /// making. (What the caller reads of this: `Dep::ObjectMade`.)
+    pub fn extenders_may_make(&self, side: Side, method: &str) -> bool {
+        self.extender_made.iter().any(|made| made.covers(side, method))
+    }
+
+    fn made_for_any_extender(&self) -> Vec<MadeMethods> {
+        let mut made: Vec<MadeMethods> = self
+            .classes
+            .values()
+            .flat_map(|class| class.merged.iter().flat_map(|c| c.made_for_extenders.iter().cloned()))
+            .collect();
+        made.sort_by(|a, b| (a.side, &a.prefix, &a.suffix).cmp(&(b.side, &b.prefix, &b.suffix)));
+        made.dedup();
+        made
     }
 
     fn made_for_extended_objects(&self, extended: &[Name]) -> Vec<MadeMethods> {
@@ -1540,7 +1563,7 @@ impl ProjectIndex {
             }
             Dep::ObjectMade => {
                 16u8.hash(&mut hasher);
-                self.object_made.hash(&mut hasher);
+                (&self.object_made, &self.extender_made).hash(&mut hasher);
             }
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);
