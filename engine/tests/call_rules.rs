@@ -411,6 +411,11 @@ fn possible_nil_receiver() {
         // A window that lost an element, or slices (the last may be short).
         ("[1, 2, 3].each_cons(2) { |w| w.pop; w.last + 1 }", &[(1, 44)]),
         ("[1, 2, 3].each_slice(2) { |a, b| a + b }", &[(1, 36)]),
+        ("[1, 2, 3].each_slice(2).map { |a, b| a + b }", &[(1, 40)]),
+        // A zip whose argument may run out fills the rest with nil.
+        ("[1, 2, 3].zip([3, 4]).map { |a, b| b - a }", &[(1, 38)]),
+        ("[1, 2].zip([nil, 4]).map { |a, b| b - a }", &[(1, 37)]),
+        ("[[1, 2], [3]].each_with_index { |(a, b), i| b + i }", &[(1, 47)]),
     ];
     let silent = &[
         // An emptiness guard: the element reads give an element (Ruby runs
@@ -444,6 +449,15 @@ fn possible_nil_receiver() {
         // `each_cons(n)` windows hold exactly n elements (Ruby runs each).
         "[1, 2, 3].each_cons(2) { |a, b| a + b }",
         "[1, 2, 3].each_cons(2) { |w| w.first + w.last }",
+        // The same windows, pairs and rows through an enumerator.
+        "[1, 2, 3].each_cons(2).map { |a, b| b - a }",
+        "[1, 2, 3].each_cons(2).map { |w| w.last - w.first }",
+        "[1, 2, 3].combination(2).map { |a, b| b - a }",
+        "[1, 2, 3].permutation(2).select { |a, b| b > a }",
+        "[1, 2, 3].combination(2) { |a, b| b - a }",
+        "[1, 2].zip([3, 4]).map { |a, b| b - a }",
+        "[[1, 2]].each_with_index { |(a, b), i| b - a + i }",
+        "[[1, 2]].each_with_object([]) { |(a, b), acc| acc << b - a }",
         "def m = [3, 1, 2].sort.each_cons(3).to_a.size + [1, 2].each_cons(2) { |(a, b)| a * b }.size",
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase if s\nend",
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s&.upcase\nend",

@@ -290,13 +290,16 @@ const CASES: &[(&str, &str)] = &[
     ("a = [1]\na.push(*(\"a\"..\"c\"))\na", "Array[Integer | untyped]"),
     // Copied out of a variable, its arrays are held by both.
     ("x = [[\"a\"]]\ny = [1] + x\nx[0] << :s\ny", "Array[Array[untyped] | Integer]"),
-    ("x = [[\"a\"]]\ny = [1].zip(x)\nx[0] << :s\ny", "Array[[Integer, Array[untyped]?]]"),
+    ("x = [[\"a\"]]\ny = [1].zip(x)\nx[0] << :s\ny", "Array[[Integer, Array[untyped]]]"),
+    // An argument shorter than the receiver fills the rest with nil.
+    ("[1, 2].zip([\"a\"])", "Array[[Integer, String?]]"),
+    ("[1].zip([nil])", "Array[[Integer, nil]]"),
     ("x = [[2]]\ny = [0, *x]\nx[0] << \"s\"\ny", "[0, Array[untyped]]"),
     // `_ToAry[U]`: an array's own elements.
     ("[1] + [\"a\"]", "Array[Integer | String]"),
     // Pairs make a hash of their halves; what they hold is shared.
     ("[[:a, 1], [:b, 2]].to_h", "Hash[Symbol, Integer]"),
-    ("[1, 2].zip([\"a\", \"b\"]).to_h", "Hash[Integer, String?]"),
+    ("[1, 2].zip([\"a\", \"b\"]).to_h", "Hash[Integer, String]"),
     ("[[:a, [1]]].to_h", "Hash[Symbol, Array[untyped]]"),
     ("[1, 2].to_h", "Hash[untyped, untyped]"),
     // `flatten` unwraps arrays down to core scalars, which have no `to_ary`.

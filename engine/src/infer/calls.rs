@@ -62,6 +62,9 @@ pub struct CallSite<'c> {
     pub self_unknown: bool,
     /// The local variable the receiver is read from, if it is one.
     pub receiver_local: Option<&'c str>,
+    /// The receiver is an enumerator that yields one array at a time
+    /// (`each_cons(2)` with no block), not several values.
+    pub receiver_yields_arrays: bool,
 }
 
 /// The block a call passes.
@@ -425,6 +428,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             on_self,
             self_unknown,
             receiver_local: receiver_local.as_deref(),
+            receiver_yields_arrays: receiver_node.as_ref().and_then(|r| r.as_call_node()).is_some_and(|r| {
+                r.block().is_none()
+                    && super::literal_rows::gives_fixed_width(&String::from_utf8_lossy(r.name().as_slice()))
+            }),
         };
         let literal_bytes = match (&receiver_node, &block) {
             (Some(node), BlockArg::None) if &*method == "bytes" && args.is_empty() => {
@@ -439,6 +446,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             self.quiet_calls.insert(super::key_of(&call.as_node()));
         }
         let dispatched = literal_bytes.unwrap_or(dispatched);
+        // `each_cons(2)` with no block: an enumerator of pairs.
+        let dispatched = match call.block() {
+            None => super::literal_rows::window_enumerator(&method, &args, &dispatched).unwrap_or(dispatched),
+            Some(_) => dispatched,
+        };
         // Inject without a start value gives nil only for no elements: a
         // literal array's are known (`[A, B].reduce(&:merge)`).
         // One element is the answer itself: the block never runs (`[nil].inject
@@ -458,6 +470,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 if !elements.is_empty() && args.is_empty() && core_answer && dispatched.may_be_nil() =>
             {
                 union(elements.clone()).forget_exact()
+            }
+            // `[1, 2].zip([3, 4])`: no row runs out, so no `nil` fills one.
+            ("zip", Type::Tuple(elements)) if call.block().is_none() => {
+                super::literal_rows::zipped_in_full(elements, &args, &dispatched).unwrap_or(dispatched)
             }
             ("minmax", Type::Tuple(elements))
                 if !elements.is_empty() && args.is_empty() && core_answer && pair_may_be_nil =>
@@ -611,6 +627,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             on_self: false,
             self_unknown: false,
             receiver_local: None,
+            receiver_yields_arrays: false,
         };
         self.dispatch(receiver, &site, BlockArg::None, state, frame)
     }
@@ -627,7 +644,13 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         if matches!(site.method, "send" | "public_send" | "__send__") {
             if let Some(Arg::Value(Type::Constant(Literal::Sym(target)))) = site.args.first() {
                 let target = target.clone();
-                let forwarded = CallSite { method: &target, args: &site.args[1..], receiver_local: None, ..*site };
+                let forwarded = CallSite {
+                    method: &target,
+                    args: &site.args[1..],
+                    receiver_local: None,
+                    receiver_yields_arrays: false,
+                    ..*site
+                };
                 return self.dispatch(receiver, &forwarded, block, state, frame);
             }
         }
@@ -774,7 +797,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     let rows = fresh.as_ref().unwrap_or(receiver);
                     let row = super::literal_rows::row_type(rows, method, yielded.as_deref(), &node, outer_nested);
                     if let Some(row) = row {
-                        yielded = Some(vec![row]);
+                        yielded = Some(row);
                     }
                     if let Some(window) = super::literal_rows::cons_window(method, args, yielded.as_deref()) {
                         yielded = Some(vec![window]);
@@ -789,7 +812,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     .members()
                     .iter()
                     .any(|m| Inferrer::class_of(m).is_some_and(|c| c.starts_with("Enumerator")));
-                if let (true, true, Some([Type::Tuple(pair)])) = (one_parameter, enumerator, yielded.as_deref()) {
+                if let (true, true, false, Some([Type::Tuple(pair)])) =
+                    (one_parameter, enumerator, site.receiver_yields_arrays, yielded.as_deref())
+                {
                     if let Some(first) = pair.first() {
                         yielded = Some(vec![union([Type::Tuple(pair.clone()), first.clone()])]);
                     }
@@ -1367,8 +1392,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             _ => Plan::Fixed(Type::untyped()),
         };
         let plans = vec![plan];
-        let site =
-            CallSite { method, args: &args, implicit: true, on_self: true, self_unknown: false, receiver_local: None };
+        let site = CallSite {
+            method,
+            args: &args,
+            implicit: true,
+            on_self: true,
+            self_unknown: false,
+            receiver_local: None,
+            receiver_yields_arrays: false,
+        };
         let outcome = self.run_block(&plans, &site, &frame.self_type, block, state, frame);
         let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value)).collect();
         let mut ty = self.after_breaks(union(results), outcome, state);

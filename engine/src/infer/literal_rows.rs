@@ -45,6 +45,9 @@ const ELEMENT_BY_ELEMENT: &[&str] = &[
     "each_entry",
 ];
 
+/// Array methods that give their block each element with one more value.
+const PAIRED: &[&str] = &["each_with_index", "each_with_object"];
+
 /// What the block of `method` on `receiver` may take each element as,
 /// when `receiver` is a literal array of same-length arrays (or of
 /// hashes) and the block takes each apart or holds it alone: one row
@@ -60,13 +63,17 @@ pub fn row_type(
     yielded: Option<&[Type]>,
     block: &ruby_prism::BlockNode<'_>,
     outer_nested: impl Fn(&[u8]) -> bool,
-) -> Option<Type> {
+) -> Option<Vec<Type>> {
     let Type::Tuple(elements) = receiver else { return None };
-    if elements.is_empty() || !ELEMENT_BY_ELEMENT.contains(&method) || yielded?.len() != 1 {
+    let yielded = yielded?;
+    // `each_with_index { |(a, b), i| }`: the row first, then the index.
+    let paired = PAIRED.contains(&method) && yielded.len() == 2;
+    if elements.is_empty() || !(paired || (ELEMENT_BY_ELEMENT.contains(&method) && yielded.len() == 1)) {
         return None;
     }
     let row = if elements.iter().all(|e| matches!(e, Type::Tuple(_))) {
-        if !takes_apart(block) {
+        let apart = if paired { first_destructures(block) } else { takes_apart(block) };
+        if !apart {
             return None;
         }
         same_length_row(elements)?
@@ -78,7 +85,7 @@ pub fn row_type(
     if reads_outer_nested(block, &outer_nested) {
         return None;
     }
-    Some(row)
+    Some(if paired { vec![row, yielded[1].clone()] } else { vec![row] })
 }
 
 /// The key under which a local's rows, fresh from a literal, are kept
@@ -105,19 +112,56 @@ pub fn fresh_rows(value: &Node<'_>, ty: Option<&Type>) -> Option<Type> {
     }
 }
 
-/// Longest `each_cons` window given as a tuple.
+/// Longest window (`each_cons(n)`, `combination(n)`, ...) given as a tuple.
 const MAX_WINDOW: i64 = 16;
 
-/// `each_cons(2)`'s block gets windows of exactly two elements, where the
-/// signature says only `Array[Elem]`: `[Elem, Elem]`, so `|a, b|` takes
-/// two elements, neither of them `nil`. `None` for any other call.
-pub fn cons_window(method: &str, args: &[super::calls::Arg], yielded: Option<&[Type]>) -> Option<Type> {
-    let ([super::calls::Arg::Value(Type::Constant(Literal::Int(n)))], "each_cons") = (args, method) else {
-        return None;
-    };
-    let [Type::Nominal { class, args: element }] = yielded? else { return None };
+/// Methods that give each of their arrays exactly `n` elements, `n` their
+/// one argument: `each_cons(2)`'s windows, `combination(2)`'s pairs.
+/// (`each_slice`'s last slice may be shorter.)
+const FIXED_WIDTH: &[&str] =
+    &["each_cons", "combination", "permutation", "repeated_combination", "repeated_permutation"];
+
+/// Does `method` give arrays of exactly its argument's length, when its
+/// argument is a literal? Such a call with no block is an enumerator
+/// yielding one array at a time (not several values).
+pub fn gives_fixed_width(method: &str) -> bool {
+    FIXED_WIDTH.contains(&method)
+}
+
+/// The literal width `n` of a fixed-width call, if it is one.
+fn fixed_width(method: &str, args: &[super::calls::Arg]) -> Option<usize> {
+    let [super::calls::Arg::Value(Type::Constant(Literal::Int(n)))] = args else { return None };
+    (gives_fixed_width(method) && (1..=MAX_WINDOW).contains(n)).then_some(*n as usize)
+}
+
+/// `Array[Elem]` as the tuple of `width` elements it always is.
+fn as_window(array: &Type, width: usize) -> Option<Type> {
+    let Type::Nominal { class, args: element } = array else { return None };
     match (&**class, &element[..]) {
-        ("Array", [element]) if (1..=MAX_WINDOW).contains(n) => Some(Type::Tuple(vec![element.clone(); *n as usize])),
+        ("Array", [element]) => Some(Type::Tuple(vec![element.clone(); width])),
+        _ => None,
+    }
+}
+
+/// `each_cons(2)`'s block gets windows of exactly two elements (so do
+/// `combination(2)`'s and `permutation(2)`'s), where the signature says
+/// only `Array[Elem]`: `[Elem, Elem]`, so `|a, b|` takes two elements,
+/// neither of them `nil`. `None` for any other call.
+pub fn cons_window(method: &str, args: &[super::calls::Arg], yielded: Option<&[Type]>) -> Option<Type> {
+    let width = fixed_width(method, args)?;
+    let [array] = yielded? else { return None };
+    as_window(array, width)
+}
+
+/// The same windows through an enumerator: `each_cons(2)` with no block
+/// gives `Enumerator[[Elem, Elem], R]`, not `Enumerator[Array[Elem], R]`.
+pub fn window_enumerator(method: &str, args: &[super::calls::Arg], result: &Type) -> Option<Type> {
+    let width = fixed_width(method, args)?;
+    let Type::Nominal { class, args: parts } = result else { return None };
+    match (&**class, &parts[..]) {
+        ("Enumerator", [array, rest]) => {
+            Some(Type::Nominal { class: class.clone(), args: vec![as_window(array, width)?, rest.clone()].into() })
+        }
         _ => None,
     }
 }
@@ -158,8 +202,15 @@ fn takes_apart(block: &ruby_prism::BlockNode<'_>) -> bool {
         return false;
     };
     let positional = list.requireds().iter().count() + list.optionals().iter().count() + list.posts().iter().count();
-    let first_destructures = list.requireds().iter().next().is_some_and(|r| matches!(r, Node::MultiTargetNode { .. }));
-    positional > 1 || (positional == 1 && (list.rest().is_some() || first_destructures))
+    positional > 1 || (positional == 1 && (list.rest().is_some() || first_destructures(block)))
+}
+
+/// Does the block's first parameter take its value apart (`|(a, b), i|`)?
+fn first_destructures(block: &ruby_prism::BlockNode<'_>) -> bool {
+    let Some(list) = block.parameters().and_then(|p| p.as_block_parameters_node()).and_then(|p| p.parameters()) else {
+        return false;
+    };
+    list.requireds().iter().next().is_some_and(|r| matches!(r, Node::MultiTargetNode { .. }))
 }
 
 /// Does the block use a local of the code around it that holds nested
@@ -183,4 +234,24 @@ fn reads_outer_nested(block: &ruby_prism::BlockNode<'_>, outer_nested: &impl Fn(
         outer.visit(&body);
     }
     outer.found
+}
+
+/// `zip`'s rows when every argument is a literal array at least as long
+/// as the receiver: no row is filled with `nil`, so each column is what
+/// its array holds (`nil` only if it holds one).
+pub fn zipped_in_full(receiver: &[Type], args: &[super::calls::Arg], result: &Type) -> Option<Type> {
+    let Type::Nominal { class, args: rows } = result else { return None };
+    let ("Array", [Type::Tuple(columns)]) = (&**class, &rows[..]) else { return None };
+    if columns.len() != args.len() + 1 {
+        return None;
+    }
+    let mut full = vec![columns[0].clone()];
+    for (column, arg) in columns[1..].iter().zip(args) {
+        let super::calls::Arg::Value(Type::Tuple(other)) = arg else { return None };
+        if other.len() < receiver.len() {
+            return None;
+        }
+        full.push(if other.iter().any(Type::may_be_nil) { column.clone() } else { column.without_nil() });
+    }
+    Some(Type::Nominal { class: class.clone(), args: vec![Type::Tuple(full)].into() })
 }
