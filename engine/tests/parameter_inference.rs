@@ -70,3 +70,16 @@ fn a_module_helper_is_typed_from_its_includers_in_other_files() {
     assert_eq!(probed(dir.path(), "formatting.rb", "pad_text_probe"), "String");
     assert_eq!(probed(dir.path(), "formatting.rb", "pad_width_probe"), "10 | 2.5");
 }
+
+#[test]
+fn a_private_writer_takes_what_every_write_form_passes() {
+    // `self.total += 2.5`, `self.label ||= "or"`, `self.label, @o = :many,
+    // 2`, `for self.step in ["a"]` and `rescue => self.failure` call the
+    // writer as surely as `self.x = v` does (Ruby passes each value).
+    let dir = fixture("writers", None);
+    let at = |needle| probed(dir.path(), "writers.rb", needle);
+    assert_eq!(at("total_probe"), "0 | 3.5");
+    assert_eq!(at("label_probe"), "1 | :many | String");
+    assert_eq!(at("step_probe"), "1 | String");
+    assert_eq!(at("failure_probe"), "StandardError?");
+}

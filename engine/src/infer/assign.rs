@@ -650,8 +650,10 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             Node::CallTargetNode { .. } => {
                 if let Some(t) = target.as_call_target_node() {
-                    let receiver = self.expr(&t.receiver(), state, frame);
+                    let receiver_node = t.receiver();
+                    let receiver = self.expr(&receiver_node, state, frame);
                     self.invoke(&receiver, &name(t.name()), vec![ty.clone()], state, frame);
+                    self.note_written(Some(&receiver_node), &receiver, &name(t.name()), vec![ty.clone()], frame);
                 }
             }
             Node::IndexTargetNode { .. } => {
@@ -665,7 +667,8 @@ impl<'pr> Inferrer<'pr, '_> {
                         }
                     }
                     args.push(ty.clone());
-                    self.invoke(&receiver, "[]=", args, state, frame);
+                    self.invoke(&receiver, "[]=", args.clone(), state, frame);
+                    self.note_written(Some(&receiver_node), &receiver, "[]=", args, frame);
                     self.escape(&receiver_node, state);
                 }
             }

@@ -84,6 +84,22 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
+    /// A writer called by a write with no call node of its own (`self.n
+    /// += 1`, `self.a, b = ...`, `rescue => self.e`): a call like others.
+    pub(super) fn note_written(
+        &mut self,
+        receiver_node: Option<&ruby_prism::Node<'pr>>,
+        receiver: &Type,
+        writer: &str,
+        args: Vec<Type>,
+        frame: &super::Frame,
+    ) {
+        let implicit = receiver_node.is_none();
+        let on_self = implicit || matches!(receiver_node, Some(ruby_prism::Node::SelfNode { .. }));
+        let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
+        self.note_call(writer, on_self, receiver, &args, implicit && !frame.self_known);
+    }
+
     /// A name something may call with arguments no call site shows.
     pub(super) fn note_escape(&mut self, method: &str) {
         if self.parameter_policy() != ParameterPolicy::Off && !self.call_log.escaped.contains(method) {

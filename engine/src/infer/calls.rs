@@ -1493,6 +1493,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             None => result,
         };
+        // The writer is called with what is written (a private writer's
+        // parameter is typed from its calls: `self.total += n` is one).
+        let index = matches!(
+            node,
+            Node::IndexOperatorWriteNode { .. } | Node::IndexOrWriteNode { .. } | Node::IndexAndWriteNode { .. }
+        );
+        let writer = if index { "[]=".to_string() } else { format!("{read}=") };
+        let mut written = index_args;
+        written.push(result.clone());
+        self.note_written(receiver_node.as_ref(), &receiver, &writer, written, frame);
         if let Some(receiver_node) = &receiver_node {
             self.escape(receiver_node, state);
         }
