@@ -180,6 +180,12 @@ const CASES: &[(&str, &str)] = &[
     ("1 =~ /x/", "nil"),
     // No match runs no block: nil (see data/rbs_core_fixes.rbs).
     ("\"abc\".match(/z/) { |m| 1 }", "1?"),
+    // An ASCII literal's characters and substrings, where they are.
+    ("\"abc\"[1]", "\"b\""),
+    ("\"abc\"[-4]", "nil"),
+    ("\"abc\".index(\"z\")", "nil"),
+    ("\"abcb\".rindex(\"b\")", "3"),
+    ("\"é\"[0]", "String?"),
     // With a block these iterate and give the string back.
     ("\"ab\".chars { |c| c }", "String"),
     ("\"ab\".bytes { |b| b }", "String"),

@@ -511,6 +511,20 @@ fn string_binary(s: &str, method: &str, argument: &Literal) -> Option<Type> {
         ("*", Literal::Int(n)) if *n >= 0 && s.len().saturating_mul(*n as usize) <= MAX_FOLDED_STRING => {
             Some(Type::string(s.repeat(*n as usize)))
         }
+        // ASCII only: an index counts characters, which are bytes there.
+        ("[]" | "slice", Literal::Int(at)) if s.is_ascii() => {
+            let at = if *at < 0 { at.checked_add(s.len() as i64)? } else { *at };
+            Some(match usize::try_from(at).ok().and_then(|at| s.get(at..at + 1)) {
+                Some(char) => Type::string(char),
+                None => Type::nil(),
+            })
+        }
+        ("index", Literal::Str(other)) if s.is_ascii() && other.is_ascii() => {
+            Some(s.find(&**other).map_or_else(Type::nil, |at| Type::int(at as i64)))
+        }
+        ("rindex", Literal::Str(other)) if s.is_ascii() && other.is_ascii() => {
+            Some(s.rfind(&**other).map_or_else(Type::nil, |at| Type::int(at as i64)))
+        }
         ("start_with?", Literal::Str(other)) => Some(boolean(s.starts_with(&**other))),
         ("end_with?", Literal::Str(other)) => Some(boolean(s.ends_with(&**other))),
         ("include?", Literal::Str(other)) => Some(boolean(s.contains(&**other))),
