@@ -180,6 +180,9 @@ const CASES: &[(&str, &str)] = &[
     ("1 =~ /x/", "nil"),
     // No match runs no block: nil (see data/rbs_core_fixes.rbs).
     ("\"abc\".match(/z/) { |m| 1 }", "1?"),
+    // A module mixed in again stays where it was (Ruby skips it).
+    ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  include A\n  include B\n  include A\nend\nC.new.v", "\"b\""),
+    ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  prepend B\n  prepend A\n  prepend B\n  def v = 3\nend\nC.new.v", "1"),
     // An ASCII literal's characters and substrings, where they are.
     ("\"abc\"[1]", "\"b\""),
     ("\"abc\"[-4]", "nil"),

@@ -691,3 +691,22 @@ fn a_literal_given_back_after_a_block_object_had_its_elements_is_as_the_block_le
     assert_eq!(type_at(dir.path(), "lib/rows.rb:5:1"), "Array[untyped]");
     assert_eq!(type_at(dir.path(), "lib/rows.rb:6:1"), "[1, 2]");
 }
+
+/// A module mixed in again stays where it was (Ruby skips it), in the
+/// project's classes as in a file's own (see the inference table): Ruby
+/// prints `["b", "e"]`.
+#[test]
+fn a_module_mixed_in_again_keeps_its_place() {
+    let dir = project(&[
+        (
+            "lib/mixins.rb",
+            "module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\n\
+             module E\n  def e = 1\nend\nmodule F\n  def e = \"e\"\nend\n",
+        ),
+        ("lib/c.rb", "class C\n  include A\n  include B\n  include A\n  extend E\n  extend F\n  extend E\nend\n"),
+        ("lib/use.rb", "x = C.new.v\nz = C.e\n"),
+    ]);
+    // (`A#v` joins in: a class below `C` that includes `A` again runs it.)
+    assert_eq!(type_at(dir.path(), "lib/use.rb:1:1"), "\"b\" | 1");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:2:1"), "\"e\"");
+}

@@ -16,7 +16,7 @@ use crate::syntax::{constant_path_text, name, node_clone};
 use crate::types::{Name, Type};
 
 use crate::model::classes::MadeMethods;
-pub use crate::model::classes::{MethodEntry, PendingKind, Side, Superclass, UserClass};
+pub use crate::model::classes::{add_mixin, MethodEntry, PendingKind, Side, Superclass, UserClass};
 
 /// One `def` the index found, with where it lives.
 pub struct DefInfo<'pr> {
@@ -710,7 +710,7 @@ impl<'pr> ProgramIndex<'pr> {
             }
             match self.class_shape(&name) {
                 Some(user) => {
-                    out.extend(user.prepends.iter().cloned());
+                    out.extend(user.prepends.iter().rev().cloned());
                     if guard > 1 {
                         out.push(name.clone());
                     }
@@ -798,12 +798,15 @@ impl<'pr> ProgramIndex<'pr> {
                 match (kind, resolved) {
                     (PendingKind::Superclass, Some(name)) => user.superclass = Superclass::Known(name),
                     (PendingKind::Superclass, None) => user.superclass = Superclass::Unknown,
-                    (PendingKind::Include, Some(name)) => user.includes.push(name),
+                    // A module mixed in again stays where it was: Ruby
+                    // skips it (`include A; include B; include A` finds B's
+                    // methods first).
+                    (PendingKind::Include, Some(name)) => add_mixin(&mut user.includes, name),
                     (PendingKind::Extend, Some(name)) => {
-                        user.extends.push(name.clone());
+                        add_mixin(&mut user.extends, name.clone());
                         self.extended.insert(name);
                     }
-                    (PendingKind::Prepend, Some(name)) => user.prepends.push(name),
+                    (PendingKind::Prepend, Some(name)) => add_mixin(&mut user.prepends, name),
                     // What objects it reaches is the project's to say;
                     // that it is extended into some, the file's.
                     (PendingKind::ObjectExtend, Some(name)) => {

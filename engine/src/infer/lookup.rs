@@ -186,7 +186,9 @@ impl<'a> Inferrer<'_, 'a> {
         }
         match side {
             Side::Instance => {
-                for prepend in &user.prepends {
+                // The last prepended runs first (`prepend B; prepend A`:
+                // A, B, the class).
+                for prepend in user.prepends.iter().rev() {
                     match self.lookup_in(prepend, Side::Instance, method, depth + 1) {
                         Callee::Missing { .. } => {}
                         found => return found,

@@ -179,3 +179,11 @@ impl UserClass {
         }
     }
 }
+
+/// Adds a module to a class's mixins of one kind unless it is there: a
+/// module mixed in again stays where it was (Ruby skips it).
+pub fn add_mixin(list: &mut Vec<Name>, module: Name) {
+    if !list.contains(&module) {
+        list.push(module);
+    }
+}

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 
-use super::classes::{MadeMethods, MethodEntry, PendingKind, Side, Superclass, UserClass};
+use super::classes::{add_mixin, MadeMethods, MethodEntry, PendingKind, Side, Superclass, UserClass};
 use super::params::{CallLog, CallShape, ParameterPolicy};
 use crate::rbs::Environment;
 use crate::types::{join_positions, union, Name, Type};
@@ -1008,9 +1008,10 @@ impl ProjectIndex {
                         match (kind, resolved) {
                             (PendingKind::Superclass, Some(name)) => superclass = Superclass::Known(name),
                             (PendingKind::Superclass, None) => superclass = Superclass::Unknown,
-                            (PendingKind::Include, Some(name)) => includes.push(name),
-                            (PendingKind::Extend, Some(name)) => extends.push(name),
-                            (PendingKind::Prepend, Some(name)) => prepends.push(name),
+                            // Mixed in again: where it was (see `add_mixin`).
+                            (PendingKind::Include, Some(name)) => add_mixin(&mut includes, name),
+                            (PendingKind::Extend, Some(name)) => add_mixin(&mut extends, name),
+                            (PendingKind::Prepend, Some(name)) => add_mixin(&mut prepends, name),
                             // Only a module can be mixed in, or have its
                             // methods bound to objects of any class.
                             (PendingKind::ObjectExtend | PendingKind::IncluderExtend, Some(name))
@@ -1451,7 +1452,7 @@ impl ProjectIndex {
             }
             match self.class(&name) {
                 Some(user) => {
-                    out.extend(user.prepends.iter().cloned());
+                    out.extend(user.prepends.iter().rev().cloned());
                     if guard > 1 {
                         out.push(name.clone());
                     }
