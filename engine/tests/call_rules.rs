@@ -457,6 +457,8 @@ fn possible_nil_receiver() {
         "[1, 2, 3].combination(2) { |a, b| b - a }",
         "[1, 2].zip([3, 4]).map { |a, b| b - a }",
         "[[1, 2]].each_with_index { |(a, b), i| b - a + i }",
+        // An inherited `initialize` runs the subclass's hook first.
+        "class Base\n  def initialize\n    after_init\n  end\n  def after_init; end\nend\nclass Kid < Base\n  def after_init\n    @list = []\n  end\n  def add(v) = @list << v\nend",
         "[[1, 2]].each_with_object([]) { |(a, b), acc| acc << b - a }",
         "def m = [3, 1, 2].sort.each_cons(3).to_a.size + [1, 2].each_cons(2) { |(a, b)| a * b }.size",
         "def m(flag)\n  s = nil\n  s = \"x\" if flag\n  s.upcase if s\nend",

@@ -710,3 +710,27 @@ fn a_module_mixed_in_again_keeps_its_place() {
     assert_eq!(type_at(dir.path(), "lib/use.rb:1:1"), "\"b\" | 1");
     assert_eq!(type_at(dir.path(), "lib/use.rb:2:1"), "\"e\"");
 }
+
+/// An `initialize` that ends by calling a hook (`setup`) assigns what the
+/// hook a subclass defines assigns, for that subclass's objects: Ruby runs
+/// `Button#setup` before anything can call `on_click`. A class below whose
+/// hook assigns something else leaves the ivar possibly nil for its own
+/// objects (Ruby: `Quiet.new.on_click` raises NoMethodError on nil).
+#[test]
+fn an_inherited_initialize_runs_the_subclass_hook_first() {
+    let base = (
+        "lib/component.rb",
+        "class Component\n  def initialize(name)\n    @name = name\n    setup\n  end\n  def setup; end\nend\n",
+    );
+    let button = (
+        "lib/button.rb",
+        "class Button < Component\n  def setup\n    @handlers = []\n  end\n  def on_click = @handlers\nend\n",
+    );
+    let dir = project(&[base, button]);
+    assert_eq!(type_at(dir.path(), "lib/button.rb:5:18"), "Array[untyped]");
+    let output = rigor(dir.path(), &["check", "--format", "json", "lib"], None);
+    assert_eq!(json(&output)["diagnostics"].as_array().map(Vec::len), Some(0), "{output:?}");
+    let quiet = ("lib/quiet.rb", "class Quiet < Button\n  def setup\n    @other = 1\n  end\nend\n");
+    let dir = project(&[base, button, quiet]);
+    assert_eq!(type_at(dir.path(), "lib/button.rb:5:18"), "Array[untyped]?");
+}

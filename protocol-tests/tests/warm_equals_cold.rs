@@ -337,3 +337,18 @@ fn a_maker_module_extended_into_objects_in_another_file_reaches_a_warm_answer() 
     assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
     assert!(!after.contains("bogus_call"), "`U#m` may be an accessor now: {after}");
 }
+
+#[test]
+fn a_parent_initialize_that_stops_calling_the_hook_reaches_a_warm_answer() {
+    // `U#m` reads what `U#setup` assigns; the parent's `initialize` runs
+    // `setup` first, until an edit of that other file takes the call out.
+    let parent =
+        |body: &str| format!("class Parent\n  def initialize\n    @n = 1\n{body}  end\n  def setup; end\nend\n");
+    let (before, after) = warm_answers_across_an_edit(
+        "class U < Parent\n  def setup\n    @list = [1]\n  end\n  def m = @list << 2\nend\n",
+        &parent("    setup\n"),
+        &parent(""),
+    );
+    assert!(!before.contains("call.possible-nil-receiver"), "{before}");
+    assert!(after.contains("call.possible-nil-receiver"), "`@list` may be unset now: {after}");
+}

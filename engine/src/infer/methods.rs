@@ -603,6 +603,7 @@ impl<'pr> Inferrer<'pr, '_> {
             if user.instance_methods.contains_key("initialize") {
                 if user.initialized_ivars.contains(ivar)
                     || self.helper_assigns(&name, ivar)
+                    || self.inherited_helper_assigns(class, &user.initialized_ivars, ivar)
                     || self.assigned_after_own_calls(&name, ivar)
                 {
                     return true;
@@ -788,6 +789,21 @@ impl<'pr> Inferrer<'pr, '_> {
         let alone = self.alone_in_family(class) || self.kept_below(class, helper);
         let Some(MethodEntry::Def(id)) = user.instance_methods.get(helper).filter(|_| alone) else { return false };
         super::index::straight_line_ivar_writes(self.index.def(*id).node.as_def_node().and_then(|d| d.body()))
+            .iter()
+            .any(|w| w == ivar)
+    }
+
+    /// Does the helper an inherited `initialize` ends its straight-line
+    /// prefix by calling (`setup`: a hook the template leaves to its
+    /// subclasses) assign `ivar` as the objects of `constructed` run it:
+    /// the body the lookup finds from `constructed`, when it is one of
+    /// this file's? (Each class below is asked for its own objects.)
+    fn inherited_helper_assigns(&self, constructed: &str, markers: &HashSet<String>, ivar: &str) -> bool {
+        let Some(helper) = markers.iter().find_map(|m| m.strip_prefix(super::index::CALLS_HELPER)) else {
+            return false;
+        };
+        let super::Callee::Def(id) = self.lookup(constructed, Side::Instance, helper) else { return false };
+        super::index::straight_line_ivar_writes(self.index.def(id).node.as_def_node().and_then(|d| d.body()))
             .iter()
             .any(|w| w == ivar)
     }
