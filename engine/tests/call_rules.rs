@@ -416,6 +416,10 @@ fn possible_nil_receiver() {
         ("[1, 2, 3].zip([3, 4]).map { |a, b| b - a }", &[(1, 38)]),
         ("[1, 2].zip([nil, 4]).map { |a, b| b - a }", &[(1, 37)]),
         ("[[1, 2], [3]].each_with_index { |(a, b), i| b + i }", &[(1, 47)]),
+        // A `&block` assigned in the method, or called where no `yield`
+        // surely ran before, may be nil.
+        ("def e(&b)\n  b = nil if rand > 2\n  yield 0\n  b.call(3)\nend", &[(4, 5)]),
+        ("def g(&b)\n  yield 1 if rand > 0.5\n  b.call(2)\nend", &[(3, 5)]),
     ];
     let silent = &[
         // An emptiness guard: the element reads give an element (Ruby runs
@@ -457,6 +461,8 @@ fn possible_nil_receiver() {
         "[1, 2, 3].combination(2) { |a, b| b - a }",
         "[1, 2].zip([3, 4]).map { |a, b| b - a }",
         "[[1, 2]].each_with_index { |(a, b), i| b - a + i }",
+        // Past a `yield` the method's `&block` holds the block given.
+        "def d(&b)\n  yield 0\n  b.call(3)\nend",
         // An inherited `initialize` runs the subclass's hook first.
         "class Base\n  def initialize\n    after_init\n  end\n  def after_init; end\nend\nclass Kid < Base\n  def after_init\n    @list = []\n  end\n  def add(v) = @list << v\nend",
         "[[1, 2]].each_with_object([]) { |(a, b), acc| acc << b - a }",

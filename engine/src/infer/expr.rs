@@ -457,8 +457,15 @@ impl<'pr> Inferrer<'pr, '_> {
                     }
                 }
                 self.note_block_run(given);
+                // Past a `yield` a block was given: the method's `&block`
+                // holds it (`yield 0; block.call(1)`).
+                let kept = self.yields.last().filter(|c| c.block_kept).and_then(|c| c.block.clone());
                 if let Some(flow) = state.as_mut() {
                     flow.ivars.clear();
+                    if let Some(block) = kept {
+                        let given = flow.local(&block).without_nil();
+                        flow.bind(&block, given);
+                    }
                 }
                 Type::untyped()
             }

@@ -23,6 +23,9 @@ use crate::types::{join_positions, Type};
 pub(crate) struct YieldCollector {
     /// The method's `&block`, by name.
     pub block: Option<String>,
+    /// The body never assigns the `&block` local: after a `yield` (which
+    /// raises with no block) it holds the block given.
+    pub block_kept: bool,
     /// Something other than a plain `yield` may run the block.
     unknown: bool,
     /// Position by position, over every `yield` walked so far.
@@ -36,7 +39,8 @@ impl YieldCollector {
             .and_then(|p| p.block())
             .and_then(|b| b.as_block_parameter_node()?.name())
             .map(crate::syntax::name);
-        YieldCollector { block, ..YieldCollector::default() }
+        let block_kept = block.as_deref().is_some_and(|name| !assigns_local(def, name.as_bytes()));
+        YieldCollector { block, block_kept, ..YieldCollector::default() }
     }
 
     /// What every `yield` of `def` gives, when all of them are known
@@ -52,6 +56,38 @@ impl YieldCollector {
         self.unknown |= joined.is_none();
         self.positions = joined;
     }
+}
+
+/// Does the body of `def` write the local `name` anywhere (a plain or
+/// operator write, or a target of multiple assignment, `rescue =>` or
+/// `for`)?
+fn assigns_local(def: &DefNode<'_>, name: &[u8]) -> bool {
+    struct Writes<'n> {
+        name: &'n [u8],
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Writes<'_> {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            let written = match &node {
+                Node::LocalVariableWriteNode { .. } => node.as_local_variable_write_node().map(|w| w.name()),
+                Node::LocalVariableTargetNode { .. } => node.as_local_variable_target_node().map(|w| w.name()),
+                Node::LocalVariableOperatorWriteNode { .. } => {
+                    node.as_local_variable_operator_write_node().map(|w| w.name())
+                }
+                Node::LocalVariableOrWriteNode { .. } => node.as_local_variable_or_write_node().map(|w| w.name()),
+                Node::LocalVariableAndWriteNode { .. } => node.as_local_variable_and_write_node().map(|w| w.name()),
+                _ => None,
+            };
+            self.found |= written.is_some_and(|w| w.as_slice() == self.name);
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.visit_branch_node_enter(node);
+        }
+    }
+    let Some(body) = def.body() else { return false };
+    let mut writes = Writes { name, found: false };
+    writes.visit(&body);
+    writes.found
 }
 
 /// Is `node` a read of the local `name`?
