@@ -734,3 +734,29 @@ fn an_inherited_initialize_runs_the_subclass_hook_first() {
     let dir = project(&[base, button, quiet]);
     assert_eq!(type_at(dir.path(), "lib/button.rb:5:18"), "Array[untyped]?");
 }
+
+/// A class method that makes methods under a name it is given (a
+/// decorator: `memoize :value`, a `method_added` hook) makes them on the
+/// subclass that calls it, over the subclass's own `def`: Ruby prints
+/// `["memo:1", :wrapped, 2]`.
+#[test]
+fn a_superclass_method_that_redefines_methods_reaches_the_subclass() {
+    let dir = project(&[
+        (
+            "lib/base.rb",
+            "class Base\n  def self.memoize(name)\n    orig = instance_method(name)\n    \
+             define_method(name) { |*a| \"memo:#{orig.bind(self).call(*a)}\" }\n  end\nend\n\
+             class Hooked\n  def self.method_added(name)\n    return if @wrapping || name != :value\n    \
+             @wrapping = true\n    define_method(name) { :wrapped }\n    @wrapping = false\n  end\nend\n",
+        ),
+        (
+            "lib/calc.rb",
+            "class Calc < Base\n  def value = 1\n  memoize :value\nend\nclass Watched < Hooked\n  def value = 1\nend\n\
+             class Plain\n  def value = 2\nend\n",
+        ),
+        ("lib/use.rb", "a = Calc.new.value\nb = Watched.new.value\nc = Plain.new.value\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/use.rb:1:1"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:2:1"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:3:1"), "2");
+}

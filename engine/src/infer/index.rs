@@ -1335,17 +1335,40 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 None => made.push(MadeMethods { side, prefix, suffix }),
             }
         }
-        for name in spelled {
+        for name in &spelled {
             match method {
                 "attr_writer" => self.add_method(format!("{name}="), MethodEntry::Opaque, side),
                 "attr_accessor" => {
                     self.add_method(format!("{name}="), MethodEntry::Opaque, side);
-                    self.add_method(name, MethodEntry::Opaque, side);
+                    self.add_method(name.clone(), MethodEntry::Opaque, side);
                 }
-                _ => self.add_method(name, MethodEntry::Opaque, side),
+                _ => self.add_method(name.clone(), MethodEntry::Opaque, side),
             }
         }
+        // A class method runs with `self` whatever class calls it: a
+        // subclass (`memoize :value` in `Calc < Base`) gets these names on
+        // top of its own `def`s, as an extender of a maker module does.
+        let for_subclasses = self.in_def > 0;
         let Some(class) = self.current() else { return };
+        if for_subclasses {
+            let named = spelled.iter().flat_map(|name| match method {
+                "attr_writer" => vec![format!("{name}=")],
+                "attr_accessor" => vec![name.clone(), format!("{name}=")],
+                _ => vec![name.clone()],
+            });
+            let named = named.map(|name| MadeMethods { side, prefix: name, suffix: String::new() });
+            let patterns = made.iter().cloned().map(|mut made| {
+                if method == "attr_writer" {
+                    made.suffix.push('=');
+                }
+                made
+            });
+            for made in named.chain(patterns) {
+                if !class.made_for_extenders.contains(&made) {
+                    class.made_for_extenders.push(made);
+                }
+            }
+        }
         for mut made in made {
             if method == "attr_writer" {
                 made.suffix.push('=');

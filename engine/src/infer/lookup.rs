@@ -286,9 +286,23 @@ impl<'a> Inferrer<'_, 'a> {
             return false;
         }
         // The modules extended: by the class, and by the `included` hooks
-        // of the modules it includes (`base.extend(ClassMethods)`).
+        // of the modules it includes (`base.extend(ClassMethods)`); and by
+        // its superclasses, whose class methods it inherits. A superclass's
+        // own class method may make names too (`memoize :value` after
+        // `def value`: `Base.memoize` calls `define_method(name)`).
         let mut extended: Vec<&str> = user.extends.iter().map(|m| &**m).collect();
         let mut included: Vec<&str> = user.includes.iter().map(|m| &**m).collect();
+        let mut parent = &user.superclass;
+        for _ in 0..64 {
+            let Superclass::Known(name) = parent else { break };
+            let Some(ancestor) = self.index.class_for_method(name, method) else { break };
+            if ancestor.made_for_extenders.iter().any(|made| made.covers(side, method)) {
+                return true;
+            }
+            extended.extend(ancestor.extends.iter().map(|m| &**m));
+            included.extend(ancestor.includes.iter().map(|m| &**m));
+            parent = &ancestor.superclass;
+        }
         let mut seen_included: Vec<&str> = Vec::new();
         while let Some(module) = included.pop() {
             if seen_included.contains(&module) {
