@@ -185,8 +185,9 @@ pub fn exports_of(source: &[u8], version: RubyVersion, env: &Environment, link: 
         }
         let mut inference = infer::infer_in_project(&parsed, env, Some(link));
         let (mut exports, reads) = (inference.exports(), inference.project_reads());
-        if inference.index.project.as_ref().is_some_and(|p| p.index.policy != ParameterPolicy::Off) {
-            let (names, prefixes, suffixes, infixes) = infer::escaped_names(&parsed.root());
+        let policy = inference.index.project.as_ref().map_or(ParameterPolicy::Off, |p| p.index.policy);
+        if policy != ParameterPolicy::Off {
+            let (names, prefixes, suffixes, infixes) = infer::escaped_names(&parsed.root(), policy);
             exports.calls.escaped.extend(names);
             exports.calls.escaped.sort();
             exports.calls.escaped.dedup();

@@ -83,3 +83,15 @@ fn a_private_writer_takes_what_every_write_form_passes() {
     assert_eq!(at("step_probe"), "1 | String");
     assert_eq!(at("failure_probe"), "StandardError?");
 }
+
+#[test]
+fn a_send_by_a_name_no_text_spells_may_reach_any_private_method() {
+    let sent = fixture("dynamic_send", None);
+    assert_eq!(probed(sent.path(), "svc.rb", "helper_probe"), "untyped");
+    // `public_send` cannot call it: what `run` passes stands.
+    let public = fixture("dynamic_public_send", None);
+    assert_eq!(probed(public.path(), "svc.rb", "helper_probe"), "1");
+    // Unless every method is typed from its calls.
+    let all = fixture("dynamic_public_send", Some("parameter_inference: all\n"));
+    assert_eq!(probed(all.path(), "svc.rb", "helper_probe"), "untyped");
+}

@@ -219,8 +219,10 @@ fn keyword_name(id: ruby_prism::ConstantId<'_>) -> String {
 /// strings that spell a method name, the literal ends of names built by
 /// interpolation, and defs that read `__method__`. `private :x` only
 /// restricts a method, so its arguments do not count.
-pub fn escaped_names(root: &Node<'_>) -> (Vec<String>, Vec<String>, Vec<String>, Vec<String>) {
-    let mut scan = NameScan::default();
+pub fn escaped_names(root: &Node<'_>, policy: ParameterPolicy) -> (Vec<String>, Vec<String>, Vec<String>, Vec<String>) {
+    // `public_send` reaches no private method: under the `private` policy,
+    // whatever name it is given types nothing less.
+    let mut scan = NameScan { public_calls_count: policy == ParameterPolicy::All, ..NameScan::default() };
     scan.visit(root);
     let sorted = |set: HashSet<String>| {
         let mut list: Vec<String> = set.into_iter().collect();
@@ -254,6 +256,9 @@ struct NameScan {
     /// For each enclosing `class` or `module` body, innermost last: is it
     /// a module?
     modules: Vec<bool>,
+    /// Public methods' parameters are typed too (`parameter_inference:
+    /// all`): `public_send` may reach them.
+    public_calls_count: bool,
 }
 
 fn spells_method(text: &str) -> bool {
@@ -382,6 +387,16 @@ impl<'pr> Visit<'pr> for NameScan {
         if let Some(string) = named.as_ref().and_then(|n| n.as_interpolated_string_node()) {
             self.interpolated(string.parts().iter().collect(), true);
         }
+        // `send(name, a)` with a name no text spells (a variable, a call, a
+        // splat) may call any method, a private one among them.
+        let calls_by_name = match &*method {
+            "send" | "__send__" | "method" | "instance_method" => true,
+            "public_send" | "public_method" => self.public_calls_count,
+            _ => false,
+        };
+        if calls_by_name && named.as_ref().is_some_and(computed_method_name) {
+            self.prefixes.insert(String::new());
+        }
         // Code evaluated from a string may call any name it spells.
         if matches!(&*method, "eval" | "class_eval" | "module_eval" | "instance_eval" | "class_exec") {
             for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {
@@ -398,6 +413,18 @@ impl<'pr> Visit<'pr> for NameScan {
         }
         ruby_prism::visit_call_node(self, call);
     }
+}
+
+/// Is this argument a method name no text in the source spells: not a
+/// symbol or string, written or interpolated (those are read above)?
+fn computed_method_name(node: &Node<'_>) -> bool {
+    !matches!(
+        node,
+        Node::SymbolNode { .. }
+            | Node::StringNode { .. }
+            | Node::InterpolatedSymbolNode { .. }
+            | Node::InterpolatedStringNode { .. }
+    )
 }
 
 /// The start offsets of the `def`s a file makes private instance
