@@ -183,6 +183,9 @@ const CASES: &[(&str, &str)] = &[
     // A module mixed in again stays where it was (Ruby skips it).
     ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  include A\n  include B\n  include A\nend\nC.new.v", "\"b\""),
     ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  prepend B\n  prepend A\n  prepend B\n  def v = 3\nend\nC.new.v", "1"),
+    // A module included from outside the body answers `super` first.
+    ("class B\n  def v = 1\nend\nclass S < B\n  def v = super\nend\nmodule M\n  def v = \"m\"\nend\nS.include(M)\nS.new.v", "untyped"),
+    ("class B\n  def v = 1\nend\nclass S < B\n  def v = super\nend\nS.new.v", "1"),
     // An ASCII literal's characters and substrings, where they are.
     ("\"abc\"[1]", "\"b\""),
     ("\"abc\"[-4]", "nil"),

@@ -352,3 +352,16 @@ fn a_parent_initialize_that_stops_calling_the_hook_reaches_a_warm_answer() {
     assert!(!before.contains("call.possible-nil-receiver"), "{before}");
     assert!(after.contains("call.possible-nil-receiver"), "`@list` may be unset now: {after}");
 }
+
+#[test]
+fn a_module_mixed_in_from_outside_that_gains_the_method_reaches_a_warm_super() {
+    // `U#m`'s `super` runs `P#m` until the module another file includes
+    // into `U` from outside its body defines `m` too.
+    let (before, after) = warm_answers_across_an_edit(
+        "class P\n  def m = 1\nend\nclass U < P\n  def m = super\nend\n",
+        "module M\n  def z = 1\nend\nU.include(M)\n",
+        "module M\n  def m = \"s\"\nend\nU.include(M)\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
+    assert!(!after.contains("bogus_call"), "`super` may run `M#m` now: {after}");
+}

@@ -71,6 +71,9 @@ pub struct ProgramIndex<'pr> {
     complete: bool,
     /// Modules this file extends a class or an object with.
     pub(super) extended: HashSet<Name>,
+    /// Modules this file mixes in from outside a class body
+    /// (`obj.extend(M)`, `C.include(M)`, a hook's `base.extend(M)`).
+    mixed_from_outside: HashSet<Name>,
     /// Modules mixed in from outside any class body, as written.
     pub(super) top_object_extends: Vec<String>,
     /// Constant names this file sets or removes by name (`const_set(:X,
@@ -271,6 +274,7 @@ impl<'pr> ProgramIndex<'pr> {
             written_outside: RefCell::default(),
             complete: false,
             extended: HashSet::default(),
+            mixed_from_outside: HashSet::default(),
             object_singleton_defs: HashSet::default(),
             redirects_output: false,
             core_defs: HashSet::default(),
@@ -455,6 +459,21 @@ impl<'pr> ProgramIndex<'pr> {
         let Some(project) = self.project.as_ref() else { return false };
         project.object_made_read.set(true);
         project.index.extenders_may_make(side, method)
+    }
+
+    /// May a module mixed in from outside a class body (`Sub.include(M)`,
+    /// `Base.prepend(M)`, `obj.extend(M)`), in this file or another,
+    /// define `method`, and so answer a `super` of `class` ahead of its
+    /// superclass?
+    pub fn mixed_in_from_outside(&self, class: &str, method: &str) -> bool {
+        let defines = |m: &Name| self.classes.get(m).is_some_and(|c| c.instance_methods.contains_key(method));
+        let here = self.mixed_from_outside.iter().any(defines);
+        if here {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read(Dep::MixinOverrides(Name::from(class), method.to_string()));
+        project.index.object_mixins_define(method)
     }
 
     /// May some class answer `method` with a body a module mixed into
@@ -775,7 +794,8 @@ impl<'pr> ProgramIndex<'pr> {
     fn resolve_pending(&mut self, env: &Environment) {
         for written in self.top_object_extends.clone() {
             if let Some(name) = self.resolve_constant(env, &[], &written) {
-                self.extended.insert(name);
+                self.extended.insert(name.clone());
+                self.mixed_from_outside.insert(name);
             }
         }
         let names: Vec<Name> = self.classes.keys().cloned().collect();
@@ -810,11 +830,13 @@ impl<'pr> ProgramIndex<'pr> {
                     // What objects it reaches is the project's to say;
                     // that it is extended into some, the file's.
                     (PendingKind::ObjectExtend, Some(name)) => {
-                        self.extended.insert(name);
+                        self.extended.insert(name.clone());
+                        self.mixed_from_outside.insert(name);
                     }
                     (PendingKind::IncluderExtend, Some(name)) => {
                         user.includer_extends.push(name.clone());
-                        self.extended.insert(name);
+                        self.extended.insert(name.clone());
+                        self.mixed_from_outside.insert(name);
                     }
                     (PendingKind::ObjectExtend | PendingKind::IncluderExtend, None) => {}
                     (_, None) => user.unknown_mixins = true,

@@ -507,6 +507,11 @@ impl<'a> Inferrer<'_, 'a> {
         if side == Side::Singleton && !user.extends.is_empty() {
             return Callee::Missing { complete: false };
         }
+        // So may a module mixed in from outside the class's body
+        // (`Sub.include(M)`), into it or an ancestor.
+        if self.index.mixed_in_from_outside(class, method) {
+            return Callee::Missing { complete: false };
+        }
         match &user.superclass {
             Superclass::Known(parent) => self.lookup(parent, side, method),
             Superclass::Implicit => self.lookup("Object", side, method),

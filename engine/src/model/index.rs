@@ -582,6 +582,28 @@ impl ProjectIndex {
     }
 
     /// Does some part of a class define this instance method?
+    /// Does a module mixed in from outside a class body (`obj.extend(M)`,
+    /// `C.include(M)`, `C.prepend(M)`), or one it includes, define the
+    /// instance method `method`? Then it may stand between a class and
+    /// its superclass, and answer a `super`. (What the caller reads of
+    /// this: `Dep::MixinOverrides`, whose modules are among these.)
+    pub fn object_mixins_define(&self, method: &str) -> bool {
+        let mut pending: Vec<&Name> = self.object_extended.iter().collect();
+        let mut seen: HashSet<&Name> = HashSet::default();
+        while let Some(module) = pending.pop() {
+            if !seen.insert(module) || seen.len() > 256 {
+                continue;
+            }
+            if self.defines_instance_method(module, method) {
+                return true;
+            }
+            if let Some(user) = self.class(module) {
+                pending.extend(user.includes.iter().chain(&user.prepends));
+            }
+        }
+        false
+    }
+
     fn defines_instance_method(&self, class: &str, method: &str) -> bool {
         self.classes
             .get(class)
