@@ -183,6 +183,11 @@ const CASES: &[(&str, &str)] = &[
     // A module mixed in again stays where it was (Ruby skips it).
     ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  include A\n  include B\n  include A\nend\nC.new.v", "\"b\""),
     ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  prepend B\n  prepend A\n  prepend B\n  def v = 3\nend\nC.new.v", "1"),
+    // A constant's `||=` is one more write; `+=` computes from the old value.
+    ("T = 30 if ENV[\"X\"]\nT ||= 5\nT", "30 | 5"),
+    ("L ||= 10\nL", "10"),
+    ("N = 1\nN += 1\nN", "1 | untyped"),
+    ("module C\n  N = 1\nend\nC::N += 1\nC::N", "1 | untyped"),
     // A module included from outside the body answers `super` first.
     ("class B\n  def v = 1\nend\nclass S < B\n  def v = super\nend\nmodule M\n  def v = \"m\"\nend\nS.include(M)\nS.new.v", "untyped"),
     ("class B\n  def v = 1\nend\nclass S < B\n  def v = super\nend\nS.new.v", "1"),

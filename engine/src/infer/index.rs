@@ -1206,6 +1206,14 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.index.constants.entry(full).or_default().push(ConstantWrite { value, lexical });
     }
 
+    /// A constant given a value computed from its own (`X += 1`): read as
+    /// its writes' type or `untyped`, as one set by name is.
+    fn constant_recomputed(&mut self, written: Option<String>) {
+        let Some(written) = written else { return };
+        let full = self.constant_name(&written);
+        self.index.rewritten_constants.insert(full.to_string());
+    }
+
     /// `Point = Struct.new(:x, :y)`: a class as `class Point < Struct.new(:x,
     /// :y)` makes one, its members readers and writers whose values nobody
     /// tracks. The `def`s of a block (`Struct.new(:x) do def norm ... end`)
@@ -2352,6 +2360,39 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.constant_write(written, write.value());
         }
         ruby_prism::visit_constant_path_write_node(self, write);
+    }
+
+    /// `X ||= v` assigns `v` when `X` is not set yet: one more write.
+    fn visit_constant_or_write_node(&mut self, write: &ruby_prism::ConstantOrWriteNode<'pr>) {
+        self.constant_write(Some(name(write.name())), write.value());
+        ruby_prism::visit_constant_or_write_node(self, write);
+    }
+
+    fn visit_constant_path_or_write_node(&mut self, write: &ruby_prism::ConstantPathOrWriteNode<'pr>) {
+        self.constant_write(constant_path_text(&write.target().as_node()), write.value());
+        ruby_prism::visit_constant_path_or_write_node(self, write);
+    }
+
+    /// `X &&= v`, `X += 1`: what it holds then is computed from what it
+    /// held, which the writes alone do not say.
+    fn visit_constant_and_write_node(&mut self, write: &ruby_prism::ConstantAndWriteNode<'pr>) {
+        self.constant_recomputed(Some(name(write.name())));
+        ruby_prism::visit_constant_and_write_node(self, write);
+    }
+
+    fn visit_constant_operator_write_node(&mut self, write: &ruby_prism::ConstantOperatorWriteNode<'pr>) {
+        self.constant_recomputed(Some(name(write.name())));
+        ruby_prism::visit_constant_operator_write_node(self, write);
+    }
+
+    fn visit_constant_path_and_write_node(&mut self, write: &ruby_prism::ConstantPathAndWriteNode<'pr>) {
+        self.constant_recomputed(constant_path_text(&write.target().as_node()));
+        ruby_prism::visit_constant_path_and_write_node(self, write);
+    }
+
+    fn visit_constant_path_operator_write_node(&mut self, write: &ruby_prism::ConstantPathOperatorWriteNode<'pr>) {
+        self.constant_recomputed(constant_path_text(&write.target().as_node()));
+        ruby_prism::visit_constant_path_operator_write_node(self, write);
     }
 
     fn visit_global_variable_write_node(&mut self, write: &ruby_prism::GlobalVariableWriteNode<'pr>) {
