@@ -183,6 +183,12 @@ const CASES: &[(&str, &str)] = &[
     // A module mixed in again stays where it was (Ruby skips it).
     ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  include A\n  include B\n  include A\nend\nC.new.v", "\"b\""),
     ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  prepend B\n  prepend A\n  prepend B\n  def v = 3\nend\nC.new.v", "1"),
+    // A top-level `def` is Object's, ahead of Kernel's for every object.
+    ("def format(*a) = :custom\nformat(\"%d\", 1)", ":custom"),
+    ("def rand(*a) = \"r\"\nclass U\n  def go = rand(10)\nend\nU.new.go", "\"r\""),
+    // (`String#rand` is not Object's: `main` runs Kernel's.)
+    ("class String\n  def rand = 1\nend\nrand(10)", "Integer"),
+    ("module Kernel\n  def rand(*) = \"k\"\nend\nrand(10)", "untyped"),
     // A constant's `||=` is one more write; `+=` computes from the old value.
     ("T = 30 if ENV[\"X\"]\nT ||= 5\nT", "30 | 5"),
     ("L ||= 10\nL", "10"),

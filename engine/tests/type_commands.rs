@@ -760,3 +760,16 @@ fn a_superclass_method_that_redefines_methods_reaches_the_subclass() {
     assert_eq!(type_at(dir.path(), "lib/use.rb:2:1"), "untyped");
     assert_eq!(type_at(dir.path(), "lib/use.rb:3:1"), "2");
 }
+
+/// A top-level `def` in one file is Object's method for every object in
+/// the others, ahead of Kernel's: Ruby prints `[:custom_format, "not
+/// random"]`.
+#[test]
+fn a_top_level_def_in_another_file_replaces_kernels() {
+    let dir = project(&[
+        ("lib/a.rb", "def format(*a) = :custom_format\ndef rand(*a) = \"not random\"\n"),
+        ("lib/b.rb", "class Use\n  def go = [format(\"%d\", 1), rand(10)]\nend\nx = format(\"%d\", 1)\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/b.rb:4:1"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/b.rb:2:12"), "[untyped, untyped]");
+}

@@ -365,3 +365,15 @@ fn a_module_mixed_in_from_outside_that_gains_the_method_reaches_a_warm_super() {
     assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
     assert!(!after.contains("bogus_call"), "`super` may run `M#m` now: {after}");
 }
+
+#[test]
+fn a_top_level_def_in_another_file_reaches_a_warm_answer() {
+    // `rand(10)` is Kernel's until another file defines `rand` at the top
+    // level: Object's own, which every object's implicit call runs first.
+    let (before, after) = warm_answers_across_an_edit_of_another_file(
+        "class U\n  def m = rand(10)\nend\n",
+        "y = 1\ndef rand(*) = \"r\"\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for Integer"), "{before}");
+    assert!(!after.contains("bogus_call"), "`rand` may be the top-level def now: {after}");
+}

@@ -87,6 +87,9 @@ pub struct ProgramIndex<'pr> {
     redirects_output: bool,
     /// Names this file defines in classes the signatures declare.
     core_defs: HashSet<String>,
+    /// Names this file defines at the top level: Object's (private)
+    /// methods, ahead of Kernel's for every object.
+    pub(super) top_level_defs: HashSet<String>,
     /// (class, method) this file defines in a block run on a class the
     /// signatures declare (`refine String do def upcase`, `String.class_eval
     /// do define_method(:strip)`): the core's own method is not certain.
@@ -278,6 +281,7 @@ impl<'pr> ProgramIndex<'pr> {
             object_singleton_defs: HashSet::default(),
             redirects_output: false,
             core_defs: HashSet::default(),
+            top_level_defs: HashSet::default(),
             core_replaced: HashSet::default(),
             top_object_extends: Vec::new(),
             rewritten_constants: HashSet::default(),
@@ -384,7 +388,10 @@ impl<'pr> ProgramIndex<'pr> {
             outside_ivars: self.outside_ivars.sorted(),
             top_object_extends: self.top_object_extends.clone(),
             object_defs: sorted(&self.object_singleton_defs),
-            core_defs: sorted(&self.core_defs),
+            // Top-level `def`s are Object's: the project counts them as a
+            // core class's.
+            core_defs: sorted(&self.core_defs.union(&self.top_level_defs).cloned().collect()),
+            top_level_defs: sorted(&self.top_level_defs),
             redirects_output: self.redirects_output,
             core_replaced: sorted(&self.core_replaced),
             rewritten_constants: sorted(&self.rewritten_constants),
@@ -439,8 +446,42 @@ impl<'pr> ProgramIndex<'pr> {
     /// Does this file or another give `method` a body of its own where a
     /// core value may reach it (`def obj.name`, a `def` in a block or in a
     /// refinement, a `def` in a reopened `String`)?
+    /// Is this file's top-level `def` of `method` surely the body
+    /// Object's `method` has: no other file can say otherwise (a file
+    /// analysed alone), and no core class or object here redefines it?
+    pub fn top_level_def_stands(&self, method: &str) -> Option<usize> {
+        let id = *self.top_methods.get(method)?;
+        let alone = self.project.is_none()
+            && !self.core_defs.contains(method)
+            && !self.object_singleton_defs.contains(method)
+            && !self.top_redefined.contains_key(method);
+        alone.then_some(id)
+    }
+
+    /// Does the project give Object (or Kernel, BasicObject) a body of
+    /// its own for `method`: a top-level `def` here or in another file, or
+    /// one of those classes reopened?
+    pub fn root_redefined(&self, method: &str) -> bool {
+        if self.top_level_defs.contains(method) {
+            return true;
+        }
+        let reopened = |root: &str| {
+            self.class_for_method(root, method)
+                .is_some_and(|c| c.methods(Side::Instance).contains_key(method) || c.makes(Side::Instance, method))
+        };
+        if ["Object", "Kernel", "BasicObject"].into_iter().any(reopened) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read_redefined(method);
+        project.index.top_level_defined(method)
+    }
+
     pub fn core_redefined(&self, method: &str) -> bool {
-        if self.object_singleton_defs.contains(method) || self.core_defs.contains(method) {
+        if self.object_singleton_defs.contains(method)
+            || self.core_defs.contains(method)
+            || self.top_level_defs.contains(method)
+        {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };
@@ -1167,6 +1208,8 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 }
             }
             None if side == Side::Instance && top_level => {
+                // Object's method: other files' objects run it too.
+                self.index.top_level_defs.insert(method.clone());
                 if let MethodEntry::Def(id) = entry {
                     if let Some(previous) = self.index.top_methods.insert(method.clone(), id) {
                         let all = self.index.top_redefined.entry(method).or_insert_with(|| vec![previous]);

@@ -137,7 +137,7 @@ impl<'a> Inferrer<'_, 'a> {
                 Side::Singleton => env.singleton_method(class, method),
             };
             return match found {
-                Some(found) => Callee::Rbs(found),
+                Some(found) => self.signature_answer(class, found, method),
                 None => match self.reopened_root_defining(class, method) {
                     // `class Object; def present?`: `nil.present?` runs it.
                     Some(root) => self.lookup_in(root, Side::Instance, method, depth + 1),
@@ -223,7 +223,7 @@ impl<'a> Inferrer<'_, 'a> {
                         self.lookup_in("Object", Side::Instance, method, depth + 1)
                     }
                     Superclass::Implicit if !user.is_module => match env.instance_method("Object", method) {
-                        Some(found) => Callee::Rbs(found),
+                        Some(found) => self.signature_answer("Object", found, method),
                         None => Callee::Missing { complete: false },
                     },
                     _ => Callee::Missing { complete: false },
@@ -255,13 +255,36 @@ impl<'a> Inferrer<'_, 'a> {
                 match &user.superclass {
                     Superclass::Known(parent) => self.lookup_in(parent, Side::Singleton, method, depth + 1),
                     Superclass::Implicit => match env.instance_method(meta, method) {
-                        Some(found) => Callee::Rbs(found),
+                        Some(found) => self.signature_answer(meta, found, method),
                         None => Callee::Missing { complete: false },
                     },
                     Superclass::Unknown => Callee::Missing { complete: false },
                 }
             }
         }
+    }
+
+    /// What answers a method the signatures find for `class`: theirs,
+    /// unless the project gives Object, Kernel or BasicObject a body of
+    /// its own for a method found there (a top-level `def format` is
+    /// Object's private method, ahead of Kernel's, for every object).
+    fn signature_answer(&self, class: &str, found: FoundMethod<'a>, method: &str) -> Callee<'a> {
+        if !self.root_method_replaced(class, &found.owner, method) {
+            return Callee::Rbs(found);
+        }
+        match self.index.top_level_def_stands(method) {
+            Some(id) => Callee::Def(id),
+            None => Callee::Opaque,
+        }
+    }
+
+    /// Does the project give Object `method` (a top-level `def`, or a
+    /// core class reopened, which may be Object, Kernel or BasicObject),
+    /// where the signature found it in one of those roots for `class`?
+    fn root_method_replaced(&self, class: &str, owner: &str, method: &str) -> bool {
+        matches!(owner, "Object" | "Kernel" | "BasicObject")
+            && !matches!(class, "Kernel" | "BasicObject")
+            && self.index.root_redefined(method)
     }
 
     /// A class every object of a signature's class descends from

@@ -48,6 +48,9 @@ pub struct FileInterface {
     /// Method names it defines in classes the signatures declare (a
     /// reopened `String`), sorted.
     pub core_defs: Vec<String>,
+    /// Method names it defines at the top level (Object's private
+    /// methods, ahead of Kernel's for every object), sorted.
+    pub top_level_defs: Vec<String>,
     /// It assigns `$stdout`, `$stderr` or `$>`: what Kernel's printing
     /// functions write to may be the program's own object.
     #[serde(default)]
@@ -378,6 +381,8 @@ pub struct ProjectIndex {
     output_redirected: bool,
     /// Every file's [`FileInterface::core_defs`].
     core_defs: HashSet<String>,
+    /// Every file's [`FileInterface::top_level_defs`].
+    top_level_defs: HashSet<String>,
     /// Every file's [`FileInterface::core_replaced`].
     core_replaced: HashSet<(String, String)>,
     /// Every file's [`FileInterface::rewritten_constants`].
@@ -520,6 +525,7 @@ impl ProjectIndex {
             index.object_defs.extend(file.object_defs.iter().cloned());
             index.output_redirected |= file.redirects_output;
             index.core_defs.extend(file.core_defs.iter().cloned());
+            index.top_level_defs.extend(file.top_level_defs.iter().cloned());
             index.core_replaced.extend(file.core_replaced.iter().cloned());
             index.rewritten_constants.extend(file.rewritten_constants.iter().cloned());
             runners.extend(file.block_runners.iter().map(String::as_str));
@@ -1195,6 +1201,12 @@ impl ProjectIndex {
         self.object_defs.contains(method) || self.core_defs.contains(method)
     }
 
+    /// Does some file define `method` at the top level, as Object's?
+    /// (What the caller reads of this: `Dep::Redefined`.)
+    pub fn top_level_defined(&self, method: &str) -> bool {
+        self.top_level_defs.contains(method)
+    }
+
     /// Does some file define `method` for instances of `class` in a block
     /// run on it (`refine String do def upcase`)?
     /// (What the caller reads of this: `Dep::Redefined`.)
@@ -1573,6 +1585,7 @@ impl ProjectIndex {
             Dep::Redefined(method) => {
                 13u8.hash(&mut hasher);
                 self.redefined(method).hash(&mut hasher);
+                self.top_level_defined(method).hash(&mut hasher);
                 self.block_replaced_classes(method).hash(&mut hasher);
                 self.output_redirected(method).hash(&mut hasher);
             }
