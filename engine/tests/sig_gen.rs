@@ -481,3 +481,19 @@ fn files_that_do_not_parse_are_reported_and_skipped() {
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["candidates"].as_array().unwrap().len(), 1);
 }
+
+/// Two files defining one method: which Ruby keeps is the load order's to
+/// say, so a method whose definitions return different things is not
+/// described; one whose definitions agree is.
+#[test]
+fn a_method_two_files_define_differently_is_skipped() {
+    let dir = project(&[
+        ("lib/a.rb", "require_relative \"z_legacy\"\nclass Foo\n  def name = \"foo\"\n  def size = 1\nend\n"),
+        ("lib/z_legacy.rb", "class Foo\n  def name = :legacy\n  def size = 1\nend\n"),
+    ]);
+    let list = summary(&candidates(dir.path(), &[]));
+    let of = |method: &str| list.iter().find(|c| c.1 == method).cloned().unwrap_or_else(|| panic!("{list:?}"));
+    assert_eq!(of("name").2, "skipped");
+    assert_eq!(of("name").3, "sig.skipped.untyped-return");
+    assert_eq!(of("size").3, "def size: () -> 1");
+}

@@ -266,13 +266,35 @@ fn bound_positionals(index: &ProgramIndex<'_>, types: &infer::FileTypes, offset:
         .collect()
 }
 
+/// (class, side, name) of a method.
+type MethodKey = (String, Side, String);
+
 /// A method defined twice (reopened class, conditional definitions) is
-/// described once, by its last definition: RBS rejects duplicates.
+/// described once, by its last definition: RBS rejects duplicates. Which
+/// of two files' definitions Ruby keeps is the load order's to say: when
+/// they return different things, neither is described.
 fn keep_last_definitions(drafts: &mut Vec<(Candidate, DefSite, Option<Type>)>) {
     let mut seen = HashSet::default();
     let mut keep = vec![false; drafts.len()];
     for (index, (candidate, site, _)) in drafts.iter().enumerate().rev() {
         keep[index] = seen.insert((candidate.class.clone(), site.side, candidate.method.clone()));
+    }
+    let mut returns: HashMap<MethodKey, Vec<(String, Option<String>)>> = HashMap::default();
+    for (candidate, site, _) in drafts.iter() {
+        let key = (candidate.class.clone(), site.side, candidate.method.clone());
+        returns.entry(key).or_default().push((candidate.file.clone(), candidate.inferred_return.clone()));
+    }
+    for (index, (candidate, site, _)) in drafts.iter_mut().enumerate() {
+        let key = (candidate.class.clone(), site.side, candidate.method.clone());
+        let all = &returns[&key];
+        let files_differ = all.iter().any(|(file, _)| *file != all[0].0);
+        let returns_differ = all.iter().any(|(_, ty)| *ty != all[0].1);
+        if keep[index] && files_differ && returns_differ {
+            candidate.classification = Classification::Skipped;
+            candidate.skip_reason = Some(SkipReason::UntypedReturn);
+            candidate.rbs = None;
+            candidate.inferred_return = Some("untyped".into());
+        }
     }
     let mut index = 0;
     drafts.retain(|_| {
