@@ -462,6 +462,14 @@ impl<'pr> ProgramIndex<'pr> {
     /// its own for `method`: a top-level `def` here or in another file, or
     /// one of those classes reopened?
     pub fn root_redefined(&self, method: &str) -> bool {
+        // Those are core classes: a name no core class is given is none
+        // of theirs (one read, asked first: most names are not), unless
+        // one of them makes methods under computed names.
+        const ROOTS: [&str; 3] = ["Object", "Kernel", "BasicObject"];
+        let makes_some = || ROOTS.into_iter().any(|root| self.class(root).is_some_and(|c| !c.made_methods.is_empty()));
+        if !self.core_redefined(method) && !makes_some() {
+            return false;
+        }
         if self.top_level_defs.contains(method) {
             return true;
         }
@@ -469,7 +477,7 @@ impl<'pr> ProgramIndex<'pr> {
             self.class_for_method(root, method)
                 .is_some_and(|c| c.methods(Side::Instance).contains_key(method) || c.makes(Side::Instance, method))
         };
-        if ["Object", "Kernel", "BasicObject"].into_iter().any(reopened) {
+        if ROOTS.into_iter().any(reopened) {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };
