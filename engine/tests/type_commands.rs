@@ -773,3 +773,14 @@ fn a_top_level_def_in_another_file_replaces_kernels() {
     assert_eq!(type_at(dir.path(), "lib/b.rb:4:1"), "untyped");
     assert_eq!(type_at(dir.path(), "lib/b.rb:2:12"), "[untyped, untyped]");
 }
+
+/// `eval` given code as a string writes the ivars it spells, on whatever
+/// `self` (or binding) it runs with: Ruby prints `:evaled`.
+#[test]
+fn an_ivar_written_by_eval_in_another_file_is_not_unset() {
+    let dir = project(&[
+        ("lib/a.rb", "class Box\n  def peek = @ns\nend\nx = Box.new.peek\n"),
+        ("lib/b.rb", "class Box\n  def load! = eval(\"@ns = :evaled\")\nend\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/a.rb:4:1"), "untyped");
+}

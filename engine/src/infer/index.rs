@@ -2025,6 +2025,14 @@ impl<'pr> Walker<'_, 'pr, '_> {
                     }
                 }
             }
+            // `eval("@ns = v")` (or `binding.eval`, whose binding may be
+            // another object's): code given as a string writes what it
+            // spells, on objects this file cannot pin down.
+            "eval" if call.arguments().is_some() => {
+                self.index.ivars_unknowable = true;
+                let code = call.arguments().and_then(|a| a.arguments().iter().next());
+                self.index.outside_ivars.add_all(code.and_then(|code| ivars_written_by_string(&code)));
+            }
             // A method body given as a block: its writes land on the
             // instances, not where the block's `self` says.
             "define_method" | "define_singleton_method" if call.block().as_ref().is_some_and(writes_ivars) => {
