@@ -784,3 +784,14 @@ fn an_ivar_written_by_eval_in_another_file_is_not_unset() {
     ]);
     assert_eq!(type_at(dir.path(), "lib/a.rb:4:1"), "untyped");
 }
+
+/// Code of unknown text evaluated on `TOPLEVEL_BINDING` writes `main`'s
+/// ivars, no class's; on some other binding, any object's.
+#[test]
+fn eval_writes_the_ivars_of_its_bindings_self() {
+    let box_class = ("lib/a.rb", "class Box\n  def initialize = @n = 1\n  def n = @n\nend\nx = Box.new.n\n");
+    let top = project(&[box_class, ("lib/b.rb", "def run(code) = eval(code, TOPLEVEL_BINDING)\n")]);
+    assert_eq!(type_at(top.path(), "lib/a.rb:5:1"), "1");
+    let other = project(&[box_class, ("lib/b.rb", "def run(code, b) = eval(code, b)\n")]);
+    assert_eq!(type_at(other.path(), "lib/a.rb:5:1"), "untyped");
+}

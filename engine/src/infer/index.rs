@@ -2029,9 +2029,29 @@ impl<'pr> Walker<'_, 'pr, '_> {
             // another object's): code given as a string writes what it
             // spells, on objects this file cannot pin down.
             "eval" if call.arguments().is_some() => {
-                self.index.ivars_unknowable = true;
-                let code = call.arguments().and_then(|a| a.arguments().iter().next());
-                self.index.outside_ivars.add_all(code.and_then(|code| ivars_written_by_string(&code)));
+                // `self` is the binding's: with none given or `binding`, this
+                // one (as for `instance_eval` with a string on `self`, the
+                // file's classes' own); `TOPLEVEL_BINDING`'s is `main`, no
+                // class's object; any other, an object nobody can name here.
+                let arguments: Vec<Node<'pr>> =
+                    call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+                let own_binding = match arguments.get(1) {
+                    None | Some(Node::NilNode { .. }) => true,
+                    Some(binding) => binding.as_call_node().is_some_and(|b| {
+                        b.receiver().is_none() && b.arguments().is_none() && name(b.name()) == "binding"
+                    }),
+                };
+                let top_level = arguments
+                    .get(1)
+                    .and_then(constant_path_text)
+                    .is_some_and(|b| b.trim_start_matches("::") == "TOPLEVEL_BINDING");
+                if on_self && own_binding {
+                    self.index.ivars_unknowable = true;
+                } else if !(call.receiver().is_none() && top_level) {
+                    self.index.ivars_unknowable = true;
+                    let code = arguments.first();
+                    self.index.outside_ivars.add_all(code.and_then(ivars_written_by_string));
+                }
             }
             // A method body given as a block: its writes land on the
             // instances, not where the block's `self` says.
