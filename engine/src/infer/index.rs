@@ -443,9 +443,6 @@ impl<'pr> ProgramIndex<'pr> {
         written
     }
 
-    /// Does this file or another give `method` a body of its own where a
-    /// core value may reach it (`def obj.name`, a `def` in a block or in a
-    /// refinement, a `def` in a reopened `String`)?
     /// Is this file's top-level `def` of `method` surely the body
     /// Object's `method` has: no other file can say otherwise (a file
     /// analysed alone), and no core class or object here redefines it?
@@ -473,11 +470,7 @@ impl<'pr> ProgramIndex<'pr> {
         if self.top_level_defs.contains(method) {
             return true;
         }
-        let reopened = |root: &str| {
-            self.class_for_method(root, method)
-                .is_some_and(|c| c.methods(Side::Instance).contains_key(method) || c.makes(Side::Instance, method))
-        };
-        if ROOTS.into_iter().any(reopened) {
+        if ROOTS.into_iter().any(|root| self.root_defines(root, method)) {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };
@@ -485,6 +478,16 @@ impl<'pr> ProgramIndex<'pr> {
         project.index.top_level_defined(method)
     }
 
+    /// Does the project's reopened `root` (Object, Kernel, BasicObject)
+    /// define or make the instance method `method`?
+    pub fn root_defines(&self, root: &str, method: &str) -> bool {
+        self.class_for_method(root, method)
+            .is_some_and(|c| c.instance_methods.contains_key(method) || c.makes(Side::Instance, method))
+    }
+
+    /// Does this file or another give `method` a body of its own where a
+    /// core value may reach it (`def obj.name`, a `def` in a block or in a
+    /// refinement, a `def` in a reopened `String`)?
     pub fn core_redefined(&self, method: &str) -> bool {
         if self.object_singleton_defs.contains(method)
             || self.core_defs.contains(method)

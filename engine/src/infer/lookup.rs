@@ -291,13 +291,9 @@ impl<'a> Inferrer<'_, 'a> {
     /// (`Object`, `Kernel`, `BasicObject`), reopened by the project to
     /// define `method` (for class objects too: they are objects).
     fn reopened_root_defining(&self, class: &str, method: &str) -> Option<&'static str> {
-        ["Object", "Kernel", "BasicObject"].into_iter().find(|root| {
-            *root != class
-                && class != "BasicObject"
-                && self.index.class_for_method(root, method).is_some_and(|user| {
-                    user.instance_methods.contains_key(method) || user.makes(Side::Instance, method)
-                })
-        })
+        ["Object", "Kernel", "BasicObject"]
+            .into_iter()
+            .find(|root| *root != class && class != "BasicObject" && self.index.root_defines(root, method))
     }
 
     /// Does a module the class extends (or one that module includes, or

@@ -68,17 +68,8 @@ fn assigns_local(def: &DefNode<'_>, name: &[u8]) -> bool {
     }
     impl<'pr> Visit<'pr> for Writes<'_> {
         fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
-            let written = match &node {
-                Node::LocalVariableWriteNode { .. } => node.as_local_variable_write_node().map(|w| w.name()),
-                Node::LocalVariableTargetNode { .. } => node.as_local_variable_target_node().map(|w| w.name()),
-                Node::LocalVariableOperatorWriteNode { .. } => {
-                    node.as_local_variable_operator_write_node().map(|w| w.name())
-                }
-                Node::LocalVariableOrWriteNode { .. } => node.as_local_variable_or_write_node().map(|w| w.name()),
-                Node::LocalVariableAndWriteNode { .. } => node.as_local_variable_and_write_node().map(|w| w.name()),
-                _ => None,
-            };
-            self.found |= written.is_some_and(|w| w.as_slice() == self.name);
+            let written = !matches!(node, Node::LocalVariableReadNode { .. });
+            self.found |= written && crate::syntax::local_name(&node) == Some(self.name);
         }
         fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
             self.visit_branch_node_enter(node);
