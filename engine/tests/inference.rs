@@ -183,6 +183,13 @@ const CASES: &[(&str, &str)] = &[
     // A module mixed in again stays where it was (Ruby skips it).
     ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  include A\n  include B\n  include A\nend\nC.new.v", "\"b\""),
     ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  prepend B\n  prepend A\n  prepend B\n  def v = 3\nend\nC.new.v", "1"),
+    // A module a superclass already has is not mixed in again below it
+    // (`include`/`extend` skip it; `prepend` does not).
+    ("module M\n  def v = 1\nend\nclass A\n  include M\n  def v = \"a\"\nend\nclass B < A\n  include M\nend\nB.new.v", "\"a\""),
+    ("module M\n  def v = 1\nend\nclass A\n  include M\n  def v = \"a\"\nend\nclass B < A\n  prepend M\nend\nB.new.v", "1"),
+    ("module N\n  def v = 1\nend\nmodule P\n  include N\nend\nclass A\n  include N\n  def v = \"a\"\nend\nclass B < A\n  include P\nend\nB.new.v", "untyped"),
+    ("module E\n  def e = 1\nend\nclass F\n  extend E\n  def self.e = \"f\"\nend\nclass G < F\n  extend E\nend\nG.e", "\"f\""),
+    ("module M\n  X = 1\nend\nclass A\n  include M\n  X = 2\nend\nclass B < A\n  include M\nend\nB::X", "2"),
     // A top-level `def` is Object's, ahead of Kernel's for every object.
     ("def format(*a) = :custom\nformat(\"%d\", 1)", ":custom"),
     ("def rand(*a) = \"r\"\nclass U\n  def go = rand(10)\nend\nU.new.go", "\"r\""),

@@ -711,6 +711,20 @@ fn a_module_mixed_in_again_keeps_its_place() {
     assert_eq!(type_at(dir.path(), "lib/use.rb:2:1"), "\"e\"");
 }
 
+/// A module a superclass in another file already includes is not mixed in
+/// again below it: Ruby prints `["a", 2]` (B's ancestors are B, A, M).
+#[test]
+fn a_module_the_superclass_has_is_not_mixed_in_again() {
+    let dir = project(&[
+        ("lib/m.rb", "module M\n  def v = 1\n  X = 1\nend\n"),
+        ("lib/a.rb", "class A\n  include M\n  def v = \"a\"\n  X = 2\nend\n"),
+        ("lib/b.rb", "class B < A\n  include M\nend\n"),
+        ("lib/use.rb", "x = B.new.v\ny = B::X\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/use.rb:1:1"), "\"a\"");
+    assert_eq!(type_at(dir.path(), "lib/use.rb:2:1"), "2");
+}
+
 /// An `initialize` that ends by calling a hook (`setup`) assigns what the
 /// hook a subclass defines assigns, for that subclass's objects: Ruby runs
 /// `Button#setup` before anything can call `on_click`. A class below whose

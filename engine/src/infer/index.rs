@@ -781,17 +781,17 @@ impl<'pr> ProgramIndex<'pr> {
             }
             match self.class_shape(&name) {
                 Some(user) => {
-                    out.extend(user.prepends.iter().rev().cloned());
+                    out.extend(user.prepends.iter().rev().map(|m| (m.clone(), false)));
                     if guard > 1 {
-                        out.push(name.clone());
+                        out.push((name.clone(), false));
                     }
                     for include in user.includes.iter().rev() {
-                        out.push(include.clone());
-                        out.extend(env.ancestors(include).iter().skip(1).map(|a| a.name.clone()));
+                        out.push((include.clone(), true));
+                        out.extend(env.ancestors(include).iter().skip(1).map(|a| (a.name.clone(), true)));
                     }
                     if env.has_class(&name) {
                         // A reopened core class: the signatures know the rest.
-                        out.extend(env.ancestors(&name).iter().skip(1).map(|a| a.name.clone()));
+                        out.extend(env.ancestors(&name).iter().skip(1).map(|a| (a.name.clone(), false)));
                         break;
                     }
                     current = match &user.superclass {
@@ -802,11 +802,11 @@ impl<'pr> ProgramIndex<'pr> {
                 }
                 None => {
                     let skip = usize::from(guard == 1);
-                    out.extend(env.ancestors(&name).iter().skip(skip).map(|a| a.name.clone()));
+                    out.extend(env.ancestors(&name).iter().skip(skip).map(|a| (a.name.clone(), false)));
                 }
             }
         }
-        out
+        crate::model::classes::drop_reincluded(out)
     }
 
     /// Instance methods of `extend self` modules run with either self.

@@ -116,6 +116,15 @@ pub(super) const MODULE_FUNCTIONS: &[&str] = &[
     "instance_methods",
 ];
 
+/// Whether a superclass already has a module mixed in again below it.
+enum Inherited {
+    No,
+    /// The module itself: Ruby skipped it.
+    Itself,
+    /// A module it includes: that one stays in the superclass's place.
+    Within,
+}
+
 impl<'a> Inferrer<'_, 'a> {
     /// Finds a method by name for instances (or the class object) of `class`.
     pub fn lookup(&self, class: &str, side: Side, method: &str) -> Callee<'a> {
@@ -200,7 +209,12 @@ impl<'a> Inferrer<'_, 'a> {
                 for include in user.includes.iter().rev() {
                     match self.lookup_in(include, Side::Instance, method, depth + 1) {
                         Callee::Missing { .. } => {}
-                        found => return found,
+                        found => match self.inherited_mixin(user, Side::Instance, include) {
+                            Inherited::No => return found,
+                            // Ruby skipped the include: the superclass's place answers.
+                            Inherited::Itself => {}
+                            Inherited::Within => return Callee::Opaque,
+                        },
                     }
                 }
                 if reopened {
@@ -239,7 +253,11 @@ impl<'a> Inferrer<'_, 'a> {
                 for extend in user.extends.iter().rev() {
                     match self.lookup_in(extend, Side::Instance, method, depth + 1) {
                         Callee::Missing { .. } => {}
-                        found => return found,
+                        found => match self.inherited_mixin(user, Side::Singleton, extend) {
+                            Inherited::No => return found,
+                            Inherited::Itself => {}
+                            Inherited::Within => return Callee::Opaque,
+                        },
                     }
                 }
                 if reopened {
@@ -261,6 +279,90 @@ impl<'a> Inferrer<'_, 'a> {
                     Superclass::Unknown => Callee::Missing { complete: false },
                 }
             }
+        }
+    }
+
+    /// Is `module`, mixed into `user` on `side`, one its superclasses
+    /// already have? Ruby's `include`/`extend` skips such a module (and
+    /// each of its own modules the superclasses have): `class B < A;
+    /// include M` where A includes M leaves B's ancestors B, A, M, so A's
+    /// methods come first.
+    fn inherited_mixin(&self, user: &UserClass, side: Side, module: &str) -> Inherited {
+        if user.is_module {
+            return Inherited::No;
+        }
+        let inherited = self.superclass_modules(user, side);
+        if inherited.is_empty() {
+            return Inherited::No;
+        }
+        if inherited.iter().any(|m| &**m == module) {
+            return Inherited::Itself;
+        }
+        // A module it brings along that the superclasses have stays in
+        // their place: which of the two answers is not worked out here.
+        let mut own = Vec::new();
+        self.module_closure(module, &mut own, 0);
+        if own.iter().skip(1).any(|m| inherited.contains(m)) {
+            Inherited::Within
+        } else {
+            Inherited::No
+        }
+    }
+
+    /// Every module the superclass chain of `user` has mixed in on `side`
+    /// (included or prepended; extended for the singleton side), with the
+    /// modules those include.
+    fn superclass_modules(&self, user: &UserClass, side: Side) -> Vec<Name> {
+        let mut out = Vec::new();
+        let mut parent = match &user.superclass {
+            Superclass::Known(parent) => parent.clone(),
+            Superclass::Implicit if side == Side::Instance => Name::from("Object"),
+            _ => return out,
+        };
+        for _ in 0..64 {
+            let Some(ancestor) = self.index.class_shape(&parent) else {
+                if side == Side::Instance {
+                    out.extend(self.env.ancestors(&parent).iter().skip(1).map(|a| a.name.clone()));
+                }
+                break;
+            };
+            let mixed = match side {
+                Side::Instance => ancestor.prepends.iter().chain(&ancestor.includes),
+                Side::Singleton => ancestor.extends.iter().chain(&[]),
+            };
+            for module in mixed {
+                self.module_closure(module, &mut out, 0);
+            }
+            if side == Side::Instance && self.env.has_class(&parent) {
+                out.extend(self.env.ancestors(&parent).iter().skip(1).map(|a| a.name.clone()));
+                break;
+            }
+            parent = match &ancestor.superclass {
+                Superclass::Known(next) => next.clone(),
+                Superclass::Implicit
+                    if side == Side::Instance && !ancestor.is_module && &*ancestor.name != "Object" =>
+                {
+                    Name::from("Object")
+                }
+                _ => break,
+            };
+        }
+        out
+    }
+
+    /// A module and the modules it includes or prepends, transitively.
+    fn module_closure(&self, module: &str, out: &mut Vec<Name>, depth: usize) {
+        if depth > 16 || out.iter().any(|m| &**m == module) {
+            return;
+        }
+        out.push(Name::from(module));
+        match self.index.class_shape(module) {
+            Some(user) => {
+                for inner in user.prepends.iter().chain(&user.includes) {
+                    self.module_closure(inner, out, depth + 1);
+                }
+            }
+            None => out.extend(self.env.ancestors(module).iter().skip(1).map(|a| a.name.clone())),
         }
     }
 

@@ -180,6 +180,19 @@ impl UserClass {
     }
 }
 
+/// An ancestor list built class by class, each entry marked when an
+/// `include` put it there, as Ruby orders it: an included module that
+/// comes again further up (a superclass includes it too) stays only there,
+/// as `include` skips a module the class already has above it.
+pub fn drop_reincluded(entries: Vec<(Name, bool)>) -> Vec<Name> {
+    let keep: Vec<bool> = entries
+        .iter()
+        .enumerate()
+        .map(|(at, (name, included))| !*included || !entries[at + 1..].iter().any(|(later, _)| later == name))
+        .collect();
+    entries.into_iter().zip(keep).filter_map(|((name, _), keep)| keep.then_some(name)).collect()
+}
+
 /// Adds a module to a class's mixins of one kind unless it is there: a
 /// module mixed in again stays where it was (Ruby skips it).
 pub fn add_mixin(list: &mut Vec<Name>, module: Name) {

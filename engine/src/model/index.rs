@@ -664,10 +664,14 @@ impl ProjectIndex {
     fn compute_mixins_below(&self, class: &str) -> Vec<Name> {
         // Mixed into single objects, or into a subclass (then ahead of
         // the class's own method for the subclass's instances).
+        // A module the class already has is not included again below it
+        // (Ruby's `include` skips it there), so it stays behind the class.
+        let had = self.modules_of_class(class);
         let mut start: Vec<Name> = self.object_extended.clone();
         for descendant in self.descendants(class) {
             if let Some(user) = self.class(descendant) {
-                start.extend(user.includes.iter().chain(&user.prepends).cloned());
+                start.extend(user.includes.iter().filter(|m| !had.contains(m)).cloned());
+                start.extend(user.prepends.iter().cloned());
             }
         }
         let mut seen: Vec<Name> = Vec::new();
@@ -676,12 +680,40 @@ impl ProjectIndex {
                 continue;
             }
             if let Some(user) = self.class(&module) {
-                start.extend(user.includes.iter().chain(&user.prepends).cloned());
+                start.extend(user.includes.iter().filter(|m| !had.contains(m)).cloned());
+                start.extend(user.prepends.iter().cloned());
             }
             seen.push(module);
         }
         seen.sort();
         seen
+    }
+
+    /// The project modules a class and its superclasses include or
+    /// prepend, with what those include (none for a module: what its
+    /// includers have is theirs).
+    fn modules_of_class(&self, class: &str) -> Vec<Name> {
+        let mut had: Vec<Name> = Vec::new();
+        let mut pending: Vec<Name> = Vec::new();
+        let mut current = self.class(class).filter(|user| !user.is_module);
+        for _ in 0..64 {
+            let Some(user) = current else { break };
+            pending.extend(user.includes.iter().chain(&user.prepends).cloned());
+            current = match &user.superclass {
+                Superclass::Known(parent) => self.class(parent),
+                _ => None,
+            };
+        }
+        while let Some(module) = pending.pop() {
+            if had.contains(&module) || had.len() > 256 {
+                continue;
+            }
+            if let Some(user) = self.class(&module) {
+                pending.extend(user.includes.iter().chain(&user.prepends).cloned());
+            }
+            had.push(module);
+        }
+        had
     }
 
     /// Each part, by file, of the modules that may answer `method` ahead
@@ -1486,13 +1518,13 @@ impl ProjectIndex {
             }
             match self.class(&name) {
                 Some(user) => {
-                    out.extend(user.prepends.iter().rev().cloned());
+                    out.extend(user.prepends.iter().rev().map(|m| (m.clone(), false)));
                     if guard > 1 {
-                        out.push(name.clone());
+                        out.push((name.clone(), false));
                     }
-                    out.extend(user.includes.iter().rev().cloned());
+                    out.extend(user.includes.iter().rev().map(|m| (m.clone(), true)));
                     if env.has_class(&name) {
-                        out.extend(env.ancestors(&name).iter().skip(1).map(|a| a.name.clone()));
+                        out.extend(env.ancestors(&name).iter().skip(1).map(|a| (a.name.clone(), false)));
                         break;
                     }
                     current = match &user.superclass {
@@ -1503,11 +1535,11 @@ impl ProjectIndex {
                 }
                 None => {
                     let skip = usize::from(guard == 1);
-                    out.extend(env.ancestors(&name).iter().skip(skip).map(|a| a.name.clone()));
+                    out.extend(env.ancestors(&name).iter().skip(skip).map(|a| (a.name.clone(), false)));
                 }
             }
         }
-        out
+        crate::model::classes::drop_reincluded(out)
     }
 
     /// A fingerprint of what a dependency reads now; equal fingerprints
