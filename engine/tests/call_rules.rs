@@ -416,6 +416,8 @@ fn possible_nil_receiver() {
         ("[1, 2, 3].zip([3, 4]).map { |a, b| b - a }", &[(1, 38)]),
         ("[1, 2].zip([nil, 4]).map { |a, b| b - a }", &[(1, 37)]),
         ("[[1, 2], [3]].each_with_index { |(a, b), i| b + i }", &[(1, 47)]),
+        // Rows of different lengths through an enumerator: Ruby raises.
+        ("[[\"x\", \"a\"], [\"y\"]].map.with_index(1) { |(n, s), i| s.upcase }", &[(1, 55)]),
         // A `&block` assigned in the method, or called where no `yield`
         // surely ran before, may be nil.
         ("def e(&b)\n  b = nil if rand > 2\n  yield 0\n  b.call(3)\nend", &[(4, 5)]),
@@ -461,6 +463,14 @@ fn possible_nil_receiver() {
         "[1, 2, 3].combination(2) { |a, b| b - a }",
         "[1, 2].zip([3, 4]).map { |a, b| b - a }",
         "[[1, 2]].each_with_index { |(a, b), i| b - a + i }",
+        // Rows taken apart through an enumerator made of them there (Ruby
+        // runs each; `each_with_index.map`'s block gets the row and the
+        // index as two values).
+        "[[1, \"a\"], [2, \"b\"]].map.with_index(1) { |(n, s), i| n + i }",
+        "def m\n  rows = [[1, \"a\"]]\n  rows.each_with_index.map { |(n, s), i| n + i + s.size }\nend",
+        "[[1, 2]].each.with_object([]) { |(a, b), acc| acc << b - a }",
+        "[[1, 2]].select.with_index { |(a, b), i| a + b > i }",
+        "[[1, \"a\"]].each_with_index.map { |(n, s)| s.upcase }",
         // Past a `yield` the method's `&block` holds the block given.
         "def d(&b)\n  yield 0\n  b.call(3)\nend",
         // An inherited `initialize` runs the subclass's hook first.

@@ -65,6 +65,10 @@ pub struct CallSite<'c> {
     /// The receiver is an enumerator that yields one array at a time
     /// (`each_cons(2)` with no block), not several values.
     pub receiver_yields_arrays: bool,
+    /// The receiver is an enumerator made of a literal's rows here
+    /// (`rows.map` in `rows.map.with_index { }`): the method that made it,
+    /// and the rows.
+    pub enumerated_rows: Option<(String, Type)>,
 }
 
 /// The block a call passes.
@@ -326,6 +330,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     pub fn call(&mut self, call: &CallNode<'pr>, state: &mut State, frame: &Frame) -> Type {
         let method = crate::syntax::name_text(call.name());
         let receiver_node = call.receiver();
+        let fresh_rows = self.fresh_enumerated_rows(call, state);
         let receiver = receiver_node.as_ref().map(|r| self.expr(r, state, frame));
 
         // `x&.m`: nothing after the `&.` runs when x is nil.
@@ -432,6 +437,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 r.block().is_none()
                     && super::literal_rows::gives_fixed_width(&String::from_utf8_lossy(r.name().as_slice()))
             }),
+            enumerated_rows: match (&block, &receiver_node) {
+                (BlockArg::Literal(_), Some(node)) => self.enumerated_rows(node, fresh_rows),
+                _ => None,
+            },
         };
         let literal_bytes = match (&receiver_node, &block) {
             (Some(node), BlockArg::None) if &*method == "bytes" && args.is_empty() => {
@@ -599,6 +608,28 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// After `binding`, `eval` or a string `instance_eval`, code this
     /// walk cannot see may assign any local of the scope, now or through
     /// a binding kept for later: no local's type is known from here on.
+    /// `rows.map` (no block, no argument) on a literal's rows, as the
+    /// receiver of a call with a block: the method and the rows (see
+    /// [`CallSite::enumerated_rows`]).
+    /// `fresh`: what [`Self::fresh_enumerated_rows`] found before the
+    /// receiver ran.
+    fn enumerated_rows(&self, receiver: &Node<'pr>, fresh: Option<Type>) -> Option<(String, Type)> {
+        let (inner, rows_node) = enumerator_of_rows(receiver)?;
+        let rows = fresh.or_else(|| self.recorded(&rows_node).cloned())?;
+        matches!(rows, Type::Tuple(_)).then_some((inner, rows))
+    }
+
+    /// The rows a literal gave the local `rows` is read from in
+    /// `rows.map.with_index { }`, looked up before `rows.map` runs (an
+    /// enumerator of it is one more way to reach it, so the local forgets
+    /// them once it is made).
+    fn fresh_enumerated_rows(&self, call: &CallNode<'pr>, state: &State) -> Option<Type> {
+        call.block()?.as_block_node()?;
+        let (_, rows_node) = enumerator_of_rows(&call.receiver()?)?;
+        let local = String::from_utf8_lossy(rows_node.as_local_variable_read_node()?.name().as_slice()).into_owned();
+        state.as_ref()?.reads.get(&super::literal_rows::rows_key(&local)).cloned()
+    }
+
     fn unpin_locals(&mut self, state: &mut State, frame: &Frame) {
         if let Some(flow) = state.as_mut() {
             let locals: Vec<String> = flow.locals.keys().chain(frame.writes.keys()).cloned().collect();
@@ -628,6 +659,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             self_unknown: false,
             receiver_local: None,
             receiver_yields_arrays: false,
+            enumerated_rows: None,
         };
         self.dispatch(receiver, &site, BlockArg::None, state, frame)
     }
@@ -649,6 +681,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     args: &site.args[1..],
                     receiver_local: None,
                     receiver_yields_arrays: false,
+                    enumerated_rows: None,
                     ..*site
                 };
                 return self.dispatch(receiver, &forwarded, block, state, frame);
@@ -795,7 +828,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                         .receiver_local
                         .and_then(|local| state.as_ref()?.reads.get(&super::literal_rows::rows_key(local)).cloned());
                     let rows = fresh.as_ref().unwrap_or(receiver);
-                    let row = super::literal_rows::row_type(rows, method, yielded.as_deref(), &node, outer_nested);
+                    let row = super::literal_rows::row_type(rows, method, yielded.as_deref(), &node, outer_nested)
+                        .or_else(|| {
+                            let (inner, rows) = site.enumerated_rows.as_ref()?;
+                            let yielded = yielded.as_deref();
+                            super::literal_rows::chained_row_type(rows, inner, method, yielded, &node, outer_nested)
+                        });
                     if let Some(row) = row {
                         yielded = Some(row);
                     }
@@ -807,7 +845,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 // (`each_with_index`) gives a block of one parameter the
                 // first (`map { |x| }`) or both as a pair (`find`), by
                 // method: its element type, a pair, cannot tell which.
-                let one_parameter = takes_one_plain_parameter(&node);
+                let one_parameter = takes_one_parameter(&node);
                 let enumerator = receiver
                     .members()
                     .iter()
@@ -1400,6 +1438,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             self_unknown: false,
             receiver_local: None,
             receiver_yields_arrays: false,
+            enumerated_rows: None,
         };
         let outcome = self.run_block(&plans, &site, &frame.self_type, block, state, frame);
         let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value)).collect();
@@ -1514,10 +1553,25 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
 }
 
 /// `{ |x| }`: one plain parameter, nothing to destructure or collect.
-fn takes_one_plain_parameter(block: &ruby_prism::BlockNode<'_>) -> bool {
+/// `rows.map` with no block and no argument, where `map` may enumerate a
+/// literal's rows: the method, and the node of the rows.
+fn enumerator_of_rows<'pr>(receiver: &Node<'pr>) -> Option<(String, Node<'pr>)> {
+    let inner = receiver.as_call_node()?;
+    let method = String::from_utf8_lossy(inner.name().as_slice());
+    if inner.block().is_some() || inner.arguments().is_some() || !super::literal_rows::enumerates_rows(&method) {
+        return None;
+    }
+    Some((method.into_owned(), inner.receiver()?))
+}
+
+/// `|x|` or `|(a, b)|`: one parameter, which takes the first of several
+/// values yielded (or, taken apart, the first's parts).
+fn takes_one_parameter(block: &ruby_prism::BlockNode<'_>) -> bool {
     block.parameters().and_then(|p| p.as_block_parameters_node()).and_then(|p| p.parameters()).is_some_and(|p| {
         p.requireds().iter().count() == 1
-            && p.requireds().iter().all(|r| matches!(r, Node::RequiredParameterNode { .. }))
+            && p.requireds()
+                .iter()
+                .all(|r| matches!(r, Node::RequiredParameterNode { .. } | Node::MultiTargetNode { .. }))
             && p.optionals().iter().count() == 0
             && p.rest().is_none()
             && p.posts().iter().count() == 0

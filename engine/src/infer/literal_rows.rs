@@ -88,6 +88,79 @@ pub fn row_type(
     Some(if paired { vec![row, yielded[1].clone()] } else { vec![row] })
 }
 
+/// Array methods that, with no block and no argument, give an enumerator
+/// of the elements one at a time (`rows.map.with_index { }`).
+const ENUMERATES: &[&str] = &[
+    "each",
+    "map",
+    "collect",
+    "flat_map",
+    "collect_concat",
+    "filter_map",
+    "select",
+    "filter",
+    "reject",
+    "find_index",
+    "min_by",
+    "max_by",
+    "sort_by",
+    "group_by",
+    "partition",
+    "take_while",
+    "drop_while",
+    "each_entry",
+];
+
+/// Methods of an enumerator that give their block each element with one
+/// more value (the index, the memo).
+const WITH_MORE: &[&str] = &["with_index", "each_with_index", "with_object", "each_with_object"];
+
+/// Is `inner` (called with no block and no argument) a method whose
+/// enumerator a block call on it may take the rows of (see
+/// [`chained_row_type`])?
+pub fn enumerates_rows(inner: &str) -> bool {
+    ENUMERATES.contains(&inner) || inner == "each_with_index"
+}
+
+/// [`row_type`] through an enumerator made at once of the literal rows and
+/// run by this very call: `rows.map.with_index { |(n, s), i| }` (each
+/// element, then the index) and `rows.each_with_index.map { |(n, s), i| }`
+/// (each pair of element and index, taken apart).
+pub fn chained_row_type(
+    rows: &Type,
+    inner: &str,
+    method: &str,
+    yielded: Option<&[Type]>,
+    block: &ruby_prism::BlockNode<'_>,
+    outer_nested: impl Fn(&[u8]) -> bool,
+) -> Option<Vec<Type>> {
+    let Type::Tuple(elements) = rows else { return None };
+    let yielded = yielded?;
+    if elements.is_empty() || !elements.iter().all(|e| matches!(e, Type::Tuple(_))) || !first_destructures(block) {
+        return None;
+    }
+    let pair = |row: Type, more: &Type| -> Vec<Type> { vec![row, more.clone()] };
+    let found = if ENUMERATES.contains(&inner) && WITH_MORE.contains(&method) && yielded.len() == 2 {
+        pair(same_length_row(elements)?, &yielded[1])
+    } else if inner == "each_with_index"
+        && ELEMENT_BY_ELEMENT.contains(&method)
+        && yielded.len() == 1
+        && positional_count(block) >= 2
+    {
+        // The pair comes as one array; a block of two parameters or more
+        // takes it as its two values (which keeps the row a tuple).
+        let Type::Tuple(given) = &yielded[0] else { return None };
+        let [_, index] = &given[..] else { return None };
+        pair(same_length_row(elements)?, index)
+    } else {
+        return None;
+    };
+    if reads_outer_nested(block, &outer_nested) {
+        return None;
+    }
+    Some(found)
+}
+
 /// The key under which a local's rows, fresh from a literal, are kept
 /// among the flow's stable reads (not Ruby source: no read's text
 /// matches it; a write to the local forgets it, as any code that may
@@ -201,8 +274,16 @@ fn takes_apart(block: &ruby_prism::BlockNode<'_>) -> bool {
     let Some(list) = block.parameters().and_then(|p| p.as_block_parameters_node()).and_then(|p| p.parameters()) else {
         return false;
     };
-    let positional = list.requireds().iter().count() + list.optionals().iter().count() + list.posts().iter().count();
+    let positional = positional_count(block);
     positional > 1 || (positional == 1 && (list.rest().is_some() || first_destructures(block)))
+}
+
+/// The block's positional parameters, required, optional and after a rest.
+fn positional_count(block: &ruby_prism::BlockNode<'_>) -> usize {
+    let Some(list) = block.parameters().and_then(|p| p.as_block_parameters_node()).and_then(|p| p.parameters()) else {
+        return 0;
+    };
+    list.requireds().iter().count() + list.optionals().iter().count() + list.posts().iter().count()
 }
 
 /// Does the block's first parameter take its value apart (`|(a, b), i|`)?
