@@ -416,6 +416,8 @@ fn possible_nil_receiver() {
         ("[1, 2, 3].zip([3, 4]).map { |a, b| b - a }", &[(1, 38)]),
         ("[1, 2].zip([nil, 4]).map { |a, b| b - a }", &[(1, 37)]),
         ("[[1, 2], [3]].each_with_index { |(a, b), i| b + i }", &[(1, 47)]),
+        // `catch`'s block may be left by a `throw` before it assigns.
+        ("def m(flag)\n  res = nil\n  catch(:x) { throw :x if flag; res = \"c\" }\n  res.upcase\nend", &[(4, 7)]),
         // Rows of different lengths through an enumerator: Ruby raises.
         ("[[\"x\", \"a\"], [\"y\"]].map.with_index(1) { |(n, s), i| s.upcase }", &[(1, 55)]),
         // A `&block` assigned in the method, or called where no `yield`
@@ -463,6 +465,12 @@ fn possible_nil_receiver() {
         "[1, 2, 3].combination(2) { |a, b| b - a }",
         "[1, 2].zip([3, 4]).map { |a, b| b - a }",
         "[[1, 2]].each_with_index { |(a, b), i| b - a + i }",
+        // A block the core runs before the call returns assigns for sure
+        // (Ruby runs each).
+        "def m(lock)\n  res = nil\n  Mutex.new.synchronize { res = \"sync\" }\n  res.upcase\nend",
+        "def m\n  res = nil\n  tap { res = \"t\" }\n  res.upcase\nend",
+        "def m\n  res = nil\n  Dir.chdir(\"/tmp\") { res = \"d\" }\n  res.upcase\nend",
+        "def m\n  res = nil\n  File.open(\"/dev/null\") { |f| res = f.path }\n  res.upcase\nend",
         // Rows taken apart through an enumerator made of them there (Ruby
         // runs each; `each_with_index.map`'s block gets the row and the
         // index as two values).

@@ -29,6 +29,9 @@ pub struct BlockPlan {
     /// The call also ends wherever a `throw` leaves the block (`catch`),
     /// which may be anywhere in it (a method it calls may throw).
     pub thrown_out: bool,
+    /// The call returns only once the block has run (`tap`, `Mutex#synchronize`):
+    /// what the block surely assigns is assigned after it.
+    pub runs_before_return: bool,
 }
 
 /// The flow's name for the value a block gives its next run (see
@@ -161,7 +164,14 @@ impl<'pr> Inferrer<'pr, '_> {
             if plan.thrown_out {
                 self.assignment_logs.push(Vec::new());
             }
-            let head = self.fixpoint(&entry, |this, head| walk(this, head, &mut value, &mut breaks));
+            // The flow after the block's last walk, from the loop's head:
+            // what any run of it may leave.
+            let mut after_a_run: State = None;
+            let head = self.fixpoint(&entry, |this, head| {
+                let end = walk(this, head, &mut value, &mut breaks);
+                after_a_run = end.clone();
+                end
+            });
             // Left by `throw` anywhere: each outer local as it was before
             // the block or after any assignment in it, and what it holds
             // maybe changed (as a `rescue` sees them).
@@ -191,7 +201,11 @@ impl<'pr> Inferrer<'pr, '_> {
                 flow
             };
             let broken = restore(join_all(breaks.iter().map(|(_, f)| Some(f.clone()))));
-            *state = restore(join_all([Some(outer.clone()), head, thrown]));
+            *state = if plan.runs_before_return {
+                restore(join_all([after_a_run, thrown]))
+            } else {
+                restore(join_all([Some(outer.clone()), head, thrown]))
+            };
             self.record(&node, &Type::nominal("Proc"));
             return BlockRun { value, breaks: breaks.into_iter().map(|(t, _)| t).collect(), break_state: broken };
         }

@@ -870,6 +870,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     fed_back: if synchronous { fed_back_positions(plans) } else { Vec::new() },
                     value_dropped: synchronous && DROPS_BLOCK_VALUE.contains(&method),
                     thrown_out: method == "catch",
+                    runs_before_return: synchronous && runs_block_before_return(receiver, method),
                 };
                 self.block(&node, plan, state, frame)
             }
@@ -1416,6 +1417,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 fed_back: Vec::new(),
                 value_dropped: false,
                 thrown_out: false,
+                runs_before_return: false,
             };
             if let BlockArg::Literal(block) = block {
                 self.block(&block, plan, state, frame);
@@ -1553,6 +1555,32 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
 }
 
 /// `{ |x| }`: one plain parameter, nothing to destructure or collect.
+/// Does the core's `method` on `receiver` return only after running its
+/// block (once, for these)? Then nothing the block assigns is left as it
+/// was before the call: `res = nil; @lock.synchronize { res = v }` leaves
+/// `res` what the block gave it.
+fn runs_block_before_return(receiver: &Type, method: &str) -> bool {
+    if receiver.has_unknown() {
+        return false;
+    }
+    let members = receiver.members();
+    let all = |test: &dyn Fn(&Type) -> bool| !members.is_empty() && members.iter().all(|m| test(m));
+    let singleton_of =
+        |names: &[&str]| all(&|m: &Type| matches!(m, Type::Singleton(class) if names.contains(&&**class)));
+    let instance_of = |names: &[&str]| {
+        all(&|m: &Type| Inferrer::class_of(m).is_some_and(|c| names.contains(&&*c)) && !matches!(m, Type::Singleton(_)))
+    };
+    match method {
+        "tap" | "then" | "yield_self" | "instance_eval" | "instance_exec" | "catch" => true,
+        "class_eval" | "module_eval" | "class_exec" | "module_exec" => all(&|m: &Type| matches!(m, Type::Singleton(_))),
+        "synchronize" | "mon_synchronize" => instance_of(&["Mutex", "Thread::Mutex", "Monitor"]),
+        "chdir" => singleton_of(&["Dir"]),
+        "open" => singleton_of(&["File"]),
+        "realtime" | "measure" => singleton_of(&["Benchmark"]),
+        _ => false,
+    }
+}
+
 /// `rows.map` with no block and no argument, where `map` may enumerate a
 /// literal's rows: the method, and the node of the rows.
 fn enumerator_of_rows<'pr>(receiver: &Node<'pr>) -> Option<(String, Node<'pr>)> {

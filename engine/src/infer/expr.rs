@@ -630,6 +630,7 @@ impl<'pr> Inferrer<'pr, '_> {
                         fed_back: Vec::new(),
                         value_dropped: false,
                         thrown_out: false,
+                        runs_before_return: false,
                     };
                     self.block(&block, plan, state, frame);
                 }
