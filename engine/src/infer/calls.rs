@@ -1564,7 +1564,7 @@ fn runs_block_before_return(receiver: &Type, method: &str) -> bool {
         return false;
     }
     let members = receiver.members();
-    let all = |test: &dyn Fn(&Type) -> bool| !members.is_empty() && members.iter().all(|m| test(m));
+    let all = |test: &dyn Fn(&Type) -> bool| !members.is_empty() && members.iter().all(test);
     let singleton_of =
         |names: &[&str]| all(&|m: &Type| matches!(m, Type::Singleton(class) if names.contains(&&**class)));
     let instance_of = |names: &[&str]| {
