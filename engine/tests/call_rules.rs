@@ -416,6 +416,9 @@ fn possible_nil_receiver() {
         ("[1, 2, 3].zip([3, 4]).map { |a, b| b - a }", &[(1, 38)]),
         ("[1, 2].zip([nil, 4]).map { |a, b| b - a }", &[(1, 37)]),
         ("[[1, 2], [3]].each_with_index { |(a, b), i| b + i }", &[(1, 47)]),
+        // An own helper that may return before it assigns leaves the ivar
+        // as the class has it.
+        ("class C\n  def initialize = @conn = nil\n  def maybe!(f)\n    return if f\n    @conn = \"m\"\n  end\n  def run(f)\n    maybe!(f)\n    @conn.upcase\n  end\nend", &[(9, 11)]),
         // `catch`'s block may be left by a `throw` before it assigns.
         ("def m(flag)\n  res = nil\n  catch(:x) { throw :x if flag; res = \"c\" }\n  res.upcase\nend", &[(4, 7)]),
         // Rows of different lengths through an enumerator: Ruby raises.
@@ -465,6 +468,11 @@ fn possible_nil_receiver() {
         "[1, 2, 3].combination(2) { |a, b| b - a }",
         "[1, 2].zip([3, 4]).map { |a, b| b - a }",
         "[[1, 2]].each_with_index { |(a, b), i| b - a + i }",
+        // An own helper called just before leaves the ivar what it
+        // assigned (Ruby runs each).
+        "class C\n  def initialize = @conn = nil\n  def connect! = @conn = \"c\"\n  def run\n    connect!\n    @conn.upcase\n  end\nend",
+        "class C\n  def initialize = @conn = nil\n  def ensure_conn\n    @conn ||= \"e\"\n  end\n  def run\n    ensure_conn\n    @conn.upcase\n  end\nend",
+        "class C\n  def initialize = @conn = nil\n  def connect! = @conn = \"c\"\n  def run\n    connect! if @conn.nil?\n    @conn.upcase\n  end\nend",
         // A block the core runs before the call returns assigns for sure
         // (Ruby runs each).
         "def m(lock)\n  res = nil\n  Mutex.new.synchronize { res = \"sync\" }\n  res.upcase\nend",

@@ -550,6 +550,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
         }
         let mut ivars_kept = true;
+        let own_helper = match (&frame.class, on_self && frame.self_known && state.is_some()) {
+            (Some((class, Side::Instance)), true) => self.ivars_after_own_call(class, &method),
+            _ => None,
+        };
         if let Some(flow) = state.as_mut() {
             // A project object may hold `self` and write its ivars; so may
             // any method `self` is passed to.
@@ -581,6 +585,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             if let (true, true, Some((class, Side::Instance))) = (on_self, frame.self_known, &frame.class) {
                 for ivar in self.assigned_by_own_call(class, &method).iter() {
                     flow.ivars_set.insert(ivar.clone());
+                }
+            }
+            // What it leaves them holding, when that is known.
+            if let (false, Some(exit)) = (quiet, own_helper) {
+                for (ivar, ty) in exit.iter() {
+                    flow.ivars.insert(ivar.clone(), ty.clone());
                 }
             }
         }

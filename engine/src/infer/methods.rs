@@ -173,6 +173,13 @@ impl<'pr> Inferrer<'pr, '_> {
         self.dead = saved_dead;
         self.loop_depth = saved_depth;
         self.stop_risks = saved_risks;
+        // What its ivars hold when it returns: known where it can only
+        // return at the end (a `return` leaves with a flow not kept).
+        let exit = match &state {
+            Some(flow) if returns.is_empty() && !flow.ivars.is_empty() => Some(Rc::new((*flow.ivars).clone())),
+            _ => None,
+        };
+        self.exit_ivars.insert(info.node.location().start() as usize, exit);
         let reached = if state.is_some() { body_type } else { Type::Bot };
         union(std::iter::once(reached).chain(returns))
     }
@@ -825,15 +832,43 @@ impl<'pr> Inferrer<'pr, '_> {
         found
     }
 
-    fn own_call_assigns(&self, class: &str, method: &str) -> Vec<String> {
-        let Some(user) = self.index.classes.get(class) else { return Vec::new() };
-        if user.spread || user.is_module || !user.prepends.is_empty() || user.unknown_mixins || user.computed_mixins {
-            return Vec::new();
+    /// What `self.method` (a call of the object's own helper, `connect!`)
+    /// leaves its ivars holding, where the `def` that runs is surely this
+    /// file's one (as for [`Self::assigned_by_own_call`]) and it returns
+    /// only at its end: `@conn = nil` in `initialize`, then `connect!`
+    /// assigning `@conn = Conn.new`, leaves `@conn` a `Conn` after the call.
+    pub(super) fn ivars_after_own_call(&mut self, class: &Name, method: &str) -> Option<Rc<HashMap<String, Type>>> {
+        let id = self.surely_runs(class, method)?;
+        let offset = self.index.def(id).node.location().start() as usize;
+        if !self.exit_ivars.contains_key(&offset) {
+            self.method_return(id);
         }
-        let Some(MethodEntry::Def(id)) = user.instance_methods.get(method) else { return Vec::new() };
+        let exit = self.exit_ivars.get(&offset)?.clone()?;
+        // A module of this file may be mixed into the object from anywhere
+        // with a method of that name; so may a block's body.
+        let replaced = self.index.core_redefined(method)
+            || self.index.classes.values().any(|c| c.is_module && c.instance_methods.contains_key(method));
+        (!replaced && (self.alone_in_family(class) || self.kept_below(class, method))).then_some(exit)
+    }
+
+    /// The `def` of `method` on instances of `class`, when the class is
+    /// this file's alone, with nothing prepended or mixed in unseen.
+    fn surely_runs(&self, class: &str, method: &str) -> Option<usize> {
+        let user = self.index.classes.get(class)?;
+        if user.spread || user.is_module || !user.prepends.is_empty() || user.unknown_mixins || user.computed_mixins {
+            return None;
+        }
+        match user.instance_methods.get(method) {
+            Some(MethodEntry::Def(id)) => Some(*id),
+            _ => None,
+        }
+    }
+
+    fn own_call_assigns(&self, class: &str, method: &str) -> Vec<String> {
+        let Some(id) = self.surely_runs(class, method) else { return Vec::new() };
         // What the body assigns first (this file's alone): most helpers
         // assign nothing, and the checks below walk every class.
-        let body = self.index.def(*id).node.as_def_node().and_then(|d| d.body());
+        let body = self.index.def(id).node.as_def_node().and_then(|d| d.body());
         let assigned: Vec<String> = super::index::straight_line_ivar_writes(body)
             .into_iter()
             .filter_map(|written| {

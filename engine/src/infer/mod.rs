@@ -349,6 +349,10 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// Per class and method, the ivars a call of it on `self` surely
     /// leaves assigned (see `methods::assigned_by_own_call`).
     own_call_writes: std::cell::RefCell<HashMap<(Name, String), OwnCallWrites>>,
+    /// Per walked `def` (by start offset), what its instance variables
+    /// surely hold when it returns (`None`: not known, as when it has a
+    /// `return` of its own); see `methods::ivars_after_own_call`.
+    exit_ivars: HashMap<usize, Option<Rc<HashMap<String, Type>>>>,
     /// Per method name, whether the project may give nil that method (see
     /// `narrow::project_gives_nil`): asked after every such call.
     nil_givers: std::cell::RefCell<HashMap<String, bool>>,
@@ -407,6 +411,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             family_facts: Default::default(),
             member_unseen: Default::default(),
             own_call_writes: Default::default(),
+            exit_ivars: HashMap::default(),
             nil_givers: Default::default(),
             assignment_logs: Vec::new(),
             retries: Vec::new(),
