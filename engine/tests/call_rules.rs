@@ -201,6 +201,10 @@ fn wrong_arity() {
     ];
     let silent = &[
         "[1, 2].rotate(1)",
+        // Exceptions take their message alone (Ruby runs each).
+        "Errno::ENOENT.new(\"path\")",
+        "SystemCallError.new(\"boom\")",
+        "UncaughtThrowError.new(:t, 1, \"m %p\")",
         // rbs 2.1 requires an argument; Ruby's `zip` takes none.
         "[1].zip",
         // ... nor more than one, on any Enumerable (found probing).
@@ -271,9 +275,23 @@ fn argument_type_mismatch() {
         ("\"abc\".center(1..2)", &[(1, 7)]),
         // Another class's `center` does not change String's.
         ("class Box\n  def center(x) = x\nend\n\"abc\".center(nil)", &[(4, 7)]),
+        // `to_path` converts only where a path is taken.
+        ("require \"pathname\"\n\"abc\".start_with?(Pathname.new(\"a\"))", &[(2, 7)]),
     ];
     let silent = &[
         "\"abc\".center(3)",
+        // Paths convert with `to_path`; signatures rbs 2.1 has too narrow
+        // (Ruby runs each).
+        "require \"pathname\"\nFile.read(Pathname.new(__FILE__))",
+        "require \"pathname\"\nDir.exist?(Pathname.new(\"/tmp\"))",
+        "File.read(File.open(__FILE__))",
+        "StandardError.new(42)",
+        "ArgumentError.new(:sym)",
+        "File.open(__FILE__) { |f| f.gets(5) }",
+        "File.readlines(__FILE__, 10)",
+        "\"a\\nb\".lines(nil)",
+        "Time.now.getlocal(\"+09:00\")",
+        "1.0.coerce(\"2.5\")",
         // Floats convert to integers.
         "\"abc\".center(1.5)",
         "\"abc\".center(n)",

@@ -12,7 +12,14 @@ pub enum Passing {
     Argument,
     /// Returned where a signature promises a type: no conversion happens.
     Returned,
+    /// Passed to a method that takes file paths (`File.read`, `Dir.exist?`):
+    /// Ruby converts with `to_path` too (a `Pathname`, a `File`).
+    Path,
 }
+
+/// Classes whose methods take their string arguments as file paths, which
+/// Ruby converts with `to_path` (rbs 2.1 often says `String` alone).
+pub const PATH_TAKERS: &[&str] = &["File", "Dir", "IO", "FileTest", "FileUtils", "Pathname"];
 
 const NUMERIC: &[&str] = &["Integer", "Float", "Rational", "Complex", "Numeric"];
 
@@ -81,6 +88,7 @@ fn accepts_class(cx: &RuleContext<'_, '_>, name: &str, class: &str, passing: Pas
         return true;
     }
     CONVERSIONS.iter().any(|(target, method)| *target == name && responds(cx, class, method))
+        || (passing == Passing::Path && name == "String" && responds(cx, class, "to_path"))
 }
 
 fn responds(cx: &RuleContext<'_, '_>, class: &str, method: &str) -> bool {

@@ -1,4 +1,4 @@
-use super::accepts::{rejects, Passing};
+use super::accepts::{rejects, Passing, PATH_TAKERS};
 use super::callee::{resolve, Target};
 use super::site::shown;
 use crate::diagnostic::{EvidenceTier, Severity};
@@ -11,7 +11,7 @@ pub static RULE: RuleInfo = RuleInfo {
     summary: "An argument no overload of the method accepts: nil, or a value of one core class the parameter's type and implicit conversions exclude.",
     fires_when: &[
         "the method is a signature method of a receiver typed as one signature class, and some overload takes this many positional arguments",
-        "in every such overload some argument is rejected: it is `nil` where the parameter does not allow nil, or a scalar literal or instance of one core class (not an array or hash) that is not the parameter's class (nor a descendant), does not convert implicitly (`to_int`, `to_str`, `to_ary`, `to_hash`, `to_proc`, `to_io`; numbers convert to each other), and lacks a method the parameter's interface needs",
+        "in every such overload some argument is rejected: it is `nil` where the parameter does not allow nil, or a scalar literal or instance of one core class (not an array or hash) that is not the parameter's class (nor a descendant), does not convert implicitly (`to_int`, `to_str`, `to_ary`, `to_hash`, `to_proc`, `to_io`; numbers convert to each other; `to_path` where File, Dir, IO, FileTest, FileUtils or Pathname take a path), and lacks a method the parameter's interface needs",
     ],
     does_not_fire_when: &[
         "the argument is untyped, a union, a class object, an array or hash (C functions often flatten them), or an instance of a project class (which may define conversions)",
@@ -43,6 +43,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             continue;
         };
         let Some((receiver, Target::Signature { class, overloads, .. })) = resolve(cx, call) else { continue };
+        let passing = if PATH_TAKERS.contains(&&*class) { Passing::Path } else { Passing::Argument };
         let mut applicable = 0;
         let mut culprit = None;
         for overload in overloads {
@@ -53,7 +54,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             }
             let Some(params) = function.positional_types(args.len()) else { continue };
             applicable += 1;
-            match params.iter().zip(&args).position(|(param, arg)| rejects(cx, param, arg, Passing::Argument)) {
+            match params.iter().zip(&args).position(|(param, arg)| rejects(cx, param, arg, passing)) {
                 Some(index) => culprit = culprit.or(Some(index)),
                 None => {
                     applicable = 0;
