@@ -183,6 +183,17 @@ const CASES: &[(&str, &str)] = &[
     // A module mixed in again stays where it was (Ruby skips it).
     ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  include A\n  include B\n  include A\nend\nC.new.v", "\"b\""),
     ("module A\n  def v = 1\nend\nmodule B\n  def v = \"b\"\nend\nclass C\n  prepend B\n  prepend A\n  prepend B\n  def v = 3\nend\nC.new.v", "1"),
+    // A class's own `self.===` (inherited too) decides `===`, `when` and
+    // `rescue` its own way: no `is_a?` narrowing.
+    ("class Even\n  def self.===(x) = x == 4\nend\nclass Sub < Even; end\ndef h(x) = Sub === x ? x : 0\nh(1)", "0 | untyped"),
+    ("class M\n  def self.===(e) = true\nend\nbegin\n  raise \"t\"\nrescue M => e\n  e\nend", "untyped"),
+    ("def h(x) = String === x ? x : 0\nh(1)", "0 | String"),
+    // `Errno::X.===` compares error numbers: any SystemCallError may match.
+    ("begin\n  raise Errno::ENOENT\nrescue Errno::ENOENT => e\n  e\nend", "SystemCallError"),
+    // A block of one positional and keywords takes an array apart in Ruby
+    // 3.1 (`[1]`, `[:x]`), not from 3.2: either.
+    ("[[1, 2]].map { |a, k: 0| a }", "[untyped]"),
+    ("{ x: 1 }.map { |a, **kw| a }", "Array[untyped]"),
     // A module a superclass already has is not mixed in again below it
     // (`include`/`extend` skip it; `prepend` does not).
     ("module M\n  def v = 1\nend\nclass A\n  include M\n  def v = \"a\"\nend\nclass B < A\n  include M\nend\nB.new.v", "\"a\""),

@@ -312,7 +312,12 @@ impl<'pr> Inferrer<'pr, '_> {
         let positional = requireds.len() + optionals.len() + posts.len();
         let spreads =
             positional > 1 || (rest.is_some() && positional > 0) || matches!(rest, Some(Node::ImplicitRestNode { .. }));
-        let values = spread(yielded, positional, spreads);
+        // `|a, k: 0|` and `|a, **kw|` take an array apart in Ruby 3.1 and
+        // not from 3.2: `a` may be either, so it is not known.
+        let keywords_decide = positional == 1
+            && rest.is_none()
+            && (list.keywords().iter().next().is_some() || list.keyword_rest().is_some());
+        let values = if keywords_decide { Spread::Unknown } else { spread(yielded, positional, spreads) };
         let available = values.count();
         let mandatory = requireds.len() + posts.len();
         let optional_filled = available.map(|n| n.saturating_sub(mandatory).min(optionals.len()));

@@ -20,6 +20,17 @@ const GIVE_UP_AFTER: usize = 5;
 const MAX_NESTED_LOOPS: usize = 6;
 const LOOP_ROUND_BUDGET: usize = 200_000;
 
+/// What a class's `===` being true says of the value matched.
+pub(super) enum CaseEquality {
+    /// The core's `Module#===`: it is an instance of the class.
+    IsA,
+    /// `SystemCallError.===` (every `Errno::X`) compares error numbers:
+    /// it is a `SystemCallError`.
+    SystemCall,
+    /// The class's own `self.===` (or one it inherits): nothing.
+    Own,
+}
+
 impl<'pr> Inferrer<'pr, '_> {
     pub fn if_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
         let Some(branch) = node.as_if_node() else { return Type::untyped() };
@@ -140,9 +151,9 @@ impl<'pr> Inferrer<'pr, '_> {
             return (hit, miss);
         }
         match tested {
-            Type::Singleton(class) if !self.own_case_equality(class) => {
-                self.narrow_node(subject, &mut hit, |t| self.narrow_to_class(t, class));
-                self.narrow_node(subject, &mut miss, |t| self.remove_class(t, class));
+            Type::Singleton(class) => {
+                self.narrow_node(subject, &mut hit, |t| self.case_split(t, class).0.unwrap_or_else(|| t.clone()));
+                self.narrow_node(subject, &mut miss, |t| self.case_split(t, class).1.unwrap_or_else(|| t.clone()));
             }
             Type::Constant(crate::types::Literal::Nil) => {
                 self.narrow_node(subject, &mut hit, Type::nil_part);
@@ -153,9 +164,26 @@ impl<'pr> Inferrer<'pr, '_> {
         (hit, miss)
     }
 
-    /// A class with its own `self.===` decides matches its own way.
-    fn own_case_equality(&self, class: &str) -> bool {
-        self.index.class_for_method(class, "===").is_some_and(|c| c.singleton_methods.contains_key("==="))
+    /// What `class === x` (`when`, `in`, `rescue`) being true says of x.
+    pub(super) fn case_equality(&self, class: &str) -> CaseEquality {
+        match self.lookup(class, super::index::Side::Singleton, "===") {
+            super::Callee::Rbs(found) => match &*found.owner {
+                "Module" | "Class" | "Kernel" | "BasicObject" => CaseEquality::IsA,
+                "SystemCallError" => CaseEquality::SystemCall,
+                _ => CaseEquality::Own,
+            },
+            _ => CaseEquality::Own,
+        }
+    }
+
+    /// x narrowed where `class === x` held, and where it did not (`None`:
+    /// as it was).
+    pub(super) fn case_split(&self, ty: &Type, class: &str) -> (Option<Type>, Option<Type>) {
+        match self.case_equality(class) {
+            CaseEquality::IsA => (Some(self.narrow_to_class(ty, class)), Some(self.remove_class(ty, class))),
+            CaseEquality::SystemCall => (Some(self.narrow_to_class(ty, "SystemCallError")), None),
+            CaseEquality::Own => (None, None),
+        }
     }
 
     pub fn case_match_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
@@ -180,8 +208,9 @@ impl<'pr> Inferrer<'pr, '_> {
                 _ => None,
             };
             let (hit_type, miss_type) = match &tested {
-                Some(Type::Singleton(class)) if !self.own_case_equality(class) => {
-                    (self.narrow_to_class(&subject, class), self.remove_class(&subject, class))
+                Some(Type::Singleton(class)) => {
+                    let (hit, miss) = self.case_split(&subject, class);
+                    (hit.unwrap_or_else(|| subject.clone()), miss.unwrap_or_else(|| subject.clone()))
                 }
                 Some(Type::Constant(crate::types::Literal::Nil)) => (subject.nil_part(), subject.without_nil()),
                 _ => (subject.clone(), subject.clone()),
@@ -511,7 +540,12 @@ impl<'pr> Inferrer<'pr, '_> {
         for exception in &exceptions {
             let ty = self.expr(exception, state, frame);
             types.push(match ty {
-                Type::Singleton(class) => self.instance_of(&class),
+                // `rescue` matches with `===`: a class's own takes anything.
+                Type::Singleton(class) => match self.case_equality(&class) {
+                    CaseEquality::IsA => self.instance_of(&class),
+                    CaseEquality::SystemCall => Type::nominal("SystemCallError"),
+                    CaseEquality::Own => Type::untyped(),
+                },
                 _ => Type::untyped(),
             });
         }

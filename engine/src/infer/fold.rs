@@ -352,9 +352,10 @@ fn integer_binary(a: i64, method: &str, b: i64) -> Option<Type> {
         "^" => Some(Type::int(a ^ b)),
         "<<" if (0..63).contains(&b) => int(a.checked_mul(1i64.checked_shl(b as u32)?)),
         ">>" if (0..64).contains(&b) => Some(Type::int(a >> b)),
-        // Ruby divides exactly (as bignums) when the divisor is not a
-        // double's integer: only smaller divisors go through doubles.
-        "fdiv" if b.unsigned_abs() < 1 << 53 => Some(Type::float(a as f64 / b as f64)),
+        // Both exact as doubles, the quotient is rounded once, as Ruby's;
+        // past 2**53 Ruby divides out their gcd first (rounding once),
+        // where converting each would round twice.
+        "fdiv" if a.unsigned_abs() < 1 << 53 && b.unsigned_abs() < 1 << 53 => Some(Type::float(a as f64 / b as f64)),
         "gcd" => Some(Type::int(gcd(a, b)?)),
         _ => compare_like(&a, method, &b),
     }
@@ -675,5 +676,7 @@ mod tests {
         // fdiv by a divisor past 2**53 divides exactly in Ruby: not folded.
         assert_eq!(f(Type::int((1 << 62) - 1), "fdiv", vec![Type::int(big)]), None);
         assert_eq!(f(Type::int(1), "fdiv", vec![Type::int(4)]).as_deref(), Some("0.25"));
+        // Ruby: 3002399751580331.0 (converting the dividend first rounds twice).
+        assert_eq!(f(Type::int(9007199254740993), "fdiv", vec![Type::int(3)]), None);
     }
 }

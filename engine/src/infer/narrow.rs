@@ -259,8 +259,8 @@ impl<'pr> Inferrer<'pr, '_> {
                 };
                 let mut truthy = state.clone();
                 let mut falsy = state.clone();
-                self.narrow_node(&subject, &mut truthy, |t| self.narrow_to_class(t, &class));
-                self.narrow_node(&subject, &mut falsy, |t| self.remove_class(t, &class));
+                self.narrow_node(&subject, &mut truthy, |t| self.case_split(t, &class).0.unwrap_or_else(|| t.clone()));
+                self.narrow_node(&subject, &mut falsy, |t| self.case_split(t, &class).1.unwrap_or_else(|| t.clone()));
                 self.split(ty, truthy, falsy)
             }
             // `x.respond_to?(:write)` true: x is not nil when nil lacks it.
