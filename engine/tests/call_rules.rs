@@ -59,6 +59,13 @@ fn undefined_method() {
         ("class Box\n  def initialize = nil\n  def get(name) = send(name)\n  def v = 1\nend\nBox.new.vv", &[(6, 9)]),
     ];
     let silent = &[
+        // Methods an instance makes on its class or itself, by names
+        // computed at run time (Ruby runs each).
+        "class Cart\n  def initialize(h)\n    h.each { |k, v| self.class.send(:attr_accessor, k); send(\"#{k}=\", v) }\n  end\nend\nCart.new(total: 5).total",
+        "class Cart\n  def initialize(k) = self.class.attr_reader(k)\nend\nCart.new(:total).total",
+        "class Cart\n  def initialize(k) = singleton_class.define_method(k) { 1 }\nend\nCart.new(:total).total",
+        "class Cart\n  def initialize(k) = singleton_class.send(:define_method, k) { 1 }\nend\nCart.new(:total).total",
+        "class Cart\n  def initialize = self.class.send(:attr_reader, :total)\nend\nCart.new.total",
         // A lazy enumerator's calls are lazy (data/rbs_core_fixes.rbs).
         "[1, 2].lazy.map { |v| v * 2 }.select(&:even?).force",
         "(1..Float::INFINITY).lazy.map { |v| v * 2 }.take(3).force.size",

@@ -1461,6 +1461,60 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// `self.class.send(:attr_accessor, k)`, `singleton_class.define_method(k)`
+    /// and the like in an instance method of a class: the object's class
+    /// (this one or one below it) or the object itself gets the names, at
+    /// run time. Names written out are the class's (maybe); a name computed
+    /// may be any.
+    fn note_made_through_the_class(&mut self, call: &CallNode<'pr>, method: &str) {
+        const MAKERS: &[&str] =
+            &["define_method", "attr_reader", "attr_writer", "attr_accessor", "attr", "alias_method"];
+        let in_instance_method = self.def_on_instance.last() == Some(&true) && self.blocks_of_unknown_self == 0;
+        if !in_instance_method || !(MAKERS.contains(&method) || is_send(method)) {
+            return;
+        }
+        let through_the_class = call.receiver().is_some_and(|receiver| {
+            receiver.as_call_node().is_some_and(|inner| {
+                let name = crate::syntax::name_text(inner.name());
+                matches!(inner.receiver(), None | Some(Node::SelfNode { .. }))
+                    && (&*name == "singleton_class" || (&*name == "class" && inner.receiver().is_some()))
+            })
+        });
+        if !through_the_class || self.current().is_none_or(|c| c.is_module) {
+            return;
+        }
+        let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+        let (maker, names) = match (is_send(method), arguments.split_first()) {
+            (true, Some((first, rest))) => (literal_name(first).unwrap_or_default(), rest),
+            (true, None) => return,
+            (false, _) => (method.to_string(), &arguments[..]),
+        };
+        if !MAKERS.contains(&maker.as_str()) {
+            return;
+        }
+        let names =
+            if matches!(&*maker, "define_method" | "alias_method") { &names[..names.len().min(1)] } else { names };
+        let mut spelled = Vec::new();
+        let mut computed = false;
+        for name in names {
+            match literal_name(name) {
+                Some(name) => spelled.push(name),
+                None => computed = true,
+            }
+        }
+        for name in spelled {
+            if matches!(&*maker, "attr_writer" | "attr_accessor") {
+                self.add_method(format!("{name}="), MethodEntry::Opaque, Side::Instance);
+            }
+            if maker != "attr_writer" {
+                self.add_method(name, MethodEntry::Opaque, Side::Instance);
+            }
+        }
+        if let (true, Some(class)) = (computed, self.current()) {
+            class.make(MadeMethods { side: Side::Instance, prefix: String::new(), suffix: String::new() });
+        }
+    }
+
     /// `define_method(name)` (or `attr_*`, `alias_method`, `undef_method`)
     /// in an instance method of a module: the classes that extend it may
     /// answer any name it may spell with a body nobody can see. A name
@@ -1920,6 +1974,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             self.note_unbound(call);
         }
         self.note_made_methods(call, &method);
+        self.note_made_through_the_class(call, &method);
         self.note_evaluated_defs(call, &method);
         // `k.instance_method(m).owner`: only looked at, never bound.
         const INTROSPECTION: &[&str] =
