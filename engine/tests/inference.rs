@@ -212,6 +212,10 @@ const CASES: &[(&str, &str)] = &[
     ("L ||= 10\nL", "10"),
     ("N = 1\nN += 1\nN", "1 | untyped"),
     ("module C\n  N = 1\nend\nC::N += 1\nC::N", "1 | untyped"),
+    // `const_set` with a name computed at run time may set any constant
+    // of its namespace (Ruby: :c); its value may be a symbol too.
+    ("class B\n  Y = 1\nend\nname = :Y\nB.const_set(name, :c)\nB::Y", "1 | untyped"),
+    ("class B\n  Y = 1\nend\nB.const_set(:Z, :Y)\nB::Y", "1"),
     // A module included from outside the body answers `super` first.
     ("class B\n  def v = 1\nend\nclass S < B\n  def v = super\nend\nmodule M\n  def v = \"m\"\nend\nS.include(M)\nS.new.v", "untyped"),
     ("class B\n  def v = 1\nend\nclass S < B\n  def v = super\nend\nS.new.v", "1"),

@@ -1989,10 +1989,18 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 self.introspected.insert(unbound.location().start() as usize);
             }
         }
-        let rewrites = match (&*method, named.as_slice()) {
-            ("const_set" | "remove_const", [constant, ..]) => Some(constant),
-            (_, [sent, constant, ..]) if matches!(sent.as_str(), "const_set" | "remove_const") => Some(constant),
-            _ => None,
+        // The constant's name, by its place (`const_set(:X, :v)`'s value
+        // may be a symbol too); one computed at run time may be any (`*`).
+        let rewrites = {
+            let arguments: Vec<Node<'pr>> =
+                call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+            let rewriting = |name: &str| matches!(name, "const_set" | "remove_const");
+            let at = match arguments.first().and_then(literal_name) {
+                _ if rewriting(&method) => Some(0),
+                Some(sent) if is_send(&method) && rewriting(&sent) => Some(1),
+                _ => None,
+            };
+            at.and_then(|at| arguments.get(at)).map(|name| literal_name(name).unwrap_or_else(|| "*".to_string()))
         };
         // `C.send(:include, M)`: mixed in as `C.include(M)` is.
         if named.first().is_some_and(|sent| matches!(sent.as_str(), "include" | "extend" | "prepend")) {
@@ -2042,10 +2050,15 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 Some(receiver) => written_class(&receiver),
             };
             let written = match owner.as_deref() {
-                Some("" | "Object") | None => constant.clone(),
-                Some(owner) => format!("{owner}::{constant}"),
+                // (Any constant of a namespace nobody can name: not followed,
+                // as every constant would be unknown.)
+                Some("" | "Object") | None if constant == "*" => None,
+                Some("" | "Object") | None => Some(constant.clone()),
+                Some(owner) => Some(format!("{owner}::{constant}")),
             };
-            self.index.rewritten_constants.insert(written);
+            if let Some(written) = written {
+                self.index.rewritten_constants.insert(written);
+            }
         }
         match &*method {
             "instance_variable_set" | "instance_variables" | "remove_instance_variable" => {

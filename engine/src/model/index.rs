@@ -471,7 +471,16 @@ pub fn run_elsewhere<'n>(
 /// name the constant `full`? A namespace written relative to where the
 /// call stood may be any suffix of the full name.
 pub fn constant_rewrites<'w>(written: impl IntoIterator<Item = &'w String>, full: &str) -> bool {
-    written.into_iter().any(|w| full == w || full.strip_suffix(w.as_str()).is_some_and(|head| head.ends_with("::")))
+    written.into_iter().any(|w| match w.strip_suffix('*') {
+        // A name computed at run time: any constant of that namespace
+        // (`M::*`), or of any (`*`).
+        Some(namespace) => {
+            let parent = full.rsplit_once("::").map_or("", |(parent, _)| parent);
+            let owner = namespace.strip_suffix("::").unwrap_or(namespace);
+            owner.is_empty() || parent == owner || parent.ends_with(&format!("::{owner}"))
+        }
+        None => full == w || full.strip_suffix(w.as_str()).is_some_and(|head| head.ends_with("::")),
+    })
 }
 
 impl Dep {
