@@ -88,28 +88,8 @@ pub fn row_type(
     Some(if paired { vec![row, yielded[1].clone()] } else { vec![row] })
 }
 
-/// Array methods that, with no block and no argument, give an enumerator
-/// of the elements one at a time (`rows.map.with_index { }`).
-const ENUMERATES: &[&str] = &[
-    "each",
-    "map",
-    "collect",
-    "flat_map",
-    "collect_concat",
-    "filter_map",
-    "select",
-    "filter",
-    "reject",
-    "find_index",
-    "min_by",
-    "max_by",
-    "sort_by",
-    "group_by",
-    "partition",
-    "take_while",
-    "drop_while",
-    "each_entry",
-];
+/// Of [`ELEMENT_BY_ELEMENT`], those that with no block give no enumerator.
+const GIVE_NO_ENUMERATOR: &[&str] = &["sum", "count", "any?", "all?", "none?", "one?", "to_h", "uniq"];
 
 /// Methods of an enumerator that give their block each element with one
 /// more value (the index, the memo).
@@ -119,7 +99,13 @@ const WITH_MORE: &[&str] = &["with_index", "each_with_index", "with_object", "ea
 /// enumerator a block call on it may take the rows of (see
 /// [`chained_row_type`])?
 pub fn enumerates_rows(inner: &str) -> bool {
-    ENUMERATES.contains(&inner) || inner == "each_with_index"
+    enumerates_one_by_one(inner) || inner == "each_with_index"
+}
+
+/// With no block and no argument, an enumerator of the elements one at a
+/// time (`rows.map`).
+fn enumerates_one_by_one(method: &str) -> bool {
+    ELEMENT_BY_ELEMENT.contains(&method) && !GIVE_NO_ENUMERATOR.contains(&method)
 }
 
 /// [`row_type`] through an enumerator made at once of the literal rows and
@@ -140,7 +126,7 @@ pub fn chained_row_type(
         return None;
     }
     let pair = |row: Type, more: &Type| -> Vec<Type> { vec![row, more.clone()] };
-    let found = if ENUMERATES.contains(&inner) && WITH_MORE.contains(&method) && yielded.len() == 2 {
+    let found = if enumerates_one_by_one(inner) && WITH_MORE.contains(&method) && yielded.len() == 2 {
         pair(same_length_row(elements)?, &yielded[1])
     } else if inner == "each_with_index"
         && ELEMENT_BY_ELEMENT.contains(&method)
