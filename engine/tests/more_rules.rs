@@ -178,6 +178,8 @@ fn method_visibility_mismatch() {
         ("class Secret\n  private\n  def hidden = 1\nend\nSecret.new.hidden", &[(5, 12)]),
         ("class Secret\n  def hidden = 1\n  private :hidden\nend\ns = Secret.new\ns.hidden", &[(6, 3)]),
         ("class Secret\n  private def hidden = 1\nend\nSecret.new.hidden", &[(4, 12)]),
+        // Another name made public elsewhere leaves this one private.
+        ("class Secret\n  private def hidden = 1\n  private def other = 2\nend\nSecret.send(:public, :other)\nSecret.new.hidden", &[(6, 12)]),
     ];
     let silent = &[
         "class Secret\n  def hidden = 1\nend\nSecret.new.hidden",
@@ -186,6 +188,10 @@ fn method_visibility_mismatch() {
         "class Secret\n  protected\n  def hidden = 1\nend\nSecret.new.hidden",
         "class Secret\n  private\n  def hidden = 1\nend\nclass Open < Secret\n  public :hidden\nend\nSecret.new.hidden",
         "class Secret\n  private\n  def hidden = 1\nend\nobj.hidden",
+        // Made public outside the class's body (Ruby gives 1 for each).
+        "class Secret\n  private def hidden = 1\nend\nSecret.send(:public, :hidden)\nSecret.new.hidden",
+        "class Secret\n  private def hidden = 1\nend\nSecret.class_eval { public :hidden }\nSecret.new.hidden",
+        "class Secret\n  private def hidden = 1\n  def self.expose!(*n) = public(*n)\nend\nSecret.expose!(:hidden)\nSecret.new.hidden",
         // `method_missing` answers it (Ruby gives "mm").
         "class Secret\n  private\n  def hidden = 1\n  def method_missing(*) = \"mm\"\nend\nSecret.new.hidden",
     ];

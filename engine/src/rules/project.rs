@@ -55,6 +55,12 @@ pub struct ProjectFacts {
     /// Top-level namespaces native extensions the project loads may
     /// define (`require "fiddle.so"`: `Fiddle`), lower-cased, `_` removed.
     native: HashSet<String>,
+    /// Names made public other than in their class's own body
+    /// (`K.send(:public, :y)`, `K.class_eval { public :y }`).
+    made_public: HashSet<String>,
+    /// Some `public` is given names computed at run time: any method may
+    /// be made public.
+    public_computed: bool,
     /// Who defines each name in a class body, sorted (made by `settle`).
     #[serde(skip)]
     owners_of: HashMap<String, Vec<(String, Owner)>>,
@@ -187,7 +193,14 @@ impl ProjectFacts {
         self.anywhere.contains(method).hash(&mut hasher);
         self.all_names.contains(method).hash(&mut hasher);
         self.def_count(method).hash(&mut hasher);
+        self.made_public_elsewhere(method).hash(&mut hasher);
         hasher.finish()
+    }
+
+    /// May the method be made public other than in its class's body (so
+    /// a call from outside may be allowed whatever the body says)?
+    pub fn made_public_elsewhere(&self, method: &str) -> bool {
+        self.public_computed || self.made_public.contains(method)
     }
 
     /// May code outside the project and the standard library (a gem) have
@@ -218,6 +231,8 @@ impl ProjectFacts {
         self.subclassed.extend(other.subclassed);
         self.loads.merge(other.loads);
         self.native.extend(other.native);
+        self.made_public.extend(other.made_public);
+        self.public_computed |= other.public_computed;
         for (key, modules) in other.mixins {
             self.mixins.entry(key).or_default().extend(modules);
         }
@@ -380,6 +395,11 @@ impl<'a> FactsReader<'a> {
         self.facts.defined_dynamically(method)
     }
 
+    pub fn made_public_elsewhere(&self, method: &str) -> bool {
+        self.note(method);
+        self.facts.made_public_elsewhere(method)
+    }
+
     pub fn defines_anywhere(&self, method: &str) -> bool {
         self.note(method);
         self.facts.defines_anywhere(method)
@@ -540,6 +560,10 @@ impl Collector {
             self.mixin(call, &method, &arguments[skip..]);
             return;
         }
+        if method == "public" {
+            self.made_public(call, &arguments[skip..], skip > 0);
+            return;
+        }
         if !DEFINING_CALLS.contains(&method.as_str()) {
             return;
         }
@@ -592,6 +616,27 @@ fn names_a_maker(node: &Node<'_>) -> bool {
 }
 
 impl Collector {
+    /// `public` other than written plainly in a class body (whose own
+    /// visibility the rules read there): through `send`, in a block run
+    /// on the class, in a method, on a receiver.
+    fn made_public(&mut self, call: &CallNode<'_>, names: &[Node<'_>], sent: bool) {
+        let in_body = !sent
+            && self.blocks == 0
+            && self.defs == 0
+            && !self.lexical.is_empty()
+            && matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
+        if in_body {
+            return;
+        }
+        let mut written = Vec::new();
+        for name in names {
+            if !literal_names(name, &mut written) {
+                self.facts.public_computed = true;
+            }
+        }
+        self.facts.made_public.extend(written);
+    }
+
     /// See [`crate::syntax::sends_to_a_class_object`].
     fn sends_to_a_class_object(&self, call: &CallNode<'_>) -> bool {
         let in_module_of_classes = self

@@ -17,6 +17,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the receiver is untyped or a union, or the class is opened in several files or subclassed in the project",
         "the method is public or protected, or defined more than once in the project (a subclass may make it public)",
         "the project defines `method_missing` anywhere (Ruby hands the call to it instead of raising)",
+        "the project makes the name public other than in the class's body (`K.send(:public, :m)`, `K.class_eval { public :m }`), or calls `public` with names computed at run time",
     ],
     example: "class Secret\n  private\n  def hidden = 1\nend\nSecret.new.hidden",
     authored: Severity::Error,
@@ -39,6 +40,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         let sure = defined.visibility == Visibility::Private
             && cx.project.def_count(&call.method) == 1
             && !cx.project.defined_dynamically(&call.method)
+            && !cx.project.made_public_elsewhere(&call.method)
             && !cx.project.is_spread(class)
             && !cx.project.has_subclasses(class)
             && cx.project.def_count("method_missing") == 0
