@@ -212,6 +212,11 @@ const CASES: &[(&str, &str)] = &[
     ("L ||= 10\nL", "10"),
     ("N = 1\nN += 1\nN", "1 | untyped"),
     ("module C\n  N = 1\nend\nC::N += 1\nC::N", "1 | untyped"),
+    // `freeze` is shallow: what a frozen literal container holds may still
+    // be mutated (Ruby: "s" for both).
+    ("D = {list: [1]}.freeze\nD[:list] << \"s\"\nD[:list].last", "untyped?"),
+    ("G = [[1]].freeze\nG[0] << \"s\"\nG[0].last", "untyped?"),
+    ("K = {n: 1, s: \"a\"}.freeze\nK[:n]", "1"),
     // `const_set` with a name computed at run time may set any constant
     // of its namespace (Ruby: :c); its value may be a symbol too.
     ("class B\n  Y = 1\nend\nname = :Y\nB.const_set(name, :c)\nB::Y", "1 | untyped"),
@@ -511,10 +516,11 @@ const CASES: &[(&str, &str)] = &[
     ("h = { a: 1 }\ng = h\ng[:b] = \"s\"\nh", "Hash[untyped, untyped]"),
     ("def grow(list) = list.push(:more)\na = [1]\ngrow(a)\na", "Array[untyped]"),
     ("M = { a: 1 }\nM[:a]", "untyped?"),
-    // A frozen one keeps its own contents. What a container holds keeps
-    // its element types (the trust a signature's generics ask for).
+    // A frozen one keeps its own contents, not what they hold (`freeze` is
+    // shallow). What a container holds keeps its element types (the trust
+    // a signature's generics ask for).
     ("h = [1, 2].map { |x| [x, x.to_s] }\nh.first", "Array[Integer | String]"),
-    ("N = { a: [1] }.freeze\nN[:a]", "Array[Integer]"),
+    ("N = { a: [1] }.freeze\nN[:a]", "Array[untyped]"),
     ("L = [1, :b].freeze\nL", "[1, :b]"),
     // With `exception: false` a conversion gives nil for what it cannot
     // convert (rbs 2.1 says it always gives its class).

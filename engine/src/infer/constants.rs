@@ -155,8 +155,9 @@ impl<'pr> Inferrer<'pr, '_> {
             ty
         } else if is_frozen_container(value) {
             // `{ a: [1] }.freeze`: its own contents stay; what it holds may
-            // still be mutated by anyone.
-            ty.settle_elements()
+            // still be mutated by anyone (`freeze` is shallow: `D[:a] << "s"`),
+            // so the containers in it keep only their classes.
+            ty.forget_nested_contents()
         } else if is_frozen(value) {
             // `NAMES.map { ... }.uniq.freeze`: nobody can add to it.
             ty.forget_mutable()
