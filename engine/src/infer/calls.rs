@@ -615,9 +615,6 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         result
     }
 
-    /// After `binding`, `eval` or a string `instance_eval`, code this
-    /// walk cannot see may assign any local of the scope, now or through
-    /// a binding kept for later: no local's type is known from here on.
     /// `rows.map` (no block, no argument) on a literal's rows, as the
     /// receiver of a call with a block: the method and the rows (see
     /// [`CallSite::enumerated_rows`]).
@@ -640,6 +637,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         state.as_ref()?.reads.get(&super::literal_rows::rows_key(&local)).cloned()
     }
 
+    /// After `binding`, `eval` or a string `instance_eval`, code this
+    /// walk cannot see may assign any local of the scope, now or through
+    /// a binding kept for later: no local's type is known from here on.
     fn unpin_locals(&mut self, state: &mut State, frame: &Frame) {
         if let Some(flow) = state.as_mut() {
             let locals: Vec<String> = flow.locals.keys().chain(frame.writes.keys()).cloned().collect();
@@ -1564,7 +1564,6 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     }
 }
 
-/// `{ |x| }`: one plain parameter, nothing to destructure or collect.
 /// Does the core's `method` on `receiver` return only after running its
 /// block (once, for these)? Then nothing the block assigns is left as it
 /// was before the call: `res = nil; @lock.synchronize { res = v }` leaves

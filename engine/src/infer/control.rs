@@ -152,8 +152,9 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         match tested {
             Type::Singleton(class) => {
-                self.narrow_node(subject, &mut hit, |t| self.case_split(t, class).0.unwrap_or_else(|| t.clone()));
-                self.narrow_node(subject, &mut miss, |t| self.case_split(t, class).1.unwrap_or_else(|| t.clone()));
+                let equality = self.case_equality(class);
+                self.narrow_node(subject, &mut hit, |t| self.case_split(&equality, t, class).0);
+                self.narrow_node(subject, &mut miss, |t| self.case_split(&equality, t, class).1);
             }
             Type::Constant(crate::types::Literal::Nil) => {
                 self.narrow_node(subject, &mut hit, Type::nil_part);
@@ -176,13 +177,13 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
-    /// x narrowed where `class === x` held, and where it did not (`None`:
-    /// as it was).
-    pub(super) fn case_split(&self, ty: &Type, class: &str) -> (Option<Type>, Option<Type>) {
-        match self.case_equality(class) {
-            CaseEquality::IsA => (Some(self.narrow_to_class(ty, class)), Some(self.remove_class(ty, class))),
-            CaseEquality::SystemCall => (Some(self.narrow_to_class(ty, "SystemCallError")), None),
-            CaseEquality::Own => (None, None),
+    /// x narrowed where `class === x` held, and where it did not, by what
+    /// the class's `===` is (see [`Self::case_equality`]).
+    pub(super) fn case_split(&self, equality: &CaseEquality, ty: &Type, class: &str) -> (Type, Type) {
+        match equality {
+            CaseEquality::IsA => (self.narrow_to_class(ty, class), self.remove_class(ty, class)),
+            CaseEquality::SystemCall => (self.narrow_to_class(ty, "SystemCallError"), ty.clone()),
+            CaseEquality::Own => (ty.clone(), ty.clone()),
         }
     }
 
@@ -208,10 +209,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 _ => None,
             };
             let (hit_type, miss_type) = match &tested {
-                Some(Type::Singleton(class)) => {
-                    let (hit, miss) = self.case_split(&subject, class);
-                    (hit.unwrap_or_else(|| subject.clone()), miss.unwrap_or_else(|| subject.clone()))
-                }
+                Some(Type::Singleton(class)) => self.case_split(&self.case_equality(class), &subject, class),
                 Some(Type::Constant(crate::types::Literal::Nil)) => (subject.nil_part(), subject.without_nil()),
                 _ => (subject.clone(), subject.clone()),
             };

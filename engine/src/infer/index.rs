@@ -1114,6 +1114,16 @@ fn literal_name(node: &Node<'_>) -> Option<String> {
     }
 }
 
+/// The methods a method maker makes under `name`: `attr_writer` the
+/// writer, `attr_accessor` the reader and the writer, any other the name.
+fn made_names(maker: &str, name: &str) -> Vec<String> {
+    match maker {
+        "attr_writer" => vec![format!("{name}=")],
+        "attr_accessor" => vec![name.to_string(), format!("{name}=")],
+        _ => vec![name.to_string()],
+    }
+}
+
 fn is_send(method: &str) -> bool {
     matches!(method, "send" | "__send__" | "public_send")
 }
@@ -1419,15 +1429,8 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 None => made.push(MadeMethods { side, prefix, suffix }),
             }
         }
-        for name in &spelled {
-            match method {
-                "attr_writer" => self.add_method(format!("{name}="), MethodEntry::Opaque, side),
-                "attr_accessor" => {
-                    self.add_method(format!("{name}="), MethodEntry::Opaque, side);
-                    self.add_method(name.clone(), MethodEntry::Opaque, side);
-                }
-                _ => self.add_method(name.clone(), MethodEntry::Opaque, side),
-            }
+        for name in spelled.iter().flat_map(|name| made_names(method, name)) {
+            self.add_method(name, MethodEntry::Opaque, side);
         }
         // A class method runs with `self` whatever class calls it: a
         // subclass (`memoize :value` in `Calc < Base`) gets these names on
@@ -1435,11 +1438,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let for_subclasses = self.in_def > 0;
         let Some(class) = self.current() else { return };
         if for_subclasses {
-            let named = spelled.iter().flat_map(|name| match method {
-                "attr_writer" => vec![format!("{name}=")],
-                "attr_accessor" => vec![name.clone(), format!("{name}=")],
-                _ => vec![name.clone()],
-            });
+            let named = spelled.iter().flat_map(|name| made_names(method, name));
             let named = named.map(|name| MadeMethods { side, prefix: name, suffix: String::new() });
             let patterns = made.iter().cloned().map(|mut made| {
                 if method == "attr_writer" {
@@ -1502,13 +1501,8 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 None => computed = true,
             }
         }
-        for name in spelled {
-            if matches!(&*maker, "attr_writer" | "attr_accessor") {
-                self.add_method(format!("{name}="), MethodEntry::Opaque, Side::Instance);
-            }
-            if maker != "attr_writer" {
-                self.add_method(name, MethodEntry::Opaque, Side::Instance);
-            }
+        for name in spelled.iter().flat_map(|name| made_names(&maker, name)) {
+            self.add_method(name, MethodEntry::Opaque, Side::Instance);
         }
         if let (true, Some(class)) = (computed, self.current()) {
             class.make(MadeMethods { side: Side::Instance, prefix: String::new(), suffix: String::new() });
@@ -2022,15 +2016,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 | "undef_method" => defined,
                 _ => &[],
             };
-            for defined in names {
-                if matches!(sent.as_str(), "attr_writer" | "attr_accessor") {
-                    self.index.object_singleton_defs.insert(format!("{defined}="));
-                    self.note_block_replaced(&format!("{defined}="));
-                }
-                if sent != "attr_writer" {
-                    self.index.object_singleton_defs.insert(defined.clone());
-                    self.note_block_replaced(defined);
-                }
+            for defined in names.iter().flat_map(|name| made_names(sent, name)) {
+                self.note_block_replaced(&defined);
+                self.index.object_singleton_defs.insert(defined);
             }
             if matches!(sent.as_str(), "instance_variable_set" | "remove_instance_variable") {
                 self.index.ivars_unknowable = true;
@@ -2162,15 +2150,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             {
                 let names = symbol_arguments(call);
                 let names = if method == "alias_method" { names.into_iter().take(1).collect() } else { names };
-                for defined in names {
-                    let defined = match &*method {
-                        "attr_writer" => format!("{defined}="),
-                        _ => defined,
-                    };
-                    if method == "attr_accessor" {
-                        self.index.object_singleton_defs.insert(format!("{defined}="));
-                        self.note_block_replaced(&format!("{defined}="));
-                    }
+                for defined in names.iter().flat_map(|name| made_names(&method, name)) {
                     if method != "define_singleton_method" {
                         self.note_block_replaced(&defined);
                     }

@@ -844,11 +844,18 @@ impl<'pr> Inferrer<'pr, '_> {
             self.method_return(id);
         }
         let exit = self.exit_ivars.get(&offset)?.clone()?;
-        // A module of this file may be mixed into the object from anywhere
-        // with a method of that name; so may a block's body.
-        let replaced = self.index.core_redefined(method)
-            || self.index.classes.values().any(|c| c.is_module && c.instance_methods.contains_key(method));
-        (!replaced && (self.alone_in_family(class) || self.kept_below(class, method))).then_some(exit)
+        self.answered_by_its_def(class, method).then_some(exit)
+    }
+
+    /// Does nothing but the class's own `def` answer `method` on its
+    /// objects: no body given in a block (`C.class_eval { def make }`,
+    /// `define_method(:make)`), no alias, no module of this file's that
+    /// may be prepended or extended into the object from anywhere,
+    /// nothing below the class overriding it?
+    fn answered_by_its_def(&self, class: &str, method: &str) -> bool {
+        !self.index.core_redefined(method)
+            && !self.index.classes.values().any(|c| c.is_module && c.instance_methods.contains_key(method))
+            && (self.alone_in_family(class) || self.kept_below(class, method))
     }
 
     /// The `def` of `method` on instances of `class`, when the class is
@@ -880,19 +887,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 written.starts_with('@').then(|| written.to_string())
             })
             .collect();
-        if assigned.is_empty() {
-            return assigned;
-        }
-        // Some object may answer it another way: a body given in a block
-        // (`C.class_eval { def make }`, `define_method(:make)`), an alias,
-        // or a module of this file's that may be prepended or extended
-        // into the object from anywhere.
-        if self.index.core_redefined(method)
-            || self.index.classes.values().any(|c| c.is_module && c.instance_methods.contains_key(method))
-        {
-            return Vec::new();
-        }
-        if !(self.alone_in_family(class) || self.kept_below(class, method)) {
+        if assigned.is_empty() || !self.answered_by_its_def(class, method) {
             return Vec::new();
         }
         assigned

@@ -259,8 +259,9 @@ impl<'pr> Inferrer<'pr, '_> {
                 };
                 let mut truthy = state.clone();
                 let mut falsy = state.clone();
-                self.narrow_node(&subject, &mut truthy, |t| self.case_split(t, &class).0.unwrap_or_else(|| t.clone()));
-                self.narrow_node(&subject, &mut falsy, |t| self.case_split(t, &class).1.unwrap_or_else(|| t.clone()));
+                let equality = self.case_equality(&class);
+                self.narrow_node(&subject, &mut truthy, |t| self.case_split(&equality, t, &class).0);
+                self.narrow_node(&subject, &mut falsy, |t| self.case_split(&equality, t, &class).1);
                 self.split(ty, truthy, falsy)
             }
             // `x.respond_to?(:write)` true: x is not nil when nil lacks it.
