@@ -296,14 +296,20 @@ impl Project {
                 let at = classes[rng.below(classes.len())];
                 // Or one object given that name, or a core method's name,
                 // of its own (which every call of the name may reach).
+                // Or a core class given one through a receiver (a module
+                // prepended to it, or `define_method` on it).
                 let core = ["size", "first", "upcase", "to_s"][rng.below(4)];
-                match rng.below(4) {
+                let variant = rng.below(6);
+                match variant {
                     0 => lines.insert(at + 1, format!("include RigorMixin{n}")),
                     1 => lines.insert(at + 1, format!("def rigor_extend_{n}(o) = o.extend(RigorMixin{n})")),
                     2 => lines.push(format!("rigor_object_{n} = Object.new\ndef rigor_object_{n}.{method} = {n}")),
-                    _ => lines.push(format!("rigor_object_{n} = +\"\"\ndef rigor_object_{n}.{core} = {n}")),
+                    3 => lines.push(format!("rigor_object_{n} = +\"\"\ndef rigor_object_{n}.{core} = {n}")),
+                    4 => lines.push(format!("String.prepend(RigorMixin{n})\nArray.include(RigorMixin{n})")),
+                    _ => lines.push(format!("Array.define_method(:{core}) {{ {n} }}")),
                 }
-                lines.insert(0, format!("module RigorMixin{n}\n  def {method} = {n}\nend"));
+                let defined = if variant == 4 { core } else { method.as_str() };
+                lines.insert(0, format!("module RigorMixin{n}\n  def {defined} = {n}\nend"));
                 format!("mixin of {method} into {shown}:{}", at + 1)
             }
             // An instance variable the file already uses is given a new

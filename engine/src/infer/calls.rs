@@ -392,7 +392,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 }
                 let passed = expression.as_ref().and_then(|e| self.recorded(e).cloned());
                 let forwarded = expression.as_ref().is_some_and(|e| self.is_own_block(e));
-                match expression.as_ref().and_then(|e| e.as_symbol_node()) {
+                // `&:to_s` is a call of `to_s` only while `Symbol#to_proc` is
+                // the core's.
+                let symbol = expression.as_ref().and_then(|e| e.as_symbol_node());
+                let symbol = symbol.filter(|_| !self.index.core_redefined("to_proc"));
+                match symbol {
                     Some(symbol) => BlockArg::Symbol(String::from_utf8_lossy(symbol.unescaped()).into_owned()),
                     None if forwarded => BlockArg::Forwarded,
                     None if passed.as_ref().is_none_or(|t| t.may_be_nil() || t.has_unknown()) => BlockArg::Optional,

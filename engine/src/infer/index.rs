@@ -94,6 +94,8 @@ pub struct ProgramIndex<'pr> {
     /// signatures declare (`refine String do def upcase`, `String.class_eval
     /// do define_method(:strip)`): the core's own method is not certain.
     core_replaced: HashSet<(String, String)>,
+    /// See [`FileInterface::class_mixins`].
+    class_mixins: HashSet<(String, String)>,
     /// Names of the methods the signatures also name that this file
     /// defines to run their block on another object (see
     /// [`super::block_runners`]).
@@ -283,6 +285,7 @@ impl<'pr> ProgramIndex<'pr> {
             core_defs: HashSet::default(),
             top_level_defs: HashSet::default(),
             core_replaced: HashSet::default(),
+            class_mixins: HashSet::default(),
             top_object_extends: Vec::new(),
             rewritten_constants: HashSet::default(),
             block_runners: HashSet::default(),
@@ -394,6 +397,7 @@ impl<'pr> ProgramIndex<'pr> {
             top_level_defs: sorted(&self.top_level_defs),
             redirects_output: self.redirects_output,
             core_replaced: sorted(&self.core_replaced),
+            class_mixins: sorted(&self.class_mixins),
             rewritten_constants: sorted(&self.rewritten_constants),
             block_runners: sorted(&self.block_runners),
             block_handoffs: sorted(&self.block_handoffs),
@@ -985,6 +989,51 @@ fn block_target(call: &CallNode<'_>) -> Option<String> {
 /// A constant path as written, without a leading `::` (`::Foo` is `Foo`).
 fn written_class(node: &Node<'_>) -> Option<String> {
     constant_path_text(node).map(|t| t.trim_start_matches("::").to_string())
+}
+
+/// The methods `Module.new { def a; define_method(:b) }` defines (not
+/// those its methods' bodies or nested classes do); `None` for anything
+/// else.
+fn anonymous_module_defs(node: &Node<'_>) -> Option<Vec<String>> {
+    let call = node.as_call_node()?;
+    let receiver = call.receiver().and_then(|r| written_class(&r));
+    if call.name().as_slice() != b"new" || receiver.as_deref() != Some("Module") {
+        return None;
+    }
+    let block = call.block()?.as_block_node()?;
+    let mut names = Vec::new();
+    let statements: Vec<Node<'_>> = match block.body() {
+        Some(Node::StatementsNode { .. }) => block.body()?.as_statements_node()?.body().iter().collect(),
+        Some(body) => vec![body],
+        None => Vec::new(),
+    };
+    for statement in statements {
+        if let Some(def) = statement.as_def_node() {
+            if def.receiver().is_none() {
+                names.push(name(def.name()));
+            }
+        } else if let Some(made) = statement.as_call_node() {
+            let maker = name(made.name());
+            let makes = ["define_method", "alias_method", "attr_reader", "attr_writer", "attr_accessor", "attr"];
+            if made.receiver().is_none() && makes.contains(&maker.as_str()) {
+                let spelled = symbol_arguments(&made);
+                let spelled = if maker == "alias_method" { spelled.into_iter().take(1).collect() } else { spelled };
+                names.extend(spelled.iter().flat_map(|n| made_names(&maker, n)));
+            }
+        }
+    }
+    Some(names)
+}
+
+/// The class a receiver names, and the side of it a method defined there
+/// lands on: `String` (instances), `String.singleton_class` (the class).
+fn receiver_class(receiver: &Node<'_>) -> Option<(String, Side)> {
+    if let Some(class) = written_class(receiver) {
+        return Some((class, Side::Instance));
+    }
+    let call = receiver.as_call_node()?;
+    let owner = call.receiver().filter(|_| call.name().as_slice() == b"singleton_class" && call.arguments().is_none());
+    Some((written_class(&owner?)?, Side::Singleton))
 }
 
 /// `self.class`, `singleton_class` or `self.singleton_class`: the class
@@ -1608,9 +1657,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
                     class.make(MadeMethods { side, prefix, suffix });
                 }
             }
-        } else if call.receiver().as_ref().and_then(written_class).is_some() {
+        } else if let Some(class) = call.receiver().as_ref().and_then(written_class) {
             for name in crate::syntax::evaluated_definitions(&code).unwrap_or_default() {
                 self.note_block_replaced(&name);
+                self.note_replaced_on(class.clone(), side, &name);
                 self.index.object_singleton_defs.insert(name);
             }
         }
@@ -1762,6 +1812,17 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// its class body does not show (see `construction_replaced`).
     fn note_replaced(&mut self, class: String, method: &str) {
         self.index.core_replaced.insert((class, method.to_string()));
+    }
+
+    /// `method` given a body on `side` of the class a receiver names
+    /// (`String.define_method(:length)`, `def Integer.sqrt`): a core
+    /// class's signature no longer says what it does.
+    fn note_replaced_on(&mut self, class: String, side: Side, method: &str) {
+        let class = match side {
+            Side::Instance => class,
+            Side::Singleton => crate::model::index::singleton_of(&class),
+        };
+        self.note_replaced(class, method);
     }
 
     /// A method defined in the innermost block, when that block runs on a
@@ -1996,6 +2057,36 @@ impl<'pr> Walker<'_, 'pr, '_> {
             };
             at.and_then(|at| arguments.get(at)).map(|name| literal_name(name).unwrap_or_else(|| "*".to_string()))
         };
+        // `String.prepend(Module.new { def upcase })`: what the anonymous
+        // module defines, the class now answers (the object's own side
+        // for `extend`).
+        if matches!(&*method, "include" | "prepend" | "extend") {
+            let target = match call.receiver() {
+                None | Some(Node::SelfNode { .. }) if self.in_block == 0 && self.defs_on_other == 0 => {
+                    self.lexical.last().filter(|c| &***c != SINGLETON_OF_OTHER).map(|c| (c.to_string(), self.side))
+                }
+                None | Some(Node::SelfNode { .. }) => None,
+                Some(receiver) => receiver_class(&receiver),
+            };
+            if let Some((class, side)) = target {
+                let side = if method == "extend" { Side::Singleton } else { side };
+                let arguments = call.arguments().map(|a| a.arguments().iter().collect::<Vec<_>>()).unwrap_or_default();
+                for defined in arguments.iter().filter_map(anonymous_module_defs).flatten() {
+                    self.note_replaced_on(class.clone(), side, &defined);
+                }
+                // `String.prepend(Shout)`: Shout's methods, once the project
+                // knows them. (In a class body the class's own mixins say it.)
+                if call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. })) {
+                    let key = match side {
+                        Side::Instance => class,
+                        Side::Singleton => crate::model::index::singleton_of(&class),
+                    };
+                    for module in arguments.iter().filter_map(written_class) {
+                        self.index.class_mixins.insert((key.clone(), module));
+                    }
+                }
+            }
+        }
         // `C.send(:include, M)`: mixed in as `C.include(M)` is.
         if named.first().is_some_and(|sent| matches!(sent.as_str(), "include" | "extend" | "prepend")) {
             self.note_object_extends(call);
@@ -2016,8 +2107,13 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 | "undef_method" => defined,
                 _ => &[],
             };
+            let target = call.receiver().as_ref().and_then(receiver_class);
             for defined in names.iter().flat_map(|name| made_names(sent, name)) {
                 self.note_block_replaced(&defined);
+                if let Some((class, side)) = target.clone() {
+                    let side = if sent == "define_singleton_method" { Side::Singleton } else { side };
+                    self.note_replaced_on(class, side, &defined);
+                }
                 self.index.object_singleton_defs.insert(defined);
             }
             if matches!(sent.as_str(), "instance_variable_set" | "remove_instance_variable") {
@@ -2150,9 +2246,14 @@ impl<'pr> Walker<'_, 'pr, '_> {
             {
                 let names = symbol_arguments(call);
                 let names = if method == "alias_method" { names.into_iter().take(1).collect() } else { names };
+                let target = if on_self { None } else { call.receiver().as_ref().and_then(receiver_class) };
                 for defined in names.iter().flat_map(|name| made_names(&method, name)) {
                     if method != "define_singleton_method" {
                         self.note_block_replaced(&defined);
+                    }
+                    if let Some((class, side)) = target.clone() {
+                        let side = if method == "define_singleton_method" { Side::Singleton } else { side };
+                        self.note_replaced_on(class, side, &defined);
                     }
                     self.index.object_singleton_defs.insert(defined);
                 }
@@ -2329,6 +2430,18 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         }
         // `def self.x` run by an instance method gives that one object `x`.
         let on_an_instance = side == Some(Side::Singleton) && self.self_is_an_instance();
+        // `def Integer.sqrt`, or a `def` in `class << Integer`: that class's.
+        let class_object = match def.receiver() {
+            Some(Node::SelfNode { .. }) => None,
+            Some(receiver) => written_class(&receiver),
+            None if self.in_block == 0 && self.lexical.last().is_some_and(|c| &**c == SINGLETON_OF_OTHER) => {
+                self.other_singletons.last().cloned().flatten()
+            }
+            None => None,
+        };
+        if let Some(class) = class_object {
+            self.note_replaced_on(class, Side::Singleton, &method);
+        }
         let owner = match (self.lexical.last(), side) {
             (Some(class), Some(side)) if !in_other => Some((class.clone(), side)),
             _ => None,

@@ -136,7 +136,7 @@ impl<'a> Inferrer<'_, 'a> {
             return Callee::Missing { complete: false };
         }
         let env: &'a crate::rbs::Environment = self.env;
-        if side == Side::Instance && self.replaced_in_block(class, method) {
+        if self.replaced_in_block(class, side, method) {
             return Callee::Opaque;
         }
         // Below, only `method`'s entries of the tables are read.
@@ -472,23 +472,63 @@ impl<'a> Inferrer<'_, 'a> {
         own.contains_key(method)
             || (!singleton
                 && user.prepends.iter().any(|prepend| {
-                    !matches!(self.lookup_in(prepend, Side::Instance, method, depth + 1), Callee::Missing { .. })
+                    // A module nobody here defines (`M = Module.new do`)
+                    // may define it.
+                    !matches!(
+                        self.lookup_in(prepend, Side::Instance, method, depth + 1),
+                        Callee::Missing { complete: true }
+                    )
                 }))
     }
 
-    /// Does a block of the project (`refine String do def upcase`) define
-    /// `method` for `class`, or for the signature class that declares it
-    /// for `class`, where the project's own signatures do not declare it?
-    fn replaced_in_block(&self, class: &str, method: &str) -> bool {
-        // Every name a block defines is also one some object may redefine:
-        // that cheap test comes first, on this path of every lookup.
+    /// Does the project give `method` a body the signature found for
+    /// `class` does not describe, where Ruby would run it first: in a
+    /// block run on a class (`refine String do def upcase`), through a
+    /// receiver (`String.define_method(:length)`, `def Integer.sqrt`,
+    /// `Array.prepend(Module.new { def sort })`), or in a core module or
+    /// class reopened between `class` and the signature's owner (`module
+    /// Enumerable; def tally` for `[1].tally`)? Not when the project's own
+    /// signatures declare it.
+    fn replaced_in_block(&self, class: &str, side: Side, method: &str) -> bool {
+        // Every name so given is also one some object may redefine: that
+        // cheap test comes first, on this path of every lookup.
         if !self.index.core_redefined(method) {
             return false;
         }
-        let Some(found) = self.env.instance_method(class, method) else { return false };
-        let owner = found.owner.to_string();
-        !self.env.declared_by_project(&owner, false, method)
-            && (self.index.block_replaced(class, method) || self.index.block_replaced(&owner, method))
+        let found = match side {
+            Side::Instance => self.env.instance_method(class, method),
+            Side::Singleton => self.env.singleton_method(class, method),
+        };
+        let Some(found) = found else { return false };
+        let singleton = side == Side::Singleton;
+        if self.env.declared_by_project(&found.owner, singleton, method) {
+            return false;
+        }
+        if singleton {
+            let replaced = |c: &str| self.index.block_replaced(&crate::model::index::singleton_of(c), method);
+            return replaced(class) || replaced(&found.owner);
+        }
+        for ancestor in self.env.ancestors(class) {
+            let name = &*ancestor.name;
+            if self.index.block_replaced(name, method) {
+                return true;
+            }
+            // The class's own reopening is its lookup's to read (a `def`
+            // there is answered by its body).
+            let reopened = name != class
+                && self.index.class_for_method(name, method).is_some_and(|user| {
+                    user.instance_methods.contains_key(method)
+                        || user.makes(Side::Instance, method)
+                        || !user.prepends.is_empty()
+                });
+            if reopened {
+                return true;
+            }
+            if *name == *found.owner {
+                break;
+            }
+        }
+        false
     }
 
     /// Does the project give this module nothing but nested constants: no

@@ -58,6 +58,11 @@ pub struct FileInterface {
     /// (class, method) it defines in a block run on a class the signatures
     /// declare (`refine String do def upcase`), sorted.
     pub core_replaced: Vec<(String, String)>,
+    /// (class, module): modules it mixes into a class a receiver names
+    /// (`String.prepend(Shout)`; the class as [`singleton_of`] spells it
+    /// for `extend`), as written, sorted.
+    #[serde(default)]
+    pub class_mixins: Vec<(String, String)>,
     /// Constants it sets or removes by name (`M.const_set(:X, v)` as
     /// `M::X`, `remove_const(:X)` in `M`'s body too; `X` where the
     /// receiver has no name), sorted.
@@ -515,6 +520,7 @@ impl ProjectIndex {
     pub fn structure(files: &[(&str, &FileInterface)], env: &Environment) -> ProjectIndex {
         let mut index =
             ProjectIndex { paths: files.iter().map(|(path, _)| Arc::from(*path)).collect(), ..ProjectIndex::default() };
+        let mut class_mixins: Vec<(String, String)> = Vec::new();
         let mut runners: Vec<&str> = Vec::new();
         let mut handoffs: Vec<(String, String)> = Vec::new();
         for (id, (_, file)) in files.iter().enumerate() {
@@ -536,6 +542,7 @@ impl ProjectIndex {
             index.core_defs.extend(file.core_defs.iter().cloned());
             index.top_level_defs.extend(file.top_level_defs.iter().cloned());
             index.core_replaced.extend(file.core_replaced.iter().cloned());
+            class_mixins.extend(file.class_mixins.iter().cloned());
             index.rewritten_constants.extend(file.rewritten_constants.iter().cloned());
             runners.extend(file.block_runners.iter().map(String::as_str));
             handoffs.extend(file.block_handoffs.iter().cloned());
@@ -557,6 +564,8 @@ impl ProjectIndex {
         index.merge_parts();
         index.add_mixed_in_ivar_writes();
         index.core_defs.extend(index.core_mixin_methods(env));
+        let replaced = index.mixed_into_classes(&class_mixins);
+        index.core_replaced.extend(replaced);
         index.families = index.compute_families();
         for (name, rep) in &index.families {
             index.members.entry(rep.clone()).or_default().push(name.clone());
@@ -1163,6 +1172,27 @@ impl ProjectIndex {
             let Some(merged) = self.classes.get(&module).and_then(|c| c.merged.as_ref()) else { continue };
             out.extend(merged.instance_methods.keys().cloned());
             pending.extend(merged.includes.iter().chain(&merged.prepends).cloned());
+        }
+        out
+    }
+
+    /// (class, method) for every method a module mixed in through a
+    /// receiver gives its class (`String.prepend(Shout)`: `String`'s
+    /// `upcase`), with what the module includes: the signature's method
+    /// may not be the one that runs. (Read as `core_replaced` is.)
+    fn mixed_into_classes(&self, mixins: &[(String, String)]) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for (class, module) in mixins {
+            let mut pending: Vec<Name> = vec![Name::from(module.as_str())];
+            let mut seen: HashSet<Name> = HashSet::default();
+            while let Some(module) = pending.pop() {
+                if !seen.insert(module.clone()) || seen.len() > 256 {
+                    continue;
+                }
+                let Some(merged) = self.classes.get(&module).and_then(|c| c.merged.as_ref()) else { continue };
+                out.extend(merged.instance_methods.keys().map(|method| (class.clone(), method.clone())));
+                pending.extend(merged.includes.iter().chain(&merged.prepends).cloned());
+            }
         }
         out
     }
@@ -1922,6 +1952,13 @@ pub fn replaced_on(replaced: &HashSet<(String, String)>, class: &str, method: &s
 
 /// A class written where `self` cannot be told (`allocate` in a block).
 pub const ANY_CLASS: &str = "*";
+
+/// How a class's singleton side is written among replaced methods
+/// (Ruby's own spelling of the singleton class): `def Integer.sqrt`
+/// replaces `#<Class:Integer>`'s `sqrt`.
+pub fn singleton_of(class: &str) -> String {
+    format!("#<Class:{class}>")
+}
 
 #[cfg(test)]
 mod tests {
