@@ -168,6 +168,20 @@ const CASES: &[(&str, &str)] = &[
     // A literal array's elements are there to pick (Ruby: one of them);
     // one element is inject's answer without running the block (nil).
     ("%w[a b c].sample", "String"),
+    // The end `pop` or `shift` takes from a literal array is there, and
+    // the element a block picks; after a `pop` the array is not known.
+    ("%w[x y].pop", "String"),
+    ("s = %w[x y]\ns.pop\ns.pop", "String?"),
+    ("[1, 2].shift", "1"),
+    ("[3, 1].min_by { _1 }", "1 | 3"),
+    ("[nil, 1].min_by { 0 }", "1?"),
+    ("[3, 1].max_by { -_1 }", "1 | 3"),
+    ("[1, 2].dig(0)", "1"),
+    ("[3, 4].slice(1)", "4"),
+    ("[3, 4].slice(5)", "nil"),
+    ("[3, 4].dig(-3)", "nil"),
+    // (The block may change the array it walks: then not known.)
+    ("b = [3, 1]\nb.min_by { b[1] = nil; 0 }", "untyped?"),
     ("[5, 3, 9].minmax", "[3 | 5 | 9, 3 | 5 | 9]"),
     ("[3, 1].max", "3"),
     ("[nil].inject { |x, y| 1 }", "nil"),
@@ -395,7 +409,7 @@ const CASES: &[(&str, &str)] = &[
     ("a = [1, 2]\nb = [3]\na.map { |x| b << x; x }", "[Integer, Integer]"),
     ("[1, 2].select(&:odd?)", "Array[Integer]"),
     ("[1, 2].find { |v| v > 1 }", "Integer?"),
-    ("[1, 2].min_by { |v| v }", "Integer?"),
+    ("[1, 2].min_by { |v| v }", "1 | 2"),
     ("[1, 2].inject(0) { |s, x| s + x }", "Integer"),
     // A value that may be a variable's object is a second name for it:
     // through `&&`/`||`, branches, `begin`, and calls that give their

@@ -484,6 +484,22 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             {
                 union(elements.clone()).forget_exact()
             }
+            // So is the one a block picks (`[a, b].min_by { }`), and the
+            // end `pop` or `shift` takes (the array as it was before).
+            ("min_by" | "max_by", Type::Tuple(elements))
+                if !elements.is_empty()
+                    && args.is_empty()
+                    && matches!(call.block(), Some(Node::BlockNode { .. }))
+                    && dispatched.may_be_nil() =>
+            {
+                union(elements.clone()).forget_exact()
+            }
+            ("pop" | "shift", Type::Tuple(elements))
+                if !elements.is_empty() && args.is_empty() && core_answer && dispatched.may_be_nil() =>
+            {
+                let end = if method == "pop" { elements.last() } else { elements.first() };
+                end.map_or_else(Type::nil, Type::forget_exact)
+            }
             // `[1, 2].zip([3, 4])`: no row runs out, so no `nil` fills one.
             ("zip", Type::Tuple(elements)) if call.block().is_none() => {
                 super::literal_rows::zipped_in_full(elements, &args, &dispatched).unwrap_or(dispatched)
@@ -1340,7 +1356,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             (Type::Tuple(elements), "first", []) => Some(elements.first().map_or(Type::nil(), Type::forget_exact)),
             (Type::Tuple(elements), "last", []) => Some(elements.last().map_or(Type::nil(), Type::forget_exact)),
-            (Type::Tuple(elements), "[]" | "at" | "fetch", [Type::Constant(Literal::Int(index))]) => {
+            (Type::Tuple(elements), "[]" | "at" | "fetch" | "slice" | "dig", [Type::Constant(Literal::Int(index))]) => {
                 let len = elements.len() as i64;
                 let index = if *index < 0 { len + index } else { *index };
                 // Past either end (`[1, 2][-3]`, `[1, 2][2]`): no element.
