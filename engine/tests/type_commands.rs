@@ -301,6 +301,36 @@ fn core_methods_replaced_through_a_receiver_or_an_ancestor_are_untyped() {
 }
 
 #[test]
+fn class_methods_given_from_outside_the_class_body_are_untyped() {
+    // Ruby 3.1 runs Ext#level for each of these calls ("ext"): a module
+    // extended into a subclass from outside (ahead of what it inherits),
+    // prepended to a singleton class, or in `class << self`; and
+    // `Base.show`'s `level` may be the subclass's.
+    let dir = project(&[
+        (
+            "lib/a.rb",
+            "class Base\n  def self.level = 1\n  def self.show = level\nend\nclass Conf < Base; end\n\
+             class Plain\n  def self.level = 1\nend\nclass Body\n  def self.level = 1\nend\n\
+             class Kept\n  def self.level = 1\nend\n",
+        ),
+        (
+            "lib/b.rb",
+            "module Ext\n  def level = \"ext\"\nend\nConf.extend(Ext)\nPlain.singleton_class.prepend(Ext)\n\
+             class Body\n  class << self\n    prepend Ext\n  end\nend\nclass Kept\n  extend Ext\nend\n\
+             c = Conf.level\np = Plain.level\nb = Body.level\nk = Kept.level\ns = Base.show\n",
+        ),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/b.rb:14:1"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/b.rb:15:1"), "untyped");
+    assert_eq!(type_at(dir.path(), "lib/b.rb:16:1"), "untyped");
+    // `Base.show` gives 1, but its `level` may be a subclass's
+    // (`Conf.show` gives "ext").
+    assert_eq!(type_at(dir.path(), "lib/b.rb:18:1"), "1 | untyped");
+    // A class's own method stands ahead of a module it extends (Ruby: 1).
+    assert_eq!(type_at(dir.path(), "lib/b.rb:17:1"), "1");
+}
+
+#[test]
 fn overloads_that_take_the_same_arguments_all_answer() {
     // A signature may declare one parameter list twice with two returns
     // (rbs 2.1's `Range#size`): the call may give either, not the first.

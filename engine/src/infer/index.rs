@@ -567,6 +567,18 @@ impl<'pr> ProgramIndex<'pr> {
         project.index.block_replaced(class, method)
     }
 
+    /// Is `method` given to some class object from outside its body
+    /// (`Conf.extend(M)`, `def Conf.level` in another file)?
+    pub fn class_objects_replace(&self, method: &str) -> bool {
+        let singleton = |(class, m): &(String, String)| m == method && class.starts_with("#<Class:");
+        if self.core_replaced.iter().any(singleton) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read_redefined(method);
+        project.index.class_objects_replace(method)
+    }
+
     /// May objects of `class` be made without running the `initialize`
     /// its code shows: `method` (`initialize`, `new` or `allocate`) given
     /// a body of its own, or `allocate` called on it, here or elsewhere?
@@ -2061,11 +2073,21 @@ impl<'pr> Walker<'_, 'pr, '_> {
         // module defines, the class now answers (the object's own side
         // for `extend`).
         if matches!(&*method, "include" | "prepend" | "extend") {
+            let in_body = self.in_block == 0 && self.defs_on_other == 0 && self.in_def == 0;
+            let body_class = || self.lexical.last().filter(|c| &***c != SINGLETON_OF_OTHER).map(|c| c.to_string());
             let target = match call.receiver() {
-                None | Some(Node::SelfNode { .. }) if self.in_block == 0 && self.defs_on_other == 0 => {
-                    self.lexical.last().filter(|c| &***c != SINGLETON_OF_OTHER).map(|c| (c.to_string(), self.side))
-                }
+                None | Some(Node::SelfNode { .. }) if in_body => body_class().map(|c| (c, self.side)),
                 None | Some(Node::SelfNode { .. }) => None,
+                // `singleton_class.prepend(M)` in the class body.
+                Some(receiver)
+                    if in_body
+                        && is_singleton_class_call(&receiver)
+                        && receiver
+                            .as_call_node()
+                            .is_some_and(|c| matches!(c.receiver(), None | Some(Node::SelfNode { .. }))) =>
+                {
+                    body_class().map(|c| (c, Side::Singleton))
+                }
                 Some(receiver) => receiver_class(&receiver),
             };
             if let Some((class, side)) = target {
@@ -2075,8 +2097,11 @@ impl<'pr> Walker<'_, 'pr, '_> {
                     self.note_replaced_on(class.clone(), side, &defined);
                 }
                 // `String.prepend(Shout)`: Shout's methods, once the project
-                // knows them. (In a class body the class's own mixins say it.)
-                if call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. })) {
+                // knows them; so `class << self; prepend M` (a class body's
+                // own mixins say the rest, and a class's own methods stand
+                // ahead of what it extends).
+                let from_outside = call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. }));
+                if from_outside || (side == Side::Singleton && method == "prepend") {
                     let key = match side {
                         Side::Instance => class,
                         Side::Singleton => crate::model::index::singleton_of(&class),

@@ -495,6 +495,15 @@ impl<'a> Inferrer<'_, 'a> {
         if !self.index.core_redefined(method) {
             return false;
         }
+        // `Conf.extend(M)`, `Conf.singleton_class.prepend(M)`, `def
+        // Conf.level` from outside: the class object answers, maybe ahead
+        // of what its own body or its superclass's gives it.
+        if side == Side::Singleton
+            && self.env.singleton_method(class, method).is_none()
+            && self.index.block_replaced(&crate::model::index::singleton_of(class), method)
+        {
+            return true;
+        }
         let found = match side {
             Side::Instance => self.env.instance_method(class, method),
             Side::Singleton => self.env.singleton_method(class, method),
@@ -557,6 +566,9 @@ impl<'a> Inferrer<'_, 'a> {
         let extended = side == Side::Instance && self.index.extended.contains(class);
         // So does any object given a method of that name of its own here.
         let single = self.index.object_singleton_defs.contains(method);
+        // So does a class object given the name from outside its body
+        // (`Conf.extend(M)`, `Conf.singleton_class.prepend(M)`).
+        let single = single || (side == Side::Singleton && self.index.class_objects_replace(method));
         let mut found = Overriders { defs: Vec::new(), opaque: extended || single };
         for below in self.index.classes.values().filter(|c| &*c.name != class) {
             let Some(entry) = below.methods(side).get(method) else { continue };

@@ -565,6 +565,7 @@ impl ProjectIndex {
         index.add_mixed_in_ivar_writes();
         index.core_defs.extend(index.core_mixin_methods(env));
         let replaced = index.mixed_into_classes(&class_mixins);
+        index.core_defs.extend(replaced.iter().map(|(_, method)| method.clone()));
         index.core_replaced.extend(replaced);
         index.families = index.compute_families();
         for (name, rep) in &index.families {
@@ -1291,6 +1292,12 @@ impl ProjectIndex {
     /// (What the caller reads of this: `Dep::Redefined`.)
     pub fn construction_replaced(&self, class: &str, method: &str) -> bool {
         replaced_on(&self.core_replaced, class, method)
+    }
+
+    /// Does some file give `method` to a class object from outside its
+    /// body? (What the caller reads of this: `Dep::Redefined`.)
+    pub fn class_objects_replace(&self, method: &str) -> bool {
+        self.core_replaced.iter().any(|(class, m)| m == method && class.starts_with("#<Class:"))
     }
 
     /// The classes some file's block gives `method` (sorted).
