@@ -331,6 +331,27 @@ fn class_methods_given_from_outside_the_class_body_are_untyped() {
 }
 
 #[test]
+fn a_constant_mutated_in_place_elsewhere_holds_anything() {
+    // Ruby 3.1: `Parsers.for("csv")` is CsvParser and PORTS ends with
+    // "unix.sock", though the literals say JsonParser and Integers.
+    let dir = project(&[
+        (
+            "lib/a.rb",
+            "module Parsers\n  REGISTRY = { \"json\" => Integer }\n  def self.register(n, k) = REGISTRY[n] = k\n\
+             def self.for(n) = REGISTRY.fetch(n)\nend\nPORTS = (8000..8001).to_a\nKEPT = (1..2).to_a\n",
+        ),
+        (
+            "lib/b.rb",
+            "Parsers.register(\"csv\", String)\nPORTS << \"unix.sock\"\np = PORTS\nk = KEPT\nr = Parsers.for(\"x\")\n",
+        ),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/b.rb:3:1"), "Array[untyped]");
+    assert_eq!(type_at(dir.path(), "lib/b.rb:5:1"), "untyped");
+    // Nobody mutates KEPT: it keeps its element type.
+    assert_eq!(type_at(dir.path(), "lib/b.rb:4:1"), "Array[Integer]");
+}
+
+#[test]
 fn overloads_that_take_the_same_arguments_all_answer() {
     // A signature may declare one parameter list twice with two returns
     // (rbs 2.1's `Range#size`): the call may give either, not the first.

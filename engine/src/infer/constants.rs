@@ -83,7 +83,19 @@ impl<'pr> Inferrer<'pr, '_> {
         if self.index.constant_rewritten(full) {
             return union([found, Type::untyped()]);
         }
+        // Mutated in place somewhere (`REGISTRY[k] = v`): what it holds
+        // may be anything by now. (A signature's constant says what its
+        // value holds, whoever adds to it.)
+        if found.has_mutable_contents() && self.assigned_in_source(full) && self.index.constant_mutated(full) {
+            return found.forget_contents();
+        }
         found
+    }
+
+    /// Does this file or another assign the constant (rather than only a
+    /// signature declaring it)?
+    fn assigned_in_source(&self, full: &Name) -> bool {
+        self.index.constants.contains_key(full) || self.index.project_constant(full).is_some()
     }
 
     fn constant_type_as_written(&mut self, full: &Name) -> Type {

@@ -80,6 +80,8 @@ pub struct ProgramIndex<'pr> {
     /// v)`, `remove_const(:X)`): a constant of that name may hold what the
     /// assignment does not say.
     rewritten_constants: HashSet<String>,
+    /// See [`FileInterface::mutated_constants`].
+    mutated_constants: HashSet<String>,
     /// Names this file defines on objects or classes it cannot name
     /// (`def obj.name`, a `def` in a block).
     pub(super) object_singleton_defs: HashSet<String>,
@@ -288,6 +290,7 @@ impl<'pr> ProgramIndex<'pr> {
             class_mixins: HashSet::default(),
             top_object_extends: Vec::new(),
             rewritten_constants: HashSet::default(),
+            mutated_constants: HashSet::default(),
             block_runners: HashSet::default(),
             block_handoffs: HashSet::default(),
             kept_block_writes: HashSet::default(),
@@ -399,6 +402,7 @@ impl<'pr> ProgramIndex<'pr> {
             core_replaced: sorted(&self.core_replaced),
             class_mixins: sorted(&self.class_mixins),
             rewritten_constants: sorted(&self.rewritten_constants),
+            mutated_constants: sorted(&self.mutated_constants),
             block_runners: sorted(&self.block_runners),
             block_handoffs: sorted(&self.block_handoffs),
             kept_block_writes: sorted(&self.kept_block_writes),
@@ -427,6 +431,18 @@ impl<'pr> ProgramIndex<'pr> {
         let Some(project) = self.project.as_ref() else { return false };
         project.read(Dep::ConstantRewritten(full.to_string()));
         project.index.constant_rewritten(full)
+    }
+
+    /// Does this file or another mutate the value of a constant of this
+    /// name in place (`REGISTRY[k] = v`, `PORTS << x`)? Then what it holds
+    /// is not what its literal says.
+    pub fn constant_mutated(&self, full: &str) -> bool {
+        if self.mutated_constants.contains(crate::model::index::constant_tail(full)) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read(Dep::ConstantRewritten(full.to_string()));
+        project.index.constant_mutated(full)
     }
 
     /// Does this file or another write an ivar of this name in objects it
@@ -1822,6 +1838,15 @@ impl<'pr> Walker<'_, 'pr, '_> {
 
     /// Notes that `method` of `class` (as written) has a body, or objects,
     /// its class body does not show (see `construction_replaced`).
+    /// A constant read as the receiver of a mutation: its name's last
+    /// part (which constant of that name it is may be another file's).
+    fn note_constant_mutated(&mut self, receiver: &Node<'pr>) {
+        if let Some(written) = constant_path_text(receiver) {
+            let tail = crate::model::index::constant_tail(&written).to_string();
+            self.index.mutated_constants.insert(tail);
+        }
+    }
+
     fn note_replaced(&mut self, class: String, method: &str) {
         self.index.core_replaced.insert((class, method.to_string()));
     }
@@ -2564,6 +2589,15 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
 
     fn visit_call_node(&mut self, call: &CallNode<'pr>) {
         self.call(call);
+        // `REGISTRY[k] = v`, `PORTS << x`: the constant's value changes.
+        if let Some(receiver) = call.receiver() {
+            let method = crate::syntax::name_text(call.name());
+            // (`merge` mutates a Set but not a Hash: not counted.)
+            let set_mutator = method != "merge" && super::calls::SET_MUTATORS.contains(&&*method);
+            if super::calls::mutates_receiver(&method) || set_mutator {
+                self.note_constant_mutated(&receiver);
+            }
+        }
         let with_block = call.block().is_some_and(|b| matches!(b, Node::BlockNode { .. }));
         if with_block {
             self.blocks_make_new_classes.push(makes_new_class(call));
@@ -2587,6 +2621,27 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.iterator_blocks.pop();
             self.literal_iterations.pop();
         }
+    }
+
+    fn visit_index_or_write_node(&mut self, node: &ruby_prism::IndexOrWriteNode<'pr>) {
+        if let Some(receiver) = node.receiver() {
+            self.note_constant_mutated(&receiver);
+        }
+        ruby_prism::visit_index_or_write_node(self, node);
+    }
+
+    fn visit_index_and_write_node(&mut self, node: &ruby_prism::IndexAndWriteNode<'pr>) {
+        if let Some(receiver) = node.receiver() {
+            self.note_constant_mutated(&receiver);
+        }
+        ruby_prism::visit_index_and_write_node(self, node);
+    }
+
+    fn visit_index_operator_write_node(&mut self, node: &ruby_prism::IndexOperatorWriteNode<'pr>) {
+        if let Some(receiver) = node.receiver() {
+            self.note_constant_mutated(&receiver);
+        }
+        ruby_prism::visit_index_operator_write_node(self, node);
     }
 
     fn visit_block_node(&mut self, block: &ruby_prism::BlockNode<'pr>) {

@@ -67,6 +67,10 @@ pub struct FileInterface {
     /// `M::X`, `remove_const(:X)` in `M`'s body too; `X` where the
     /// receiver has no name), sorted.
     pub rewritten_constants: Vec<String>,
+    /// The last part of the name of each constant whose value it mutates
+    /// in place (`REGISTRY[k] = v`, `PORTS << x`), sorted.
+    #[serde(default)]
+    pub mutated_constants: Vec<String>,
     /// Methods the signatures also name that it defines to run their block
     /// on another object (`def run(obj, &b) = obj.instance_exec(&b)`),
     /// sorted.
@@ -392,6 +396,8 @@ pub struct ProjectIndex {
     core_replaced: HashSet<(String, String)>,
     /// Every file's [`FileInterface::rewritten_constants`].
     rewritten_constants: HashSet<String>,
+    /// Every file's [`FileInterface::mutated_constants`].
+    mutated_constants: HashSet<String>,
     /// Modules some class extends, or some code extends an object with:
     /// the extended object's own singleton methods answer ahead of theirs.
     extended: HashSet<Name>,
@@ -544,6 +550,7 @@ impl ProjectIndex {
             index.core_replaced.extend(file.core_replaced.iter().cloned());
             class_mixins.extend(file.class_mixins.iter().cloned());
             index.rewritten_constants.extend(file.rewritten_constants.iter().cloned());
+            index.mutated_constants.extend(file.mutated_constants.iter().cloned());
             runners.extend(file.block_runners.iter().map(String::as_str));
             handoffs.extend(file.block_handoffs.iter().cloned());
             for constant in &file.constants {
@@ -1212,6 +1219,13 @@ impl ProjectIndex {
         constant_rewrites(&self.rewritten_constants, full)
     }
 
+    /// Does some file mutate the value of a constant named as `full` ends
+    /// (its last part: `REGISTRY[k] = v` in any namespace)?
+    /// (What the caller reads of this: `Dep::ConstantRewritten`.)
+    pub fn constant_mutated(&self, full: &str) -> bool {
+        !self.mutated_constants.is_empty() && self.mutated_constants.contains(constant_tail(full))
+    }
+
     /// Does some file give `method` a body of its own where a core value
     /// may reach it: on an object (`def obj.name`, a `def` in a block or
     /// in a refinement) or in a class the signatures declare? Then what
@@ -1669,7 +1683,7 @@ impl ProjectIndex {
             }
             Dep::ConstantRewritten(full) => {
                 14u8.hash(&mut hasher);
-                self.constant_rewritten(full).hash(&mut hasher);
+                (self.constant_rewritten(full), self.constant_mutated(full)).hash(&mut hasher);
             }
             Dep::OutsideIvar(class, ivar) => {
                 15u8.hash(&mut hasher);
@@ -1955,6 +1969,11 @@ pub fn replaced_on(replaced: &HashSet<(String, String)>, class: &str, method: &s
     }
     let wanted = tail(class);
     replaced.iter().any(|(c, m)| m == method && (c == ANY_CLASS || tail(c) == wanted))
+}
+
+/// The last part of a constant's name (`A::B::LIST` is `LIST`).
+pub fn constant_tail(full: &str) -> &str {
+    full.rsplit("::").next().unwrap_or(full)
 }
 
 /// A class written where `self` cannot be told (`allocate` in a block).
