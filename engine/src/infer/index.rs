@@ -2961,15 +2961,98 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
     out
 }
 
+/// What a branch assigns on every path that goes on past it: `None` when
+/// none does (it ends in `raise`), so any other branch decides.
+fn branch_assigns(node: Option<Node<'_>>) -> Option<HashSet<String>> {
+    let Some(node) = node else { return Some(HashSet::default()) };
+    if surely_raises(&node) {
+        return None;
+    }
+    Some(surely_assigned(&node))
+}
+
+/// Does the code end in `raise` or `fail` (of the Kernel's, with no
+/// receiver), so that nothing after it runs?
+fn surely_raises(node: &Node<'_>) -> bool {
+    match node {
+        Node::StatementsNode { .. } => node
+            .as_statements_node()
+            .and_then(|list| list.body().iter().last())
+            .is_some_and(|last| surely_raises(&last)),
+        Node::ElseNode { .. } => {
+            node.as_else_node().and_then(|e| e.statements()).is_some_and(|s| surely_raises(&s.as_node()))
+        }
+        Node::CallNode { .. } => node
+            .as_call_node()
+            .is_some_and(|call| call.receiver().is_none() && matches!(call.name().as_slice(), b"raise" | b"fail")),
+        _ => false,
+    }
+}
+
+/// What every branch that goes on assigns (`None` for branches that all
+/// raise).
+fn every_branch(branches: impl IntoIterator<Item = Option<HashSet<String>>>) -> Option<HashSet<String>> {
+    branches.into_iter().fold(None, |all, branch| match (all, branch) {
+        (None, branch) => branch,
+        (all, None) => all,
+        (Some(all), Some(branch)) => Some(all.intersection(&branch).cloned().collect()),
+    })
+}
+
 /// The ivars code assigns on every path through it (for code that cannot
-/// call back nor leave early): plain writes, and what both branches of an
-/// `if`/`unless` with an `else` assign.
+/// call back nor leave early): plain writes (and `@x ||= v`), what every
+/// branch of an `if`/`unless` with an `else`, a `case` with an `else` (or
+/// a `case`/`in`, which raises when nothing matches), and a `begin` and
+/// each of its `rescue`s assign; a branch that raises counts as any.
 fn surely_assigned(node: &Node<'_>) -> HashSet<String> {
-    let both = |a: HashSet<String>, b: HashSet<String>| a.intersection(&b).cloned().collect::<HashSet<String>>();
     let of = |n: Option<Node<'_>>| n.map(|n| surely_assigned(&n)).unwrap_or_default();
     match node {
         Node::InstanceVariableWriteNode { .. } => {
             node.as_instance_variable_write_node().map(|w| name(w.name())).into_iter().collect()
+        }
+        Node::InstanceVariableOrWriteNode { .. } => {
+            node.as_instance_variable_or_write_node().map(|w| name(w.name())).into_iter().collect()
+        }
+        Node::CaseNode { .. } => {
+            let Some(case) = node.as_case_node() else { return HashSet::default() };
+            let mut out = of(case.predicate());
+            if let Some(otherwise) = case.else_clause() {
+                let whens = case.conditions().iter().map(|w| {
+                    let body = w.as_when_node().and_then(|w| w.statements()).map(|s| s.as_node());
+                    branch_assigns(body)
+                });
+                let all = every_branch(whens.chain([branch_assigns(Some(otherwise.as_node()))]));
+                out.extend(all.unwrap_or_default());
+            }
+            out
+        }
+        Node::CaseMatchNode { .. } => {
+            let Some(case) = node.as_case_match_node() else { return HashSet::default() };
+            let mut out = of(case.predicate());
+            let ins = case.conditions().iter().map(|w| {
+                let body = w.as_in_node().and_then(|w| w.statements()).map(|s| s.as_node());
+                branch_assigns(body)
+            });
+            let otherwise = case.else_clause().map(|e| branch_assigns(Some(e.as_node())));
+            out.extend(every_branch(ins.chain(otherwise)).unwrap_or_default());
+            out
+        }
+        Node::BeginNode { .. } => {
+            let Some(begin) = node.as_begin_node() else { return HashSet::default() };
+            // The body and its `else` run in full, or a `rescue` runs
+            // (after the body's first part, which may have assigned
+            // nothing); `ensure` runs either way.
+            let mut main = of(begin.statements().map(|s| s.as_node()));
+            main.extend(of(begin.else_clause().map(|e| e.as_node())));
+            let mut rescues = Vec::new();
+            let mut clause = begin.rescue_clause();
+            while let Some(rescue) = clause {
+                rescues.push(branch_assigns(rescue.statements().map(|s| s.as_node())));
+                clause = rescue.subsequent();
+            }
+            let mut out = every_branch(std::iter::once(Some(main)).chain(rescues)).unwrap_or_default();
+            out.extend(of(begin.ensure_clause().and_then(|e| e.statements()).map(|s| s.as_node())));
+            out
         }
         Node::StatementsNode { .. } => node
             .as_statements_node()
@@ -2979,7 +3062,8 @@ fn surely_assigned(node: &Node<'_>) -> HashSet<String> {
             let Some(branch) = node.as_if_node() else { return HashSet::default() };
             let mut out = surely_assigned(&branch.predicate());
             if let Some(otherwise) = branch.subsequent() {
-                out.extend(both(of(branch.statements().map(|s| s.as_node())), surely_assigned(&otherwise)));
+                let then = branch_assigns(branch.statements().map(|s| s.as_node()));
+                out.extend(every_branch([then, branch_assigns(Some(otherwise))]).unwrap_or_default());
             }
             out
         }
@@ -2987,7 +3071,8 @@ fn surely_assigned(node: &Node<'_>) -> HashSet<String> {
             let Some(branch) = node.as_unless_node() else { return HashSet::default() };
             let mut out = surely_assigned(&branch.predicate());
             if let Some(otherwise) = branch.else_clause() {
-                out.extend(both(of(branch.statements().map(|s| s.as_node())), surely_assigned(&otherwise.as_node())));
+                let then = branch_assigns(branch.statements().map(|s| s.as_node()));
+                out.extend(every_branch([then, branch_assigns(Some(otherwise.as_node()))]).unwrap_or_default());
             }
             out
         }
