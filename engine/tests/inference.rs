@@ -689,7 +689,8 @@ const CASES: &[(&str, &str)] = &[
     ("class Foo\n  include Elsewhere\n  def n = @n\n  def reset = @n = nil\nend\nFoo.new.n", "untyped"),
     ("class Foo < StandardError\n  def n = @n\n  def reset = @n = nil\nend\nFoo.new.n", "nil"),
     ("class Foo\n  attr_accessor :n\n  def initialize\n    @n = 1\n  end\n  def get = @n\nend\nFoo.new.get", "untyped"),
-    ("class Foo\n  def m\n    @a = [1]\n    @a << 2\n    @a\n  end\nend\nFoo.new.m", "Array[untyped]"),
+    // The method goes on with the object it changed (Ruby: [1, 2]).
+    ("class Foo\n  def m\n    @a = [1]\n    @a << 2\n    @a\n  end\nend\nFoo.new.m", "Array[Integer]"),
     ("class Foo\n  def m\n    @v = \"s\"\n    probe(@v)\n  end\nend", "\"s\""),
     ("class Foo\n  def m\n    if @v then @v else 1 end\n  end\n  def set\n    @v = \"s\"\n  end\nend\nFoo.new.m", "1 | String"),
     ("class A\n  def x = 1\n  def y = x\nend\nclass B < A\n  def x = \"s\"\nend\nA.new.y", "\"s\" | 1"),

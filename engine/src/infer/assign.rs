@@ -534,10 +534,13 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::InstanceVariableReadNode { .. } => {
                 if let Some(read) = node.as_instance_variable_read_node() {
                     let ivar = name(read.name());
-                    // Other methods see what this one put in.
+                    // Other methods see what this one put in; this one goes
+                    // on with the object it holds, changed.
                     self.note_ivar_mutation(frame, &ivar, method, args);
                     if let Some(flow) = state.as_mut() {
-                        flow.ivars.remove(&ivar);
+                        if flow.ivars.contains_key(&ivar) {
+                            flow.ivars.insert(ivar, after.settle_elements());
+                        }
                     }
                 }
             }

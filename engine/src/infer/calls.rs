@@ -590,10 +590,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 }
             });
             let quiet = self.quiet_calls.contains(&super::key_of(&call.as_node()));
+            // A literal block run now was walked in this flow, which took
+            // in what its own calls may do (one kept to run later clears
+            // the facts itself).
+            let block_walked = call.block().is_none_or(|b| matches!(b, Node::BlockNode { .. }));
             let keeps_ivars = quiet
                 || !on_self
                     && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)
-                    && call.block().is_none()
+                    && block_walked
                     && !passes_self
                     && !reaches_project;
             if !keeps_ivars {
