@@ -32,6 +32,11 @@ impl<'pr> Inferrer<'pr, '_> {
                         if let Some(narrowed) = flow.reads.get(&text) {
                             ty = narrowed.clone();
                         }
+                        // `q.shift` took the element out: the array may be
+                        // empty now.
+                        if super::narrow::is_element_take(&text) {
+                            flow.forget_reads();
+                        }
                     }
                     // `x = ...` changes only the reads that name `x`.
                     None if node.as_local_variable_write_node().is_some() => {

@@ -430,6 +430,10 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             Node::CallNode { .. } => {
                 let Some(text) = self.stable_read_key(node) else { return };
+                // `if a.shift`: the next `a.shift` takes another element.
+                if is_element_take(&text) {
+                    return;
+                }
                 let Some(current) = self.recorded(node).cloned() else { return };
                 let Some(flow) = state.as_mut() else { return };
                 // Its value may be mutated in place before the next read.
@@ -679,7 +683,8 @@ impl<'pr> Inferrer<'pr, '_> {
         let receiver_type = self.recorded(&call.receiver()?)?;
         let method = name(call.name());
         // An element read of a core Array (narrowed by `empty?`).
-        if ELEMENT_READS.contains(&method.as_str()) && self.plain_array_element(receiver_type).is_some() {
+        let element_read = ELEMENT_READS.contains(&method.as_str()) || ELEMENT_TAKES.contains(&method.as_str());
+        if element_read && self.plain_array_element(receiver_type).is_some() {
             return Some(String::from_utf8_lossy(node.location().as_slice()).into_owned());
         }
         let mut read = false;
@@ -704,7 +709,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let Some(element) = self.recorded(array).and_then(|t| self.plain_array_element(t)) else { return };
         let Some(flow) = state.as_mut() else { return };
         let text = String::from_utf8_lossy(array.location().as_slice()).into_owned();
-        for read in ELEMENT_READS {
+        for read in ELEMENT_READS.iter().chain(ELEMENT_TAKES) {
             flow.reads.insert(format!("{text}.{read}"), element.clone());
         }
     }
@@ -716,7 +721,11 @@ impl<'pr> Inferrer<'pr, '_> {
         if &**class != "Array" || args.len() != 1 {
             return None;
         }
-        let redefined = ["empty?", "any?", "none?"].iter().chain(ELEMENT_READS).any(|m| self.index.core_redefined(m));
+        let redefined = ["empty?", "any?", "none?"]
+            .iter()
+            .chain(ELEMENT_READS)
+            .chain(ELEMENT_TAKES)
+            .any(|m| self.index.core_redefined(m));
         (!redefined).then(|| args[0].clone())
     }
 
@@ -773,6 +782,16 @@ fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)>
 
 /// An Array's reads that give nil only when it is empty.
 const ELEMENT_READS: &[&str] = &["first", "last", "min", "max", "sample"];
+
+/// An Array's calls that take out an element, nil only when it is empty:
+/// the first one after an emptiness test gives one (a work queue's
+/// `until q.empty?; q.shift`), and leaves the array maybe empty.
+const ELEMENT_TAKES: &[&str] = &["shift", "pop"];
+
+/// Is this the key of an element take (`queue.shift`)?
+pub(super) fn is_element_take(key: &str) -> bool {
+    ELEMENT_TAKES.iter().any(|take| key.strip_suffix(take).is_some_and(|rest| rest.ends_with('.')))
+}
 
 /// What an attribute read looks like: a plain name called on a local or
 /// an instance variable, without arguments, block or `&.`.
