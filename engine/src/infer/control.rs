@@ -473,6 +473,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 let exception = this.rescued_exception(&rescue_node, &mut rescued, frame);
                 if let Some(reference) = rescue_node.reference() {
                     this.assign_target(&reference, &exception, &mut rescued, frame);
+                    this.note_raised_backtrace(&reference, &exception, &mut rescued);
                 }
                 let ty = this.statements(rescue_node.statements(), &mut rescued, frame);
                 this.record(&rescue_node.as_node(), &ty);
@@ -509,6 +510,26 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         *state = after;
         value
+    }
+
+    /// `rescue => e`: an exception that was raised has its backtrace
+    /// (Ruby fills it in even for `raise E, msg, nil`), so `e.backtrace`
+    /// is an Array until code that may change it runs.
+    fn note_raised_backtrace(&self, reference: &Node<'pr>, exception: &Type, state: &mut State) {
+        let Some(target) = reference.as_local_variable_target_node() else { return };
+        let Some(flow) = state.as_mut() else { return };
+        if !exception.members().iter().all(|m| self.backtrace_is_the_cores(m)) {
+            return;
+        }
+        let key = format!("{}.backtrace", name(target.name()));
+        flow.reads.insert(key, Type::generic("Array", vec![Type::nominal("String")]));
+    }
+
+    /// Is `backtrace` of a value of this type Exception's own?
+    pub(super) fn backtrace_is_the_cores(&self, ty: &Type) -> bool {
+        let Type::Nominal { class, .. } = ty else { return false };
+        let found = self.lookup(class, super::index::Side::Instance, "backtrace");
+        matches!(found, super::Callee::Rbs(found) if &*found.owner == "Exception")
     }
 
     /// `x = []`, `y = 0`... at the very start of a `begin` body: locals

@@ -687,6 +687,10 @@ impl<'pr> Inferrer<'pr, '_> {
         if element_read && self.plain_array_element(receiver_type).is_some() {
             return Some(String::from_utf8_lossy(node.location().as_slice()).into_owned());
         }
+        // A raised exception's backtrace (see `note_raised_backtrace`).
+        if method == "backtrace" && receiver_type.members().iter().all(|m| self.backtrace_is_the_cores(m)) {
+            return Some(String::from_utf8_lossy(node.location().as_slice()).into_owned());
+        }
         let mut read = false;
         for member in receiver_type.members() {
             match member {
@@ -898,12 +902,21 @@ pub fn quiet_function(method: &str, args: &[super::calls::Arg]) -> bool {
 pub fn disturbs_reads(node: &Node<'_>, receiver_type: Option<&Type>) -> bool {
     match node {
         Node::CallNode { .. } => {
-            let inert = node.as_call_node().is_some_and(|call| call.block().is_none())
-                && receiver_type.is_some_and(|ty| {
-                    ty.members()
-                        .iter()
-                        .all(|member| Inferrer::class_of(member).is_some_and(|class| INERT.contains(&&*class)))
-                });
+            let Some(call) = node.as_call_node() else { return true };
+            let method = crate::syntax::name_text(call.name());
+            let inert_class = |member: &Type| Inferrer::class_of(member).is_some_and(|class| INERT.contains(&&*class));
+            // An Array or Hash of such values, asked (not changed): its
+            // elements run no code either (`bt.join("\n")`).
+            let inert_container = |member: &Type| match member {
+                Type::Nominal { class, args } if matches!(&**class, "Array" | "Hash") && !args.is_empty() => {
+                    args.iter().all(|arg| arg.members().iter().all(inert_class))
+                        && !super::calls::mutates_receiver(&method)
+                }
+                _ => false,
+            };
+            let inert = call.block().is_none()
+                && receiver_type
+                    .is_some_and(|ty| ty.members().iter().all(|member| inert_class(member) || inert_container(member)));
             !inert
         }
         Node::SuperNode { .. } | Node::ForwardingSuperNode { .. } | Node::YieldNode { .. } => true,
