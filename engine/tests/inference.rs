@@ -689,6 +689,11 @@ const CASES: &[(&str, &str)] = &[
     ("class Foo\n  include Elsewhere\n  def n = @n\n  def reset = @n = nil\nend\nFoo.new.n", "untyped"),
     ("class Foo < StandardError\n  def n = @n\n  def reset = @n = nil\nend\nFoo.new.n", "nil"),
     ("class Foo\n  attr_accessor :n\n  def initialize\n    @n = 1\n  end\n  def get = @n\nend\nFoo.new.get", "untyped"),
+    // `include A, B` is `include B; include A`: A answers first (Ruby 3.1:
+    // :plain), for methods and constants alike; so for `prepend A, B`.
+    ("module P\n  X = :plain\n  def who = :plain\nend\nmodule L\n  X = \"l\"\n  def who = \"loud\"\nend\nclass S\n  include P, L\n  def c = X\nend\nS.new.who", ":plain"),
+    ("module P\n  X = :plain\n  def who = :plain\nend\nmodule L\n  X = \"l\"\n  def who = \"loud\"\nend\nclass S\n  include P, L\n  def c = X\nend\nS.new.c", ":plain"),
+    ("module P\n  def who = :plain\nend\nmodule L\n  def who = \"loud\"\nend\nclass S\n  def who = 0\n  prepend P, L\nend\nS.new.who", ":plain"),
     // The method goes on with the object it changed (Ruby: [1, 2]).
     ("class Foo\n  def m\n    @a = [1]\n    @a << 2\n    @a\n  end\nend\nFoo.new.m", "Array[Integer]"),
     ("class Foo\n  def m\n    @v = \"s\"\n    probe(@v)\n  end\nend", "\"s\""),

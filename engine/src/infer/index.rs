@@ -2375,7 +2375,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
                     call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
                 let side = self.side;
                 let Some(class) = self.current() else { return };
-                for argument in arguments {
+                // `include A, B` is `include B; include A`: A ends up
+                // nearest the class.
+                for argument in arguments.into_iter().rev() {
                     match (&argument, constant_path_text(&argument)) {
                         // `extend self`: instance methods are module methods too.
                         // `extend self`: every instance method, also those
