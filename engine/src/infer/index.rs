@@ -2884,7 +2884,9 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
             if leaves_early(&write.value()) {
                 return out;
             }
-            if may_call_back(&write.value()) {
+            // `@me = self` keeps the object; it runs nothing.
+            let keeps_self = matches!(write.value(), Node::SelfNode { .. });
+            if !keeps_self && may_call_back(&write.value()) {
                 match own_calls_only(&write.value()) {
                     Some(names) if !after_super => called.extend(names),
                     _ => return out,
@@ -3305,6 +3307,20 @@ const KERNEL_FUNCTIONS: &[&str] = &[
     // call of the object's there may run once the closure is called).
     "lambda",
     "proc",
+    // Kernel's and Object's own, which run no method of the object's.
+    "rand",
+    "srand",
+    "sleep",
+    "caller",
+    "object_id",
+    "frozen?",
+    "block_given?",
+    "is_a?",
+    "kind_of?",
+    "instance_of?",
+    "instance_variable_defined?",
+    "instance_variable_get",
+    "__method__",
 ];
 
 /// When the only way evaluating `node` can run code of the object is by
@@ -3347,6 +3363,15 @@ pub fn own_calls_only(node: &Node<'_>) -> Option<Vec<String>> {
             }
             match call.receiver() {
                 None if KERNEL_FUNCTIONS.contains(&method.as_str()) => {}
+                // `method(:handle)`: a Method object that may call `handle`
+                // later (counted as a call of it); a name computed, any.
+                None if matches!(method.as_str(), "method" | "public_method") => {
+                    match literal_argument(call, 0) {
+                        Some(named) if call.block().is_none() => self.names.push(named),
+                        _ => self.names.push(method),
+                    }
+                    return;
+                }
                 None => self.names.push(method),
                 Some(Node::SelfNode { .. }) if method == "class" => return,
                 Some(Node::SelfNode { .. }) => {
