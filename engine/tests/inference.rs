@@ -694,6 +694,10 @@ const CASES: &[(&str, &str)] = &[
     ("module P\n  X = :plain\n  def who = :plain\nend\nmodule L\n  X = \"l\"\n  def who = \"loud\"\nend\nclass S\n  include P, L\n  def c = X\nend\nS.new.who", ":plain"),
     ("module P\n  X = :plain\n  def who = :plain\nend\nmodule L\n  X = \"l\"\n  def who = \"loud\"\nend\nclass S\n  include P, L\n  def c = X\nend\nS.new.c", ":plain"),
     ("module P\n  def who = :plain\nend\nmodule L\n  def who = \"loud\"\nend\nclass S\n  def who = 0\n  prepend P, L\nend\nS.new.who", ":plain"),
+    // `send(:size)` calls `size` while `send` is the core's; a class's own
+    // `send` (a channel's) is what runs (Ruby 3.1: [:size]).
+    ("class A\n  def size = 0\nend\nA.new.send(:size)", "0"),
+    ("class Ch\n  def initialize = @log = []\n  def send(m) = @log << m\n  def size = 0\nend\nCh.new.send(:size)", "Array[untyped]"),
     // The method goes on with the object it changed (Ruby: [1, 2]).
     ("class Foo\n  def m\n    @a = [1]\n    @a << 2\n    @a\n  end\nend\nFoo.new.m", "Array[Integer]"),
     ("class Foo\n  def m\n    @v = \"s\"\n    probe(@v)\n  end\nend", "\"s\""),

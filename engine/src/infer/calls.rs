@@ -706,8 +706,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         state: &mut State,
         frame: &Frame,
     ) -> Type {
-        // `send(:name, ...)` with a literal name is a call of `name`.
-        if matches!(site.method, "send" | "public_send" | "__send__") {
+        // `send(:name, ...)` with a literal name is a call of `name`, while
+        // `send` is the core's (a class may define its own: a channel's).
+        if matches!(site.method, "send" | "public_send" | "__send__") && self.sends_by_name(receiver, site.method) {
             if let Some(Arg::Value(Type::Constant(Literal::Sym(target)))) = site.args.first() {
                 let target = target.clone();
                 let forwarded = CallSite {
@@ -1015,6 +1016,18 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     .collect::<Vec<_>>(),
             ),
         }
+    }
+
+    /// Is `send` (or `public_send`, `__send__`) of every value of this
+    /// type the core's, which calls the method it names?
+    fn sends_by_name(&self, receiver: &Type, method: &str) -> bool {
+        receiver.members().iter().all(|member| match receiver_class(member) {
+            Some((class, side)) => matches!(
+                self.lookup(&class, side, method),
+                Callee::Rbs(found) if matches!(&*found.owner, "Kernel" | "BasicObject" | "Object")
+            ),
+            None => true,
+        })
     }
 
     /// Does the project replace the core's `method` for values of this
