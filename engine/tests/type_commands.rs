@@ -352,6 +352,23 @@ fn a_constant_mutated_in_place_elsewhere_holds_anything() {
 }
 
 #[test]
+fn an_ivar_whose_reader_value_is_mutated_elsewhere_holds_anything() {
+    // Ruby 3.1: `pool.ids << "spare"` in another file puts a String in
+    // `@ids`, though `(1..3).to_a` made it Integers.
+    let dir = project(&[
+        (
+            "lib/a.rb",
+            "class Pool\n  attr_reader :ids, :kept\n  def initialize\n    @ids = (1..3).to_a\n    @kept = (1..3).to_a\n  end\n\
+             def all = @ids\n  def safe = @kept\nend\n",
+        ),
+        ("lib/b.rb", "pool = Pool.new\npool.ids << \"spare\"\na = pool.all\nk = pool.safe\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/b.rb:3:1"), "Array[untyped]");
+    // Nobody mutates what `kept` gives: it keeps its element type.
+    assert_eq!(type_at(dir.path(), "lib/b.rb:4:1"), "Array[Integer]");
+}
+
+#[test]
 fn overloads_that_take_the_same_arguments_all_answer() {
     // A signature may declare one parameter list twice with two returns
     // (rbs 2.1's `Range#size`): the call may give either, not the first.

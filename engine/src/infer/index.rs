@@ -82,6 +82,8 @@ pub struct ProgramIndex<'pr> {
     rewritten_constants: HashSet<String>,
     /// See [`FileInterface::mutated_constants`].
     mutated_constants: HashSet<String>,
+    /// See [`FileInterface::mutated_readers`].
+    mutated_readers: HashSet<String>,
     /// Names this file defines on objects or classes it cannot name
     /// (`def obj.name`, a `def` in a block).
     pub(super) object_singleton_defs: HashSet<String>,
@@ -291,6 +293,7 @@ impl<'pr> ProgramIndex<'pr> {
             top_object_extends: Vec::new(),
             rewritten_constants: HashSet::default(),
             mutated_constants: HashSet::default(),
+            mutated_readers: HashSet::default(),
             block_runners: HashSet::default(),
             block_handoffs: HashSet::default(),
             kept_block_writes: HashSet::default(),
@@ -403,6 +406,7 @@ impl<'pr> ProgramIndex<'pr> {
             class_mixins: sorted(&self.class_mixins),
             rewritten_constants: sorted(&self.rewritten_constants),
             mutated_constants: sorted(&self.mutated_constants),
+            mutated_readers: sorted(&self.mutated_readers),
             block_runners: sorted(&self.block_runners),
             block_handoffs: sorted(&self.block_handoffs),
             kept_block_writes: sorted(&self.kept_block_writes),
@@ -443,6 +447,18 @@ impl<'pr> ProgramIndex<'pr> {
         let Some(project) = self.project.as_ref() else { return false };
         project.read(Dep::ConstantRewritten(full.to_string()));
         project.index.constant_mutated(full)
+    }
+
+    /// Does this file or another mutate in place what a reader of this
+    /// name gives (`pool.ids << x`, `Reg.registry[k] = v`)? Then the ivar
+    /// behind it may hold anything.
+    pub fn reader_mutated(&self, name: &str) -> bool {
+        if self.mutated_readers.contains(name) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read_redefined(name);
+        project.index.reader_mutated(name)
     }
 
     /// Does this file or another write an ivar of this name in objects it
@@ -1844,6 +1860,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if let Some(written) = constant_path_text(receiver) {
             let tail = crate::model::index::constant_tail(&written).to_string();
             self.index.mutated_constants.insert(tail);
+        }
+        // `pool.ids << x`: a reader's value (an ivar's, maybe) changed.
+        if let Some(read) = receiver.as_call_node() {
+            if read.arguments().is_none() && read.block().is_none() {
+                self.index.mutated_readers.insert(name(read.name()));
+            }
         }
     }
 

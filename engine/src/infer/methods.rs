@@ -346,6 +346,23 @@ impl<'pr> Inferrer<'pr, '_> {
     /// [`Self::class_ivar_type`], where `set_here` says the method surely
     /// assigned it already (so it cannot read as unset).
     fn class_ivar_type_set(&self, class: &Name, side: Side, ivar: &str, in_initialize: bool, set_here: bool) -> Type {
+        let ty = self.class_ivar_type_written(class, side, ivar, in_initialize, set_here);
+        // Handed out by its reader and changed in place there (`pool.ids
+        // << "x"`, in any file): what it holds may be anything.
+        if ty.has_mutable_contents() && self.index.reader_mutated(ivar.trim_start_matches('@')) {
+            return ty.forget_contents();
+        }
+        ty
+    }
+
+    fn class_ivar_type_written(
+        &self,
+        class: &Name,
+        side: Side,
+        ivar: &str,
+        in_initialize: bool,
+        set_here: bool,
+    ) -> Type {
         if side == Side::Instance {
             if let Some(rtype) = self.env.class(class).and_then(|d| d.instance_variables.get(ivar)) {
                 return self.rbs_type_plain(rtype);

@@ -71,6 +71,10 @@ pub struct FileInterface {
     /// in place (`REGISTRY[k] = v`, `PORTS << x`), sorted.
     #[serde(default)]
     pub mutated_constants: Vec<String>,
+    /// The names of readers whose value it mutates in place
+    /// (`pool.ids << x`, `Reg.registry[k] = v`), sorted.
+    #[serde(default)]
+    pub mutated_readers: Vec<String>,
     /// Methods the signatures also name that it defines to run their block
     /// on another object (`def run(obj, &b) = obj.instance_exec(&b)`),
     /// sorted.
@@ -398,6 +402,8 @@ pub struct ProjectIndex {
     rewritten_constants: HashSet<String>,
     /// Every file's [`FileInterface::mutated_constants`].
     mutated_constants: HashSet<String>,
+    /// Every file's [`FileInterface::mutated_readers`].
+    mutated_readers: HashSet<String>,
     /// Modules some class extends, or some code extends an object with:
     /// the extended object's own singleton methods answer ahead of theirs.
     extended: HashSet<Name>,
@@ -551,6 +557,7 @@ impl ProjectIndex {
             class_mixins.extend(file.class_mixins.iter().cloned());
             index.rewritten_constants.extend(file.rewritten_constants.iter().cloned());
             index.mutated_constants.extend(file.mutated_constants.iter().cloned());
+            index.mutated_readers.extend(file.mutated_readers.iter().cloned());
             runners.extend(file.block_runners.iter().map(String::as_str));
             handoffs.extend(file.block_handoffs.iter().cloned());
             for constant in &file.constants {
@@ -1219,6 +1226,12 @@ impl ProjectIndex {
         constant_rewrites(&self.rewritten_constants, full)
     }
 
+    /// Does some file mutate in place what a reader of this name gives
+    /// (`pool.ids << x`)? (What the caller reads of this: `Dep::Redefined`.)
+    pub fn reader_mutated(&self, name: &str) -> bool {
+        self.mutated_readers.contains(name)
+    }
+
     /// Does some file mutate the value of a constant named as `full` ends
     /// (its last part: `REGISTRY[k] = v` in any namespace)?
     /// (What the caller reads of this: `Dep::ConstantRewritten`.)
@@ -1680,6 +1693,7 @@ impl ProjectIndex {
                 self.top_level_defined(method).hash(&mut hasher);
                 self.block_replaced_classes(method).hash(&mut hasher);
                 self.output_redirected(method).hash(&mut hasher);
+                self.reader_mutated(method).hash(&mut hasher);
             }
             Dep::ConstantRewritten(full) => {
                 14u8.hash(&mut hasher);
