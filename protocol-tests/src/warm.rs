@@ -297,16 +297,19 @@ impl Project {
                 // Or one object given that name, or a core method's name,
                 // of its own (which every call of the name may reach).
                 // Or a core class given one through a receiver (a module
-                // prepended to it, or `define_method` on it).
+                // prepended to it, or `define_method` on it), or what a
+                // reader of that name gives mutated.
                 let core = ["size", "first", "upcase", "to_s"][rng.below(4)];
-                let variant = rng.below(6);
+                let variant = rng.below(7);
                 match variant {
                     0 => lines.insert(at + 1, format!("include RigorMixin{n}")),
                     1 => lines.insert(at + 1, format!("def rigor_extend_{n}(o) = o.extend(RigorMixin{n})")),
                     2 => lines.push(format!("rigor_object_{n} = Object.new\ndef rigor_object_{n}.{method} = {n}")),
                     3 => lines.push(format!("rigor_object_{n} = +\"\"\ndef rigor_object_{n}.{core} = {n}")),
                     4 => lines.push(format!("String.prepend(RigorMixin{n})\nArray.include(RigorMixin{n})")),
-                    _ => lines.push(format!("Array.define_method(:{core}) {{ {n} }}")),
+                    5 => lines.push(format!("Array.define_method(:{core}) {{ {n} }}")),
+                    // What a reader of that name gives, changed in place.
+                    _ => lines.push(format!("Object.new.{method} << {n}")),
                 }
                 let defined = if variant == 4 { core } else { method.as_str() };
                 lines.insert(0, format!("module RigorMixin{n}\n  def {defined} = {n}\nend"));
