@@ -698,6 +698,9 @@ const CASES: &[(&str, &str)] = &[
     // `send` (a channel's) is what runs (Ruby 3.1: [:size]).
     ("class A\n  def size = 0\nend\nA.new.send(:size)", "0"),
     ("class Ch\n  def initialize = @log = []\n  def send(m) = @log << m\n  def size = 0\nend\nCh.new.send(:size)", "Array[untyped]"),
+    // What an ivar holds, changed in place (`@groups.fetch("admin") << u`
+    // may put anything in the list), keeps only its class.
+    ("class Pool\n  def initialize = @groups = { \"admin\" => [\"root\"] }\n  def add(u) = @groups.fetch(\"admin\") << u\n  def all = @groups.fetch(\"admin\")\nend\nPool.new.all", "Array[untyped]"),
     // The method goes on with the object it changed (Ruby: [1, 2]).
     ("class Foo\n  def m\n    @a = [1]\n    @a << 2\n    @a\n  end\nend\nFoo.new.m", "Array[Integer]"),
     ("class Foo\n  def m\n    @v = \"s\"\n    probe(@v)\n  end\nend", "\"s\""),

@@ -134,8 +134,28 @@ fn values_it_may_be<'pr>(node: &Node<'pr>) -> Vec<Node<'pr>> {
 /// the new elements as arguments (the last, for `[]=` and `insert`).
 pub(super) const ADDS_ARGUMENTS: &[&str] = &["<<", "push", "append", "unshift", "prepend"];
 
+/// Marks, among an ivar's mutations, one of something it holds
+/// (`@groups.fetch("admin") << user`).
+pub const NESTED_MUTATION: &str = "<nested>";
+
+/// The instance variable a chain of calls starts from (`@groups` of
+/// `@groups.fetch("admin")`, and of `@groups` itself).
+pub fn ivar_root(node: &Node<'_>) -> Option<String> {
+    let mut current = crate::syntax::node_clone(node);
+    for _ in 0..64 {
+        if let Some(read) = current.as_instance_variable_read_node() {
+            return Some(name(read.name()));
+        }
+        current = current.as_call_node()?.receiver()?;
+    }
+    None
+}
+
 /// A container's type after `method(args)` mutated it.
 pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
+    if method == NESTED_MUTATION {
+        return ty.forget_nested_contents();
+    }
     let widened = |t: &Type| crate::types::widen_literals(t.clone());
     union(ty.members().iter().map(|member| {
         // An exact array's elements are all known: what is added joins them.
@@ -544,7 +564,19 @@ impl<'pr> Inferrer<'pr, '_> {
                     }
                 }
             }
-            Node::CallNode { .. } => self.escape_root(node, state),
+            Node::CallNode { .. } => {
+                // `@groups.fetch("admin") << user`: what the ivar holds
+                // holds something else now, here and in other methods.
+                if let Some(ivar) = ivar_root(node) {
+                    self.note_ivar_mutation(frame, &ivar, NESTED_MUTATION, &[]);
+                    if let Some(flow) = state.as_mut() {
+                        if let Some(held) = flow.ivars.get(&ivar).cloned() {
+                            flow.ivars.insert(ivar, held.forget_nested_contents());
+                        }
+                    }
+                }
+                self.escape_root(node, state)
+            }
             _ => {
                 self.escape(node, state);
             }

@@ -46,7 +46,7 @@ impl Collector {
 /// (what `Inferrer::mutate_variable` notes).
 fn mutates_ivar(node: &Node<'_>) -> bool {
     node.as_call_node().is_some_and(|call| {
-        matches!(call.receiver(), Some(Node::InstanceVariableReadNode { .. })) && {
+        call.receiver().is_some_and(|receiver| super::assign::ivar_root(&receiver).is_some()) && {
             let method = crate::syntax::name_text(call.name());
             super::calls::mutates_receiver(&method) || super::calls::SET_MUTATORS.contains(&&*method)
         }
