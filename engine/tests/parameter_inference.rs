@@ -95,3 +95,19 @@ fn a_send_by_a_name_no_text_spells_may_reach_any_private_method() {
     let all = fixture("dynamic_public_send", Some("parameter_inference: all\n"));
     assert_eq!(probed(all.path(), "svc.rb", "helper_probe"), "untyped");
 }
+
+#[test]
+fn a_parameter_handed_on_as_it_came_is_what_the_callers_callers_pass() {
+    let dir = fixture("forwarded", None);
+    let at = |needle| probed(dir.path(), "report.rb", needle);
+    // render → header → centred → banner: two methods away.
+    assert_eq!(at("line_probe"), "String");
+    // walk passes itself its accumulator: only the outside call counts.
+    assert_eq!(at("acc_probe"), ":start");
+    // Reassigned before it is handed on (to a Symbol, here).
+    assert_eq!(at("reassigned_probe"), "untyped");
+    // The block's own `title` is not the method's String.
+    assert_eq!(at("shadowed_probe"), "untyped");
+    // ping → pong → ping: a cycle through another method.
+    assert_eq!(at("ping_probe"), "untyped");
+}

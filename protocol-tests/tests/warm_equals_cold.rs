@@ -205,6 +205,19 @@ fn a_constant_removed_by_name_in_another_file_reaches_a_warm_answer() {
 }
 
 #[test]
+fn a_parameter_handed_on_from_another_file_reaches_a_warm_answer() {
+    // `U#second` gets what `U#first` is given, which only another file's
+    // call says: neither `u.rb` nor `use.rb` changes when it does.
+    let (before, after) = warm_answers_across_an_edit(
+        "class U\n  def m = 2\n\n  private\n\n  def first(x) = second(x)\n  def second(y) = y.bogus_call\nend\n",
+        "class U\n  def kick = first(1)\nend\n",
+        "class U\n  def kick = first(:sym)\nend\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
+    assert!(after.contains("undefined method `bogus_call` for :sym"), "{after}");
+}
+
+#[test]
 fn a_file_whose_types_stood_is_checked_again_when_what_they_read_changes() {
     // `U#m` returns `untyped` first, which reads the same before and after
     // the exports are folded in, so `use.rb`'s types from the export pass

@@ -3,6 +3,8 @@
 //! scan finds names that may be called unseen and which `def`s are
 //! private, and a `def` binds what the project's calls pass.
 
+use std::rc::Rc;
+
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruby_prism::{CallNode, Node, Visit};
@@ -12,7 +14,7 @@ use super::flow::State;
 use super::index::Side;
 use super::{Frame, Inferrer};
 use crate::model::index::Dep;
-use crate::model::params::{self, Arity, Bound, CallLog, CallShape, ParameterPolicy};
+use crate::model::params::{self, Arity, Bound, CallLog, CallShape, ForwardedParam, ParameterPolicy};
 use crate::stack_guard::ensure_room;
 use crate::syntax::name;
 use crate::types::{union, Name, Type};
@@ -35,9 +37,39 @@ impl CallRecorder {
     }
 }
 
+/// The calling method's required parameters, which its calls may pass on
+/// (`model::params::resolve_forwarded`).
+#[derive(Debug)]
+pub(crate) struct Forwardable {
+    method: (Name, Side, String),
+    arity: Arity,
+    /// By index; blank where the body assigns the name or a block's own
+    /// parameter shadows it.
+    requireds: Vec<String>,
+}
+
+impl Forwardable {
+    /// The same, inside a block or lambda declaring `locals`.
+    pub fn shadowed_by(&self, locals: &[String]) -> Option<Rc<Forwardable>> {
+        let requireds: Vec<String> =
+            self.requireds.iter().map(|r| if locals.contains(r) { String::new() } else { r.clone() }).collect();
+        requireds
+            .iter()
+            .any(|r| !r.is_empty())
+            .then(|| Rc::new(Forwardable { method: self.method.clone(), arity: self.arity.clone(), requireds }))
+    }
+
+    /// The parameter a read of `local` passes on, if it is one.
+    pub fn param(&self, local: &str) -> Option<ForwardedParam> {
+        let index = self.requireds.iter().position(|r| !r.is_empty() && r == local)?;
+        Some(ForwardedParam { method: self.method.clone(), arity: self.arity.clone(), index })
+    }
+}
+
 /// What the arguments of one call are, as a parameter list sees them.
-fn shape_of(args: &[Arg]) -> CallShape {
-    let mut shape = CallShape { positional: Vec::new(), keywords: Some(Vec::new()), opaque: false };
+fn shape_of(args: &[Arg], forwarded: &[(usize, ForwardedParam)]) -> CallShape {
+    let mut shape =
+        CallShape { positional: Vec::new(), keywords: Some(Vec::new()), opaque: false, forwarded: forwarded.to_vec() };
     for arg in args {
         match arg {
             Arg::Value(ty) => shape.positional.push(ty.clone()),
@@ -61,14 +93,22 @@ impl<'pr> Inferrer<'pr, '_> {
 
     /// Logs a call for the project's parameter inference. Under the
     /// private policy only calls on `self` can reach the methods typed.
-    pub(super) fn note_call(&mut self, method: &str, on_self: bool, receiver: &Type, args: &[Arg], self_unknown: bool) {
+    pub(super) fn note_call(
+        &mut self,
+        method: &str,
+        on_self: bool,
+        receiver: &Type,
+        args: &[Arg],
+        forwarded: &[(usize, ForwardedParam)],
+        self_unknown: bool,
+    ) {
         let policy = self.parameter_policy();
         if policy == ParameterPolicy::Off || (!on_self && policy == ParameterPolicy::Private) || self.dead > 0 {
             return;
         }
         let unknown = [Type::untyped()];
         let members = if self_unknown { &unknown[..] } else { receiver.members() };
-        let shape = shape_of(args);
+        let shape = shape_of(args, forwarded);
         for member in members {
             let key = match member {
                 Type::Singleton(class) => (class.clone(), Side::Singleton),
@@ -97,7 +137,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let implicit = receiver_node.is_none();
         let on_self = implicit || matches!(receiver_node, Some(ruby_prism::Node::SelfNode { .. }));
         let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
-        self.note_call(writer, on_self, receiver, &args, implicit && !frame.self_known);
+        self.note_call(writer, on_self, receiver, &args, &[], implicit && !frame.self_known);
     }
 
     /// A name something may call with arguments no call site shows.
@@ -107,9 +147,13 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
-    /// What the project's calls pass to the parameters of `def`, when the
-    /// policy lets them be typed and every call is in view.
-    pub(super) fn parameters_from_calls(&self, id: usize, list: &ruby_prism::ParametersNode<'pr>) -> Option<Bound> {
+    /// The method `def` is, with its parameter list, when the policy lets
+    /// its parameters be typed from the project's calls.
+    fn typed_from_calls(
+        &self,
+        id: usize,
+        list: &ruby_prism::ParametersNode<'pr>,
+    ) -> Option<((Name, Side, String), Arity)> {
         let project = self.index.project.as_ref()?;
         let policy = project.index.policy;
         let info = self.index.def(id);
@@ -131,8 +175,6 @@ impl<'pr> Inferrer<'pr, '_> {
         if list.keyword_rest().is_some_and(|k| matches!(k, Node::ForwardingParameterNode { .. })) {
             return None;
         }
-        project.read(Dep::Params(class.clone(), side, method.clone()));
-        let shapes = project.index.parameter_calls(&class, side, &method)?;
         let arity = Arity {
             required: list.requireds().iter().count(),
             optional: list.optionals().iter().count(),
@@ -151,7 +193,38 @@ impl<'pr> Inferrer<'pr, '_> {
                 .collect(),
             keyword_rest: list.keyword_rest().is_some(),
         };
+        Some(((class, side, method), arity))
+    }
+
+    /// What the project's calls pass to the parameters of `def`, when the
+    /// policy lets them be typed and every call is in view.
+    pub(super) fn parameters_from_calls(&self, id: usize, list: &ruby_prism::ParametersNode<'pr>) -> Option<Bound> {
+        let ((class, side, method), arity) = self.typed_from_calls(id, list)?;
+        let project = self.index.project.as_ref()?;
+        project.read(Dep::Params(class.clone(), side, method.clone()));
+        let shapes = project.index.parameter_calls(&class, side, &method)?;
         params::bind(shapes, &arity)
+    }
+
+    /// The required parameters of `def` that its calls may hand on as they
+    /// came: those of a method typed from its calls that the body never
+    /// assigns (`writes`).
+    pub(super) fn forwardable(
+        &self,
+        id: usize,
+        list: &ruby_prism::ParametersNode<'pr>,
+        writes: &HashMap<String, Vec<usize>>,
+    ) -> Option<Rc<Forwardable>> {
+        let (method, arity) = self.typed_from_calls(id, list)?;
+        let requireds = list
+            .requireds()
+            .iter()
+            .map(|p| match p.as_required_parameter_node() {
+                Some(p) if !writes.contains_key(&name(p.name())) => name(p.name()),
+                _ => String::new(),
+            })
+            .collect();
+        Some(Rc::new(Forwardable { method, arity, requireds }))
     }
 
     /// Binds a method's parameters from its calls (see `methods.rs` for

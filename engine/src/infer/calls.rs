@@ -341,6 +341,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
 
         let mut args = Vec::new();
+        // Arguments that are the method's own parameters, passed on.
+        let mut forwarded = Vec::new();
         // A method that keeps its argument itself (`a << x`, `Array.new(2,
         // x)`) makes a variable's value reachable two ways: a mutation
         // through either changes what both hold (as for `[x]`).
@@ -368,7 +370,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     (Node::SplatNode { .. }, _) => Arg::Splat,
                     (Node::KeywordHashNode { .. }, ty) => Arg::Keywords(ty),
                     (Node::ForwardingArgumentsNode { .. } | Node::BlockArgumentNode { .. }, _) => Arg::Forward,
-                    (_, ty) => Arg::Value(ty),
+                    (argument, ty) => {
+                        let read = argument.as_local_variable_read_node();
+                        let param = read.zip(frame.forwardable.as_ref()).and_then(|(r, f)| f.param(&name(r.name())));
+                        if let Some(param) = param {
+                            forwarded.push((args.len(), param));
+                        }
+                        Arg::Value(ty)
+                    }
                 });
             }
         }
@@ -425,7 +434,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let receiver_type = if block_reaches_receiver { receiver_type.forget_contents() } else { receiver_type };
 
         let self_unknown = implicit && !frame.self_known;
-        self.note_call(&method, on_self, &receiver_type, &args, self_unknown);
+        self.note_call(&method, on_self, &receiver_type, &args, &forwarded, self_unknown);
         let receiver_local = receiver_node
             .as_ref()
             .and_then(|r| r.as_local_variable_read_node())

@@ -152,6 +152,7 @@ impl<'pr> Inferrer<'pr, '_> {
             method: None,
             writes: Rc::new(scope_writes::collect(value)),
             block_param: None,
+            forwardable: None,
         };
         let saved_jumps = std::mem::take(&mut self.jumps);
         let saved_logs = std::mem::take(&mut self.assignment_logs);

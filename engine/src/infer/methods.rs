@@ -131,6 +131,7 @@ impl<'pr> Inferrer<'pr, '_> {
             .map(name)
             .filter(|param| !writes.contains_key(param))
             .map(|param| Rc::from(param.as_str()));
+        let forwardable = def.parameters().and_then(|list| self.forwardable(id, &list, &writes));
         let frame = Frame {
             self_type,
             lexical: Rc::new(info.lexical.clone()),
@@ -139,6 +140,7 @@ impl<'pr> Inferrer<'pr, '_> {
             method: Some(Rc::from(method.as_str())),
             writes: Rc::new(writes),
             block_param,
+            forwardable,
         };
         // A method is walked on its own, whatever the caller was doing.
         let saved_jumps = std::mem::take(&mut self.jumps);
@@ -246,6 +248,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     method: None,
                     writes: Rc::new(writes),
                     block_param: None,
+                    forwardable: None,
                 }
             }
             None => Frame {
@@ -255,6 +258,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 method: None,
                 writes: Rc::new(writes),
                 block_param: None,
+                forwardable: None,
                 ..frame.clone()
             },
         };
@@ -287,6 +291,7 @@ impl<'pr> Inferrer<'pr, '_> {
             method: None,
             writes: Rc::new(writes),
             block_param: None,
+            forwardable: None,
             ..frame.clone()
         };
         let mut inner_state: State = Some(Flow::default());

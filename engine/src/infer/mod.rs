@@ -295,6 +295,8 @@ pub(crate) struct Frame {
     /// The method's `&block` parameter, when the body never assigns it
     /// (and no block here shadows it): `block_given?` says whether it is nil.
     pub block_param: Option<Rc<str>>,
+    /// The method's parameters its calls may pass on as they came.
+    pub forwardable: Option<Rc<call_sites::Forwardable>>,
 }
 
 impl Frame {
@@ -305,6 +307,7 @@ impl Frame {
         if inner.block_param.as_deref().is_some_and(|p| locals.iter().any(|l| l == p)) {
             inner.block_param = None;
         }
+        inner.forwardable = inner.forwardable.as_ref().and_then(|f| f.shadowed_by(locals));
         inner
     }
 
@@ -470,6 +473,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             method: None,
             writes: Rc::new(scope_writes::collect(&program.statements().as_node())),
             block_param: None,
+            forwardable: None,
         };
         let mut state: State = Some(Flow::default());
         self.returns.push(Vec::new());

@@ -842,6 +842,7 @@ impl ProjectIndex {
             },
         );
         self.params = params;
+        super::params::resolve_forwarded(&mut self.params);
         for (id, returns, yields) in folded {
             self.methods[id as usize].returns = returns;
             self.methods[id as usize].yields = yields;

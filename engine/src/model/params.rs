@@ -33,12 +33,25 @@ pub struct CallShape {
     pub keywords: Option<Vec<(String, Type)>>,
     /// A splat or `...`: nothing can be said of any parameter.
     pub opaque: bool,
+    /// Positional arguments that are a parameter of the calling method,
+    /// passed on as it came (`def greet(name) = label(name)`): by index,
+    /// what the caller's own calls bind it to (see [`resolve_forwarded`]).
+    #[serde(default)]
+    pub forwarded: Vec<(usize, ForwardedParam)>,
 }
 
 impl CallShape {
     pub fn opaque() -> CallShape {
-        CallShape { positional: Vec::new(), keywords: None, opaque: true }
+        CallShape { positional: Vec::new(), keywords: None, opaque: true, forwarded: Vec::new() }
     }
+}
+
+/// A required positional parameter of a method typed from its own calls.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct ForwardedParam {
+    pub method: (Name, Side, String),
+    pub arity: Arity,
+    pub index: usize,
 }
 
 /// One file's calls to project methods and the names it may call unseen.
@@ -75,6 +88,7 @@ impl CallLog {
 }
 
 /// A parameter list as the binding needs it: counts and keyword names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Arity {
     pub required: usize,
     pub optional: usize,
@@ -95,6 +109,80 @@ pub struct Bound {
     pub rest: Option<Type>,
     pub posts: Vec<Option<Type>>,
     pub keywords: Vec<Option<(Type, bool)>>,
+}
+
+/// How long a chain of methods handing a parameter on may be typed.
+const FORWARD_ROUNDS: usize = 4;
+
+/// Replaces each forwarded argument that the export pass saw as `untyped`
+/// (its caller's parameter, not yet typed then) by what the caller's own
+/// calls bind that parameter to. Each round reads the last one's answer,
+/// so every round is sound on its own and a chain `a → b → c` is typed in
+/// two; a method passing its parameter on to itself in the same place
+/// adds nothing to it (`Bot`); a cycle through other methods stays
+/// `untyped`.
+pub fn resolve_forwarded(params: &mut HashMap<(Name, Side, String), Vec<CallShape>>) {
+    let mut pending: Vec<((Name, Side, String), Vec<CallShape>)> = params
+        .iter()
+        .filter(|(_, shapes)| shapes.iter().any(|s| !s.forwarded.is_empty()))
+        .map(|(key, shapes)| (key.clone(), shapes.clone()))
+        .collect();
+    if pending.is_empty() {
+        return;
+    }
+    pending.sort_by(|a, b| a.0.cmp(&b.0));
+    for round in 0..FORWARD_ROUNDS {
+        let resolved: Vec<Vec<CallShape>> = pending
+            .iter()
+            .map(|(key, shapes)| {
+                let mut out: Vec<CallShape> = Vec::new();
+                for shape in shapes {
+                    let shape = substitute(key, shape, params, round > 0);
+                    if !out.contains(&shape) {
+                        out.push(shape);
+                    }
+                }
+                out
+            })
+            .collect();
+        let mut changed = false;
+        for ((key, _), shapes) in pending.iter().zip(resolved) {
+            let slot = params.get_mut(key).expect("pending keys come from params");
+            if *slot != shapes {
+                *slot = shapes;
+                changed = true;
+            }
+        }
+        if !changed && round > 0 {
+            break;
+        }
+    }
+}
+
+/// One shape with its forwarded arguments typed from `params` (or, on the
+/// first round, only the self-forwards).
+fn substitute(
+    key: &(Name, Side, String),
+    shape: &CallShape,
+    params: &HashMap<(Name, Side, String), Vec<CallShape>>,
+    read_others: bool,
+) -> CallShape {
+    let mut out = CallShape { forwarded: Vec::new(), ..shape.clone() };
+    for (position, forwarded) in &shape.forwarded {
+        let Some(slot) = out.positional.get_mut(*position) else { continue };
+        if !slot.has_unknown() {
+            continue;
+        }
+        if forwarded.method == *key && forwarded.index == *position {
+            *slot = Type::Bot;
+        } else if read_others {
+            let bound = params.get(&forwarded.method).and_then(|shapes| bind(shapes, &forwarded.arity));
+            if let Some(ty) = bound.and_then(|b| b.requireds.get(forwarded.index).cloned().flatten()) {
+                *slot = ty;
+            }
+        }
+    }
+    out
 }
 
 /// More members than this and a parameter's type keeps only classes.
