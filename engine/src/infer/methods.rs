@@ -333,13 +333,17 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
-    /// Does the `initialize` a `super` in `class`'s own one reaches (its
-    /// superclass's) surely assign `ivar`?
+    /// Does the `initialize` a `super` in `class`'s own one reaches (an
+    /// included module's, or the superclass's) surely assign `ivar`?
     fn parent_initialize_assigns(&self, class: &str, ivar: &str) -> bool {
-        match self.index.class(class).map(|user| &user.superclass) {
-            Some(Superclass::Known(parent)) => self.initialize_assigns(parent, ivar),
-            _ => false,
+        let Some(user) = self.index.class(class) else { return false };
+        if let Superclass::Known(parent) = &user.superclass {
+            if self.made_without_initialize(parent) {
+                return false;
+            }
         }
+        let (steps, _) = self.initialize_steps(class);
+        self.steps_assign(class, &steps[1..], ivar)
     }
 
     /// What an instance variable of `class` holds, from every assignment
@@ -617,13 +621,65 @@ impl<'pr> Inferrer<'pr, '_> {
         if self.made_without_initialize(class) {
             return false;
         }
-        let mut current = Some(Name::from(class));
+        let (steps, _) = self.initialize_steps(class);
+        self.steps_assign(class, &steps, ivar)
+    }
+
+    /// Where a `super` in `initialize` goes on to, from `class` down: each
+    /// project class of its superclass chain followed by the project
+    /// modules it includes, as Ruby orders them (the last included first,
+    /// then what that one includes; a module a superclass includes too
+    /// stands only there, since Ruby skips it in the subclass). Then what
+    /// stands below the last project class.
+    fn initialize_steps(&self, class: &str) -> (Vec<Name>, Superclass) {
+        let mut steps: Vec<(Name, bool)> = Vec::new();
+        let mut current = Name::from(class);
+        let mut tail = Superclass::Unknown;
         for _ in 0..64 {
-            let Some(name) = current.take() else { return false };
-            let Some(user) = self.index.class(&name) else { return false };
+            let Some(user) = self.index.class(&current) else {
+                tail = Superclass::Known(current);
+                break;
+            };
+            steps.push((current.clone(), false));
+            let mut pending: Vec<Name> = user.includes.clone();
+            let mut guard = 0;
+            while let Some(module) = pending.pop() {
+                guard += 1;
+                if guard > 256 {
+                    break;
+                }
+                if let Some(mixin) = self.index.class(&module) {
+                    steps.push((module.clone(), true));
+                    pending.extend(mixin.includes.iter().cloned());
+                }
+            }
+            current = match &user.superclass {
+                Superclass::Known(parent) => parent.clone(),
+                other => {
+                    tail = other.clone();
+                    break;
+                }
+            };
+        }
+        let mut out: Vec<Name> = Vec::new();
+        for (i, (name, module)) in steps.iter().enumerate() {
+            if *module && steps[i + 1..].iter().any(|(later, _)| later == name) {
+                continue;
+            }
+            out.push(name.clone());
+        }
+        (out, tail)
+    }
+
+    /// Does the chain of `initialize`s from the first of `steps` surely
+    /// assign `ivar` for an object of `class`?
+    fn steps_assign(&self, class: &str, steps: &[Name], ivar: &str) -> bool {
+        let (_, tail) = self.initialize_steps(class);
+        for (i, name) in steps.iter().enumerate() {
+            let Some(user) = self.index.class(name) else { return false };
             // A prepended module's `initialize` runs first, and may not
             // call this one.
-            if self.index.construction_replaced(&name, "initialize")
+            if self.index.construction_replaced(name, "initialize")
                 || user.initialized_ivars.contains(super::index::INITIALIZE_REDEFINED)
                 || !user.prepends.is_empty()
             {
@@ -631,29 +687,25 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             if user.instance_methods.contains_key("initialize") {
                 if user.initialized_ivars.contains(ivar)
-                    || self.helper_assigns(&name, ivar)
+                    || self.helper_assigns(name, ivar)
                     || self.inherited_helper_assigns(class, &user.initialized_ivars, ivar)
-                    || self.assigned_after_own_calls(&name, ivar)
+                    || self.assigned_after_own_calls(name, ivar)
                 {
                     return true;
                 }
                 let after_super = format!("{}{ivar}", super::index::AFTER_SUPER);
                 if user.initialized_ivars.contains(&after_super)
-                    && self.parent_initialize_calls_nothing(&user.superclass)
+                    && self.initializers_call_nothing(&steps[i + 1..], &tail)
                 {
                     return true;
                 }
                 if !user.initialized_ivars.contains(super::index::INHERITS_INITIALIZED) {
                     return false;
                 }
-            } else if user.initialized_ivars.contains(ivar) {
+            } else if !user.is_module && user.initialized_ivars.contains(ivar) {
                 // Assigned by an `initialize` another file of the class defines.
                 return true;
             }
-            current = match &user.superclass {
-                Superclass::Known(parent) => Some(parent.clone()),
-                _ => None,
-            };
         }
         false
     }
@@ -680,20 +732,15 @@ impl<'pr> Inferrer<'pr, '_> {
         true
     }
 
-    /// Can the `initialize` a `super` in a class with this superclass runs
+    /// Can the `initialize`s a `super` goes on to (`steps`, then `tail`)
     /// call back into the object? Not when it is core's (a library's makes
     /// the ivars untyped anyway) or a project one that calls nothing.
-    fn parent_initialize_calls_nothing(&self, superclass: &Superclass) -> bool {
-        let mut current = match superclass {
-            Superclass::Known(parent) => parent.clone(),
-            Superclass::Implicit => return true,
-            Superclass::Unknown => return false,
-        };
-        for _ in 0..64 {
-            if self.index.construction_replaced(&current, "initialize") {
+    fn initializers_call_nothing(&self, steps: &[Name], tail: &Superclass) -> bool {
+        for name in steps {
+            if self.index.construction_replaced(name, "initialize") {
                 return false;
             }
-            let Some(user) = self.index.class(&current) else { return true };
+            let Some(user) = self.index.class(name) else { return true };
             if user.initialized_ivars.contains(super::index::INITIALIZE_REDEFINED) {
                 return false;
             }
@@ -706,13 +753,12 @@ impl<'pr> Inferrer<'pr, '_> {
                     return true;
                 }
             }
-            current = match &user.superclass {
-                Superclass::Known(parent) => parent.clone(),
-                Superclass::Implicit => return true,
-                Superclass::Unknown => return false,
-            };
         }
-        false
+        match tail {
+            Superclass::Known(outside) => !self.index.construction_replaced(outside, "initialize"),
+            Superclass::Implicit => true,
+            Superclass::Unknown => false,
+        }
     }
 
     /// Does `initialize` assign `ivar` after calls of the object's own
