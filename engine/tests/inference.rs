@@ -351,6 +351,19 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].zip([\"a\"])", "Array[[Integer, String?]]"),
     ("[1, 2].zip(1..2)", "Array[[Integer, Integer?]]"),
     ("[1].zip", "Array[[Integer]]"),
+    // A block giving a new array literal each run makes rows of its shape.
+    ("w = %w[a bb].each_with_index.map { |s, i| [i, s] }\nw", "Array[[Integer, String]]"),
+    ("w = %w[a bb].each_with_index.map { |s, i| [i, s] }\nw.map { |i, s| i + s.size }", "Array[Integer]"),
+    ("{\"a\" => 1}.map { |k, v| [k.to_sym, v + 1] }.to_h", "Hash[Symbol, Integer]"),
+    // A `next` may give something else.
+    ("w = %w[a bb].each_with_index.map { |s, i| next [s, i] if i > 0\n[i, s] }\nw", "Array[Array[Integer | String]]"),
+    // Rows taken apart by a block whose answer holds none stay whole...
+    ("w = %w[a bb].each_with_index.map { |s, i| [i, s] }\nw.count { |i, s| s.size > i }\nw", "Array[[Integer, String]]"),
+    // ...unless the block reaches them (`w.clear`), a cell may change
+    // (`l << 5`), or the answer holds the rows (`select`).
+    ("w = %w[a bb].each_with_index.map { |s, i| [i, s] }\nw.map { |i, s| w.clear }\nw", "Array[untyped]"),
+    ("w = %w[a bb].each_with_index.map { |s, i| [i, [s]] }\nw.map { |i, l| l << 5 }\nw", "Array[untyped]"),
+    ("w = %w[a bb].each_with_index.map { |s, i| [i, s] }\nw.select { |i, s| i > 0 }\nw", "Array[untyped]"),
     // What a splat pushes nobody lists here.
     ("a = [1]\na.push(*(\"a\"..\"c\"))\na", "Array[Integer | untyped]"),
     // Copied out of a variable, its arrays are held by both.

@@ -458,6 +458,23 @@ fn forget_captured_contents(flow: &mut super::Flow) {
     }
 }
 
+/// Does every run of this block give a new array it writes out (`{ |w|
+/// [w, w.size] }`: its last statement an array literal without splats, and
+/// no `next` to give anything else)? Then what a method keeps of its
+/// values (`map`) holds rows nobody else can reach, each of their shape.
+pub fn gives_fresh_rows(block: &BlockNode<'_>) -> bool {
+    let body = block.body();
+    let Some(Node::ArrayNode { .. }) = last_statement(body.as_ref()) else { return false };
+    let last = last_statement(body.as_ref()).and_then(|n| n.as_array_node());
+    let plain = last.is_some_and(|array| {
+        !array.elements().is_empty() && array.elements().iter().all(|e| !matches!(e, Node::SplatNode { .. }))
+    });
+    plain
+        && body.is_some_and(|body| {
+            !crate::syntax::walk::all_nodes(&body).iter().any(|n| matches!(n, Node::NextNode { .. }))
+        })
+}
+
 fn last_statement<'pr>(body: Option<&Node<'pr>>) -> Option<Node<'pr>> {
     let body = body?;
     match body.as_statements_node() {

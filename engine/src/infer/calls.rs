@@ -553,7 +553,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // So may `&:chomp!`, or any other object given as the block.
             let takes_elements =
                 call.block().is_some_and(|b| b.as_block_node().is_none_or(|b| b.parameters().is_some()));
-            if takes_elements {
+            // Unless each row is taken apart at once (`pairs.map { |w, n| }`).
+            let rows_whole = call.block().and_then(|b| b.as_block_node()).is_some_and(|block| {
+                let outer_nested = |local: &[u8]| {
+                    let local = String::from_utf8_lossy(local);
+                    state.as_ref().is_some_and(|flow| flow.local(&local).has_nested_mutable_contents())
+                };
+                super::literal_rows::rows_stay_whole(&method, &receiver_type, &block, outer_nested)
+            });
+            if takes_elements && !rows_whole {
                 self.escape(node, state);
                 // A call that gives the receiver back (`[{a: 1}].each { |h|
                 // h.delete(:a) }`) gives it as the block left it.
@@ -758,8 +766,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             && !self.index.core_redefined(site.method)
             && !self.index.output_redirected(site.method);
         let accumulates = !site.args.is_empty() || !matches!(block, BlockArg::None);
+        let fresh_rows = matches!(&block, BlockArg::Literal(literal) if super::blocks::gives_fresh_rows(literal));
         let outcome = self.run_block(&plans, site, receiver, block, state, frame);
-        let results: Vec<Type> = plans.iter().map(|plan| self.finish_plan(plan, site.args, &outcome.value)).collect();
+        let results: Vec<Type> =
+            plans.iter().map(|plan| self.finish_plan(plan, site.args, &outcome.value, fresh_rows)).collect();
         let mut returned = union(results);
         if let (Some((block, implicit, risks_before)), Type::Bot) = (looped, &returned) {
             if implicit || self.stop_risks > risks_before {
@@ -966,7 +976,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                         if block.function.untyped_params {
                             return None;
                         }
-                        let vars = self.method_vars(overload, receiver, owner_args, args, None);
+                        let vars = self.method_vars(overload, receiver, owner_args, args, None, false);
                         let context = TypeContext {
                             self_type: &receiver.self_type,
                             instance: &receiver.instance,
@@ -1001,7 +1011,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         combined
     }
 
-    pub(super) fn finish_plan(&mut self, plan: &Plan<'a>, args: &[Arg], block_value: &Type) -> Type {
+    /// `fresh_rows`: the block gives a new array literal each run
+    /// ([`super::blocks::gives_fresh_rows`]).
+    pub(super) fn finish_plan(&mut self, plan: &Plan<'a>, args: &[Arg], block_value: &Type, fresh_rows: bool) -> Type {
         match plan {
             Plan::Fixed(ty) => ty.clone(),
             Plan::Defs(defs) => union(defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>()),
@@ -1012,7 +1024,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     .iter()
                     .map(|overload| {
                         let block = if overload.block.is_some() { Some(block_value) } else { None };
-                        let vars = self.method_vars(overload, receiver, owner_args, args, block);
+                        let vars = self.method_vars(overload, receiver, owner_args, args, block, fresh_rows);
                         let context = TypeContext {
                             self_type: &receiver.self_type,
                             instance: &receiver.instance,
@@ -1499,7 +1511,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             enumerated_rows: None,
         };
         let outcome = self.run_block(&plans, &site, &frame.self_type, block, state, frame);
-        let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value)).collect();
+        let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value, false)).collect();
         let mut ty = self.after_breaks(union(results), outcome, state);
         // `super` in a `self.new` of its own that reaches `Class#new` makes
         // an instance of the receiver: this class or a subclass.

@@ -88,6 +88,55 @@ pub fn row_type(
     Some(if paired { vec![row, yielded[1].clone()] } else { vec![row] })
 }
 
+/// Of [`ELEMENT_BY_ELEMENT`], those whose answer holds none of the
+/// elements: what the block gives (`map`), a count, an index, a truth.
+const ANSWER_HOLDS_NO_ELEMENT: &[&str] = &[
+    "map",
+    "collect",
+    "flat_map",
+    "collect_concat",
+    "filter_map",
+    "sum",
+    "count",
+    "any?",
+    "all?",
+    "none?",
+    "one?",
+    "find_index",
+    "index",
+    "to_h",
+];
+
+/// Does the call leave the rows of an array of rows as they were (`pairs
+/// = words.map { |w| [w, w.size] }`, then `pairs.map { |w, n| }`)? When
+/// the block takes each row apart at once, and rows hold nothing mutable
+/// for it to change, no code in the block can reach a row: not through
+/// its parameters, nor through a local of the code around it that holds
+/// nested containers (the receiver's own among them), and the answer
+/// holds no row. `None` of the receivers' rows are known otherwise.
+pub fn rows_stay_whole(
+    method: &str,
+    receiver: &Type,
+    block: &ruby_prism::BlockNode<'_>,
+    outer_nested: impl Fn(&[u8]) -> bool,
+) -> bool {
+    let plain_row = |row: &Type| match row {
+        Type::Tuple(cells) => cells.iter().all(|c| !c.has_mutable_contents() && !c.has_nested_mutable_contents()),
+        _ => false,
+    };
+    let rows_known = receiver.members().iter().all(|member| match member {
+        Type::Nominal { class, args } if &**class == "Array" && args.len() == 1 => {
+            args[0].members().iter().all(plain_row)
+        }
+        Type::Tuple(rows) => !rows.is_empty() && rows.iter().all(plain_row),
+        _ => false,
+    });
+    ANSWER_HOLDS_NO_ELEMENT.contains(&method)
+        && rows_known
+        && takes_apart(block)
+        && !reads_outer_nested(block, &outer_nested)
+}
+
 /// Of [`ELEMENT_BY_ELEMENT`], those that with no block give no enumerator.
 const GIVE_NO_ENUMERATOR: &[&str] = &["sum", "count", "any?", "all?", "none?", "one?", "to_h", "uniq"];
 

@@ -226,7 +226,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         for overload in overloads {
             let mut own = overload.clone();
             own.type_params.extend(params.iter().cloned());
-            let vars = self.method_vars(&own, &receiver, &HashMap::default(), args, None);
+            let vars = self.method_vars(&own, &receiver, &HashMap::default(), args, None, false);
             for (param, types) in params.iter().zip(bound.iter_mut()) {
                 types.push(vars.get(param).cloned().unwrap_or_else(Type::untyped));
             }
@@ -246,6 +246,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         owner_args: &HashMap<Arc<str>, RType>,
         args: &[Arg],
         block_value: Option<&Type>,
+        fresh_rows: bool,
     ) -> HashMap<Arc<str>, Type> {
         let mut vars = receiver.vars.clone();
         if overload.type_params.is_empty() {
@@ -264,7 +265,19 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
         if let (Some(block), Some(value)) = (&overload.block, block_value) {
             let returns = block.function.returns.substitute(&own_params_removed(owner_args, overload));
-            self.bind_vars(&returns, value, &mut own, &overload.type_params);
+            match (&returns, value) {
+                // A new array each run (`map { |w| [w, w.size] }`): the rows
+                // keep their shape, each element as a type variable binds it.
+                (RType::Var(var), Type::Tuple(elements)) if fresh_rows && overload.type_params.contains(var) => {
+                    let row = Type::Tuple(elements.iter().map(Type::forget_exact).collect());
+                    let merged = match own.get(var) {
+                        Some(existing) => union([Type::clone(existing), row]),
+                        None => row,
+                    };
+                    own.insert(var.clone(), merged);
+                }
+                _ => self.bind_vars(&returns, value, &mut own, &overload.type_params),
+            }
         }
         vars.extend(own);
         vars
