@@ -478,6 +478,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         // One element is the answer itself: the block never runs (`[nil].inject
         // { 1 }` is nil). What the core's signature says may be nil is not
         // for some receivers (below).
+        // A local holding a regexp literal's match: the groups every match
+        // sets hold a String (`m[2].upcase` after `m = /(\d+)-(\w+)/.match(s)`).
+        let dispatched = match self.match_local_groups(receiver_node.as_ref(), &receiver_type, frame) {
+            Some(groups) if call.block().is_none() => {
+                super::named_groups::group_answer(&groups, &method, &args).unwrap_or(dispatched)
+            }
+            _ => dispatched,
+        };
         let core_answer = !dispatched.has_unknown() && call.block().is_none();
         let pair_may_be_nil = matches!(&dispatched, Type::Tuple(pair) if pair.iter().any(Type::may_be_nil));
         let dispatched = match (&*method, &receiver_type) {
@@ -1037,6 +1045,20 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     .collect::<Vec<_>>(),
             ),
         }
+    }
+
+    /// The groups of the regexp literal's match a local read holds, when
+    /// the read is a MatchData (not nil) of one (see `Frame::match_locals`).
+    fn match_local_groups(
+        &self,
+        receiver: Option<&Node<'pr>>,
+        receiver_type: &Type,
+        frame: &Frame,
+    ) -> Option<super::named_groups::Groups> {
+        let read = receiver?.as_local_variable_read_node()?;
+        let groups = frame.match_locals.as_ref()?.get(&name(read.name()))?;
+        let match_data = |m: &Type| matches!(m, Type::Nominal { class, .. } if &**class == "MatchData");
+        receiver_type.members().iter().all(match_data).then(|| groups.clone())
     }
 
     /// Is `send` (or `public_send`, `__send__`) of every value of this

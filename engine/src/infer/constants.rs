@@ -153,6 +153,7 @@ impl<'pr> Inferrer<'pr, '_> {
             writes: Rc::new(scope_writes::collect(value)),
             block_param: None,
             forwardable: None,
+            match_locals: None,
         };
         let saved_jumps = std::mem::take(&mut self.jumps);
         let saved_logs = std::mem::take(&mut self.assignment_logs);

@@ -132,6 +132,11 @@ impl<'pr> Inferrer<'pr, '_> {
             .filter(|param| !writes.contains_key(param))
             .map(|param| Rc::from(param.as_str()));
         let forwardable = def.parameters().and_then(|list| self.forwardable(id, &list, &writes));
+        let match_locals = def
+            .body()
+            .map(|body| super::named_groups::match_locals(&body, &writes))
+            .filter(|found| !found.is_empty())
+            .map(Rc::new);
         let frame = Frame {
             self_type,
             lexical: Rc::new(info.lexical.clone()),
@@ -141,6 +146,7 @@ impl<'pr> Inferrer<'pr, '_> {
             writes: Rc::new(writes),
             block_param,
             forwardable,
+            match_locals,
         };
         // A method is walked on its own, whatever the caller was doing.
         let saved_jumps = std::mem::take(&mut self.jumps);
@@ -249,6 +255,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     writes: Rc::new(writes),
                     block_param: None,
                     forwardable: None,
+                    match_locals: None,
                 }
             }
             None => Frame {
@@ -259,6 +266,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 writes: Rc::new(writes),
                 block_param: None,
                 forwardable: None,
+                match_locals: None,
                 ..frame.clone()
             },
         };
@@ -292,6 +300,7 @@ impl<'pr> Inferrer<'pr, '_> {
             writes: Rc::new(writes),
             block_param: None,
             forwardable: None,
+            match_locals: None,
             ..frame.clone()
         };
         let mut inner_state: State = Some(Flow::default());

@@ -297,6 +297,9 @@ pub(crate) struct Frame {
     pub block_param: Option<Rc<str>>,
     /// The method's parameters its calls may pass on as they came.
     pub forwardable: Option<Rc<call_sites::Forwardable>>,
+    /// Locals of the method holding a regexp literal's match (see
+    /// [`named_groups::match_locals`]).
+    pub match_locals: Option<Rc<HashMap<String, named_groups::Groups>>>,
 }
 
 impl Frame {
@@ -308,6 +311,11 @@ impl Frame {
             inner.block_param = None;
         }
         inner.forwardable = inner.forwardable.as_ref().and_then(|f| f.shadowed_by(locals));
+        if inner.match_locals.as_ref().is_some_and(|m| locals.iter().any(|l| m.contains_key(l))) {
+            let mut kept = HashMap::clone(inner.match_locals.as_ref().expect("checked"));
+            kept.retain(|local, _| !locals.contains(local));
+            inner.match_locals = Some(Rc::new(kept));
+        }
         inner
     }
 
@@ -474,6 +482,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             writes: Rc::new(scope_writes::collect(&program.statements().as_node())),
             block_param: None,
             forwardable: None,
+            match_locals: None,
         };
         let mut state: State = Some(Flow::default());
         self.returns.push(Vec::new());

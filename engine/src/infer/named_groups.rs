@@ -7,11 +7,19 @@
 
 use std::collections::HashSet;
 
+use ruby_prism::{Node, Visit};
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::stack_guard::ensure_room;
+use crate::types::{Literal, Type};
+
 /// A group being read: its name, whether an alternation is at its level,
 /// and the named groups inside it so far, each with whether it is set by
 /// every match of this group.
 struct Open {
-    name: Option<String>,
+    /// The group's keys: its name, and its number among named groups
+    /// (`#1`) or among plain ones (`~1`).
+    keys: Vec<String>,
     alternation: bool,
     /// Lookarounds and absence groups: what is inside may not be set.
     uncertain: bool,
@@ -19,15 +27,46 @@ struct Open {
 }
 
 impl Open {
-    fn new(name: Option<String>, uncertain: bool) -> Open {
-        Open { name, alternation: false, uncertain, inner: Vec::new() }
+    fn new(keys: Vec<String>, uncertain: bool) -> Open {
+        Open { keys, alternation: false, uncertain, inner: Vec::new() }
     }
 }
 
 /// The names every match sets, when the source is understood.
 pub fn mandatory(source: &str, extended: bool) -> Option<HashSet<String>> {
+    let (keys, _, _) = mandatory_keys(source, extended)?;
+    Some(keys.into_iter().filter(|k| !k.starts_with(['#', '~'])).collect())
+}
+
+/// The groups every match sets, by number (`m[1]`) and by name
+/// (`m[:year]`), when the source is understood. Ruby numbers the named
+/// groups when there are any (plain ones then capture nothing), else the
+/// plain ones, each by where it opens.
+pub fn mandatory_groups(source: &str, extended: bool) -> Option<Groups> {
+    let (keys, named, plain) = mandatory_keys(source, extended)?;
+    let prefix = if named > 0 { '#' } else { '~' };
+    let numbers = keys.iter().filter_map(|k| k.strip_prefix(prefix)?.parse().ok()).collect();
+    let names = keys.into_iter().filter(|k| !k.starts_with(['#', '~'])).collect();
+    Some(Groups { numbers, names, count: if named > 0 { named } else { plain } })
+}
+
+/// What a regexp literal's match surely holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Groups {
+    /// The numbered groups every match sets.
+    pub numbers: HashSet<usize>,
+    /// The named groups every match sets.
+    pub names: HashSet<String>,
+    /// How many groups `captures` gives.
+    pub count: usize,
+}
+
+/// Every mandatory group's keys (see [`Open::keys`]), and how many named
+/// and plain groups the source has.
+fn mandatory_keys(source: &str, extended: bool) -> Option<(HashSet<String>, usize, usize)> {
     let chars: Vec<char> = source.chars().collect();
-    let mut stack = vec![Open::new(None, false)];
+    let mut stack = vec![Open::new(Vec::new(), false)];
+    let (mut named_count, mut plain_count) = (0, 0);
     let mut i = 0;
     while i < chars.len() {
         match chars[i] {
@@ -54,19 +93,23 @@ pub fn mandatory(source: &str, extended: bool) -> Option<HashSet<String>> {
                 if rest.starts_with("?(") {
                     return None;
                 }
-                let (name, uncertain, skip) = if rest.starts_with("?<=") || rest.starts_with("?<!") {
-                    (None, true, 4)
+                let (keys, uncertain, skip) = if rest.starts_with("?<=") || rest.starts_with("?<!") {
+                    (Vec::new(), true, 4)
                 } else if rest.starts_with("?<") || rest.starts_with("?'") {
                     let close = if chars[i + 2] == '<' { '>' } else { '\'' };
                     let start = i + 3;
                     let end = start + chars[start..].iter().position(|c| *c == close)?;
-                    (Some(chars[start..end].iter().collect()), false, end + 1 - i)
+                    named_count += 1;
+                    (vec![chars[start..end].iter().collect(), format!("#{named_count}")], false, end + 1 - i)
                 } else if rest.starts_with("?=") || rest.starts_with("?!") || rest.starts_with("?~") {
-                    (None, true, 3)
+                    (Vec::new(), true, 3)
+                } else if rest.starts_with('?') {
+                    (Vec::new(), false, 1)
                 } else {
-                    (None, false, 1)
+                    plain_count += 1;
+                    (vec![format!("~{plain_count}")], false, 1)
                 };
-                stack.push(Open::new(name, uncertain));
+                stack.push(Open::new(keys, uncertain));
                 i += skip;
             }
             ')' => {
@@ -82,8 +125,8 @@ pub fn mandatory(source: &str, extended: bool) -> Option<HashSet<String>> {
                 for (name, set) in closed.inner {
                     parent.inner.push((name, set && certain && !closed.alternation));
                 }
-                if let Some(name) = closed.name {
-                    parent.inner.push((name, certain));
+                for key in closed.keys {
+                    parent.inner.push((key, certain));
                 }
             }
             _ => {
@@ -96,7 +139,86 @@ pub fn mandatory(source: &str, extended: bool) -> Option<HashSet<String>> {
         return None;
     }
     // A name used twice is set when any of its groups must match.
-    Some(top.inner.into_iter().filter(|(_, set)| *set && !top.alternation).map(|(name, _)| name).collect())
+    let keys = top.inner.into_iter().filter(|(_, set)| *set && !top.alternation).map(|(name, _)| name).collect();
+    Some((keys, named_count, plain_count))
+}
+
+/// The locals of a method body assigned once, a regexp literal's match
+/// (`m = /(\d+)-(\w+)/.match(s)`, `m = s.match(/x(y)/)`): what each
+/// holds whenever it is not nil. A MatchData never changes, so every read
+/// of such a local gives that match (or nil).
+pub fn match_locals(body: &Node<'_>, writes: &HashMap<String, Vec<usize>>) -> HashMap<String, Groups> {
+    struct Finder<'w> {
+        writes: &'w HashMap<String, Vec<usize>>,
+        found: HashMap<String, Groups>,
+    }
+    impl<'pr> Visit<'pr> for Finder<'_> {
+        fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
+            ensure_room();
+        }
+        fn visit_def_node(&mut self, _node: &ruby_prism::DefNode<'pr>) {}
+        fn visit_class_node(&mut self, _node: &ruby_prism::ClassNode<'pr>) {}
+        fn visit_module_node(&mut self, _node: &ruby_prism::ModuleNode<'pr>) {}
+        fn visit_singleton_class_node(&mut self, _node: &ruby_prism::SingletonClassNode<'pr>) {}
+        fn visit_local_variable_write_node(&mut self, node: &ruby_prism::LocalVariableWriteNode<'pr>) {
+            let local = crate::syntax::name(node.name());
+            let once = self.writes.get(&local).is_some_and(|at| at.len() == 1);
+            if let Some(groups) = literal_match(&node.value()).filter(|_| once) {
+                self.found.insert(local, groups);
+            }
+            ruby_prism::visit_local_variable_write_node(self, node);
+        }
+    }
+    let mut finder = Finder { writes, found: HashMap::default() };
+    finder.visit(body);
+    finder.found
+}
+
+/// `RE.match(s)` or `s.match(RE)` with `RE` a regexp literal (no block,
+/// no interpolation): the groups its match holds.
+fn literal_match(value: &Node<'_>) -> Option<Groups> {
+    let call = value.as_call_node()?;
+    if call.name().as_slice() != b"match" || call.block().is_some() {
+        return None;
+    }
+    let first = call.arguments().and_then(|a| a.arguments().iter().next());
+    let receiver = call.receiver()?;
+    let regex = match (receiver.as_regular_expression_node(), first?.as_regular_expression_node()) {
+        (Some(regex), _) | (None, Some(regex)) => regex,
+        (None, None) => return None,
+    };
+    let source = String::from_utf8_lossy(regex.content_loc().as_slice()).into_owned();
+    mandatory_groups(&source, regex.is_extended())
+}
+
+/// What a call on a match holding `groups` gives where the signature
+/// cannot tell: `m[2]` and `m[:year]` of a group every match sets are a
+/// String, and `captures` is one String (or nil) per group.
+pub fn group_answer(groups: &Groups, method: &str, args: &[super::calls::Arg]) -> Option<Type> {
+    use super::calls::Arg;
+    match (method, args) {
+        ("[]", [Arg::Value(key)]) => {
+            let set = match key {
+                Type::Constant(Literal::Int(n)) => usize::try_from(*n).is_ok_and(|n| groups.numbers.contains(&n)),
+                Type::Constant(Literal::Sym(name) | Literal::Str(name)) => groups.names.contains(&**name),
+                _ => false,
+            };
+            set.then(|| Type::nominal("String"))
+        }
+        ("captures", []) if groups.count <= 16 => Some(Type::Tuple(
+            (1..=groups.count)
+                .map(|n| {
+                    let group = Type::nominal("String");
+                    if groups.numbers.contains(&n) {
+                        group
+                    } else {
+                        crate::types::union([group, Type::nil()])
+                    }
+                })
+                .collect(),
+        )),
+        _ => None,
+    }
 }
 
 /// Past a character class starting at `at` (`[`), nested classes and
@@ -167,6 +289,27 @@ mod tests {
         assert_eq!(names(r"(?'q'x)(?# a note (?<c>)").unwrap(), ["q"]);
         assert_eq!(names(r"(?<a>x)(?(<a>)y|z)"), None);
         assert_eq!(names(r"(?<a>x"), None);
+    }
+
+    fn numbers(source: &str) -> Option<Vec<usize>> {
+        mandatory_groups(source, false).map(|groups| {
+            let mut numbers: Vec<usize> = groups.numbers.into_iter().collect();
+            numbers.sort();
+            numbers
+        })
+    }
+
+    /// Each answer checked against Debian's ruby 3.1 (`m[n]` nil or not).
+    #[test]
+    fn numbered_groups_every_match_sets() {
+        assert_eq!(numbers(r"(\d+)-(\w+)").unwrap(), [1, 2]);
+        assert_eq!(numbers(r"(\d+)(x)?").unwrap(), [1]);
+        assert_eq!(numbers(r"(?:(a)|b)(c)").unwrap(), [2]);
+        assert_eq!(numbers(r"(?i:(a))(?=(b))(c)*").unwrap(), [1]);
+        // With named groups, plain ones capture nothing: 1 is `year`.
+        assert_eq!(numbers(r"(?<year>\d+)(x)(?<tag>y)?").unwrap(), [1]);
+        assert_eq!(numbers(r"(a)|(b)").unwrap(), Vec::<usize>::new());
+        assert_eq!(numbers(r"[(](a)").unwrap(), [1]);
     }
 
     #[test]
