@@ -57,6 +57,8 @@ fn the_fixture_project_is_analysed_across_files() {
     assert!(text.contains("undefined method `lable` for Shop::Item"), "{text}");
     // A private helper's parameter is what another file's call passes.
     assert!(text.contains("undefined method `upcase` for 3"), "{text}");
+    // ...and one it hands on is what its callers' callers pass.
+    assert!(text.contains("undefined method `downcase` for 7"), "{text}");
     let typed = std::process::Command::new(&rigor)
         .args(["type-of", "--format=json", "lib/report.rb:14:52"])
         .current_dir(&root)
