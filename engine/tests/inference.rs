@@ -351,6 +351,8 @@ const CASES: &[(&str, &str)] = &[
     ("[1, 2].zip([\"a\"])", "Array[[Integer, String?]]"),
     ("[1, 2].zip(1..2)", "Array[[Integer, Integer?]]"),
     ("[1].zip", "Array[[Integer]]"),
+    ("[1, \"a\", :b].first(2)", "[1, String]"),
+    ("[1, 2].take(5)", "[1, 2]"),
     // A block giving a new array literal each run makes rows of its shape.
     ("w = %w[a bb].each_with_index.map { |s, i| [i, s] }\nw", "Array[[Integer, String]]"),
     ("w = %w[a bb].each_with_index.map { |s, i| [i, s] }\nw.map { |i, s| i + s.size }", "Array[Integer]"),
@@ -398,7 +400,7 @@ const CASES: &[(&str, &str)] = &[
     ("raise \"x\"", "bot"),
     ("send(:format, \"%d\", 1)", "String"),
     ("1.send(:+, 2)", "3"),
-    ("x = [1, 2]\nx.first(*[1])", "Array[Integer]"),
+    ("x = [1, 2]\nx.first(*[1])", "[1]"),
     // Generics and blocks
     // `map` keeps a tuple's length (a new array: not the receiver itself).
     ("[1, 2].map { |x| x.to_s }", "[String, String]"),

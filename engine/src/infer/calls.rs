@@ -1375,7 +1375,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 Some(Type::non_negative_int())
             }
             // Read to the end, `IO#read` gives "" at EOF, never nil (RBS: `String?`).
-            (Type::Nominal { class, .. }, "read", []) if matches!(&**class, "IO" | "File") => {
+            (Type::Nominal { class, .. }, "read", []) if matches!(&**class, "IO" | "File" | "StringIO") => {
                 Some(Type::nominal("String"))
             }
             // Group 0 is the whole match: always there.
@@ -1415,6 +1415,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 Some(Type::Constant(if elements.is_empty() { Literal::True } else { Literal::False }))
             }
             (Type::Tuple(elements), "first", []) => Some(elements.first().map_or(Type::nil(), Type::forget_exact)),
+            // A new array of the first `n` (`m.captures.first(3)`).
+            (Type::Tuple(elements), "first" | "take", [Type::Constant(Literal::Int(n))]) if *n >= 0 => {
+                Some(Type::Tuple(elements.iter().take(*n as usize).map(Type::forget_exact).collect()))
+            }
             (Type::Tuple(elements), "last", []) => Some(elements.last().map_or(Type::nil(), Type::forget_exact)),
             (Type::Tuple(elements), "[]" | "at" | "fetch" | "slice" | "dig", [Type::Constant(Literal::Int(index))]) => {
                 let len = elements.len() as i64;

@@ -473,16 +473,18 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
 
     fn program(&mut self, root: &Node<'pr>) {
         let Some(program) = root.as_program_node() else { return };
+        let writes = scope_writes::collect(&program.statements().as_node());
+        let match_locals = named_groups::match_locals(&program.statements().as_node(), &writes);
         let frame = Frame {
             self_type: Type::nominal("Object"),
             lexical: Rc::new(Vec::new()),
             class: None,
             self_known: true,
             method: None,
-            writes: Rc::new(scope_writes::collect(&program.statements().as_node())),
+            writes: Rc::new(writes),
             block_param: None,
             forwardable: None,
-            match_locals: None,
+            match_locals: (!match_locals.is_empty()).then(|| Rc::new(match_locals)),
         };
         let mut state: State = Some(Flow::default());
         self.returns.push(Vec::new());

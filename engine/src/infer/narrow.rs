@@ -307,8 +307,19 @@ impl<'pr> Inferrer<'pr, '_> {
                     .is_some_and(|t| matches!(t, Type::Nominal { class, .. } if &**class == "Regexp"));
                 let subject = call.arguments().and_then(|a| a.arguments().iter().next()).filter(is_variable);
                 let mut truthy = state.clone();
+                // `x =~ re` and `x&.match?(re)` true: x is not nil either
+                // (`nil =~ re` and `nil&.match?(re)` are nil).
+                let argument = call.arguments().and_then(|a| a.arguments().iter().next());
+                let by_regexp = argument
+                    .as_ref()
+                    .and_then(|a| self.recorded(a))
+                    .is_some_and(|t| matches!(t, Type::Nominal { class, .. } if &**class == "Regexp"));
+                let receiver_proven = call.is_safe_navigation() || (method == "=~" && by_regexp);
                 if let (true, Some(subject)) = (regexp, subject) {
                     self.narrow_node(&subject, &mut truthy, Type::without_nil);
+                }
+                if receiver_proven && is_variable(pattern) {
+                    self.narrow_node(pattern, &mut truthy, Type::without_nil);
                 }
                 self.split(ty, truthy, state.clone())
             }
