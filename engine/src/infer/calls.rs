@@ -1431,6 +1431,28 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 }
             }
             (Type::Tuple(_), "to_a" | "entries", []) => Some(receiver.clone()),
+            // A new array of the same elements: reversed, or in some order.
+            (Type::Tuple(elements), "reverse", []) => {
+                Some(Type::Tuple(elements.iter().rev().map(Type::forget_exact).collect()))
+            }
+            (Type::Tuple(elements), "sort" | "shuffle" | "rotate", []) if elements.len() <= MAX_MAPPED_TUPLE => {
+                let any = union(elements.iter().map(Type::forget_exact));
+                Some(Type::Tuple(vec![any; elements.len()]))
+            }
+            // As many values (or keys) as fields; in whatever order the
+            // hash came to hold them.
+            (Type::Shape(shape), "values" | "keys", [])
+                if !shape.open
+                    && shape.fields.iter().all(|f| !f.optional)
+                    && shape.fields.len() <= MAX_MAPPED_TUPLE =>
+            {
+                let any = if method == "values" {
+                    union(shape.fields.iter().map(|f| f.ty.forget_exact()))
+                } else {
+                    union(shape.fields.iter().map(|f| Type::symbol(f.key.as_str())))
+                };
+                Some(Type::Tuple(vec![any; shape.fields.len()]))
+            }
             (Type::Shape(shape), "[]" | "fetch" | "dig", [Type::Constant(Literal::Sym(key))]) if !shape.open => {
                 match shape.fields.iter().find(|f| *f.key == **key) {
                     Some(field) if field.optional => Some(union([field.ty.forget_exact(), Type::nil()])),
