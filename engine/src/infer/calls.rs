@@ -599,6 +599,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             (Some((class, Side::Instance)), true) => self.ivars_after_own_call(class, &method),
             _ => None,
         };
+        // A helper of the object's own that can write none of its ivars
+        // (`log("running")` between `return unless @path` and `@path.upcase`).
+        let own_keeps = match (&frame.class, on_self && frame.self_known && call.block().is_none()) {
+            (Some((class, Side::Instance)), true) => self.own_call_keeps_ivars(class, &method),
+            _ => false,
+        };
         if let Some(flow) = state.as_mut() {
             // A project object may hold `self` and write its ivars; so may
             // any method `self` is passed to.
@@ -620,6 +626,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // the facts itself).
             let block_walked = call.block().is_none_or(|b| matches!(b, Node::BlockNode { .. }));
             let keeps_ivars = quiet
+                || (own_keeps && !passes_self)
                 || !on_self
                     && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)
                     && block_walked

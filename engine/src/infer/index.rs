@@ -3262,7 +3262,7 @@ fn ivar_writes(node: &Node<'_>) -> Vec<String> {
 }
 
 /// Does the code assign an instance variable anywhere inside?
-fn writes_ivars(node: &Node<'_>) -> bool {
+pub(super) fn writes_ivars(node: &Node<'_>) -> bool {
     !ivar_writes(node).is_empty()
 }
 

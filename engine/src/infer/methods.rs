@@ -14,6 +14,10 @@ use crate::types::{union, Name, Type};
 
 /// Instance variables are shared along inheritance and mixins: each class
 /// maps to the representative of its family in this file.
+/// The mark `infer_def` sets among a method's ivar facts (see
+/// [`Inferrer::own_call_keeps_ivars`]); no ivar is named so.
+const KEEPS_IVARS: &str = "\u{0}keeps ivars";
+
 pub fn ivar_families(index: &ProgramIndex<'_>) -> HashMap<Name, Name> {
     let mut parent: HashMap<Name, Name> = index.classes.keys().map(|k| (k.clone(), k.clone())).collect();
     fn find(parent: &mut HashMap<Name, Name>, name: &Name) -> Name {
@@ -158,6 +162,13 @@ impl<'pr> Inferrer<'pr, '_> {
         // change what that loop is found to do.
         let saved_risks = self.stop_risks;
         let mut state: State = Some(Flow::default());
+        // A fact no code reads, which every point that may let code write
+        // the object's ivars clears: if it reaches the end, a call of this
+        // method leaves its caller's ivar facts standing.
+        let marked = self_known && matches!(frame.class, Some((_, Side::Instance)));
+        if let (true, Some(flow)) = (marked, state.as_mut()) {
+            flow.ivars.insert(KEEPS_IVARS.to_string(), Type::nil());
+        }
         // From here on, a `yield` (even in a parameter's default) is this method's.
         self.yields.push(super::yields::YieldCollector::for_def(&def));
         if let Some(receiver) = def.receiver() {
@@ -181,6 +192,14 @@ impl<'pr> Inferrer<'pr, '_> {
         self.dead = saved_dead;
         self.loop_depth = saved_depth;
         self.stop_risks = saved_risks;
+        let keeps = marked
+            && returns.is_empty()
+            && state.as_ref().is_some_and(|flow| flow.ivars.contains_key(KEEPS_IVARS))
+            && !def.body().is_some_and(|body| super::index::writes_ivars(&body));
+        self.keeps_ivars.insert(info.node.location().start() as usize, keeps);
+        if let Some(flow) = state.as_mut().filter(|flow| flow.ivars.contains_key(KEEPS_IVARS)) {
+            flow.ivars.remove(KEEPS_IVARS);
+        }
         // What its ivars hold when it returns: known where it can only
         // return at the end (a `return` leaves with a flow not kept).
         let exit = match &state {
@@ -922,6 +941,20 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         let exit = self.exit_ivars.get(&offset)?.clone()?;
         self.answered_by_its_def(class, method).then_some(exit)
+    }
+
+    /// Does `self.method` (the class's own `def`, as for
+    /// [`Self::ivars_after_own_call`]) run nothing that could write the
+    /// object's ivars: no ivar write, `yield`, `super`, call of its own or
+    /// call that may reach project code, and no `return` (see
+    /// `KEEPS_IVARS`)? Then the caller's ivar facts stand past the call.
+    pub(super) fn own_call_keeps_ivars(&mut self, class: &Name, method: &str) -> bool {
+        let Some(id) = self.surely_runs(class, method) else { return false };
+        let offset = self.index.def(id).node.location().start() as usize;
+        if !self.keeps_ivars.contains_key(&offset) {
+            self.method_return(id);
+        }
+        self.keeps_ivars.get(&offset).copied().unwrap_or(false) && self.answered_by_its_def(class, method)
     }
 
     /// Does nothing but the class's own `def` answer `method` on its
