@@ -151,6 +151,9 @@ pub fn ivar_root(node: &Node<'_>) -> Option<String> {
     None
 }
 
+/// Keys a hash of its own variable's grows to before it is only a Hash.
+const MAX_SHAPE_FIELDS: usize = 64;
+
 /// A container's type after `method(args)` mutated it.
 pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
     if method == NESTED_MUTATION {
@@ -158,6 +161,33 @@ pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
     }
     let widened = |t: &Type| crate::types::widen_literals(t.clone());
     union(ty.members().iter().map(|member| {
+        // Its own hash given a key written out (`opts[:retries] = 3`): the
+        // same keys and that one, each value's class.
+        if let (Type::Shape(shape), "[]=" | "store", [Type::Constant(Literal::Sym(key)), value]) =
+            (member, method, args)
+        {
+            if shape.fields.len() >= MAX_SHAPE_FIELDS {
+                return Type::generic("Hash", vec![Type::untyped(), Type::untyped()]);
+            }
+            let mut shape = shape.clone();
+            for field in &mut shape.fields {
+                field.ty = widened(&field.ty);
+            }
+            match shape.fields.iter_mut().find(|f| *f.key == **key) {
+                Some(field) if field.readonly => return Type::generic("Hash", vec![Type::untyped(), Type::untyped()]),
+                Some(field) => {
+                    field.ty = widened(value);
+                    field.optional = false;
+                }
+                None => shape.fields.push(crate::types::ShapeField {
+                    key: key.to_string(),
+                    ty: widened(value),
+                    optional: false,
+                    readonly: false,
+                }),
+            }
+            return Type::Shape(shape);
+        }
         // An exact array's elements are all known: what is added joins them.
         let settled = match member {
             Type::Tuple(elements) => Type::generic("Array", vec![union(elements.iter().map(widened))]),
