@@ -353,6 +353,10 @@ const CASES: &[(&str, &str)] = &[
     ("[1].zip", "Array[[Integer]]"),
     ("[1, \"a\", :b].first(2)", "[1, String]"),
     ("[1, 2].take(5)", "[1, 2]"),
+    // A slice by a range from 0 is never nil; from elsewhere it may be.
+    ("s = \"ab\" * rand(3)\ns[0..2]", "String"),
+    ("s = \"ab\" * rand(3)\ns[..2]", "String"),
+    ("s = \"ab\" * rand(3)\ns[1..2]", "String?"),
     ("[3, \"a\"].reverse", "[String, 3]"),
     ("[3, 1].sort.first", "1 | 3"),
     ("{ low: 1, high: 10 }.values.max", "1 | 10"),

@@ -526,6 +526,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             {
                 Type::Tuple(vec![union(elements.clone()).forget_exact(); 2])
             }
+            // A slice by a range from 0 (`s[0..2]`, `a[0...i]`, `s[..2]`)
+            // starts inside every string and array: never nil.
+            ("[]" | "slice", _)
+                if dispatched.may_be_nil()
+                    && core_answer
+                    && !self.index.core_redefined(&method)
+                    && receiver_type.members().iter().all(is_core_string_or_array)
+                    && self.range_from_zero(call) =>
+            {
+                dispatched.without_nil()
+            }
             // A class written as a constant has a name (only an anonymous
             // class's is nil).
             ("name", Type::Singleton(class))
@@ -1051,6 +1062,18 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     })
                     .collect::<Vec<_>>(),
             ),
+        }
+    }
+
+    /// Is the call's one argument a range literal starting at 0 or with
+    /// no start (`0..2`, `0...i`, `..2`)?
+    fn range_from_zero(&self, call: &CallNode<'pr>) -> bool {
+        let arguments: Vec<Node<'pr>> = call.arguments().iter().flat_map(|a| a.arguments().iter()).collect();
+        let [argument] = &arguments[..] else { return false };
+        let Some(range) = argument.as_range_node() else { return false };
+        match range.left() {
+            None => true,
+            Some(left) => matches!(self.recorded(&left), Some(Type::Constant(Literal::Int(0)))),
         }
     }
 
@@ -1859,5 +1882,14 @@ fn receiver_class(receiver: &Type) -> Option<(Name, Side)> {
     match receiver {
         Type::Singleton(class) => Some((class.clone(), Side::Singleton)),
         other => Inferrer::class_of(other).map(|class| (class, Side::Instance)),
+    }
+}
+
+/// A core String or Array, by value or literal.
+fn is_core_string_or_array(member: &Type) -> bool {
+    match member {
+        Type::Constant(Literal::Str(_)) | Type::Tuple(_) => true,
+        Type::Nominal { class, .. } => matches!(&**class, "String" | "Array"),
+        _ => false,
     }
 }
