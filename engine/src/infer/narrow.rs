@@ -891,8 +891,10 @@ const INERT: &[&str] = &[
 /// program: printing (while `$stdout` is Ruby's own; see
 /// `index::OUTPUT_FUNCTIONS`) and conversions. (`warn` calls
 /// `Warning.warn`, which programs replace.)
-const QUIET_FUNCTIONS: &[&str] =
-    &["puts", "print", "p", "pp", "printf", "format", "sprintf", "Integer", "Float", "String", "Rational", "Complex"];
+const QUIET_FUNCTIONS: &[&str] = &[
+    "puts", "print", "p", "pp", "warn", "printf", "format", "sprintf", "Integer", "Float", "String", "Rational",
+    "Complex",
+];
 
 /// Is `method`, called on `self` with `args`, one of [`QUIET_FUNCTIONS`]
 /// given only values of the [`INERT`] classes?
