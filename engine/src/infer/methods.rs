@@ -124,9 +124,9 @@ impl<'pr> Inferrer<'pr, '_> {
             // Top-level methods are private methods of every object.
             None => (Type::untyped(), false, None),
         };
-        let writes = match def.body() {
-            Some(body) => scope_writes::collect(&body),
-            None => HashMap::default(),
+        let (writes, match_locals) = match def.body() {
+            Some(body) => scope_writes::collect_with_matches(&body),
+            None => Default::default(),
         };
         let block_param = def
             .parameters()
@@ -136,11 +136,7 @@ impl<'pr> Inferrer<'pr, '_> {
             .filter(|param| !writes.contains_key(param))
             .map(|param| Rc::from(param.as_str()));
         let forwardable = def.parameters().and_then(|list| self.forwardable(id, &list, &writes));
-        let match_locals = def
-            .body()
-            .map(|body| super::named_groups::match_locals(&body, &writes))
-            .filter(|found| !found.is_empty())
-            .map(Rc::new);
+        let match_locals = (!match_locals.is_empty()).then(|| Rc::new(match_locals));
         let frame = Frame {
             self_type,
             lexical: Rc::new(info.lexical.clone()),

@@ -477,8 +477,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
 
     fn program(&mut self, root: &Node<'pr>) {
         let Some(program) = root.as_program_node() else { return };
-        let writes = scope_writes::collect(&program.statements().as_node());
-        let match_locals = named_groups::match_locals(&program.statements().as_node(), &writes);
+        let (writes, match_locals) = scope_writes::collect_with_matches(&program.statements().as_node());
         let frame = Frame {
             self_type: Type::nominal("Object"),
             lexical: Rc::new(Vec::new()),

@@ -7,10 +7,8 @@
 
 use std::collections::HashSet;
 
-use ruby_prism::{Node, Visit};
-use rustc_hash::FxHashMap as HashMap;
+use ruby_prism::Node;
 
-use crate::stack_guard::ensure_room;
 use crate::types::{Literal, Type};
 
 /// A group being read: its name, whether an alternation is at its level,
@@ -143,40 +141,9 @@ fn mandatory_keys(source: &str, extended: bool) -> Option<(HashSet<String>, usiz
     Some((keys, named_count, plain_count))
 }
 
-/// The locals of a method body assigned once, a regexp literal's match
-/// (`m = /(\d+)-(\w+)/.match(s)`, `m = s.match(/x(y)/)`): what each
-/// holds whenever it is not nil. A MatchData never changes, so every read
-/// of such a local gives that match (or nil).
-pub fn match_locals(body: &Node<'_>, writes: &HashMap<String, Vec<usize>>) -> HashMap<String, Groups> {
-    struct Finder<'w> {
-        writes: &'w HashMap<String, Vec<usize>>,
-        found: HashMap<String, Groups>,
-    }
-    impl<'pr> Visit<'pr> for Finder<'_> {
-        fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
-            ensure_room();
-        }
-        fn visit_def_node(&mut self, _node: &ruby_prism::DefNode<'pr>) {}
-        fn visit_class_node(&mut self, _node: &ruby_prism::ClassNode<'pr>) {}
-        fn visit_module_node(&mut self, _node: &ruby_prism::ModuleNode<'pr>) {}
-        fn visit_singleton_class_node(&mut self, _node: &ruby_prism::SingletonClassNode<'pr>) {}
-        fn visit_local_variable_write_node(&mut self, node: &ruby_prism::LocalVariableWriteNode<'pr>) {
-            let local = crate::syntax::name(node.name());
-            let once = self.writes.get(&local).is_some_and(|at| at.len() == 1);
-            if let Some(groups) = literal_match(&node.value()).filter(|_| once) {
-                self.found.insert(local, groups);
-            }
-            ruby_prism::visit_local_variable_write_node(self, node);
-        }
-    }
-    let mut finder = Finder { writes, found: HashMap::default() };
-    finder.visit(body);
-    finder.found
-}
-
 /// `RE.match(s)` or `s.match(RE)` with `RE` a regexp literal (no block,
 /// no interpolation): the groups its match holds.
-fn literal_match(value: &Node<'_>) -> Option<Groups> {
+pub(super) fn literal_match(value: &Node<'_>) -> Option<Groups> {
     let call = value.as_call_node()?;
     if call.name().as_slice() != b"match" || call.block().is_some() {
         return None;

@@ -6,19 +6,32 @@ use rustc_hash::FxHashMap as HashMap;
 
 use ruby_prism::{Node, Visit};
 
+use super::named_groups::Groups;
 use crate::stack_guard::ensure_room;
 use crate::syntax::name;
 
 /// Local name → start offsets of its assignments in `body`, not counting
 /// nested `def`, `class` and `module` bodies (they have their own locals).
 pub fn collect(body: &Node<'_>) -> HashMap<String, Vec<usize>> {
-    let mut collector = Collector { writes: HashMap::default() };
+    collect_with_matches(body).0
+}
+
+/// The same, and the locals assigned once a regexp literal's match (`m =
+/// /(\d+)-(\w+)/.match(s)`), with what each holds whenever it is not nil:
+/// a MatchData never changes, so every read of such a local gives that
+/// match or nil (see [`super::named_groups`]).
+pub fn collect_with_matches(body: &Node<'_>) -> (HashMap<String, Vec<usize>>, HashMap<String, Groups>) {
+    let mut collector = Collector { writes: HashMap::default(), matches: Vec::new() };
     collector.visit(body);
-    collector.writes
+    let writes = collector.writes;
+    let matches =
+        collector.matches.into_iter().filter(|(local, _)| writes.get(local).is_some_and(|at| at.len() == 1)).collect();
+    (writes, matches)
 }
 
 struct Collector {
     writes: HashMap<String, Vec<usize>>,
+    matches: Vec<(String, Groups)>,
 }
 
 impl Collector {
@@ -38,6 +51,9 @@ impl<'pr> Visit<'pr> for Collector {
 
     fn visit_local_variable_write_node(&mut self, node: &ruby_prism::LocalVariableWriteNode<'pr>) {
         self.add(node.name(), &node.as_node());
+        if let Some(groups) = super::named_groups::literal_match(&node.value()) {
+            self.matches.push((name(node.name()), groups));
+        }
         ruby_prism::visit_local_variable_write_node(self, node);
     }
     fn visit_local_variable_target_node(&mut self, node: &ruby_prism::LocalVariableTargetNode<'pr>) {
