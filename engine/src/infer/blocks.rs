@@ -464,12 +464,9 @@ fn forget_captured_contents(flow: &mut super::Flow) {
 /// values (`map`) holds rows nobody else can reach, each of their shape.
 pub fn gives_fresh_rows(block: &BlockNode<'_>) -> bool {
     let body = block.body();
-    let Some(Node::ArrayNode { .. }) = last_statement(body.as_ref()) else { return false };
-    let last = last_statement(body.as_ref()).and_then(|n| n.as_array_node());
-    let plain = last.is_some_and(|array| {
-        !array.elements().is_empty() && array.elements().iter().all(|e| !matches!(e, Node::SplatNode { .. }))
-    });
-    plain
+    let Some(array) = last_statement(body.as_ref()).and_then(|n| n.as_array_node()) else { return false };
+    !array.elements().is_empty()
+        && array.elements().iter().all(|e| !matches!(e, Node::SplatNode { .. }))
         && body.is_some_and(|body| {
             !crate::syntax::walk::all_nodes(&body).iter().any(|n| matches!(n, Node::NextNode { .. }))
         })

@@ -574,11 +574,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 call.block().is_some_and(|b| b.as_block_node().is_none_or(|b| b.parameters().is_some()));
             // Unless each row is taken apart at once (`pairs.map { |w, n| }`).
             let rows_whole = call.block().and_then(|b| b.as_block_node()).is_some_and(|block| {
-                let outer_nested = |local: &[u8]| {
-                    let local = String::from_utf8_lossy(local);
-                    state.as_ref().is_some_and(|flow| flow.local(&local).has_nested_mutable_contents())
-                };
-                super::literal_rows::rows_stay_whole(&method, &receiver_type, &block, outer_nested)
+                super::literal_rows::rows_stay_whole(&method, &receiver_type, &block, holds_nested(state))
             });
             if takes_elements && !rows_whole {
                 self.escape(node, state);
@@ -899,10 +895,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     if synchronous || project_method { self.yielded_to(plans, args, false) } else { None };
                 // A literal array's rows, taken apart (`|n, s|`) or held alone.
                 if synchronous && !project_method {
-                    let outer_nested = |local: &[u8]| {
-                        let local = String::from_utf8_lossy(local);
-                        state.as_ref().is_some_and(|flow| flow.local(&local).has_nested_mutable_contents())
-                    };
+                    let outer_nested = holds_nested(state);
                     // A local still holding the rows a literal gave it.
                     let fresh = site
                         .receiver_local
@@ -1891,5 +1884,14 @@ fn is_core_string_or_array(member: &Type) -> bool {
         Type::Constant(Literal::Str(_)) | Type::Tuple(_) => true,
         Type::Nominal { class, .. } => matches!(&**class, "String" | "Array"),
         _ => false,
+    }
+}
+
+/// Does a local of this flow hold nested containers (what a block reading
+/// it could change the rows of)?
+fn holds_nested(state: &State) -> impl Fn(&[u8]) -> bool + Copy + '_ {
+    move |local: &[u8]| {
+        let local = String::from_utf8_lossy(local);
+        state.as_ref().is_some_and(|flow| flow.local(&local).has_nested_mutable_contents())
     }
 }

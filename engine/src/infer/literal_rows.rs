@@ -113,7 +113,7 @@ const ANSWER_HOLDS_NO_ELEMENT: &[&str] = &[
 /// for it to change, no code in the block can reach a row: not through
 /// its parameters, nor through a local of the code around it that holds
 /// nested containers (the receiver's own among them), and the answer
-/// holds no row. `None` of the receivers' rows are known otherwise.
+/// holds no row.
 pub fn rows_stay_whole(
     method: &str,
     receiver: &Type,

@@ -12,12 +12,12 @@ use super::{scope_writes, Frame, Inferrer, MethodState};
 use crate::syntax::name;
 use crate::types::{union, Name, Type};
 
-/// Instance variables are shared along inheritance and mixins: each class
-/// maps to the representative of its family in this file.
 /// The mark `infer_def` sets among a method's ivar facts (see
 /// [`Inferrer::own_call_keeps_ivars`]); no ivar is named so.
 const KEEPS_IVARS: &str = "\u{0}keeps ivars";
 
+/// Instance variables are shared along inheritance and mixins: each class
+/// maps to the representative of its family in this file.
 pub fn ivar_families(index: &ProgramIndex<'_>) -> HashMap<Name, Name> {
     let mut parent: HashMap<Name, Name> = index.classes.keys().map(|k| (k.clone(), k.clone())).collect();
     fn find(parent: &mut HashMap<Name, Name>, name: &Name) -> Name {
@@ -366,8 +366,8 @@ impl<'pr> Inferrer<'pr, '_> {
                 return false;
             }
         }
-        let (steps, _) = self.initialize_steps(class);
-        self.steps_assign(class, &steps[1..], ivar)
+        let (steps, tail) = self.initialize_steps(class);
+        self.steps_assign(class, &steps[1..], &tail, ivar)
     }
 
     /// What an instance variable of `class` holds, from every assignment
@@ -645,8 +645,8 @@ impl<'pr> Inferrer<'pr, '_> {
         if self.made_without_initialize(class) {
             return false;
         }
-        let (steps, _) = self.initialize_steps(class);
-        self.steps_assign(class, &steps, ivar)
+        let (steps, tail) = self.initialize_steps(class);
+        self.steps_assign(class, &steps, &tail, ivar)
     }
 
     /// Where a `super` in `initialize` goes on to, from `class` down: each
@@ -695,10 +695,10 @@ impl<'pr> Inferrer<'pr, '_> {
         (out, tail)
     }
 
-    /// Does the chain of `initialize`s from the first of `steps` surely
-    /// assign `ivar` for an object of `class`?
-    fn steps_assign(&self, class: &str, steps: &[Name], ivar: &str) -> bool {
-        let (_, tail) = self.initialize_steps(class);
+    /// Does the chain of `initialize`s from the first of `steps` (then
+    /// `tail`, see [`Self::initialize_steps`]) surely assign `ivar` for an
+    /// object of `class`?
+    fn steps_assign(&self, class: &str, steps: &[Name], tail: &Superclass, ivar: &str) -> bool {
         for (i, name) in steps.iter().enumerate() {
             let Some(user) = self.index.class(name) else { return false };
             // A prepended module's `initialize` runs first, and may not
@@ -719,7 +719,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
                 let after_super = format!("{}{ivar}", super::index::AFTER_SUPER);
                 if user.initialized_ivars.contains(&after_super)
-                    && self.initializers_call_nothing(&steps[i + 1..], &tail)
+                    && self.initializers_call_nothing(&steps[i + 1..], tail)
                 {
                     return true;
                 }

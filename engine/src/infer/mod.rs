@@ -298,7 +298,7 @@ pub(crate) struct Frame {
     /// The method's parameters its calls may pass on as they came.
     pub forwardable: Option<Rc<call_sites::Forwardable>>,
     /// Locals of the method holding a regexp literal's match (see
-    /// [`named_groups::match_locals`]).
+    /// [`scope_writes::collect_with_matches`]).
     pub match_locals: Option<Rc<HashMap<String, named_groups::Groups>>>,
 }
 

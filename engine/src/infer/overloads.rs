@@ -268,8 +268,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             match (&returns, value) {
                 // A new array each run (`map { |w| [w, w.size] }`): the rows
                 // keep their shape, each element as a type variable binds it.
-                (RType::Var(var), Type::Tuple(elements)) if fresh_rows && overload.type_params.contains(var) => {
-                    let row = Type::Tuple(elements.iter().map(Type::forget_exact).collect());
+                (RType::Var(var), Type::Tuple(_)) if fresh_rows && overload.type_params.contains(var) => {
+                    let row = value.settle_elements();
                     let merged = match own.get(var) {
                         Some(existing) => union([Type::clone(existing), row]),
                         None => row,
