@@ -332,6 +332,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let receiver_node = call.receiver();
         let fresh_rows = self.fresh_enumerated_rows(call, state);
         let receiver = receiver_node.as_ref().map(|r| self.expr(r, state, frame));
+        // An emptiness test left the receiver with elements (asked before
+        // any argument or block runs).
+        let filled = receiver_node.as_ref().is_some_and(|r| self.known_filled(r, state));
 
         // `x&.m`: nothing after the `&.` runs when x is nil.
         let safe = call.is_safe_navigation();
@@ -525,6 +528,21 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 if !elements.is_empty() && args.is_empty() && core_answer && pair_may_be_nil =>
             {
                 Type::Tuple(vec![union(elements.clone()).forget_exact(); 2])
+            }
+            // A variable an emptiness test found with elements: the pick is
+            // one of them (`words.max_by(&:size)` under `unless words.empty?`).
+            (_, _) if filled && args.is_empty() && self.picks_from_filled(&receiver_type, &method) => {
+                match (&*method, dispatched) {
+                    ("max_by" | "min_by", picked) if call.block().is_some() => picked.without_nil(),
+                    ("first", picked) if call.block().is_none() => picked.without_nil(),
+                    ("minmax", Type::Tuple(pair)) if call.block().is_none() => {
+                        Type::Tuple(pair.iter().map(Type::without_nil).collect())
+                    }
+                    ("minmax_by", Type::Tuple(pair)) if call.block().is_some() => {
+                        Type::Tuple(pair.iter().map(Type::without_nil).collect())
+                    }
+                    (_, other) => other,
+                }
             }
             // A slice by a range from 0 (`s[0..2]`, `a[0...i]`, `s[..2]`)
             // starts inside every string and array: never nil.

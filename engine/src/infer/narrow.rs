@@ -721,12 +721,43 @@ impl<'pr> Inferrer<'pr, '_> {
         if !matches!(array, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. }) {
             return;
         }
-        let Some(element) = self.recorded(array).and_then(|t| self.plain_array_element(t)) else { return };
         let Some(flow) = state.as_mut() else { return };
         let text = String::from_utf8_lossy(array.location().as_slice()).into_owned();
-        for read in ELEMENT_READS.iter().chain(ELEMENT_TAKES) {
-            flow.reads.insert(format!("{text}.{read}"), element.clone());
+        if let Some(element) = self.recorded(array).and_then(|t| self.plain_array_element(t)) {
+            for read in ELEMENT_READS.iter().chain(ELEMENT_TAKES) {
+                flow.reads.insert(format!("{text}.{read}"), element.clone());
+            }
+            flow.reads.insert(filled_key(&text), element);
+        } else if self.recorded(array).is_some_and(|t| self.plain_hash(t)) {
+            flow.reads.insert(filled_key(&text), Type::untyped());
         }
+    }
+
+    /// Did an emptiness test leave this variable with elements, and does no
+    /// code since may have taken them (see `note_nonempty`)?
+    pub(super) fn known_filled(&self, node: &Node<'pr>, state: &State) -> bool {
+        matches!(node, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. })
+            && state.as_ref().is_some_and(|flow| {
+                flow.reads.contains_key(&filled_key(&String::from_utf8_lossy(node.location().as_slice())))
+            })
+    }
+
+    /// A core `Hash` (not a subclass) whose emptiness tests and pair
+    /// picks are the core's.
+    fn plain_hash(&self, ty: &Type) -> bool {
+        matches!(ty, Type::Nominal { class, args } if &**class == "Hash" && args.len() == 2)
+            && !["empty?", "any?", "none?", "size", "length", "count"]
+                .iter()
+                .chain(FILLED_PICKS)
+                .any(|m| self.index.core_redefined(m))
+    }
+
+    /// Is `method` on `ty` a core pick that gives nil only for no
+    /// elements, on a core Array or Hash?
+    pub(super) fn picks_from_filled(&self, ty: &Type, method: &str) -> bool {
+        FILLED_PICKS.contains(&method)
+            && !self.index.core_redefined(method)
+            && (self.plain_array_element(ty).is_some() || self.plain_hash(ty))
     }
 
     /// The element type of a core `Array` (not a subclass, whose methods
@@ -793,6 +824,17 @@ fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)>
         }
         _ => None,
     }
+}
+
+/// Picks of an Array or a Hash that give nil (or a pair of nils) only
+/// when it has no element: `words.max_by(&:size)`, `a.minmax`,
+/// `counts.first`. Asked of the receiver as it was before a block ran: a
+/// block that empties it still leaves the element it was given first.
+const FILLED_PICKS: &[&str] = &["max_by", "min_by", "minmax", "minmax_by", "first"];
+
+/// The key under which an emptiness test notes that `text` has elements.
+fn filled_key(text: &str) -> String {
+    format!("{text}.<filled>")
 }
 
 /// An Array's reads that give nil only when it is empty.
