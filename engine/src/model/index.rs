@@ -399,7 +399,7 @@ pub struct ProjectIndex {
     /// Every file's [`FileInterface::core_replaced`].
     core_replaced: HashSet<(String, String)>,
     /// Every file's [`FileInterface::rewritten_constants`].
-    rewritten_constants: HashSet<String>,
+    rewritten_constants: RewrittenConstants,
     /// Every file's [`FileInterface::mutated_constants`].
     mutated_constants: HashSet<String>,
     /// Every file's [`FileInterface::mutated_readers`].
@@ -488,16 +488,54 @@ pub fn run_elsewhere<'n>(
 /// name the constant `full`? A namespace written relative to where the
 /// call stood may be any suffix of the full name.
 pub fn constant_rewrites<'w>(written: impl IntoIterator<Item = &'w String>, full: &str) -> bool {
-    written.into_iter().any(|w| match w.strip_suffix('*') {
+    written.into_iter().any(|w| names_constant(w, full))
+}
+
+/// Does `written` (see [`constant_rewrites`]) name the constant `full`?
+fn names_constant(written: &str, full: &str) -> bool {
+    // `A::B` names `A::B` and `X::A::B`, not `XA::B`.
+    let ends_in =
+        |whole: &str, tail: &str| whole == tail || whole.strip_suffix(tail).is_some_and(|head| head.ends_with("::"));
+    match written.strip_suffix('*') {
         // A name computed at run time: any constant of that namespace
         // (`M::*`), or of any (`*`).
         Some(namespace) => {
             let parent = full.rsplit_once("::").map_or("", |(parent, _)| parent);
             let owner = namespace.strip_suffix("::").unwrap_or(namespace);
-            owner.is_empty() || parent == owner || parent.ends_with(&format!("::{owner}"))
+            owner.is_empty() || ends_in(parent, owner)
         }
-        None => full == w || full.strip_suffix(w.as_str()).is_some_and(|head| head.ends_with("::")),
-    })
+        None => ends_in(full, written),
+    }
+}
+
+/// The constant names some file sets or removes by name (see
+/// [`constant_rewrites`]), kept by their last part: every constant read
+/// asks, and a project may write hundreds.
+#[derive(Debug, Default, Clone)]
+pub struct RewrittenConstants {
+    by_tail: HashMap<String, Vec<String>>,
+    /// Names computed at run time (`M::*`, `*`).
+    computed: Vec<String>,
+}
+
+impl RewrittenConstants {
+    pub fn insert(&mut self, written: String) {
+        if written.ends_with('*') {
+            if !self.computed.contains(&written) {
+                self.computed.push(written);
+            }
+            return;
+        }
+        let tails = self.by_tail.entry(constant_tail(&written).to_string()).or_default();
+        if !tails.contains(&written) {
+            tails.push(written);
+        }
+    }
+
+    pub fn covers(&self, full: &str) -> bool {
+        self.by_tail.get(constant_tail(full)).is_some_and(|written| constant_rewrites(written, full))
+            || constant_rewrites(&self.computed, full)
+    }
 }
 
 impl Dep {
@@ -555,7 +593,9 @@ impl ProjectIndex {
             index.top_level_defs.extend(file.top_level_defs.iter().cloned());
             index.core_replaced.extend(file.core_replaced.iter().cloned());
             class_mixins.extend(file.class_mixins.iter().cloned());
-            index.rewritten_constants.extend(file.rewritten_constants.iter().cloned());
+            for written in &file.rewritten_constants {
+                index.rewritten_constants.insert(written.clone());
+            }
             index.mutated_constants.extend(file.mutated_constants.iter().cloned());
             index.mutated_readers.extend(file.mutated_readers.iter().cloned());
             runners.extend(file.block_runners.iter().map(String::as_str));
@@ -1224,7 +1264,7 @@ impl ProjectIndex {
     /// Does some file set or remove the constant `full` by name?
     /// (What the caller reads of this: `Dep::ConstantRewritten`.)
     pub fn constant_rewritten(&self, full: &str) -> bool {
-        constant_rewrites(&self.rewritten_constants, full)
+        self.rewritten_constants.covers(full)
     }
 
     /// Does some file mutate in place what a reader of this name gives
