@@ -88,7 +88,9 @@ fn mandatory_keys(source: &str, extended: bool) -> Option<(HashSet<String>, usiz
                     i += 1;
                     continue;
                 }
-                if rest.starts_with("?(") {
+                // Conditionals, and extended mode switched inline (`(?x)`,
+                // `(?x: ...)`, `(?-x)`), which this reader does not follow.
+                if rest.starts_with("?(") || switches_extended(&chars[i + 1..]) {
                     return None;
                 }
                 let (keys, uncertain, skip) = if rest.starts_with("?<=") || rest.starts_with("?<!") {
@@ -116,7 +118,7 @@ fn mandatory_keys(source: &str, extended: bool) -> Option<(HashSet<String>, usiz
                     return None;
                 }
                 i += 1;
-                let (optional, after) = quantifier(&chars, i);
+                let (optional, after) = quantifier(&chars, skip_ignored(&chars, i, extended));
                 i = after;
                 let certain = !optional && !closed.uncertain;
                 let parent = stack.last_mut()?;
@@ -210,6 +212,38 @@ fn skip_class(chars: &[char], at: usize) -> Option<usize> {
     None
 }
 
+/// Past what the regexp engine ignores between a group and its
+/// quantifier: `(?#...)` comments, and in extended mode whitespace and
+/// `#` comments (`(\.\d+) ?  # fraction` makes the group optional).
+fn skip_ignored(chars: &[char], at: usize, extended: bool) -> usize {
+    let mut i = at;
+    loop {
+        match chars.get(i) {
+            Some(c) if extended && c.is_whitespace() => i += 1,
+            Some('#') if extended => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            Some('(') if chars.get(i + 1) == Some(&'?') && chars.get(i + 2) == Some(&'#') => {
+                while i < chars.len() && chars[i] != ')' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            _ => return i,
+        }
+    }
+}
+
+/// Does the group opening before `after` set options that switch
+/// extended mode (`?x)`, `?mx:`, `?-x)`)?
+fn switches_extended(after: &[char]) -> bool {
+    let Some(('?', rest)) = after.split_first().map(|(c, rest)| (*c, rest)) else { return false };
+    let options: Vec<char> = rest.iter().take_while(|c| c.is_ascii_alphabetic() || **c == '-').copied().collect();
+    options.contains(&'x') && matches!(rest.get(options.len()), Some(':' | ')'))
+}
+
 /// Whether the quantifier at `at` (if any) allows zero repetitions, and
 /// where what follows it starts.
 fn quantifier(chars: &[char], at: usize) -> (bool, usize) {
@@ -277,6 +311,29 @@ mod tests {
         assert_eq!(numbers(r"(?<year>\d+)(x)(?<tag>y)?").unwrap(), [1]);
         assert_eq!(numbers(r"(a)|(b)").unwrap(), Vec::<usize>::new());
         assert_eq!(numbers(r"[(](a)").unwrap(), [1]);
+    }
+
+    /// Each answer checked against Debian's ruby 3.1 (`m[n]` nil or not).
+    #[test]
+    fn what_the_engine_ignores_before_a_quantifier_still_makes_it_apply() {
+        let numbers_x = |source: &str| {
+            mandatory_groups(source, true).map(|groups| {
+                let mut numbers: Vec<usize> = groups.numbers.into_iter().collect();
+                numbers.sort();
+                numbers
+            })
+        };
+        assert_eq!(numbers_x("\n  (\\d+)   # integer\n  (\\.\\d+) ?  # fraction\n").unwrap(), [1]);
+        assert_eq!(numbers_x("(a) # see ) note\n  (c)?").unwrap(), [1]);
+        assert_eq!(numbers_x("(a)[ ]?c").unwrap(), [1]);
+        assert_eq!(numbers_x("(a)\\ ?c").unwrap(), [1]);
+        assert_eq!(numbers(r"(a)(?#optional)?c").unwrap(), Vec::<usize>::new());
+        // Without extended mode a space is a character of its own.
+        assert_eq!(numbers(r"(a) ?c").unwrap(), [1]);
+        assert_eq!(numbers(r"(?x: (a) ? )c"), None);
+        assert_eq!(numbers(r"(?x)(a) *c"), None);
+        assert_eq!(numbers(r"(?mix)(a)"), None);
+        assert_eq!(numbers(r"(?i:(a))(b)").unwrap(), [1, 2]);
     }
 
     #[test]
