@@ -97,6 +97,16 @@ fn a_send_by_a_name_no_text_spells_may_reach_any_private_method() {
 }
 
 #[test]
+fn code_run_from_unseen_text_or_a_caller_named_as_a_value_may_reach_any_private_method() {
+    // `instance_eval(File.read(path))`: a `Configfile` may say `port 8080`.
+    let loaded = fixture("code_from_text", None);
+    assert_eq!(probed(loaded.path(), "config.rb", "port_probe"), "untyped");
+    // `send(:send, "hel" + "per", 5)`: `send` itself is what is sent.
+    let named = fixture("caller_named", None);
+    assert_eq!(probed(named.path(), "report.rb", "title_probe"), "untyped");
+}
+
+#[test]
 fn a_parameter_handed_on_as_it_came_is_what_the_callers_callers_pass() {
     let dir = fixture("forwarded", None);
     let at = |needle| probed(dir.path(), "report.rb", needle);

@@ -373,6 +373,20 @@ impl NameScan {
 }
 
 impl NameScan {
+    /// A method that calls by a name it is given, or runs code it is
+    /// given, named as a value (`send(:send, name, 5)`, `method(:eval)`,
+    /// `:send.to_proc`): what it calls no text here shows, so any name.
+    fn note_caller_by_name(&mut self, text: &str) {
+        let calls = match text {
+            "send" | "__send__" | "method" | "instance_method" => true,
+            "public_send" | "public_method" => self.public_calls_count,
+            _ => RUNS_CODE.contains(&text),
+        };
+        if calls {
+            self.prefixes.insert(String::new());
+        }
+    }
+
     /// Every identifier in a string's literal text.
     fn words_of(&mut self, node: &Node<'_>) {
         let parts: Vec<Node<'_>> = match node {
@@ -399,12 +413,15 @@ impl<'pr> Visit<'pr> for NameScan {
     }
 
     fn visit_symbol_node(&mut self, symbol: &ruby_prism::SymbolNode<'pr>) {
-        self.names.insert(String::from_utf8_lossy(symbol.unescaped()).into_owned());
+        let text = String::from_utf8_lossy(symbol.unescaped()).into_owned();
+        self.note_caller_by_name(&text);
+        self.names.insert(text);
     }
 
     fn visit_string_node(&mut self, string: &ruby_prism::StringNode<'pr>) {
         let text = String::from_utf8_lossy(string.unescaped());
         if spells_method(&text) {
+            self.note_caller_by_name(&text);
             self.names.insert(text.into_owned());
         }
     }
@@ -470,10 +487,19 @@ impl<'pr> Visit<'pr> for NameScan {
         if calls_by_name && named.as_ref().is_some_and(computed_method_name) {
             self.prefixes.insert(String::new());
         }
-        // Code evaluated from a string may call any name it spells.
-        if matches!(&*method, "eval" | "class_eval" | "module_eval" | "instance_eval" | "class_exec") {
-            for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {
-                self.words_of(&argument);
+        // Code evaluated from a string may call any name it spells; code
+        // whose text is not all written here (`instance_eval(File.read(path))`,
+        // `eval("cen" + "tred(5)")`, an interpolation) any name at all.
+        let compiles = method == "compile"
+            && call.receiver().is_some_and(|r| r.location().as_slice().ends_with(b"InstructionSequence"));
+        if RUNS_CODE.contains(&&*method) || compiles {
+            let code = call.arguments().and_then(|a| a.arguments().iter().next());
+            match code {
+                Some(Node::StringNode { .. }) => self.words_of(&code.expect("matched")),
+                Some(_) => {
+                    self.prefixes.insert(String::new());
+                }
+                None => {}
             }
         }
         if method == "private" && call.receiver().is_none() {
@@ -487,6 +513,9 @@ impl<'pr> Visit<'pr> for NameScan {
         ruby_prism::visit_call_node(self, call);
     }
 }
+
+/// Methods that run code given as a string.
+const RUNS_CODE: &[&str] = &["eval", "class_eval", "module_eval", "instance_eval"];
 
 /// Is this argument a method name no text in the source spells: not a
 /// symbol or string, written or interpolated (those are read above)?
