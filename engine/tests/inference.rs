@@ -804,6 +804,11 @@ const CASES: &[(&str, &str)] = &[
     ("A = [1, 2].freeze\nA", "[1, 2]"),
     ("A = [1, 2]\nA", "Array[untyped]"),
     ("module M\n  X = :x\n  def self.x = X\nend\nM.x", ":x"),
+    // A guard survives `puts`, Kernel's own function, but not where a
+    // subclass (or a module mixed into one) gives it a body that may write.
+    ("class Job\n  def initialize = @path = \"a\"\n  def reset! = @path = nil\n  def run\n    raise unless @path\n    puts \"x\"\n    @path\n  end\nend\nJob.new.run", "String"),
+    ("class Job\n  def initialize = @path = \"a\"\n  def reset! = @path = nil\n  def run\n    raise unless @path\n    puts \"x\"\n    @path\n  end\nend\nclass QuietJob < Job\n  def puts(*) = reset!\nend\nJob.new.run", "String?"),
+    ("module Silence\n  def warn(*) = @path = nil\nend\nclass Job\n  def initialize = @path = \"a\"\n  def run\n    raise unless @path\n    warn \"x\"\n    @path\n  end\nend\nclass QuietJob < Job\n  include Silence\nend\nJob.new.run", "String?"),
 ];
 
 #[test]

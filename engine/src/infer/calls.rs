@@ -796,15 +796,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             _ => None,
         };
         // `puts "x"` reaching Kernel's own function (no project body of
-        // that name, and nobody points `$stdout` elsewhere) runs none of
-        // the program's code.
+        // that name, here or in a subclass or a module mixed into one, and
+        // nobody points `$stdout` elsewhere) runs none of the program's code.
         let quiet = site.implicit
             && !site.self_unknown
             && matches!(block, BlockArg::None)
             && super::narrow::quiet_function(site.method, site.args)
             && plans.iter().all(|p| matches!(p, Plan::Rbs { .. }))
             && !self.index.core_redefined(site.method)
-            && !self.index.output_redirected(site.method);
+            && !self.index.output_redirected(site.method)
+            && members.iter().all(|member| self.defined_nowhere_below(member, site.method));
         let accumulates = !site.args.is_empty() || !matches!(block, BlockArg::None);
         let fresh_rows = matches!(&block, BlockArg::Literal(literal) if super::blocks::gives_fresh_rows(literal));
         let outcome = self.run_block(&plans, site, receiver, block, state, frame);

@@ -572,7 +572,15 @@ impl<'a> Inferrer<'_, 'a> {
         let mut found = Overriders { defs: Vec::new(), opaque: extended || single };
         for below in self.index.classes.values().filter(|c| &*c.name != class) {
             let Some(entry) = below.methods(side).get(method) else { continue };
-            if self.relation(&below.name, class) != super::signature::Relation::Is {
+            // Below: a subclass, or a module mixed into one.
+            let is = |sub: &str, ancestor: &str| self.relation(sub, ancestor) == super::signature::Relation::Is;
+            let mixed_below = below.is_module
+                && self
+                    .index
+                    .classes
+                    .values()
+                    .any(|c| &*c.name != class && is(&c.name, class) && is(&c.name, &below.name));
+            if !is(&below.name, class) && !mixed_below {
                 continue;
             }
             match entry {

@@ -1007,6 +1007,21 @@ impl<'pr> Inferrer<'pr, '_> {
         here.defs.is_empty() && !here.opaque && self.index.overrides_elsewhere(class, Side::Instance, method).is_none()
     }
 
+    /// Does nothing below `member`'s class (see [`Self::kept_below`])
+    /// define `method` on that side?
+    pub(super) fn defined_nowhere_below(&self, member: &Type, method: &str) -> bool {
+        match member {
+            Type::Nominal { class, .. } => self.kept_below(class, method),
+            Type::Singleton(class) => {
+                let here = self.overrides(class, Side::Singleton, method);
+                here.defs.is_empty()
+                    && !here.opaque
+                    && self.index.overrides_elsewhere(class, Side::Singleton, method).is_none()
+            }
+            _ => false,
+        }
+    }
+
     fn descends_from(&self, class: &str, ancestor: &str) -> bool {
         let mut current = self.index.class_shape(class).and_then(|c| match &c.superclass {
             Superclass::Known(parent) => Some(parent.clone()),
