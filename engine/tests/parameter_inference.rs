@@ -107,6 +107,14 @@ fn code_run_from_unseen_text_or_a_caller_named_as_a_value_may_reach_any_private_
 }
 
 #[test]
+fn a_default_value_that_assigns_an_earlier_parameter_leaves_it_unknown() {
+    let dir = fixture("default_closure", None);
+    assert_eq!(probed(dir.path(), "rep.rb", "closure_probe"), "untyped");
+    // A default that only reads it leaves what the callers pass.
+    assert_eq!(probed(dir.path(), "rep.rb", "plain_probe"), "String");
+}
+
+#[test]
 fn a_parameter_handed_on_as_it_came_is_what_the_callers_callers_pass() {
     let dir = fixture("forwarded", None);
     let at = |needle| probed(dir.path(), "report.rb", needle);

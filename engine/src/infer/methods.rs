@@ -124,10 +124,17 @@ impl<'pr> Inferrer<'pr, '_> {
             // Top-level methods are private methods of every object.
             None => (Type::untyped(), false, None),
         };
-        let (writes, match_locals) = match def.body() {
+        let (mut writes, match_locals) = match def.body() {
             Some(body) => scope_writes::collect_with_matches(&body),
             None => Default::default(),
         };
+        // A default value may assign an earlier parameter too (`b = -> {
+        // a = 5 }.call`): the method's own writes.
+        if let Some(parameters) = def.parameters() {
+            for (local, at) in scope_writes::collect(&parameters.as_node()) {
+                writes.entry(local).or_default().extend(at);
+            }
+        }
         let block_param = def
             .parameters()
             .and_then(|p| p.block())
