@@ -314,8 +314,11 @@ impl<'pr> Inferrer<'pr, '_> {
                     .as_ref()
                     .and_then(|a| self.recorded(a))
                     .is_some_and(|t| matches!(t, Type::Nominal { class, .. } if &**class == "Regexp"));
-                let receiver_proven = call.is_safe_navigation() || (method == "=~" && by_regexp);
-                if let (true, Some(subject)) = (regexp, subject) {
+                // Only while the core's own methods answer (a reopened
+                // `NilClass#=~` may be truthy for nil).
+                let cores = !self.index.core_redefined(&method);
+                let receiver_proven = call.is_safe_navigation() || (method == "=~" && by_regexp && cores);
+                if let (true, true, Some(subject)) = (regexp, cores, subject) {
                     self.narrow_node(&subject, &mut truthy, Type::without_nil);
                 }
                 if receiver_proven && is_variable(pattern) {
