@@ -808,6 +808,9 @@ const CASES: &[(&str, &str)] = &[
     // subclass (or a module mixed into one) gives it a body that may write.
     ("class Job\n  def initialize = @path = \"a\"\n  def reset! = @path = nil\n  def run\n    raise unless @path\n    puts \"x\"\n    @path\n  end\nend\nJob.new.run", "String"),
     ("class Job\n  def initialize = @path = \"a\"\n  def reset! = @path = nil\n  def run\n    raise unless @path\n    puts \"x\"\n    @path\n  end\nend\nclass QuietJob < Job\n  def puts(*) = reset!\nend\nJob.new.run", "String?"),
+    // `warn` writes to `$stderr`, which an alias may point elsewhere.
+    ("class Job\n  def initialize = @path = \"a\"\n  def run\n    raise unless @path\n    warn \"x\"\n    @path\n  end\nend\nJob.new.run", "String"),
+    ("class Job\n  def initialize = @path = \"a\"\n  def reset! = @path = nil\n  def run\n    raise unless @path\n    warn \"x\"\n    @path\n  end\nend\nalias $err $stderr\nJob.new.run", "String?"),
     // `x =~ re` true proves x is no nil only while nil's `=~` is the core's.
     ("x = rand > 2 ? \"abc\" : nil\nx =~ /z/ ? x : \"d\"", "\"abc\" | \"d\""),
     ("class NilClass\n  def =~(other) = 0\nend\nx = rand > 2 ? \"abc\" : nil\nx =~ /z/ ? x : \"d\"", "\"abc\" | \"d\" | nil"),

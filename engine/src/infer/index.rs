@@ -2757,6 +2757,19 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         ruby_prism::visit_global_variable_or_write_node(self, write);
     }
 
+    fn visit_global_variable_and_write_node(&mut self, write: &ruby_prism::GlobalVariableAndWriteNode<'pr>) {
+        self.note_output_redirected(write.name().as_slice());
+        ruby_prism::visit_global_variable_and_write_node(self, write);
+    }
+
+    /// `alias $err $stderr`: a write of `$err` points `$stderr` elsewhere
+    /// (and `alias $stdout $mine` makes `$stdout` whatever `$mine` holds).
+    fn visit_alias_global_variable_node(&mut self, alias: &ruby_prism::AliasGlobalVariableNode<'pr>) {
+        self.note_output_redirected(alias.new_name().location().as_slice());
+        self.note_output_redirected(alias.old_name().location().as_slice());
+        ruby_prism::visit_alias_global_variable_node(self, alias);
+    }
+
     /// `undef v` in a class body: `v` is no longer the body written here
     /// (`method_missing` may answer it), as for `undef_method :v`.
     fn visit_undef_node(&mut self, undef: &ruby_prism::UndefNode<'pr>) {
