@@ -115,6 +115,12 @@ fn a_default_value_that_assigns_an_earlier_parameter_leaves_it_unknown() {
 }
 
 #[test]
+fn a_method_given_to_object_calls_every_classs_private_methods() {
+    let dir = fixture("object_reopened", None);
+    assert_eq!(probed(dir.path(), "report.rb", "helper_probe"), "5 | String");
+}
+
+#[test]
 fn a_parameter_handed_on_as_it_came_is_what_the_callers_callers_pass() {
     let dir = fixture("forwarded", None);
     let at = |needle| probed(dir.path(), "report.rb", needle);

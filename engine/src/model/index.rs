@@ -1011,6 +1011,15 @@ impl ProjectIndex {
             let mut related = self.project_ancestors(&class);
             related.extend(self.descendants(&class).iter().cloned());
             related.push(class.clone());
+            // Every object is an Object (a class's singleton methods are
+            // Object's too): a method the project gives Object, Kernel or
+            // BasicObject runs with any `self` (`class Object; def go =
+            // helper(5)`), so its calls count for every class.
+            for root in ["Object", "Kernel", "BasicObject"] {
+                if !related.iter().any(|c| &**c == root) {
+                    related.push(Name::from(root));
+                }
+            }
             if related.iter().any(|c| self.class(c).is_some_and(|c| c.has_method_missing)) {
                 continue;
             }
