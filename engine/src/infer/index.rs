@@ -2896,10 +2896,8 @@ const SINGLETON_OF_SELF: &str = "<singleton-self>";
 /// own straight-line writes count.
 pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
     let Some(body) = body else { return Vec::new() };
-    let statements: Vec<Node<'_>> = match body.as_statements_node() {
-        Some(statements) => statements.body().iter().collect(),
-        None => return Vec::new(),
-    };
+    let mut statements: Vec<Node<'_>> = Vec::new();
+    run_in_order(body, &mut statements);
     let mut out = Vec::new();
     let mut after_super = false;
     // Methods of the object's own called so far: an ivar assigned after
@@ -2957,16 +2955,7 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
         if after_super {
             return out;
         }
-        let plain_super = match &statement {
-            Node::SuperNode { .. } => statement.as_super_node().is_some_and(|call| {
-                call.block().is_none() && call.arguments().is_none_or(|a| !may_call_back(&a.as_node()))
-            }),
-            Node::ForwardingSuperNode { .. } => {
-                statement.as_forwarding_super_node().is_some_and(|call| call.block().is_none())
-            }
-            _ => false,
-        };
-        if plain_super {
+        if super_on_every_path(&statement) {
             // What follows counts too when the parent's `initialize` cannot
             // call back into the object.
             out.push(INHERITS_INITIALIZED.to_string());
@@ -2998,6 +2987,64 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
         out.push(CALLS_NOTHING.to_string());
     }
     out
+}
+
+/// The statements a body runs one after another, groupings opened: `(a;
+/// b)`, `begin a; b end`, and a `begin` whose every `rescue` raises again
+/// (an object whose `initialize` raised is never seen).
+fn run_in_order<'pr>(node: Node<'pr>, out: &mut Vec<Node<'pr>>) {
+    if let Some(list) = node.as_statements_node() {
+        for statement in list.body().iter() {
+            run_in_order(statement, out);
+        }
+        return;
+    }
+    if let Some(body) = node.as_parentheses_node().and_then(|p| p.body()) {
+        return run_in_order(body, out);
+    }
+    if let Some(begin) = node.as_begin_node() {
+        let mut rescues = std::iter::successors(begin.rescue_clause(), |r| r.subsequent());
+        let reraises = rescues.all(|r| r.statements().is_some_and(|s| surely_raises(&s.as_node())));
+        if let (true, None, None, Some(body)) =
+            (reraises, begin.else_clause(), begin.ensure_clause(), begin.statements())
+        {
+            return run_in_order(body.as_node(), out);
+        }
+    }
+    out.push(node);
+}
+
+/// Does this statement call `super` (with arguments that cannot call back
+/// into the object, and no block) on every path, once: a plain `super`,
+/// or one in each branch of an `if` or `unless` (a ternary too) whose
+/// condition cannot call back?
+fn super_on_every_path(statement: &Node<'_>) -> bool {
+    let alone = |list: Option<ruby_prism::StatementsNode<'_>>| {
+        let body: Vec<Node<'_>> = list.map(|l| l.body().iter().collect()).unwrap_or_default();
+        matches!(body.as_slice(), [only] if super_on_every_path(only))
+    };
+    let otherwise = |node: Option<Node<'_>>| match node {
+        Some(Node::ElseNode { .. }) => alone(node.and_then(|n| n.as_else_node()).and_then(|e| e.statements())),
+        Some(elsif) => super_on_every_path(&elsif),
+        None => false,
+    };
+    match statement {
+        Node::SuperNode { .. } => statement.as_super_node().is_some_and(|call| {
+            call.block().is_none() && call.arguments().is_none_or(|a| !may_call_back(&a.as_node()))
+        }),
+        Node::ForwardingSuperNode { .. } => {
+            statement.as_forwarding_super_node().is_some_and(|call| call.block().is_none())
+        }
+        Node::IfNode { .. } => statement.as_if_node().is_some_and(|branch| {
+            !may_call_back(&branch.predicate()) && alone(branch.statements()) && otherwise(branch.subsequent())
+        }),
+        Node::UnlessNode { .. } => statement.as_unless_node().is_some_and(|branch| {
+            !may_call_back(&branch.predicate())
+                && alone(branch.statements())
+                && otherwise(branch.else_clause().map(|e| e.as_node()))
+        }),
+        _ => false,
+    }
 }
 
 /// What a branch assigns on every path that goes on past it: `None` when
