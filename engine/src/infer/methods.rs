@@ -374,7 +374,10 @@ impl<'pr> Inferrer<'pr, '_> {
             }
         }
         let (steps, tail) = self.initialize_steps(class);
-        self.steps_assign(class, &steps[1..], &tail, ivar)
+        // What comes after the class itself (its prepended modules stand
+        // before it).
+        let Some(at) = steps.iter().position(|step| &**step == class) else { return false };
+        self.steps_assign(class, &steps[at + 1..], &tail, ivar)
     }
 
     /// What an instance variable of `class` holds, from every assignment
@@ -671,19 +674,25 @@ impl<'pr> Inferrer<'pr, '_> {
                 tail = Superclass::Known(current);
                 break;
             };
+            // Prepended modules run before the class (the last one first),
+            // included ones after it; each followed by what it includes.
+            let mixins = |roots: &[Name], steps: &mut Vec<(Name, bool)>| {
+                let mut pending: Vec<Name> = roots.to_vec();
+                let mut guard = 0;
+                while let Some(module) = pending.pop() {
+                    guard += 1;
+                    if guard > 256 {
+                        break;
+                    }
+                    if let Some(mixin) = self.index.class(&module) {
+                        steps.push((module.clone(), true));
+                        pending.extend(mixin.includes.iter().cloned());
+                    }
+                }
+            };
+            mixins(&user.prepends, &mut steps);
             steps.push((current.clone(), false));
-            let mut pending: Vec<Name> = user.includes.clone();
-            let mut guard = 0;
-            while let Some(module) = pending.pop() {
-                guard += 1;
-                if guard > 256 {
-                    break;
-                }
-                if let Some(mixin) = self.index.class(&module) {
-                    steps.push((module.clone(), true));
-                    pending.extend(mixin.includes.iter().cloned());
-                }
-            }
+            mixins(&user.includes, &mut steps);
             current = match &user.superclass {
                 Superclass::Known(parent) => parent.clone(),
                 other => {
@@ -708,11 +717,11 @@ impl<'pr> Inferrer<'pr, '_> {
     fn steps_assign(&self, class: &str, steps: &[Name], tail: &Superclass, ivar: &str) -> bool {
         for (i, name) in steps.iter().enumerate() {
             let Some(user) = self.index.class(name) else { return false };
-            // A prepended module's `initialize` runs first, and may not
-            // call this one.
+            // A prepended module the project does not hold runs first, and
+            // may not call this one (a project one is a step before it).
             if self.index.construction_replaced(name, "initialize")
                 || user.initialized_ivars.contains(super::index::INITIALIZE_REDEFINED)
-                || !user.prepends.is_empty()
+                || user.prepends.iter().any(|module| self.index.class(module).is_none())
             {
                 return false;
             }
