@@ -57,9 +57,16 @@ fn the_policy_is_configurable() {
 #[test]
 fn a_name_something_may_call_unseen_keeps_untyped_parameters() {
     let dir = fixture("escapes", None);
-    for probe in
-        ["sent_probe", "callback_probe", "splat_probe", "ghost_probe", "hook_probe", "visit_probe", "eval_probe"]
-    {
+    for probe in [
+        "sent_probe",
+        "callback_probe",
+        "splat_probe",
+        "ghost_probe",
+        "hook_probe",
+        "visit_probe",
+        "eval_probe",
+        "raised_probe",
+    ] {
         assert_eq!(probed(dir.path(), "escapes.rb", probe), "untyped", "{probe}");
     }
 }
@@ -104,6 +111,9 @@ fn code_run_from_unseen_text_or_a_caller_named_as_a_value_may_reach_any_private_
     // `send(:send, "hel" + "per", 5)`: `send` itself is what is sent.
     let named = fixture("caller_named", None);
     assert_eq!(probed(named.path(), "report.rb", "title_probe"), "untyped");
+    // `ERB.new(text).result(binding)`: a template runs in this scope.
+    let template = fixture("erb_binding", None);
+    assert_eq!(probed(template.path(), "page.rb", "pad_probe"), "untyped");
 }
 
 #[test]

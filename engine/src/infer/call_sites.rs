@@ -492,6 +492,19 @@ impl<'pr> Visit<'pr> for NameScan {
         // `eval("cen" + "tred(5)")`, an interpolation) any name at all.
         let compiles = method == "compile"
             && call.receiver().is_some_and(|r| r.location().as_slice().ends_with(b"InstructionSequence"));
+        // A template run against this scope (`erb.result(binding)`), or
+        // compiled into a method (`erb.def_method(Page, "render()")`), is code
+        // nobody here reads either.
+        let hands_binding = call.arguments().is_some_and(|list| {
+            list.arguments().iter().any(|a| {
+                a.as_call_node().is_some_and(|c| {
+                    c.name().as_slice() == b"binding" && c.receiver().is_none() && c.arguments().is_none()
+                })
+            })
+        });
+        if hands_binding || matches!(&*method, "def_method" | "def_erb_method" | "def_class" | "def_module") {
+            self.prefixes.insert(String::new());
+        }
         if RUNS_CODE.contains(&&*method) || compiles {
             let code = call.arguments().and_then(|a| a.arguments().iter().next());
             match code {

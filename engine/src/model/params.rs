@@ -341,6 +341,16 @@ pub fn called_by_ruby(method: &str) -> bool {
         "finalize",
         "deconstruct",
         "deconstruct_keys",
+        // `raise obj, "msg"` calls `obj.exception("msg")`, a private one too.
+        "exception",
+        // What the core calls on objects standing for IO (`$stdout = obj`,
+        // `IO.copy_stream`), regexps (`Regexp.union`) and ranges' ends.
+        "write",
+        "read",
+        "readpartial",
+        "to_regexp",
+        "to_open",
+        "succ",
     ];
     // Operators (`==`, `<=>`, `[]`, `+`) are called by the core library.
     HOOKS.contains(&method) || !method.starts_with(|c: char| c == '_' || c.is_alphabetic())
