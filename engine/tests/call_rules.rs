@@ -156,6 +156,8 @@ fn undefined_method() {
         // including it) answers to them (Ruby prints "a").
         "module Fields\n  def field(name) = attr_accessor(name)\nend\nclass User\n  extend Fields\n  field :email\n  def initialize = (@email = 1)\nend\nUser.new.email = \"a\"",
         "module Fields\n  def field(n) = define_method(n) { 1 }\nend\nmodule Dsl\n  include Fields\nend\nclass User\n  extend Dsl\n  field :age\n  def go = 1\nend\nUser.new.age",
+        // `attr :name, true` (obsolete, still honoured) makes a writer.
+        "class Gear\n  attr :ratio, true\n  def initialize = @ratio = 3\nend\nGear.new.ratio = 4",
         // A method sent to a class by a name nobody can read, or by a
         // string, may be `attr_writer` (Ruby runs both).
         "class Box\n  def initialize = nil\n  def v = 1\nend\nm = :attr_writer\nBox.send(m, :v)\nBox.new.v = 2",
@@ -259,6 +261,11 @@ fn wrong_arity() {
         // receiver calls (Ruby refuses them there).
         "\"x\".load(\"a\", true, 3)",
         "[1].sleep(1, 2)",
+        // Nor is a project's private method (`method_missing` may answer),
+        // or a `def` a string evaluated on the class replaces.
+        "class Foo\n  def m(a) = a\n  private :m\n  def method_missing(name, *args) = args\n  def respond_to_missing?(*) = true\nend\nFoo.new.m(1, 2)",
+        "class Foo\n  def m(a) = a\nend\nFoo.class_eval \"def m(a, b) = [a, b]\"\nFoo.new.m(1, 2)",
+        "class Foo\n  def m(a) = a\nend\nFoo.module_eval \"def m(a, b) = [a, b]\"\nFoo.new.m(1, 2)",
         // The default libraries' signatures, as Ruby 3.1 takes them (see
         // data/rbs_core_fixes.rbs).
         "require \"set\"\n[1, 2].to_set(Set)\nSet[1].to_set(Set)",

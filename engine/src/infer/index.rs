@@ -2332,13 +2332,17 @@ impl<'pr> Walker<'_, 'pr, '_> {
             }
             _ if !on_self => {}
             "attr_reader" | "attr_writer" | "attr_accessor" | "attr" => {
+                // `attr :ratio, true` (obsolete, still honoured) makes a writer too.
+                let writes = method == "attr_writer"
+                    || method == "attr_accessor"
+                    || (method == "attr" && attr_makes_writer(call));
                 for attribute in symbol_arguments(call) {
                     let ivar = self.ivar(format!("@{attribute}"));
                     let side = self.side;
                     if method != "attr_writer" {
                         self.add_method(attribute.clone(), MethodEntry::Reader(ivar), side);
                     }
-                    if method == "attr_writer" || method == "attr_accessor" {
+                    if writes {
                         self.add_method(format!("{attribute}="), MethodEntry::Writer, side);
                         if let Some(class) = self.current() {
                             class.ivars_set_from_outside.insert(format!("@{attribute}"));
@@ -3200,6 +3204,12 @@ fn ivar_targets(target: &Node<'_>, out: &mut HashSet<String>) {
         }
         _ => {}
     }
+}
+
+/// `attr :name, true`: Ruby's obsolete form that makes a writer as well.
+fn attr_makes_writer(call: &CallNode<'_>) -> bool {
+    let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+    matches!(arguments.as_slice(), [_, Node::TrueNode { .. }])
 }
 
 /// Marks an `initialize` whose straight-line prefix ends in `super`.

@@ -75,7 +75,16 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             Some((ty, Target::Signature { class, side, overloads: found.overloads }))
         }
         Callee::Def(id) => {
-            let def = inference.index.def(id).node.as_def_node()?;
+            let node = &inference.index.def(id).node;
+            // A private method given a receiver is not what runs (Ruby
+            // raises, or `method_missing` answers); nor is a `def` some code
+            // replaces on the class (`Foo.class_eval "def m(a, b) ..."`).
+            if (!on_self && inference.index.is_private_def(node.location().start() as usize))
+                || inference.index.block_replaced(&class, &call.method)
+            {
+                return None;
+            }
+            let def = node.as_def_node()?;
             let own_name = crate::syntax::name(def.name());
             (own_name == call.method && single_def(cx, &call.method)).then_some((ty, Target::Def(def)))
         }
