@@ -264,6 +264,7 @@ fn wrong_arity() {
         // Nor is a project's private method (`method_missing` may answer),
         // or a `def` a string evaluated on the class replaces.
         "class Foo\n  def m(a) = a\n  private :m\n  def method_missing(name, *args) = args\n  def respond_to_missing?(*) = true\nend\nFoo.new.m(1, 2)",
+        "class Foo\n  protected def m(a) = a\n  def method_missing(name, *args) = args\n  def respond_to_missing?(*) = true\nend\nFoo.new.m(1, 2)",
         "class Foo\n  def m(a) = a\nend\nFoo.class_eval \"def m(a, b) = [a, b]\"\nFoo.new.m(1, 2)",
         "class Foo\n  def m(a) = a\nend\nFoo.module_eval \"def m(a, b) = [a, b]\"\nFoo.new.m(1, 2)",
         // The default libraries' signatures, as Ruby 3.1 takes them (see

@@ -546,20 +546,38 @@ fn computed_method_name(node: &Node<'_>) -> bool {
 /// methods: after a bare `private` in a class or module body, as the
 /// argument of `private`, or named by `private :x` after the `def`.
 pub fn private_defs(root: &Node<'_>) -> HashSet<usize> {
-    let mut scan = VisibilityScan { out: HashSet::default(), scopes: Vec::new() };
+    defs_made(root, Visibility::Private)
+}
+
+/// The start offsets of the `def`s a file makes protected instance methods
+/// (as [`private_defs`] reads `private`).
+pub fn protected_defs(root: &Node<'_>) -> HashSet<usize> {
+    defs_made(root, Visibility::Protected)
+}
+
+fn defs_made(root: &Node<'_>, wanted: Visibility) -> HashSet<usize> {
+    let mut scan = VisibilityScan { out: Vec::new(), scopes: Vec::new() };
     scan.visit(root);
-    scan.out
+    scan.out.into_iter().filter(|(_, made)| *made == wanted).map(|(offset, _)| offset).collect()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Visibility {
+    Public,
+    Private,
+    Protected,
 }
 
 /// One class or module body being read.
 struct BodyScope {
-    private_default: bool,
-    /// Defs so far: name, offset, private when defined.
-    defs: Vec<(String, usize, bool)>,
+    default: Visibility,
+    /// Defs so far: name, offset, visibility when defined.
+    defs: Vec<(String, usize, Visibility)>,
 }
 
 struct VisibilityScan {
-    out: HashSet<usize>,
+    /// Every def that is not public: offset, visibility.
+    out: Vec<(usize, Visibility)>,
     /// Class bodies; `None` where defs belong to no body (blocks, `class << x`, defs).
     scopes: Vec<Option<BodyScope>>,
 }
@@ -569,7 +587,7 @@ impl VisibilityScan {
         self.scopes.push(scope);
         walk(self);
         if let Some(Some(done)) = self.scopes.pop() {
-            self.out.extend(done.defs.into_iter().filter(|d| d.2).map(|d| d.1));
+            self.out.extend(done.defs.into_iter().filter(|d| d.2 != Visibility::Public).map(|d| (d.1, d.2)));
         }
     }
 
@@ -584,12 +602,12 @@ impl<'pr> Visit<'pr> for VisibilityScan {
     }
 
     fn visit_class_node(&mut self, class: &ruby_prism::ClassNode<'pr>) {
-        let scope = BodyScope { private_default: false, defs: Vec::new() };
+        let scope = BodyScope { default: Visibility::Public, defs: Vec::new() };
         self.in_scope(Some(scope), |scan| ruby_prism::visit_class_node(scan, class));
     }
 
     fn visit_module_node(&mut self, module: &ruby_prism::ModuleNode<'pr>) {
-        let scope = BodyScope { private_default: false, defs: Vec::new() };
+        let scope = BodyScope { default: Visibility::Public, defs: Vec::new() };
         self.in_scope(Some(scope), |scan| ruby_prism::visit_module_node(scan, module));
     }
 
@@ -609,8 +627,8 @@ impl<'pr> Visit<'pr> for VisibilityScan {
         let offset = def.as_node().location().start() as usize;
         if def.receiver().is_none() {
             if let Some(scope) = self.body() {
-                let private = scope.private_default;
-                scope.defs.push((name(def.name()), offset, private));
+                let made = scope.default;
+                scope.defs.push((name(def.name()), offset, made));
             }
         }
         self.in_scope(None, |scan| ruby_prism::visit_def_node(scan, def));
@@ -622,11 +640,15 @@ impl<'pr> Visit<'pr> for VisibilityScan {
         if !visibility || call.receiver().is_some() || self.body().is_none() {
             return ruby_prism::visit_call_node(self, call);
         }
-        let private = method == "private";
+        let made = match &*method {
+            "private" => Visibility::Private,
+            "protected" => Visibility::Protected,
+            _ => Visibility::Public,
+        };
         let arguments: Vec<Node<'pr>> = call.arguments().iter().flat_map(|a| a.arguments().iter()).collect();
         if arguments.is_empty() {
             if let Some(scope) = self.body() {
-                scope.private_default = private;
+                scope.default = made;
             }
             return;
         }
@@ -644,7 +666,7 @@ impl<'pr> Visit<'pr> for VisibilityScan {
                 Some(named) => {
                     if let Some(scope) = self.body() {
                         for def in scope.defs.iter_mut().filter(|d| d.0 == named) {
-                            def.2 = private;
+                            def.2 = made;
                         }
                     }
                 }
@@ -654,7 +676,7 @@ impl<'pr> Visit<'pr> for VisibilityScan {
                     self.visit(&argument);
                     if let Some(scope) = self.body() {
                         for def in scope.defs.iter_mut().skip(before) {
-                            def.2 = private;
+                            def.2 = made;
                         }
                     }
                 }

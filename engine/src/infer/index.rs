@@ -57,6 +57,7 @@ pub struct ProgramIndex<'pr> {
     /// Start offsets of the `def`s that are private instance methods,
     /// found from `root` when first asked (see [`Self::is_private_def`]).
     private_defs: std::cell::OnceCell<HashSet<usize>>,
+    protected_defs: std::cell::OnceCell<HashSet<usize>>,
     root: Option<Node<'pr>>,
     /// Constants resolved since the index was complete, by the name as
     /// written and then the lexical scope: inference asks the same few
@@ -277,6 +278,7 @@ impl<'pr> ProgramIndex<'pr> {
             outside_ivars: Default::default(),
             project: None,
             private_defs: std::cell::OnceCell::new(),
+            protected_defs: std::cell::OnceCell::new(),
             root: None,
             resolved: RefCell::default(),
             overrides: RefCell::default(),
@@ -376,6 +378,13 @@ impl<'pr> ProgramIndex<'pr> {
     pub fn is_private_def(&self, start: usize) -> bool {
         self.private_defs
             .get_or_init(|| self.root.as_ref().map(super::call_sites::private_defs).unwrap_or_default())
+            .contains(&start)
+    }
+
+    /// Is the `def` starting at `start` a protected instance method?
+    pub fn is_protected_def(&self, start: usize) -> bool {
+        self.protected_defs
+            .get_or_init(|| self.root.as_ref().map(super::call_sites::protected_defs).unwrap_or_default())
             .contains(&start)
     }
 

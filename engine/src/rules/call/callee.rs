@@ -76,12 +76,13 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
         }
         Callee::Def(id) => {
             let node = &inference.index.def(id).node;
-            // A private method given a receiver is not what runs (Ruby
-            // raises, or `method_missing` answers); nor is a `def` some code
-            // replaces on the class (`Foo.class_eval "def m(a, b) ..."`).
-            if (!on_self && inference.index.is_private_def(node.location().start() as usize))
-                || inference.index.block_replaced(&class, &call.method)
-            {
+            // A private or protected method given a receiver may not be
+            // what runs (Ruby raises, or `method_missing` answers); nor is
+            // a `def` some code replaces on the class (`Foo.class_eval "def
+            // m(a, b) ..."`).
+            let start = node.location().start() as usize;
+            let restricted = inference.index.is_private_def(start) || inference.index.is_protected_def(start);
+            if (!on_self && restricted) || inference.index.block_replaced(&class, &call.method) {
                 return None;
             }
             let def = node.as_def_node()?;

@@ -20,7 +20,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the receiver is untyped, a union, a value typed `Class` or `Module`, a class object not named by a constant (`self.class`), or may be a subclass whose signature redefines the method",
         "Ruby defines the method closer to the receiver's class than the signature that was found (`Struct.new` is Struct's, not `Class#new`)",
         "the project defines the method more than once, or some way other than `def` (alias, `define_method`, a macro, a module), or replaces it with a string evaluated on the class (`Foo.class_eval \"def m(a, b) ...\"`)",
-        "the method is a private `def` called with a receiver: Ruby raises, or `method_missing` answers",
+        "the method is a private or protected `def` called with a receiver: Ruby may raise, or `method_missing` answer",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
         "the file is loaded (required, or autoloaded by constant name) after a core extension library (ActiveSupport, a `core_ext` feature): its methods may be that library's",
     ],
