@@ -542,27 +542,17 @@ fn computed_method_name(node: &Node<'_>) -> bool {
     )
 }
 
-/// The start offsets of the `def`s a file makes private instance
-/// methods: after a bare `private` in a class or module body, as the
-/// argument of `private`, or named by `private :x` after the `def`.
-pub fn private_defs(root: &Node<'_>) -> HashSet<usize> {
-    defs_made(root, Visibility::Private)
-}
-
-/// The start offsets of the `def`s a file makes protected instance methods
-/// (as [`private_defs`] reads `private`).
-pub fn protected_defs(root: &Node<'_>) -> HashSet<usize> {
-    defs_made(root, Visibility::Protected)
-}
-
-fn defs_made(root: &Node<'_>, wanted: Visibility) -> HashSet<usize> {
+/// The `def`s a file makes private or protected instance methods, by start
+/// offset: after a bare `private` (`protected`) in a class or module body,
+/// as its argument, or named by `private :x` after the `def`.
+pub fn restricted_defs(root: &Node<'_>) -> HashMap<usize, Visibility> {
     let mut scan = VisibilityScan { out: Vec::new(), scopes: Vec::new() };
     scan.visit(root);
-    scan.out.into_iter().filter(|(_, made)| *made == wanted).map(|(offset, _)| offset).collect()
+    scan.out.into_iter().collect()
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Visibility {
+pub enum Visibility {
     Public,
     Private,
     Protected,

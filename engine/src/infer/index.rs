@@ -54,10 +54,9 @@ pub struct ProgramIndex<'pr> {
     pub outside_ivars: crate::model::index::OutsideIvarWrites,
     /// The rest of the project, when the file is analysed as part of one.
     pub project: Option<ProjectLink>,
-    /// Start offsets of the `def`s that are private instance methods,
-    /// found from `root` when first asked (see [`Self::is_private_def`]).
-    private_defs: std::cell::OnceCell<HashSet<usize>>,
-    protected_defs: std::cell::OnceCell<HashSet<usize>>,
+    /// The `def`s that are private or protected instance methods, by start
+    /// offset, found from `root` when first asked (see [`Self::is_private_def`]).
+    restricted_defs: std::cell::OnceCell<HashMap<usize, super::call_sites::Visibility>>,
     root: Option<Node<'pr>>,
     /// Constants resolved since the index was complete, by the name as
     /// written and then the lexical scope: inference asks the same few
@@ -277,8 +276,7 @@ impl<'pr> ProgramIndex<'pr> {
             ivars_unknowable: false,
             outside_ivars: Default::default(),
             project: None,
-            private_defs: std::cell::OnceCell::new(),
-            protected_defs: std::cell::OnceCell::new(),
+            restricted_defs: std::cell::OnceCell::new(),
             root: None,
             resolved: RefCell::default(),
             overrides: RefCell::default(),
@@ -376,16 +374,21 @@ impl<'pr> ProgramIndex<'pr> {
     /// Parameters from call sites (under the `private` policy) and calls
     /// Ruby refuses (a private method given a receiver) ask.
     pub fn is_private_def(&self, start: usize) -> bool {
-        self.private_defs
-            .get_or_init(|| self.root.as_ref().map(super::call_sites::private_defs).unwrap_or_default())
-            .contains(&start)
+        self.def_visibility(start) == Some(super::call_sites::Visibility::Private)
     }
 
     /// Is the `def` starting at `start` a protected instance method?
     pub fn is_protected_def(&self, start: usize) -> bool {
-        self.protected_defs
-            .get_or_init(|| self.root.as_ref().map(super::call_sites::protected_defs).unwrap_or_default())
-            .contains(&start)
+        self.def_visibility(start) == Some(super::call_sites::Visibility::Protected)
+    }
+
+    /// A `def`'s visibility when it is not public, found from `root`
+    /// when first asked.
+    fn def_visibility(&self, start: usize) -> Option<super::call_sites::Visibility> {
+        self.restricted_defs
+            .get_or_init(|| self.root.as_ref().map(super::call_sites::restricted_defs).unwrap_or_default())
+            .get(&start)
+            .copied()
     }
 
     /// What this file defines for the others (call on an index built

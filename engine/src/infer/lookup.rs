@@ -574,13 +574,15 @@ impl<'a> Inferrer<'_, 'a> {
             let Some(entry) = below.methods(side).get(method) else { continue };
             // Below: a subclass, or a module mixed into one.
             let is = |sub: &str, ancestor: &str| self.relation(sub, ancestor) == super::signature::Relation::Is;
-            let mixed_below = below.is_module
-                && self
-                    .index
-                    .classes
-                    .values()
-                    .any(|c| &*c.name != class && is(&c.name, class) && is(&c.name, &below.name));
-            if !is(&below.name, class) && !mixed_below {
+            let mixed_below = || {
+                below.is_module
+                    && self
+                        .index
+                        .classes
+                        .values()
+                        .any(|c| &*c.name != class && is(&c.name, class) && is(&c.name, &below.name))
+            };
+            if !is(&below.name, class) && !mixed_below() {
                 continue;
             }
             match entry {

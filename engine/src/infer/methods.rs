@@ -1019,21 +1019,21 @@ impl<'pr> Inferrer<'pr, '_> {
     /// in this file or another, or an object given its own) define
     /// `method` on its instances?
     pub(super) fn kept_below(&self, class: &str, method: &str) -> bool {
-        let here = self.overrides(class, Side::Instance, method);
-        here.defs.is_empty() && !here.opaque && self.index.overrides_elsewhere(class, Side::Instance, method).is_none()
+        self.kept_below_on(class, Side::Instance, method)
+    }
+
+    /// [`Self::kept_below`], on either side.
+    fn kept_below_on(&self, class: &str, side: Side, method: &str) -> bool {
+        let here = self.overrides(class, side, method);
+        here.defs.is_empty() && !here.opaque && self.index.overrides_elsewhere(class, side, method).is_none()
     }
 
     /// Does nothing below `member`'s class (see [`Self::kept_below`])
     /// define `method` on that side?
     pub(super) fn defined_nowhere_below(&self, member: &Type, method: &str) -> bool {
         match member {
-            Type::Nominal { class, .. } => self.kept_below(class, method),
-            Type::Singleton(class) => {
-                let here = self.overrides(class, Side::Singleton, method);
-                here.defs.is_empty()
-                    && !here.opaque
-                    && self.index.overrides_elsewhere(class, Side::Singleton, method).is_none()
-            }
+            Type::Nominal { class, .. } => self.kept_below_on(class, Side::Instance, method),
+            Type::Singleton(class) => self.kept_below_on(class, Side::Singleton, method),
             _ => false,
         }
     }
