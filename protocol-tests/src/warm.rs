@@ -109,6 +109,7 @@ pub enum Edit {
     OutsideIvarWrite,
     ConstantRetype,
     Visibility,
+    Arity,
 }
 
 const EDITS: &[Edit] = &[
@@ -128,6 +129,7 @@ const EDITS: &[Edit] = &[
     Edit::OutsideIvarWrite,
     Edit::ConstantRetype,
     Edit::Visibility,
+    Edit::Arity,
 ];
 
 /// Values of another type than most, for retyping edits.
@@ -156,6 +158,30 @@ fn constant_assignment_in(lines: &[String]) -> Option<usize> {
             && name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
             && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
     })
+}
+
+/// A `def` line with a required parameter `rigor_arg_N` first; `None`
+/// for operators and setters.
+fn with_parameter(line: &str, n: usize) -> Option<String> {
+    let start = line.find("def ")? + 4;
+    let after_self = if line[start..].starts_with("self.") { start + 5 } else { start };
+    let name_len = line[after_self..]
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '?' | '!')))
+        .unwrap_or(line.len() - after_self);
+    if name_len == 0 {
+        return None;
+    }
+    let end = after_self + name_len;
+    let (head, rest) = line.split_at(end);
+    if let Some(inside) = rest.strip_prefix('(') {
+        let separator = if inside.starts_with(')') { "" } else { ", " };
+        return Some(format!("{head}(rigor_arg_{n}{separator}{inside}"));
+    }
+    // `def name`, `def name = value`, `def name; end`, `def name # note`
+    // (not `def name a, b`).
+    let next = rest.trim_start();
+    let plain = next.is_empty() || next.starts_with(';') || next.starts_with('#') || next.starts_with("= ");
+    (plain && (rest.is_empty() || rest.starts_with([' ', ';']))).then(|| format!("{head}(rigor_arg_{n}){rest}"))
 }
 
 /// A project being edited: its root and the directory checked.
@@ -369,6 +395,15 @@ impl Project {
                 let (indent, rest) = lines[at].split_at(lines[at].len() - lines[at].trim_start().len());
                 lines[at] = format!("{indent}private {rest}");
                 format!("method made private at {shown}:{}", at + 1)
+            }
+            // A method takes one more argument (its calls elsewhere may
+            // now pass too few).
+            Edit::Arity if defs.iter().any(|at| with_parameter(&lines[*at], n).is_some()) => {
+                let fit: Vec<usize> =
+                    defs.iter().copied().filter(|at| with_parameter(&lines[*at], n).is_some()).collect();
+                let at = fit[rng.below(fit.len())];
+                lines[at] = with_parameter(&lines[at], n).expect("checked");
+                format!("parameter added at {shown}:{}", at + 1)
             }
             _ => {
                 lines.push(format!("RIGOR_CONSTANT_{n} = {n}"));
@@ -626,5 +661,21 @@ pub fn run_with_disk_cache(
         if step > 0 {
             on_step(step - 1, &Step { edit: log[step - 1].clone(), warm, cold });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_parameter;
+
+    #[test]
+    fn a_parameter_goes_first_where_the_def_line_allows_one() {
+        assert_eq!(with_parameter("  def tag(word)", 3).as_deref(), Some("  def tag(rigor_arg_3, word)"));
+        assert_eq!(with_parameter("  def tags = @tags", 3).as_deref(), Some("  def tags(rigor_arg_3) = @tags"));
+        assert_eq!(with_parameter("  def self.go?()", 1).as_deref(), Some("  def self.go?(rigor_arg_1)"));
+        assert_eq!(with_parameter("def run", 2).as_deref(), Some("def run(rigor_arg_2)"));
+        assert_eq!(with_parameter("def x=(v)", 2), None);
+        assert_eq!(with_parameter("def ==(other)", 2), None);
+        assert_eq!(with_parameter("def tag word", 2), None);
     }
 }

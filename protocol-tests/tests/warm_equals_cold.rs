@@ -392,3 +392,35 @@ fn a_top_level_def_in_another_file_reaches_a_warm_answer() {
     assert!(before.contains("undefined method `bogus_call` for Integer"), "{before}");
     assert!(!after.contains("bogus_call"), "`rand` may be the top-level def now: {after}");
 }
+
+#[test]
+fn a_parameter_added_in_another_file_reaches_a_warm_arity_check() {
+    // `report.rb` calls `Item#tag` with one argument: right, then wrong
+    // when `item.rb` makes it take two, then right again.
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    copy_tree(&fixtures().join("warm-project"), scratch.path());
+    let root = scratch.path();
+    let argv = ["check", "--format=json", "--no-stats", "--", "lib"];
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    let (_, before, _) = worker.call(&argv, root);
+    assert!(!before.contains("call.wrong-arity"), "{before}");
+    let item = root.join("lib/shop/item.rb");
+    edit(&item, "def tag(word)", "def tag(word, weight)");
+    let (_, wrong, _) = worker.call(&argv, root);
+    assert!(
+        wrong.contains("wrong number of arguments to Shop::Item#tag on Shop::Item: given 1, expected 2"),
+        "{wrong}"
+    );
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+    edit(&item, "def tag(word, weight)", "def tag(word, weight = 1)");
+    let (_, right, _) = worker.call(&argv, root);
+    assert!(!right.contains("call.wrong-arity"), "{right}");
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+    // Made private by name in a third file: a receiver cannot reach it.
+    edit(&item, "def tag(word, weight = 1)", "def tag(word, weight)");
+    std::fs::write(root.join("lib/hide.rb"), "class Shop::Item\n  private :tag\nend\n").expect("hide.rb");
+    let (_, hidden, _) = worker.call(&argv, root);
+    assert!(!hidden.contains("call.wrong-arity"), "{hidden}");
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+}

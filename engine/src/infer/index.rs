@@ -669,6 +669,13 @@ impl<'pr> ProgramIndex<'pr> {
         }
     }
 
+    /// Whose method another file's method is: the class (as the project
+    /// names it) and side. (The lookup that found it read where it is.)
+    pub fn external_owner(&self, id: u32) -> Option<(Name, Side)> {
+        let method = self.project.as_ref()?.index.method(id);
+        Some((method.owner.clone(), method.side))
+    }
+
     /// What another file's method yields its block, when known.
     pub fn external_yields(&self, id: u32) -> Option<Vec<Type>> {
         let project = self.project.as_ref()?;

@@ -42,7 +42,7 @@ use crate::rbs::Environment;
 use crate::syntax::node_kind::class_name;
 use crate::syntax::ParsedFile;
 use crate::types::{join, Name, Type};
-pub use call_sites::escaped_names;
+pub use call_sites::{escaped_names, restricted_defs, Visibility};
 pub use flow::{Flow, State};
 pub use index::{ProgramIndex, ProjectLink, Side, Superclass, OUTPUT_FUNCTIONS};
 pub use lookup::Callee;

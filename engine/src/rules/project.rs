@@ -12,7 +12,7 @@ use crate::stack_guard::ensure_room;
 use crate::syntax::{constant_path_text, name, ParsedFile};
 
 /// Which object a definition gives a method to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Owner {
     /// Instances of the class.
     Instance,
@@ -64,6 +64,29 @@ pub struct ProjectFacts {
     /// Who defines each name in a class body, sorted (made by `settle`).
     #[serde(skip)]
     owners_of: HashMap<String, Vec<(String, Owner)>>,
+    /// Every `def` in a class body (not a module's, not in a block or
+    /// another `def`), by name: what another file's call of it may pass.
+    /// Sorted by `settle`.
+    def_shapes: HashMap<String, Vec<DefShape>>,
+    /// Names given to `private`, `protected` or `private_class_method`
+    /// anywhere (a reopened class may hide a method another file defines).
+    made_private: HashSet<String>,
+    /// Some such call is given names computed at run time.
+    private_computed: bool,
+}
+
+/// One `def` in a class body as calls from other files see it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct DefShape {
+    /// The class as the file spells it in full (`Shop::Price`).
+    pub class: String,
+    pub side: Owner,
+    /// Fewest and most positional arguments (`None`: any number); `None`
+    /// when it forwards (`...`).
+    pub arity: Option<(usize, Option<usize>)>,
+    /// Private or protected where it is defined (or in a `class << self`
+    /// body that changes visibility).
+    pub restricted: bool,
 }
 
 impl ProjectFacts {
@@ -81,6 +104,8 @@ impl ProjectFacts {
             instance_defs: Vec::new(),
             block_selves: Vec::new(),
             required: Vec::new(),
+            restricted: hidden_defs(parsed),
+            singleton_restricted: false,
         };
         collector.visit(&parsed.root());
         let opened = std::mem::take(&mut collector.opened);
@@ -124,6 +149,10 @@ impl ProjectFacts {
             owners.sort_by(|a, b| (&a.0, a.1 as u8).cmp(&(&b.0, b.1 as u8)));
         }
         self.owners_of = owners_of;
+        // Merged in the files' order: sorted, so that no order shows.
+        for shapes in self.def_shapes.values_mut() {
+            shapes.sort();
+        }
         self
     }
 
@@ -194,7 +223,22 @@ impl ProjectFacts {
         self.all_names.contains(method).hash(&mut hasher);
         self.def_count(method).hash(&mut hasher);
         self.made_public_elsewhere(method).hash(&mut hasher);
+        self.def_shapes.get(method).hash(&mut hasher);
+        self.made_private_anywhere(method).hash(&mut hasher);
         hasher.finish()
+    }
+
+    /// May some file make the method private or protected by name?
+    pub fn made_private_anywhere(&self, method: &str) -> bool {
+        self.private_computed || self.made_private.contains(method)
+    }
+
+    /// The one `def` of `method` in `class`'s body on `side`, when the
+    /// project has exactly one there.
+    pub fn only_def_in(&self, method: &str, class: &str, side: Owner) -> Option<&DefShape> {
+        let mut found = self.def_shapes.get(method)?.iter().filter(|s| s.class == class && s.side == side);
+        let only = found.next()?;
+        found.next().is_none().then_some(only)
     }
 
     /// May the method be made public other than in its class's body (so
@@ -233,6 +277,11 @@ impl ProjectFacts {
         self.native.extend(other.native);
         self.made_public.extend(other.made_public);
         self.public_computed |= other.public_computed;
+        for (method, shapes) in other.def_shapes {
+            self.def_shapes.entry(method).or_default().extend(shapes);
+        }
+        self.made_private.extend(other.made_private);
+        self.private_computed |= other.private_computed;
         for (key, modules) in other.mixins {
             self.mixins.entry(key).or_default().extend(modules);
         }
@@ -404,6 +453,20 @@ impl<'a> FactsReader<'a> {
         self.note(method);
         self.facts.defines_anywhere(method)
     }
+
+    pub fn made_private_anywhere(&self, method: &str) -> bool {
+        self.note(method);
+        self.facts.made_private_anywhere(method)
+    }
+
+    /// See [`ProjectFacts::only_def_in`]; a method made private or
+    /// protected by name anywhere counts as restricted.
+    pub fn only_def_in(&self, method: &str, class: &str, side: Owner) -> Option<DefShape> {
+        self.note(method);
+        let mut shape = self.facts.only_def_in(method, class, side)?.clone();
+        shape.restricted |= self.facts.made_private_anywhere(method);
+        Some(shape)
+    }
 }
 
 /// Calls whose symbol arguments name methods they define.
@@ -466,6 +529,11 @@ struct Collector {
     /// last: what its `self` is.
     block_selves: Vec<BlockSelf>,
     required: Vec<Required>,
+    /// The file's `def`s that are not public, by offset (see
+    /// `infer::restricted_defs`, which reads class bodies alone).
+    restricted: HashMap<usize, crate::infer::Visibility>,
+    /// In a `class << self` body that calls `private` or `protected`.
+    singleton_restricted: bool,
 }
 
 /// What `self` is in a block.
@@ -564,6 +632,10 @@ impl Collector {
             self.made_public(call, &arguments[skip..], skip > 0);
             return;
         }
+        if matches!(method.as_str(), "private" | "protected" | "private_class_method") {
+            self.made_private(&arguments[skip..]);
+            return;
+        }
         if !DEFINING_CALLS.contains(&method.as_str()) {
             return;
         }
@@ -590,6 +662,31 @@ impl Collector {
             }
             self.facts.anywhere.insert(name);
         }
+    }
+}
+
+/// The file's `def`s that are not public (the scan is skipped where no
+/// word could make one so).
+fn hidden_defs(parsed: &ParsedFile<'_>) -> HashMap<usize, crate::infer::Visibility> {
+    let mentions = |word: &[u8]| memchr::memmem::find(parsed.source, word).is_some();
+    if mentions(b"private") || mentions(b"protected") {
+        crate::infer::restricted_defs(&parsed.root())
+    } else {
+        HashMap::default()
+    }
+}
+
+/// Does a `class << self` body call `private` or `protected` (in any
+/// form)? Then which of its `def`s stay public is not worked out.
+fn changes_visibility(body: &Node<'_>) -> bool {
+    let hides = |statement: &Node<'_>| {
+        statement.as_call_node().is_some_and(|call| {
+            call.receiver().is_none() && matches!(&*crate::syntax::name_text(call.name()), "private" | "protected")
+        })
+    };
+    match body.as_statements_node() {
+        Some(list) => list.body().iter().any(|statement| hides(&statement)),
+        None => hides(body),
     }
 }
 
@@ -635,6 +732,49 @@ impl Collector {
             }
         }
         self.facts.made_public.extend(written);
+    }
+
+    /// Names hidden by name, wherever (`private :x`, `private_class_method
+    /// :build`, `K.send(:private, :y)`); `private def x` is the scan's.
+    fn made_private(&mut self, names: &[Node<'_>]) {
+        let mut written = Vec::new();
+        for name in names {
+            // `private def x` is the scan's; `private attr_reader :x`
+            // hides names that are not `def`s.
+            let defines =
+                name.as_call_node().is_some_and(|c| DEFINING_CALLS.contains(&&*crate::syntax::name_text(c.name())));
+            if defines {
+                continue;
+            }
+            if let Some(def) = name.as_def_node() {
+                // The scan reads class bodies' instance methods alone.
+                if def.receiver().is_some() {
+                    written.push(crate::syntax::name(def.name()));
+                }
+                continue;
+            }
+            if !literal_names(name, &mut written) {
+                self.facts.private_computed = true;
+            }
+        }
+        self.facts.made_private.extend(written);
+    }
+
+    /// The `def` just entered, as calls from other files see it, when it
+    /// is defined in a class body.
+    fn note_shape(&mut self, node: &ruby_prism::DefNode<'_>, method: &str, side: Owner) {
+        let Some((class, false)) = self.lexical.last() else { return };
+        if self.blocks != 0 {
+            return;
+        }
+        let offset = node.as_node().location().start() as usize;
+        let restricted = match (node.receiver(), side) {
+            (None, Owner::Instance) => self.restricted.contains_key(&offset),
+            (None, Owner::Singleton) => self.singleton_restricted,
+            _ => false,
+        };
+        let shape = DefShape { class: class.clone(), side, arity: crate::syntax::positional_arity(node), restricted };
+        self.facts.def_shapes.entry(method.to_string()).or_default().push(shape);
     }
 
     /// See [`crate::syntax::sends_to_a_class_object`].
@@ -869,9 +1009,10 @@ impl<'pr> Visit<'pr> for Collector {
 
     fn visit_singleton_class_node(&mut self, node: &ruby_prism::SingletonClassNode<'pr>) {
         let on_self = matches!(node.expression(), Node::SelfNode { .. });
-        let (side, blocks) = (self.side, self.blocks);
+        let (side, blocks, restricted) = (self.side, self.blocks, self.singleton_restricted);
         if on_self {
             self.side = Owner::Singleton;
+            self.singleton_restricted = node.body().is_some_and(|body| changes_visibility(&body));
         } else {
             // `class << obj`: methods for one object of any class.
             self.blocks += 1;
@@ -879,7 +1020,7 @@ impl<'pr> Visit<'pr> for Collector {
         if let Some(body) = node.body() {
             self.visit(&body);
         }
-        (self.side, self.blocks) = (side, blocks);
+        (self.side, self.blocks, self.singleton_restricted) = (side, blocks, restricted);
     }
 
     fn visit_def_node(&mut self, node: &ruby_prism::DefNode<'pr>) {
@@ -901,8 +1042,14 @@ impl<'pr> Visit<'pr> for Collector {
             }
         }
         match node.receiver() {
-            None => self.add(method, self.side),
-            Some(Node::SelfNode { .. }) => self.add(method, Owner::Singleton),
+            None => {
+                self.note_shape(node, &method, self.side);
+                self.add(method, self.side)
+            }
+            Some(Node::SelfNode { .. }) => {
+                self.note_shape(node, &method, Owner::Singleton);
+                self.add(method, Owner::Singleton)
+            }
             Some(_) => {
                 self.facts.anywhere.insert(method);
             }

@@ -15,6 +15,9 @@ pub enum Target<'c> {
     Signature { class: String, side: Side, overloads: &'c [MethodType] },
     /// The project's only definition of the method.
     Def(DefNode<'c>),
+    /// The project's only definition of the method, in another file: the
+    /// fewest and most positional arguments it takes.
+    Elsewhere((usize, Option<usize>)),
 }
 
 /// What a call with a written receiver (or an implicit `self` in a method
@@ -81,7 +84,9 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             // a `def` some code replaces on the class (`Foo.class_eval "def
             // m(a, b) ..."`).
             let start = node.location().start() as usize;
-            let restricted = inference.index.is_private_def(start) || inference.index.is_protected_def(start);
+            let restricted = inference.index.is_private_def(start)
+                || inference.index.is_protected_def(start)
+                || (!on_self && cx.project.made_private_anywhere(&call.method));
             if (!on_self && restricted) || inference.index.block_replaced(&class, &call.method) {
                 return None;
             }
@@ -89,7 +94,25 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             let own_name = crate::syntax::name(def.name());
             (own_name == call.method && single_def(cx, &call.method)).then_some((ty, Target::Def(def)))
         }
+        Callee::External(id) => {
+            let (owner, owner_side) = inference.index.external_owner(id)?;
+            // The one `def` of the name is in the class the lookup found
+            // it in (an alias or reader of the name elsewhere is not it).
+            let shape = cx.project.only_def_in(&call.method, &owner, owner_of(owner_side))?;
+            let replaced = [&*class, &*owner].iter().any(|c| inference.index.block_replaced(c, &call.method));
+            if (!on_self && shape.restricted) || replaced || !single_def(cx, &call.method) {
+                return None;
+            }
+            Some((ty, Target::Elsewhere(shape.arity?)))
+        }
         _ => None,
+    }
+}
+
+fn owner_of(side: Side) -> crate::rules::project::Owner {
+    match side {
+        Side::Instance => crate::rules::project::Owner::Instance,
+        Side::Singleton => crate::rules::project::Owner::Singleton,
     }
 }
 
@@ -100,10 +123,7 @@ fn signature_target(cx: &RuleContext<'_, '_>, class: &str, side: Side, method: &
     let mut chain = vec![class.to_string()];
     chain.extend(cx.inference().index.ancestor_names(cx.env, class).iter().map(|a| a.to_string()));
     let chain: Vec<&str> = chain.iter().map(String::as_str).collect();
-    let owner = match side {
-        Side::Instance => crate::rules::project::Owner::Instance,
-        Side::Singleton => crate::rules::project::Owner::Singleton,
-    };
+    let owner = owner_of(side);
     let unsure = !cx.env.has_class(class)
         || super::site::project_may_provide(cx, class, side, method)
         || super::core_gaps::defined_at_run_time(&chain, owner, method);
@@ -146,6 +166,18 @@ fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Optio
                 && !cx.project.defined_dynamically("new")
                 && [class, &**owner].iter().all(|c| !cx.project.is_spread(c) && !cx.project.any_dynamic(&[c]));
             sure.then_some((ty, Target::Def(def)))
+        }
+        Callee::External(id) => {
+            let (owner, _) = inference.index.external_owner(id)?;
+            // Defined once in its class's body (another file's `def` may be
+            // redefined there, which its table does not show).
+            let shape = cx.project.only_def_in("initialize", &owner, crate::rules::project::Owner::Instance)?;
+            let user = inference.index.class(&owner)?;
+            let sure = !user.unknown_mixins
+                && !cx.project.defined_dynamically("initialize")
+                && !cx.project.defined_dynamically("new")
+                && [class, &*owner].iter().all(|c| !cx.project.is_spread(c) && !cx.project.any_dynamic(&[c]));
+            sure.then_some((ty, Target::Elsewhere(shape.arity?)))
         }
         _ => None,
     }

@@ -1,5 +1,3 @@
-use ruby_prism::{DefNode, Node};
-
 use super::callee::{resolve, Target};
 use super::site::shown;
 use crate::diagnostic::{EvidenceTier, Severity};
@@ -10,9 +8,9 @@ pub static RULE: RuleInfo = RuleInfo {
     aliases: &["wrong-arity"],
     summary: "A call passes a number of positional arguments no overload of the method accepts: ArgumentError.",
     fires_when: &[
-        "the method is resolved: a signature method of the receiver's class (a receiver typed as one signature class), or the project's only `def` of that name (on a typed receiver, or on `self` in a method body)",
+        "the method is resolved: a signature method of the receiver's class (a receiver typed as one signature class), or the project's only `def` of that name, in this file or another (on a typed receiver, or on `self` in a method body)",
         "the count of positional arguments is below the fewest or above the most that every overload takes",
-        "`C.new(...)` (C named by a constant) is judged by C's own `self.new` if it has one, else by `initialize`: its signature's, or C's `def`",
+        "`C.new(...)` (C named by a constant) is judged by C's own `self.new` if it has one, else by `initialize`: its signature's, or C's `def` (or an ancestor's, in another file, when it is the only `initialize` in that class's body)",
     ],
     does_not_fire_when: &[
         "the call passes a splat (`*args`), keywords, a block argument (`&blk`) or forwards (`...`): the count is not known",
@@ -20,7 +18,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "the receiver is untyped, a union, a value typed `Class` or `Module`, a class object not named by a constant (`self.class`), or may be a subclass whose signature redefines the method",
         "Ruby defines the method closer to the receiver's class than the signature that was found (`Struct.new` is Struct's, not `Class#new`)",
         "the project defines the method more than once, or some way other than `def` (alias, `define_method`, a macro, a module), or replaces it with a string evaluated on the class (`Foo.class_eval \"def m(a, b) ...\"`)",
-        "the method is a private or protected `def` called with a receiver: Ruby may raise, or `method_missing` answer",
+        "the method is a private or protected `def` called with a receiver, or made private or protected by name anywhere in the project (`private :m` in a reopened class, `private_class_method`, a `class << self` body that calls `private`): Ruby may raise, or `method_missing` answer",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
         "the file is loaded (required, or autoloaded by constant name) after a core extension library (ActiveSupport, a `core_ext` feature): its methods may be that library's",
     ],
@@ -47,10 +45,11 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
                 }
                 (class.clone(), overloads.iter().map(|o| o.function.positional_arity()).collect())
             }
-            Target::Def(def) => match def_arity(def) {
+            Target::Def(def) => match crate::syntax::positional_arity(def) {
                 Some(arity) => (shown(&receiver), vec![arity]),
                 None => continue,
             },
+            Target::Elsewhere(arity) => (shown(&receiver), vec![*arity]),
         };
         if arities.is_empty() || arities.iter().any(|&(min, max)| given >= min && max.is_none_or(|max| given <= max)) {
             continue;
@@ -77,18 +76,4 @@ fn describe((min, max): Arity) -> String {
         Some(max) => format!("{min}..{max}"),
         None => format!("{min}+"),
     }
-}
-
-/// The positional arity of a `def`; `None` when it forwards (`...`).
-fn def_arity(def: &DefNode<'_>) -> Option<Arity> {
-    let Some(parameters) = def.parameters() else { return Some((0, Some(0))) };
-    if matches!(parameters.keyword_rest(), Some(Node::ForwardingParameterNode { .. })) {
-        return None;
-    }
-    let min = parameters.requireds().len() + parameters.posts().len();
-    let max = match parameters.rest() {
-        Some(_) => None,
-        None => Some(min + parameters.optionals().len()),
-    };
-    Some((min, max))
 }
