@@ -14,7 +14,7 @@ use super::flow::State;
 use super::index::Side;
 use super::{Frame, Inferrer};
 use crate::model::index::Dep;
-use crate::model::params::{self, Arity, Bound, CallLog, CallShape, ForwardedParam, ParameterPolicy};
+use crate::model::params::{self, Arity, Bound, CallLog, CallShape, EntrySite, ForwardedParam, ParameterPolicy};
 use crate::stack_guard::ensure_room;
 use crate::syntax::name;
 use crate::types::{union, Name, Type};
@@ -23,6 +23,7 @@ use crate::types::{union, Name, Type};
 #[derive(Default)]
 pub struct CallRecorder {
     calls: HashMap<(Name, Side, String), Vec<CallShape>>,
+    entries: HashMap<(Name, Side, String), Vec<EntrySite>>,
     escaped: HashSet<String>,
 }
 
@@ -31,9 +32,11 @@ impl CallRecorder {
     pub fn into_log(self) -> CallLog {
         let mut calls: Vec<((Name, Side, String), Vec<CallShape>)> = self.calls.into_iter().collect();
         calls.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut entries: Vec<((Name, Side, String), Vec<EntrySite>)> = self.entries.into_iter().collect();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
         let mut escaped: Vec<String> = self.escaped.into_iter().collect();
         escaped.sort();
-        CallLog { calls, escaped, ..CallLog::default() }
+        CallLog { calls, entries, escaped, ..CallLog::default() }
     }
 }
 
@@ -93,13 +96,15 @@ impl<'pr> Inferrer<'pr, '_> {
 
     /// Logs a call for the project's parameter inference. Under the
     /// private policy only calls on `self` can reach the methods typed.
+    /// With the arguments handed on as they came and what the call says of
+    /// `self`'s instance variables.
     pub(super) fn note_call(
         &mut self,
         method: &str,
         on_self: bool,
         receiver: &Type,
         args: &[Arg],
-        forwarded: &[(usize, ForwardedParam)],
+        (forwarded, entry): (&[(usize, ForwardedParam)], EntrySite),
         self_unknown: bool,
     ) {
         let policy = self.parameter_policy();
@@ -120,40 +125,27 @@ impl<'pr> Inferrer<'pr, '_> {
                     }
                 },
             };
-            CallLog::add(&mut self.call_log.calls, (key.0, key.1, method.to_string()), shape.clone());
+            let key = (key.0, key.1, method.to_string());
+            CallLog::add_entry(&mut self.call_log.entries, key.clone(), entry.clone());
+            CallLog::add(&mut self.call_log.calls, key, shape.clone());
         }
     }
 
-    /// A writer called by a write with no call node of its own (`self.n
-    /// += 1`, `self.a, b = ...`, `rescue => self.e`): a call like others.
-    pub(super) fn note_written(
-        &mut self,
-        receiver_node: Option<&ruby_prism::Node<'pr>>,
-        receiver: &Type,
-        writer: &str,
-        args: Vec<Type>,
-        frame: &super::Frame,
-    ) {
-        let implicit = receiver_node.is_none();
-        let on_self = implicit || matches!(receiver_node, Some(ruby_prism::Node::SelfNode { .. }));
-        let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
-        self.note_call(writer, on_self, receiver, &args, &[], implicit && !frame.self_known);
+    /// What a call on `self` says of the object's instance variables when
+    /// the method it calls starts (see [`EntrySite`]); nothing for a call
+    /// on another object.
+    pub(super) fn entry_site(&self, on_self: bool, state: &State, frame: &Frame) -> EntrySite {
+        let Some(flow) = state.as_ref().filter(|_| on_self && frame.self_known) else { return EntrySite::default() };
+        let mut set: Vec<String> =
+            flow.ivars_set.iter().chain(flow.ivars.keys()).filter(|name| name.starts_with('@')).cloned().collect();
+        set.sort();
+        set.dedup();
+        EntrySite { set, within: frame.entry_key.as_deref().cloned() }
     }
 
-    /// A name something may call with arguments no call site shows.
-    pub(super) fn note_escape(&mut self, method: &str) {
-        if self.parameter_policy() != ParameterPolicy::Off && !self.call_log.escaped.contains(method) {
-            self.call_log.escaped.insert(method.to_string());
-        }
-    }
-
-    /// The method `def` is, with its parameter list, when the policy lets
-    /// its parameters be typed from the project's calls.
-    fn typed_from_calls(
-        &self,
-        id: usize,
-        list: &ruby_prism::ParametersNode<'pr>,
-    ) -> Option<((Name, Side, String), Arity)> {
+    /// The method `def` is, when the policy lets what its calls show
+    /// (arguments, variables set) be taken as all it is called with.
+    pub(super) fn typed_by_calls(&self, id: usize) -> Option<(Name, Side, String)> {
         let project = self.index.project.as_ref()?;
         let policy = project.index.policy;
         let info = self.index.def(id);
@@ -172,6 +164,51 @@ impl<'pr> Inferrer<'pr, '_> {
         if !eligible || info.dual || params::called_by_ruby(&method) || self.env.has_class(&class) {
             return None;
         }
+        Some((class, side, method))
+    }
+
+    /// The instance variables every call of `def` surely set before it
+    /// starts, when all its calls are in view.
+    pub(super) fn entry_ivars(&self, id: usize) -> Vec<String> {
+        let Some((class, side, method)) = self.typed_by_calls(id) else { return Vec::new() };
+        let Some(project) = self.index.project.as_ref() else { return Vec::new() };
+        let found = project.index.entry_ivars(&class, side, &method).to_vec();
+        project.read(Dep::EntryIvars(class, side, method));
+        found
+    }
+
+    /// A writer called by a write with no call node of its own (`self.n
+    /// += 1`, `self.a, b = ...`, `rescue => self.e`): a call like others.
+    pub(super) fn note_written(
+        &mut self,
+        receiver_node: Option<&ruby_prism::Node<'pr>>,
+        receiver: &Type,
+        writer: &str,
+        args: Vec<Type>,
+        frame: &super::Frame,
+    ) {
+        let implicit = receiver_node.is_none();
+        let on_self = implicit || matches!(receiver_node, Some(ruby_prism::Node::SelfNode { .. }));
+        let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
+        let entry = EntrySite::default();
+        self.note_call(writer, on_self, receiver, &args, (&[], entry), implicit && !frame.self_known);
+    }
+
+    /// A name something may call with arguments no call site shows.
+    pub(super) fn note_escape(&mut self, method: &str) {
+        if self.parameter_policy() != ParameterPolicy::Off && !self.call_log.escaped.contains(method) {
+            self.call_log.escaped.insert(method.to_string());
+        }
+    }
+
+    /// The method `def` is, with its parameter list, when the policy lets
+    /// its parameters be typed from the project's calls.
+    fn typed_from_calls(
+        &self,
+        id: usize,
+        list: &ruby_prism::ParametersNode<'pr>,
+    ) -> Option<((Name, Side, String), Arity)> {
+        let (class, side, method) = self.typed_by_calls(id)?;
         if list.keyword_rest().is_some_and(|k| matches!(k, Node::ForwardingParameterNode { .. })) {
             return None;
         }

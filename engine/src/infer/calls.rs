@@ -437,7 +437,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let receiver_type = if block_reaches_receiver { receiver_type.forget_contents() } else { receiver_type };
 
         let self_unknown = implicit && !frame.self_known;
-        self.note_call(&method, on_self, &receiver_type, &args, &forwarded, self_unknown);
+        let entry = self.entry_site(on_self, state, frame);
+        self.note_call(&method, on_self, &receiver_type, &args, (&forwarded, entry), self_unknown);
         let receiver_local = receiver_node
             .as_ref()
             .and_then(|r| r.as_local_variable_read_node())

@@ -153,6 +153,7 @@ impl<'pr> Inferrer<'pr, '_> {
             writes: Rc::new(scope_writes::collect(value)),
             block_param: None,
             forwardable: None,
+            entry_key: None,
             match_locals: None,
         };
         let saved_jumps = std::mem::take(&mut self.jumps);

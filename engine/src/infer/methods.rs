@@ -153,6 +153,7 @@ impl<'pr> Inferrer<'pr, '_> {
             writes: Rc::new(writes),
             block_param,
             forwardable,
+            entry_key: self.typed_by_calls(id).map(Rc::new),
             match_locals,
         };
         // A method is walked on its own, whatever the caller was doing.
@@ -165,6 +166,11 @@ impl<'pr> Inferrer<'pr, '_> {
         // change what that loop is found to do.
         let saved_risks = self.stop_risks;
         let mut state: State = Some(Flow::default());
+        // What every call of it set before it starts stays set.
+        let entry = self.entry_ivars(id);
+        if let (false, Some(flow)) = (entry.is_empty(), state.as_mut()) {
+            flow.ivars_set.extend(entry);
+        }
         // A fact no code reads, which every point that may let code write
         // the object's ivars clears: if it reaches the end, a call of this
         // method leaves its caller's ivar facts standing.
@@ -277,6 +283,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     writes: Rc::new(writes),
                     block_param: None,
                     forwardable: None,
+                    entry_key: None,
                     match_locals: None,
                 }
             }
@@ -288,6 +295,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 writes: Rc::new(writes),
                 block_param: None,
                 forwardable: None,
+                entry_key: None,
                 match_locals: None,
                 ..frame.clone()
             },
@@ -322,6 +330,7 @@ impl<'pr> Inferrer<'pr, '_> {
             writes: Rc::new(writes),
             block_param: None,
             forwardable: None,
+            entry_key: None,
             match_locals: None,
             ..frame.clone()
         };

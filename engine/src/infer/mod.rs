@@ -297,6 +297,9 @@ pub(crate) struct Frame {
     pub block_param: Option<Rc<str>>,
     /// The method's parameters its calls may pass on as they came.
     pub forwardable: Option<Rc<call_sites::Forwardable>>,
+    /// The method being inferred, when all its calls are in view: its
+    /// calls' variables set add to what its own calls set.
+    pub entry_key: Option<Rc<(Name, Side, String)>>,
     /// Locals of the method holding a regexp literal's match (see
     /// [`scope_writes::collect_with_matches`]).
     pub match_locals: Option<Rc<HashMap<String, named_groups::Groups>>>,
@@ -487,6 +490,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             writes: Rc::new(writes),
             block_param: None,
             forwardable: None,
+            entry_key: None,
             match_locals: (!match_locals.is_empty()).then(|| Rc::new(match_locals)),
         };
         let mut state: State = Some(Flow::default());

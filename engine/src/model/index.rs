@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 
 use super::classes::{add_mixin, MadeMethods, MethodEntry, PendingKind, Side, Superclass, UserClass};
-use super::params::{CallLog, CallShape, ParameterPolicy};
+use super::params::{CallLog, CallShape, EntrySite, ParameterPolicy};
 use crate::rbs::Environment;
 use crate::types::{join_positions, union, Name, Type};
 
@@ -170,6 +170,12 @@ pub struct FileExports {
     /// What its calls pass to project methods (`parameter_inference`).
     pub calls: CallLog,
 }
+
+/// What the project's calls pass to each method, when all are in view.
+type MethodCalls = HashMap<(Name, Side, String), Vec<CallShape>>;
+
+/// Where each method is called from, when all its calls are in view.
+type MethodEntries = HashMap<(Name, Side, String), Vec<EntrySite>>;
 
 /// One file's definition of a method as folding sees it: its return, and
 /// what it yields when that is known.
@@ -373,7 +379,10 @@ pub struct ProjectIndex {
     pub policy: ParameterPolicy,
     /// Every call that may reach each method, by (class, side, name),
     /// when every such call is in view (see `model::params`).
-    params: HashMap<(Name, Side, String), Vec<CallShape>>,
+    params: MethodCalls,
+    /// Instance variables surely set when each method starts (only those
+    /// with some), from the same calls.
+    entry_ivars: HashMap<(Name, Side, String), Vec<String>>,
     /// Modules some code mixes into single objects (`obj.extend(M)`):
     /// their instance methods may answer on an object of any class.
     object_extended: Vec<Name>,
@@ -436,6 +445,9 @@ pub enum Dep {
     Exported,
     /// What the project's calls pass to a method's parameters.
     Params(Name, Side, String),
+    /// Which instance variables the project's calls of a method surely
+    /// set before it starts.
+    EntryIvars(Name, Side, String),
     /// Which modules mixed into single objects or into subclasses define
     /// a class's instance method, and what theirs return.
     MixinOverrides(Name, String),
@@ -549,6 +561,7 @@ impl Dep {
             | Dep::Constant(_)
             | Dep::Exported
             | Dep::Params(..)
+            | Dep::EntryIvars(..)
             | Dep::MixinOverrides(..)
             | Dep::Overrides(..) => true,
             Dep::Class(_)
@@ -653,6 +666,12 @@ impl ProjectIndex {
     /// Every call that may reach a method, when all of them are in view.
     pub fn parameter_calls(&self, class: &str, side: Side, method: &str) -> Option<&[CallShape]> {
         self.params.get(&(Name::from(class), side, method.to_string())).map(Vec::as_slice)
+    }
+
+    /// The instance variables surely set when a method starts, over every
+    /// call of it (see [`super::params::resolve_entries`]), sorted.
+    pub fn entry_ivars(&self, class: &str, side: Side, method: &str) -> &[String] {
+        self.entry_ivars.get(&(Name::from(class), side, method.to_string())).map(Vec::as_slice).unwrap_or_default()
     }
 
     /// Every project class below this one (subclasses, includers), sorted.
@@ -871,7 +890,7 @@ impl ProjectIndex {
         // The calls and the returns fold apart, each class's returns on its
         // own: a widely used class's edit refolds every file's exports.
         let names: Vec<Name> = sorted_keys(&self.classes);
-        let (params, folded) = rayon::join(
+        let ((params, entries), folded) = rayon::join(
             || self.fold_calls(exports),
             || {
                 let definers = self.instance_method_definers();
@@ -883,6 +902,7 @@ impl ProjectIndex {
         );
         self.params = params;
         super::params::resolve_forwarded(&mut self.params);
+        self.entry_ivars = super::params::resolve_entries(&entries);
         for (id, returns, yields) in folded {
             self.methods[id as usize].returns = returns;
             self.methods[id as usize].yields = yields;
@@ -969,12 +989,14 @@ impl ProjectIndex {
     /// Each project method's calls, from every class a call's receiver may
     /// share the method with (the class, its ancestors and descendants in
     /// the project), unless the name may be called unseen.
-    fn fold_calls(&self, exports: &[Option<&FileExports>]) -> HashMap<(Name, Side, String), Vec<CallShape>> {
+    fn fold_calls(&self, exports: &[Option<&FileExports>]) -> (MethodCalls, MethodEntries) {
         let mut out = HashMap::default();
+        let mut entries_out = HashMap::default();
         if self.policy == ParameterPolicy::Off {
-            return out;
+            return (out, entries_out);
         }
         let mut calls: HashMap<(Name, Side, String), Vec<CallShape>> = HashMap::default();
+        let mut entries: HashMap<(Name, Side, String), Vec<EntrySite>> = HashMap::default();
         let mut escaped: HashSet<&str> = HashSet::default();
         let mut prefixes: Vec<&str> = Vec::new();
         let mut suffixes: Vec<&str> = Vec::new();
@@ -983,6 +1005,11 @@ impl ProjectIndex {
             for (key, shapes) in &file.calls.calls {
                 for shape in shapes {
                     CallLog::add(&mut calls, key.clone(), shape.clone());
+                }
+            }
+            for (key, sites) in &file.calls.entries {
+                for site in sites {
+                    CallLog::add_entry(&mut entries, key.clone(), site.clone());
                 }
             }
             escaped.extend(file.calls.escaped.iter().map(String::as_str));
@@ -1040,20 +1067,28 @@ impl ProjectIndex {
                         continue;
                     }
                     let mut shapes: Vec<CallShape> = Vec::new();
+                    let mut sites: Vec<EntrySite> = Vec::new();
                     for receiver in &related {
                         for shape in by_key.get(&(&**receiver, side, method.as_str())).into_iter().copied().flatten() {
                             if !shapes.contains(shape) {
                                 shapes.push(shape.clone());
                             }
                         }
+                        let key = (receiver.clone(), side, method.clone());
+                        for site in entries.get(&key).into_iter().flatten() {
+                            if !sites.contains(site) {
+                                sites.push(site.clone());
+                            }
+                        }
                     }
                     if !shapes.is_empty() {
                         out.insert((class.clone(), side, method.clone()), shapes);
+                        entries_out.insert((class.clone(), side, method.clone()), sites);
                     }
                 }
             }
         }
-        out
+        (out, entries_out)
     }
 
     /// The project classes a class inherits from or mixes in, transitively.
@@ -1734,6 +1769,10 @@ impl ProjectIndex {
                 5u8.hash(&mut hasher);
                 self.parameter_calls(class, *side, method).hash(&mut hasher);
             }
+            Dep::EntryIvars(class, side, method) => {
+                17u8.hash(&mut hasher);
+                self.entry_ivars(class, *side, method).hash(&mut hasher);
+            }
             // Answered by the workspace, from the rules' facts.
             Dep::Facts | Dep::FactName(_) => 2u8.hash(&mut hasher),
             Dep::Exported => self.exported.hash(&mut hasher),
@@ -1820,6 +1859,7 @@ impl ProjectIndex {
             | Dep::FactName(_)
             | Dep::Exported
             | Dep::Params(..)
+            | Dep::EntryIvars(..)
             | Dep::MixinOverrides(..)
             | Dep::Redefined(_)
             | Dep::ConstantRewritten(_)

@@ -67,6 +67,22 @@ pub struct CallLog {
     pub escaped_suffixes: Vec<String>,
     /// What names built at run time hold between interpolations.
     pub escaped_infixes: Vec<String>,
+    /// Where each call on `self` was made (see [`EntrySite`]), by the same
+    /// keys as `calls`.
+    #[serde(default)]
+    pub entries: Vec<((Name, Side, String), Vec<EntrySite>)>,
+}
+
+/// What a call says of the object's instance variables when the method it
+/// calls starts: those surely assigned at the call (a variable once set
+/// stays set), and the calling method, whose own start adds what its
+/// callers had set (`within`, when all of its calls are in view too).
+/// A call on another object knows nothing of its variables: empty.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct EntrySite {
+    /// Sorted.
+    pub set: Vec<String>,
+    pub within: Option<(Name, Side, String)>,
 }
 
 /// Calls a log keeps per method before it gives up on the method.
@@ -85,6 +101,86 @@ impl CallLog {
         }
         shapes.push(shape);
     }
+
+    /// Adds where a call was made (deduplicated; past the cap, nothing is
+    /// known of the method's start).
+    pub fn add_entry(
+        sites: &mut HashMap<(Name, Side, String), Vec<EntrySite>>,
+        key: (Name, Side, String),
+        site: EntrySite,
+    ) {
+        let known = sites.entry(key).or_default();
+        let nothing = |s: &EntrySite| s.set.is_empty() && s.within.is_none();
+        if known.iter().any(nothing) || known.contains(&site) {
+            return;
+        }
+        if known.len() >= MAX_SHAPES || nothing(&site) {
+            *known = vec![EntrySite::default()];
+            return;
+        }
+        known.push(site);
+    }
+}
+
+/// How many rounds the instance variables set at methods' starts may take
+/// to settle before none is taken as set anywhere.
+const ENTRY_ROUNDS: usize = 64;
+
+/// The instance variables surely set when each method starts: over every
+/// call of it, what was set there, with what was set at the start of the
+/// calling method (when that one's calls are all in view too). Taken as
+/// the greatest answer that holds (a cycle of helpers reached from a
+/// method that set `@s` all have `@s`), which is sound because a
+/// variable, once set, stays set: starting from "all", each round drops
+/// what some call cannot show, until none drops more. Methods with nothing
+/// set are left out.
+pub fn resolve_entries(
+    sites: &HashMap<(Name, Side, String), Vec<EntrySite>>,
+) -> HashMap<(Name, Side, String), Vec<String>> {
+    use std::collections::BTreeSet;
+    // `None`: every variable (not yet narrowed).
+    let mut entry: HashMap<&(Name, Side, String), Option<BTreeSet<&str>>> =
+        sites.keys().map(|key| (key, None)).collect();
+    let mut keys: Vec<&(Name, Side, String)> = sites.keys().collect();
+    keys.sort();
+    let mut settled = false;
+    for _ in 0..ENTRY_ROUNDS {
+        let mut changed = false;
+        for key in &keys {
+            let mut meet: Option<BTreeSet<&str>> = None;
+            for site in &sites[*key] {
+                let own = site.set.iter().map(String::as_str);
+                let at_site: Option<BTreeSet<&str>> = match site.within.as_ref().and_then(|w| entry.get(w)) {
+                    Some(None) => None,
+                    Some(Some(caller)) => Some(caller.iter().copied().chain(own).collect()),
+                    None => Some(own.collect()),
+                };
+                meet = match (meet, at_site) {
+                    (None, other) | (other, None) => other,
+                    (Some(a), Some(b)) => Some(a.intersection(&b).copied().collect()),
+                };
+            }
+            if entry[*key] != meet {
+                entry.insert(*key, meet);
+                changed = true;
+            }
+        }
+        if !changed {
+            settled = true;
+            break;
+        }
+    }
+    if !settled {
+        return HashMap::default();
+    }
+    entry
+        .into_iter()
+        .filter_map(|(key, set)| {
+            // Still "all": reached only from methods nobody calls.
+            let set = set?;
+            (!set.is_empty()).then(|| (key.clone(), set.into_iter().map(str::to_string).collect()))
+        })
+        .collect()
 }
 
 /// A parameter list as the binding needs it: counts and keyword names.
@@ -354,4 +450,47 @@ pub fn called_by_ruby(method: &str) -> bool {
     ];
     // Operators (`==`, `<=>`, `[]`, `+`) are called by the core library.
     HOOKS.contains(&method) || !method.starts_with(|c: char| c == '_' || c.is_alphabetic())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(method: &str) -> (Name, Side, String) {
+        (Name::from("Parser"), Side::Instance, method.to_string())
+    }
+
+    fn site(set: &[&str], within: Option<&str>) -> EntrySite {
+        EntrySite { set: set.iter().map(|s| s.to_string()).collect(), within: within.map(key) }
+    }
+
+    #[test]
+    fn variables_set_at_every_call_reach_helpers_through_cycles() {
+        let mut sites = HashMap::default();
+        // `compile` (public: no entry of its own) sets @s and @n before
+        // `expr`; `expr` and `term` call each other; `term` also sets @t
+        // before calling `expr`.
+        sites.insert(key("expr"), vec![site(&["@n", "@s"], None), site(&["@t"], Some("term"))]);
+        sites.insert(key("term"), vec![site(&[], Some("expr"))]);
+        let entries = resolve_entries(&sites);
+        assert_eq!(entries[&key("expr")], ["@n", "@s"]);
+        assert_eq!(entries[&key("term")], ["@n", "@s"]);
+        // A call from where nothing is known clears what every call showed.
+        sites.get_mut(&key("term")).unwrap().push(EntrySite::default());
+        let entries = resolve_entries(&sites);
+        assert!(!entries.contains_key(&key("term")), "{entries:?}");
+        // Then `expr`, called from `term` with @t alone, keeps only what
+        // both its callers set: nothing.
+        assert!(!entries.contains_key(&key("expr")), "{entries:?}");
+    }
+
+    #[test]
+    fn past_the_cap_a_method_start_knows_nothing() {
+        let mut sites = HashMap::default();
+        for i in 0..=MAX_SHAPES {
+            CallLog::add_entry(&mut sites, key("h"), site(&["@s", &format!("@v{i}")], None));
+        }
+        assert_eq!(sites[&key("h")], [EntrySite::default()]);
+        assert!(resolve_entries(&sites).is_empty());
+    }
 }
