@@ -267,6 +267,27 @@ fn wrong_arity() {
         "class Foo\n  protected def m(a) = a\n  def method_missing(name, *args) = args\n  def respond_to_missing?(*) = true\nend\nFoo.new.m(1, 2)",
         "class Foo\n  def m(a) = a\nend\nFoo.class_eval \"def m(a, b) = [a, b]\"\nFoo.new.m(1, 2)",
         "class Foo\n  def m(a) = a\nend\nFoo.module_eval \"def m(a, b) = [a, b]\"\nFoo.new.m(1, 2)",
+        // Nor what Ruby may not run, found probing against Ruby 3.1: `new`
+        // made private (`Singleton`, `private_class_method`), a library
+        // module mixed in ahead (Math's `hypot`) or into the object, a
+        // method of a class the signatures declare (a library loaded
+        // later may define it again), a class reopened under another
+        // name, a metaclass's method, code evaluated from strings, names
+        // computed on a class or on one no name shows, a `def` in a
+        // branch, a file loaded by `send(:require, ...)`.
+        "require \"singleton\"\nclass Foo\n  include Singleton\n  def initialize; end\nend\nFoo.new(1)",
+        "class Foo\n  def initialize(a); end\nend\nFoo.private_class_method(:new)\nFoo.new(1, 2)",
+        "class Base\n  def hypot(a) = a\nend\nclass Foo < Base\n  include Math\n  def run = hypot(3, 4)\nend",
+        "class Foo\n  def clamp(a) = a\nend\nf = Foo.new\nf.extend(Comparable)\nf.clamp(1, 2)",
+        "class String\n  def to_d(a) = a\nend\n\"1.5\".to_d",
+        "class Foo\n  def initialize(a); end\nend\nBar = Foo\nclass Bar\n  def initialize(a, b); end\nend\nFoo.new(1, 2)",
+        "class Foo\n  class << self\n    def self.s(a) = a\n  end\nend\nFoo.s(1, 2)",
+        "class Foo\n  def m(a) = a\nend\neval(\"class Foo; def m(a, b) = b; end\")\nFoo.new.m(1, 2)",
+        "class Foo\n  def m(a) = a\nend\nname = :m\nFoo.define_method(name) { |a, b| b }\nFoo.new.m(1, 2)",
+        "class Foo\n  def m(a) = a\nend\ndef wrap(k, n) = k.define_method(n) { |*a| a }\nwrap(Foo, :m)\nFoo.new.m(1, 2)",
+        "class Foo\n  def m(a) = a\nend\ndef kill(k, n) = k.class_exec { remove_method n }\nkill(Foo, :m)\nFoo.new.m(1, 2)",
+        "class Foo\n  if ENV[\"X\"]\n    def m(a) = a\n  end\nend\nFoo.new.m(1, 2)",
+        "class Foo\n  def m(a) = a\nend\nsend(:require, File.expand_path(\"../patch\", __dir__))\nFoo.new.m(1, 2)",
         // The default libraries' signatures, as Ruby 3.1 takes them (see
         // data/rbs_core_fixes.rbs).
         "require \"set\"\n[1, 2].to_set(Set)\nSet[1].to_set(Set)",

@@ -164,3 +164,28 @@ fn new_is_judged_by_initialize_in_another_file_only_when_it_is_the_only_one() {
     ]);
     assert_eq!(findings(dir.path(), "call.wrong-arity"), []);
 }
+
+#[test]
+fn new_is_left_alone_where_another_file_makes_it_private() {
+    let foo = "require_relative \"base\"\nclass Foo < Base\n  def initialize(a); end\nend\n";
+    let call = "require_relative \"foo\"\nrequire_relative \"more\"\nFoo.new(1, 2)\n";
+    let bases: &[(&str, &str)] = &[
+        ("class Base\n  private_class_method :new\nend\n", ""),
+        ("class Base\n  class << self\n    private :new\n  end\nend\n", ""),
+        ("require \"singleton\"\nclass Base\n  include Singleton\nend\n", ""),
+        ("class Base\nend\n", "require \"singleton\"\nFoo.include(Singleton)\n"),
+        ("class Base\nend\n", "Foo.singleton_class.send(:private, :new)\n"),
+    ];
+    for (base, more) in bases {
+        let dir = project(&[("lib/base.rb", base), ("lib/foo.rb", foo), ("lib/more.rb", more), ("lib/use.rb", call)]);
+        let found = findings(dir.path(), "call.wrong-arity");
+        assert!(found.is_empty(), "with {base:?} and {more:?}: {found:?}");
+    }
+    let dir = project(&[
+        ("lib/base.rb", "class Base\nend\n"),
+        ("lib/foo.rb", foo),
+        ("lib/more.rb", ""),
+        ("lib/use.rb", call),
+    ]);
+    assert_eq!(findings(dir.path(), "call.wrong-arity").len(), 1, "the plain case fires");
+}

@@ -73,6 +73,22 @@ pub struct ProjectFacts {
     made_private: HashSet<String>,
     /// Some such call is given names computed at run time.
     private_computed: bool,
+    /// Names given to `undef_method` or `remove_method` anywhere.
+    removed: HashSet<String>,
+    /// Modules mixed into single objects (`obj.extend(Comparable)`): a
+    /// library module's methods answer ahead of the object's class.
+    objects_extended: HashSet<String>,
+    /// Last segments of classes a constant names again (`Bar = Foo`):
+    /// `class Bar` reopens `Foo` under another name.
+    class_aliases: HashSet<String>,
+    /// Code is evaluated from a string somewhere (`eval`, `class_eval
+    /// "..."`, named as a value too): it may define or replace anything.
+    evaluates_strings: bool,
+    /// Methods under computed names are defined, aliased or removed on a
+    /// class no name shows (`klass.define_method(n)`): any class's
+    /// methods may be replaced (what the rules judging a `def`'s
+    /// parameters must allow for; a missing method is another matter).
+    defines_on_unknown: bool,
 }
 
 /// One `def` in a class body as calls from other files see it.
@@ -87,6 +103,9 @@ pub struct DefShape {
     /// Private or protected where it is defined (or in a `class << self`
     /// body that changes visibility).
     pub restricted: bool,
+    /// Not a statement of the body itself (in an `if`, a `begin`, after
+    /// code that may raise): it may never be defined.
+    pub conditional: bool,
 }
 
 impl ProjectFacts {
@@ -106,11 +125,15 @@ impl ProjectFacts {
             required: Vec::new(),
             restricted: hidden_defs(parsed),
             singleton_restricted: false,
+            direct_defs: Vec::new(),
+            removed_here: Vec::new(),
         };
         collector.visit(&parsed.root());
         let opened = std::mem::take(&mut collector.opened);
+        let removed = std::mem::take(&mut collector.removed_here);
         let required = std::mem::take(&mut collector.required);
         let mut facts = collector.facts;
+        facts.removed.extend(removed);
         let names: Vec<String> = facts.anywhere.iter().chain(facts.by_class.values().flatten()).cloned().collect();
         facts.all_names.extend(names);
         for class in opened {
@@ -198,14 +221,18 @@ impl ProjectFacts {
     /// note by name. (One file's facts, before merging.)
     pub fn shape_text(&self) -> String {
         format!(
-            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
             self.files_opening,
             self.dynamic_classes,
             self.makers,
             self.mixins,
             self.subclassed,
             self.loads,
-            self.native
+            self.native,
+            self.objects_extended,
+            self.class_aliases,
+            self.evaluates_strings,
+            self.defines_on_unknown
         )
     }
 
@@ -225,7 +252,30 @@ impl ProjectFacts {
         self.made_public_elsewhere(method).hash(&mut hasher);
         self.def_shapes.get(method).hash(&mut hasher);
         self.made_private_anywhere(method).hash(&mut hasher);
+        self.removed.contains(method).hash(&mut hasher);
         hasher.finish()
+    }
+
+    /// Modules the project mixes into single objects, as written.
+    pub fn objects_extended(&self) -> impl Iterator<Item = &String> {
+        self.objects_extended.iter()
+    }
+
+    /// Does a constant name this class (its last segment) again, so that a
+    /// `class` of the other name reopens it?
+    pub fn aliased(&self, class: &str) -> bool {
+        self.class_aliases.contains(last_segment(class))
+    }
+
+    /// Is code evaluated from a string anywhere in the project?
+    pub fn evaluates_strings(&self) -> bool {
+        self.evaluates_strings
+    }
+
+    /// Does some file define or remove methods under computed names on a
+    /// class no name shows?
+    pub fn defines_on_unknown(&self) -> bool {
+        self.defines_on_unknown
     }
 
     /// May some file make the method private or protected by name?
@@ -281,7 +331,12 @@ impl ProjectFacts {
             self.def_shapes.entry(method).or_default().extend(shapes);
         }
         self.made_private.extend(other.made_private);
+        self.removed.extend(other.removed);
         self.private_computed |= other.private_computed;
+        self.objects_extended.extend(other.objects_extended);
+        self.class_aliases.extend(other.class_aliases);
+        self.evaluates_strings |= other.evaluates_strings;
+        self.defines_on_unknown |= other.defines_on_unknown;
         for (key, modules) in other.mixins {
             self.mixins.entry(key).or_default().extend(modules);
         }
@@ -430,6 +485,22 @@ impl<'a> FactsReader<'a> {
         self.facts.is_spread(class)
     }
 
+    pub fn aliased(&self, class: &str) -> bool {
+        self.facts.aliased(class)
+    }
+
+    pub fn evaluates_strings(&self) -> bool {
+        self.facts.evaluates_strings()
+    }
+
+    pub fn defines_on_unknown(&self) -> bool {
+        self.facts.defines_on_unknown()
+    }
+
+    pub fn objects_extended(&self) -> impl Iterator<Item = &String> {
+        self.facts.objects_extended()
+    }
+
     pub fn any_dynamic(&self, classes: &[&str]) -> bool {
         self.facts.any_dynamic(classes)
     }
@@ -457,6 +528,12 @@ impl<'a> FactsReader<'a> {
     pub fn made_private_anywhere(&self, method: &str) -> bool {
         self.note(method);
         self.facts.made_private_anywhere(method)
+    }
+
+    /// Is the name given to `undef_method` or `remove_method` anywhere?
+    pub fn removed_anywhere(&self, method: &str) -> bool {
+        self.note(method);
+        self.facts.removed.contains(method)
     }
 
     /// See [`ProjectFacts::only_def_in`]; a method made private or
@@ -510,6 +587,10 @@ const NAMES_METHODS: &[&str] = &[
 
 const STRING_EVALS: &[&str] = &["class_eval", "module_eval", "instance_eval", "class_exec", "module_exec", "eval"];
 
+/// Calls whose first argument names a method they call or hand out.
+const NAMES_A_METHOD_TO_CALL: &[&str] =
+    &["send", "__send__", "public_send", "method", "public_method", "instance_method", "to_proc"];
+
 struct Collector {
     facts: ProjectFacts,
     /// Enclosing classes and modules: (qualified name, is a module).
@@ -534,6 +615,11 @@ struct Collector {
     restricted: HashMap<usize, crate::infer::Visibility>,
     /// In a `class << self` body that calls `private` or `protected`.
     singleton_restricted: bool,
+    /// For each class body being read (innermost last), the offsets of
+    /// the `def`s that are its own statements (see [`DefShape::conditional`]).
+    direct_defs: Vec<HashSet<usize>>,
+    /// Names given to `undef_method` or `remove_method`.
+    removed_here: Vec<String>,
 }
 
 /// What `self` is in a block.
@@ -594,8 +680,27 @@ impl Collector {
             }
         }
         if STRING_EVALS.contains(&method.as_str()) && call.block().is_none() {
+            self.facts.evaluates_strings = true;
             self.string_eval(call, &method);
             return;
+        }
+        // Methods that run code or hide methods, named as a value
+        // (`send(:class_eval, s)`, `method(:private).call(n)`).
+        let named = call.arguments().and_then(|a| a.arguments().iter().next()).and_then(|first| {
+            let symbol = first.as_symbol_node()?;
+            Some(String::from_utf8_lossy(symbol.unescaped()).into_owned())
+        });
+        if let Some(named) = named.filter(|_| NAMES_A_METHOD_TO_CALL.contains(&method.as_str())) {
+            if STRING_EVALS.contains(&named.as_str()) || named == "binding" {
+                self.facts.evaluates_strings = true;
+            }
+            if matches!(named.as_str(), "private" | "protected" | "private_class_method")
+                && method != "send"
+                && method != "__send__"
+                && method != "public_send"
+            {
+                self.facts.private_computed = true;
+            }
         }
         // `C.send(:define_method, ...)` defines like `define_method` on C.
         let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
@@ -636,6 +741,16 @@ impl Collector {
             self.made_private(&arguments[skip..]);
             return;
         }
+        if matches!(method.as_str(), "undef_method" | "remove_method") {
+            // A method removed is not given to anyone: only what judges
+            // a `def` by its parameters must know it may be gone.
+            for argument in &arguments[skip..] {
+                if !literal_names(argument, &mut self.removed_here) {
+                    self.facts.defines_on_unknown = true;
+                }
+            }
+            return;
+        }
         if !DEFINING_CALLS.contains(&method.as_str()) {
             return;
         }
@@ -663,6 +778,30 @@ impl Collector {
             self.facts.anywhere.insert(name);
         }
     }
+}
+
+/// The offsets of the `def`s a class body runs as its own statements
+/// (`private def x` among them), not inside a branch or a `begin`.
+fn own_defs(body: &Node<'_>) -> HashSet<usize> {
+    let mut out = HashSet::default();
+    let mut note = |statement: &Node<'_>| {
+        if let Some(def) = statement.as_def_node() {
+            out.insert(def.as_node().location().start() as usize);
+        }
+        // `private def x`, `private_class_method def self.y`.
+        if let Some(call) = statement.as_call_node().filter(|c| c.receiver().is_none()) {
+            for argument in call.arguments().iter().flat_map(|a| a.arguments().iter()) {
+                if let Some(def) = argument.as_def_node() {
+                    out.insert(def.as_node().location().start() as usize);
+                }
+            }
+        }
+    };
+    match body.as_statements_node() {
+        Some(list) => list.body().iter().for_each(|statement| note(&statement)),
+        None => note(body),
+    }
+    out
 }
 
 /// The file's `def`s that are not public (the scan is skipped where no
@@ -773,8 +912,17 @@ impl Collector {
             (None, Owner::Singleton) => self.singleton_restricted,
             _ => false,
         };
-        let shape = DefShape { class: class.clone(), side, arity: crate::syntax::positional_arity(node), restricted };
+        let conditional = !self.direct_defs.last().is_some_and(|direct| direct.contains(&offset));
+        let arity = crate::syntax::positional_arity(node);
+        let shape = DefShape { class: class.clone(), side, arity, restricted, conditional };
         self.facts.def_shapes.entry(method.to_string()).or_default().push(shape);
+    }
+
+    /// `Bar = Foo`: a class may be reopened under the other name.
+    fn note_alias(&mut self, value: &Node<'_>) {
+        if let Some(written) = constant_path_text(value) {
+            self.facts.class_aliases.insert(last_segment(&written).to_string());
+        }
     }
 
     /// See [`crate::syntax::sends_to_a_class_object`].
@@ -795,12 +943,18 @@ impl Collector {
     /// body, or a constant receiver) answers to methods nobody can list.
     fn mark_target_dynamic(&mut self, call: &CallNode<'_>) {
         let on_self = matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
-        // In a block run on a class written as a constant: that class's.
-        if let Some(BlockSelf::On(class)) = self.block_selves.iter().rev().find(|s| **s != BlockSelf::Kept) {
-            if on_self {
+        // In a block run on a class written as a constant: that class's;
+        // on one no name shows (`k.class_exec { remove_method n }`): any.
+        match self.block_selves.iter().rev().find(|s| **s != BlockSelf::Kept) {
+            Some(BlockSelf::On(class)) if on_self => {
                 self.facts.dynamic_classes.insert(class.clone());
                 return;
             }
+            Some(BlockSelf::Unnamed) if on_self => {
+                self.facts.defines_on_unknown = true;
+                return;
+            }
+            _ => {}
         }
         let target = match call.receiver() {
             // At the top level, `self` is main: `include` there reaches Object.
@@ -822,8 +976,16 @@ impl Collector {
             }
             _ => {}
         }
-        if let Some(target) = target {
-            self.facts.dynamic_classes.insert(target);
+        match target {
+            Some(target) => {
+                self.facts.dynamic_classes.insert(target);
+            }
+            // A class no name shows (`klass.define_method(n)`, a hook's
+            // `base`): any class's methods may be replaced.
+            None if call.receiver().is_some() => {
+                self.facts.defines_on_unknown = true;
+            }
+            None => {}
         }
     }
 
@@ -831,6 +993,17 @@ impl Collector {
     /// a rule can ask whether M provides a method. A computed module
     /// leaves the target's methods unknown.
     fn mixin(&mut self, call: &CallNode<'_>, method: &str, arguments: &[Node<'_>]) {
+        let written: Vec<String> = arguments.iter().filter_map(constant_path_text).collect();
+        // `Singleton` makes `new` private wherever it is mixed in.
+        if written.iter().any(|m| last_segment(m) == "Singleton") {
+            self.facts.made_private.insert("new".to_string());
+        }
+        let on_object =
+            call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. }) && constant_path_text(&r).is_none());
+        if on_object && method == "extend" {
+            let modules = written.iter().map(|m| m.trim_start_matches("::").to_string());
+            self.facts.objects_extended.extend(modules);
+        }
         let target = match call.receiver() {
             None if self.lexical.is_empty() && self.blocks == 0 => Some("Object".to_string()),
             None | Some(Node::SelfNode { .. }) => self.lexical.last().map(|(class, _)| class.clone()),
@@ -954,6 +1127,11 @@ fn anonymous_module(value: &Node<'_>) -> Option<Vec<String>> {
             None => Vec::new(),
         };
         for statement in statements {
+            // Methods defined under computed names (`define_method(n)` in a
+            // loop): it may give anything names nobody can list.
+            if makes_computed_names(&statement) {
+                return None;
+            }
             let Some(inner) = statement.as_call_node() else { continue };
             if !matches!(name(inner.name()).as_str(), "include" | "prepend") {
                 continue;
@@ -964,6 +1142,29 @@ fn anonymous_module(value: &Node<'_>) -> Option<Vec<String>> {
         }
     }
     Some(included)
+}
+
+/// Does the code call a method-defining method on `self` with a name it
+/// computes (`define_method(n)`, `alias_method n, :x`), anywhere inside?
+fn makes_computed_names(node: &Node<'_>) -> bool {
+    struct Finder(bool);
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_call_node(&mut self, call: &CallNode<'pr>) {
+            let on_self = matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
+            if on_self && NAMES_METHODS.contains(&&*crate::syntax::name_text(call.name())) {
+                let mut names = Vec::new();
+                let arguments = call.arguments().into_iter().flat_map(|a| a.arguments().iter());
+                if arguments.into_iter().any(|argument| !literal_names(&argument, &mut names)) {
+                    self.0 = true;
+                }
+            }
+            ruby_prism::visit_call_node(self, call);
+        }
+        fn visit_def_node(&mut self, _node: &ruby_prism::DefNode<'pr>) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit(node);
+    finder.0
 }
 
 fn last_segment(name: &str) -> &str {
@@ -985,9 +1186,11 @@ impl<'pr> Visit<'pr> for Collector {
         let entered = self.enter(constant_path_text(&node.constant_path()), false);
         let (side, blocks) = (self.side, self.blocks);
         (self.side, self.blocks) = (Owner::Instance, if entered { 0 } else { blocks + 1 });
+        self.direct_defs.push(node.body().map(|body| own_defs(&body)).unwrap_or_default());
         if let Some(body) = node.body() {
             self.visit(&body);
         }
+        self.direct_defs.pop();
         (self.side, self.blocks) = (side, blocks);
         if entered {
             self.lexical.pop();
@@ -1010,16 +1213,20 @@ impl<'pr> Visit<'pr> for Collector {
     fn visit_singleton_class_node(&mut self, node: &ruby_prism::SingletonClassNode<'pr>) {
         let on_self = matches!(node.expression(), Node::SelfNode { .. });
         let (side, blocks, restricted) = (self.side, self.blocks, self.singleton_restricted);
-        if on_self {
+        // `class << self` inside another is the metaclass's: as unknown
+        // an object as `class << obj`.
+        if on_self && side == Owner::Instance {
             self.side = Owner::Singleton;
             self.singleton_restricted = node.body().is_some_and(|body| changes_visibility(&body));
         } else {
             // `class << obj`: methods for one object of any class.
             self.blocks += 1;
         }
+        self.direct_defs.push(node.body().map(|body| own_defs(&body)).unwrap_or_default());
         if let Some(body) = node.body() {
             self.visit(&body);
         }
+        self.direct_defs.pop();
         (self.side, self.blocks, self.singleton_restricted) = (side, blocks, restricted);
     }
 
@@ -1045,6 +1252,10 @@ impl<'pr> Visit<'pr> for Collector {
             None => {
                 self.note_shape(node, &method, self.side);
                 self.add(method, self.side)
+            }
+            // `def self.x` in `class << self` is the metaclass's.
+            Some(Node::SelfNode { .. }) if self.side == Owner::Singleton => {
+                self.facts.anywhere.insert(method);
             }
             Some(Node::SelfNode { .. }) => {
                 self.note_shape(node, &method, Owner::Singleton);
@@ -1077,6 +1288,16 @@ impl<'pr> Visit<'pr> for Collector {
         for name in names {
             self.add(name, self.side);
         }
+    }
+
+    fn visit_constant_write_node(&mut self, node: &ruby_prism::ConstantWriteNode<'pr>) {
+        self.note_alias(&node.value());
+        ruby_prism::visit_constant_write_node(self, node);
+    }
+
+    fn visit_constant_path_write_node(&mut self, node: &ruby_prism::ConstantPathWriteNode<'pr>) {
+        self.note_alias(&node.value());
+        ruby_prism::visit_constant_path_write_node(self, node);
     }
 
     fn visit_local_variable_write_node(&mut self, node: &ruby_prism::LocalVariableWriteNode<'pr>) {

@@ -134,6 +134,14 @@ pub fn requirements(nodes: &[Node<'_>]) -> Vec<Required> {
 /// `autoload` or `Bundler.require`.
 pub fn requirement(call: &CallNode<'_>) -> Option<Required> {
     let method = name(call.name());
+    // `send(:require, path)`, `method(:load)`: loads what nobody can read.
+    if matches!(method.as_str(), "send" | "__send__" | "public_send" | "method" | "public_method") {
+        let first = call.arguments().and_then(|a| a.arguments().iter().next());
+        let loads = first.as_ref().and_then(|f| f.as_symbol_node()).is_some_and(|symbol| {
+            matches!(symbol.unescaped(), b"require" | b"require_relative" | b"load" | b"autoload")
+        });
+        return loads.then_some(Required::Unknown);
+    }
     if let Some(receiver) = call.receiver() {
         let written = crate::syntax::constant_path_text(&receiver);
         if written.as_deref() == Some("Bundler") && method == "require" {

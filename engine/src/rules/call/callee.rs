@@ -90,6 +90,10 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             if (!on_self && restricted) || inference.index.block_replaced(&class, &call.method) {
                 return None;
             }
+            let (owner, owner_side) = inference.index.def(id).owner.clone()?;
+            if may_not_run(cx, &class, &owner, owner_side, &call.method) {
+                return None;
+            }
             let def = node.as_def_node()?;
             let own_name = crate::syntax::name(def.name());
             (own_name == call.method && single_def(cx, &call.method)).then_some((ty, Target::Def(def)))
@@ -103,10 +107,82 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             if (!on_self && shape.restricted) || replaced || !single_def(cx, &call.method) {
                 return None;
             }
+            if shape.conditional || may_not_run(cx, &class, &owner, owner_side, &call.method) {
+                return None;
+            }
             Some((ty, Target::Elsewhere(shape.arity?)))
         }
         _ => None,
     }
+}
+
+/// May the project `def` found for `method` (in `owner`, for a receiver
+/// of `class`) not be what runs, or not exist at all? When the classes
+/// answer to methods nobody can list (`method_missing`, computed
+/// `define_method`, `undef_method` or aliases on them), when code is
+/// evaluated from strings or methods are given computed names on a class
+/// no name shows anywhere, when the
+/// def is in a class the signatures declare (a library loaded later may
+/// define it again: `bigdecimal/util`'s `String#to_d`), when the `def` is
+/// not a plain statement of its class body, or when a library module
+/// mixed in before `owner` (or into single objects) declares the name
+/// (`include Math` gives `hypot`).
+fn may_not_run(cx: &RuleContext<'_, '_>, class: &str, owner: &str, side: Side, method: &str) -> bool {
+    let replaced_anywhere =
+        cx.project.evaluates_strings() || cx.project.defines_on_unknown() || cx.project.removed_anywhere(method);
+    if replaced_anywhere || cx.project.any_dynamic(&[class, owner]) || cx.env.has_class(owner) {
+        return true;
+    }
+    if cx.project.only_def_in(method, owner, owner_of(side)).is_some_and(|shape| shape.conditional) {
+        return true;
+    }
+    library_module_first(cx, class, owner, side, method)
+}
+
+/// Does a module the project does not define come, for a receiver of
+/// `class`, before `owner`'s own methods, declaring `method` (or declaring
+/// nothing the signatures know)?
+fn library_module_first(cx: &RuleContext<'_, '_>, class: &str, owner: &str, side: Side, method: &str) -> bool {
+    let index = &cx.inference().index;
+    // A module's instance methods are what mixing it in gives; a module
+    // function the signatures declare on the module alone (`def
+    // self.hypot` in Math's) has a private instance copy too, which they
+    // do not tell from a singleton method alone (GC's `start`): either counts.
+    let declares = |module: &str| {
+        index.class_shape(module).is_none()
+            && (!cx.env.has_class(module)
+                || cx.env.instance_method(module, method).is_some()
+                || cx.env.class(module).is_some_and(|decl| decl.singleton_methods.contains_key(method)))
+    };
+    if side == Side::Instance && cx.project.objects_extended().any(|m| declares(m)) {
+        return true;
+    }
+    let mut current = crate::types::Name::from(class);
+    for _ in 0..64 {
+        let Some(user) = index.class_shape(&current) else { return false };
+        let before: Vec<&crate::types::Name> = match side {
+            Side::Instance => user.prepends.iter().collect(),
+            Side::Singleton => Vec::new(),
+        };
+        if before.iter().any(|m| declares(m)) {
+            return true;
+        }
+        if &*current == owner {
+            return false;
+        }
+        let after: Vec<&crate::types::Name> = match side {
+            Side::Instance => user.includes.iter().collect(),
+            Side::Singleton => user.extends.iter().collect(),
+        };
+        if after.iter().any(|m| declares(m)) {
+            return true;
+        }
+        current = match &user.superclass {
+            crate::infer::Superclass::Known(parent) => parent.clone(),
+            _ => return false,
+        };
+    }
+    true
 }
 
 fn owner_of(side: Side) -> crate::rules::project::Owner {
@@ -134,6 +210,11 @@ fn signature_target(cx: &RuleContext<'_, '_>, class: &str, side: Side, method: &
 /// one, else `initialize` (a signature's, or the class's `def`).
 fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Option<(Type, Target<'c>)> {
     let inference = cx.inference();
+    // `new` made private (`private_class_method :new`, `Singleton`), or a
+    // class reopened under another name (`Bar = Foo; class Bar`).
+    if cx.project.made_private_anywhere("new") || cx.project.evaluates_strings() || cx.project.aliased(class) {
+        return None;
+    }
     match inference.lookup(class, Side::Singleton, "new") {
         Callee::Rbs(found) if &*found.owner != "Class" => {
             signature_target(cx, class, Side::Singleton, "new")?;
@@ -160,7 +241,13 @@ fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Optio
             let def = info.node.as_def_node()?;
             let (owner, _) = info.owner.as_ref()?;
             let user = inference.index.class(owner)?;
+            let conditional = cx
+                .project
+                .only_def_in("initialize", owner, crate::rules::project::Owner::Instance)
+                .is_some_and(|shape| shape.conditional);
             let sure = !user.unknown_mixins
+                && !conditional
+                && !cx.project.aliased(owner)
                 && !user.redefined.contains_key(&(Side::Instance, "initialize".to_string()))
                 && !cx.project.defined_dynamically("initialize")
                 && !cx.project.defined_dynamically("new")
@@ -174,6 +261,8 @@ fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Optio
             let shape = cx.project.only_def_in("initialize", &owner, crate::rules::project::Owner::Instance)?;
             let user = inference.index.class(&owner)?;
             let sure = !user.unknown_mixins
+                && !shape.conditional
+                && !cx.project.aliased(&owner)
                 && !cx.project.defined_dynamically("initialize")
                 && !cx.project.defined_dynamically("new")
                 && [class, &*owner].iter().all(|c| !cx.project.is_spread(c) && !cx.project.any_dynamic(&[c]));
