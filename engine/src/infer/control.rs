@@ -525,6 +525,29 @@ impl<'pr> Inferrer<'pr, '_> {
         flow.reads.insert(key, Type::generic("Array", vec![Type::nominal("String")]));
     }
 
+    /// Is `node` a question the core answers about an exception, running
+    /// no project code (`e.message`, `e.class`, with `to_s` the core's):
+    /// what guards narrowed stays narrowed past it.
+    pub(super) fn asks_exception(&self, node: &Node<'pr>, receiver: &Type) -> bool {
+        const QUESTIONS: &[&str] =
+            &["message", "full_message", "to_s", "inspect", "class", "cause", "backtrace", "backtrace_locations"];
+        let Some(call) = node.as_call_node() else { return false };
+        let method = name(call.name());
+        if !QUESTIONS.contains(&method.as_str()) || call.block().is_some() || call.arguments().is_some() {
+            return false;
+        }
+        let cores = |class: &str, method: &str| {
+            let found = self.lookup(class, super::index::Side::Instance, method);
+            matches!(found, super::Callee::Rbs(found) if matches!(&*found.owner, "Exception" | "Kernel" | "Object"))
+        };
+        receiver.members().iter().all(|member| match member {
+            Type::Nominal { class, .. } => {
+                self.backtrace_is_the_cores(member) && cores(class, &method) && cores(class, "to_s")
+            }
+            _ => false,
+        })
+    }
+
     /// Is `backtrace` of a value of this type Exception's own?
     pub(super) fn backtrace_is_the_cores(&self, ty: &Type) -> bool {
         let Type::Nominal { class, .. } = ty else { return false };

@@ -822,9 +822,9 @@ impl<'pr> Inferrer<'pr, '_> {
         }) else {
             return false;
         };
-        if !self.alone_in_family(class) {
-            return false;
-        }
+        // In a family, a class below may override what is called (and
+        // read the ivar there): only methods nothing below redefines.
+        let alone = self.alone_in_family(class);
         // Each call with the `def` it is made in (whose scope names the
         // constructors it calls).
         let Some(MethodEntry::Def(initialize)) = user.instance_methods.get("initialize") else { return false };
@@ -847,6 +847,9 @@ impl<'pr> Inferrer<'pr, '_> {
             // reader of this very ivar, an inherited or missing method)
             // could read it.
             let Some(MethodEntry::Def(id)) = user.instance_methods.get(method.as_str()) else { return false };
+            if !alone && !self.kept_below(class, &method) {
+                return false;
+            }
             let Some(def) = self.index.def(*id).node.as_def_node() else { return false };
             let Some(body) = def.body() else { continue };
             if super::index::reads_ivar(&body, ivar) {

@@ -16,9 +16,9 @@ pub static RULE: RuleInfo = RuleInfo {
         "NilClass does not have the method (nor does the project or a standard library add it), and the call is not `&.`",
     ],
     does_not_fire_when: &[
-        "a guard narrowed nil away before the call: `if x`, `unless x.nil?`, `return/next/break/raise unless x`, `x or raise`, `x || return`, `x && x.m`, `x.nil? ? a : x.m`, `is_a?`/`kind_of?`/`instance_of?`, `case x when String`, `case x in String`, `if (m = re.match(s))`, `x ||= ...`; an emptiness test (`a.empty?`, `a.any?`, `a.size > 0`, `a.length.zero?`) before `a.first`, `a.last`, `a.min`, `a.max` or `a.sample` of an Array variable, until code that may change it runs; or the call is `x&.m`",
+        "a guard narrowed nil away before the call: `if x`, `unless x.nil?`, `return/next/break/raise unless x`, `x or raise`, `x || return`, `x && x.m`, `x.nil? ? a : x.m`, `return unless CONST` (a constant, until code that may change it runs), `is_a?`/`kind_of?`/`instance_of?`, `case x when String`, `case x in String`, `if (m = re.match(s))`, `x ||= ...`; an emptiness test (`a.empty?`, `a.any?`, `a.size > 0`, `a.length.zero?`) before `a.first`, `a.last`, `a.min`, `a.max` or `a.sample` of an Array variable, until code that may change it runs; or the call is `x&.m`",
         "nil has the method (`to_s`, `inspect`, `nil?`, ...), or some member of the type is untyped or lacks the method too",
-        "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, a group's place such as `$~.offset(1)`, or a local copied from them), or a `StringScanner`'s (`s.matched`, `s[1]`, `s.pre_match`, `s.post_match`): a match the code checked sets them",
+        "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, a group's place such as `$~.offset(1)`, a local copied from them, or a ternary or `case` whose every branch is one of these or cannot be nil), or a `StringScanner`'s (`s.matched`, `s[1]`, `s.pre_match`, `s.post_match`): a match the code checked sets them",
         "the receiver is a reader or other method of `self`, a class variable or a global (whose nil may be only \"before some other method ran\"), or a reader of a class other files reopen or subclass",
         "the file probes the method with `respond_to?` or rescues NoMethodError around the call",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
@@ -58,6 +58,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             continue;
         }
         if copies_match_global(cx, receiver)
+            || nil_only_from_match(cx, receiver)
             || reads_scanner_match(cx, receiver)
             || reads_another_files_state(cx, receiver)
         {
@@ -195,6 +196,50 @@ fn copies_match_global(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
         || value.as_array_node().is_some_and(|array| array.elements().iter().any(|e| is_match_global(&e)))
 }
 
+/// Is every nil the receiver may give a last match's (`(c ? $1 : "x")`,
+/// `case n when 6 then $1 else raise end`)? Each branch's value is one,
+/// or cannot be nil.
+fn nil_only_from_match(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
+    fn value_of<'pr>(statements: Option<ruby_prism::StatementsNode<'pr>>) -> Option<Node<'pr>> {
+        statements.and_then(|s| s.body().iter().last())
+    }
+    // A branch that raises has no value (its type is `bot`).
+    let branch = |node: Option<Node<'_>>| match node {
+        Some(node) => {
+            is_match_global(&node)
+                || copies_match_global(cx, &node)
+                || nil_only_from_match(cx, &node)
+                || cx.type_of(&node).is_some_and(|ty| !ty.may_be_nil())
+        }
+        None => false,
+    };
+    let receiver = unparenthesize(crate::syntax::node_clone(receiver));
+    match &receiver {
+        Node::IfNode { .. } => receiver.as_if_node().is_some_and(|node| {
+            let otherwise = match node.subsequent() {
+                Some(Node::ElseNode { .. }) => {
+                    node.subsequent().and_then(|e| e.as_else_node()).map(|e| value_of(e.statements()))
+                }
+                Some(elsif) => Some(Some(elsif)),
+                None => None,
+            };
+            branch(value_of(node.statements())) && otherwise.is_some_and(branch)
+        }),
+        Node::UnlessNode { .. } => receiver.as_unless_node().is_some_and(|node| {
+            let otherwise = node.else_clause().map(|e| value_of(e.statements()));
+            branch(value_of(node.statements())) && otherwise.is_some_and(branch)
+        }),
+        Node::CaseNode { .. } => receiver.as_case_node().is_some_and(|node| {
+            let whens = node
+                .conditions()
+                .iter()
+                .all(|when| when.as_when_node().is_some_and(|when| branch(value_of(when.statements()))));
+            whens && node.else_clause().is_some_and(|e| branch(value_of(e.statements())))
+        }),
+        _ => false,
+    }
+}
+
 /// Is the receiver a `StringScanner`'s last match (`s.matched`, `s[1]`)?
 /// Like `$~`, it is nil only when the scan the code just made failed, and
 /// code reads it where that scan succeeded (`when s.scan(/<tt>/) then
@@ -235,10 +280,8 @@ fn is_match_global(node: &Node<'_>) -> bool {
             let Some(call) = node.as_call_node() else { return false };
             let method = call.name();
             match (method.as_slice(), call.receiver()) {
-                (b"last_match", Some(Node::ConstantReadNode { .. })) => call
-                    .receiver()
-                    .and_then(|r| r.as_constant_read_node())
-                    .is_some_and(|c| c.name().as_slice() == b"Regexp"),
+                (b"last_match", Some(receiver)) => crate::syntax::constant_path_text(&receiver)
+                    .is_some_and(|written| written.trim_start_matches("::") == "Regexp"),
                 // Its groups and their places: `seq_start, seq_stop = $~.offset(1)`.
                 (b"[]" | b"offset" | b"begin" | b"end", Some(receiver)) => is_match_global(&receiver),
                 // A copy of a group, nil when the group is (highline's
