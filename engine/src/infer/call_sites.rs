@@ -104,7 +104,7 @@ impl<'pr> Inferrer<'pr, '_> {
         on_self: bool,
         receiver: &Type,
         args: &[Arg],
-        (forwarded, entry): (&[(usize, ForwardedParam)], EntrySite),
+        (forwarded, state, frame): (&[(usize, ForwardedParam)], &State, &Frame),
         self_unknown: bool,
     ) {
         let policy = self.parameter_policy();
@@ -114,6 +114,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let unknown = [Type::untyped()];
         let members = if self_unknown { &unknown[..] } else { receiver.members() };
         let shape = shape_of(args, forwarded);
+        let entry = self.entry_site(on_self, state, frame);
         for member in members {
             let key = match member {
                 Type::Singleton(class) => (class.clone(), Side::Singleton),
@@ -190,8 +191,8 @@ impl<'pr> Inferrer<'pr, '_> {
         let implicit = receiver_node.is_none();
         let on_self = implicit || matches!(receiver_node, Some(ruby_prism::Node::SelfNode { .. }));
         let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
-        let entry = EntrySite::default();
-        self.note_call(writer, on_self, receiver, &args, (&[], entry), implicit && !frame.self_known);
+        // What the writer's call says of the ivars is not followed.
+        self.note_call(writer, on_self, receiver, &args, (&[], &None, frame), implicit && !frame.self_known);
     }
 
     /// A name something may call with arguments no call site shows.

@@ -437,8 +437,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let receiver_type = if block_reaches_receiver { receiver_type.forget_contents() } else { receiver_type };
 
         let self_unknown = implicit && !frame.self_known;
-        let entry = self.entry_site(on_self, state, frame);
-        self.note_call(&method, on_self, &receiver_type, &args, (&forwarded, entry), self_unknown);
+        self.note_call(&method, on_self, &receiver_type, &args, (&forwarded, state, frame), self_unknown);
         let receiver_local = receiver_node
             .as_ref()
             .and_then(|r| r.as_local_variable_read_node())
