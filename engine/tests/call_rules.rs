@@ -59,6 +59,9 @@ fn undefined_method() {
         ("class Box\n  def initialize = nil\n  def get(name) = send(name)\n  def v = 1\nend\nBox.new.vv", &[(6, 9)]),
     ];
     let silent = &[
+        // `define_method`'s block runs on an instance: its ivars are the
+        // instance's (found probing against Ruby 3.1).
+        "class C\n  def initialize\n    @s = \"str\"\n  end\n\n  define_method(:go) do\n    x = @s\n    x.upcase\n  end\nend\nC.new.go",
         // Methods an instance makes on its class or itself, by names
         // computed at run time (Ruby runs each).
         "class Cart\n  def initialize(h)\n    h.each { |k, v| self.class.send(:attr_accessor, k); send(\"#{k}=\", v) }\n  end\nend\nCart.new(total: 5).total",

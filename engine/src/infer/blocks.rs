@@ -66,6 +66,14 @@ impl<'pr> Inferrer<'pr, '_> {
                 (None, false) => frame.self_type.clone(),
             },
             self_known: plan.self_type.is_some() || (frame.self_known && !plan.self_unknown),
+            // A block run with another `self` (`define_method`'s, an
+            // instance of the class) reads that object's ivars.
+            class: match &plan.self_type {
+                Some(Type::Nominal { class, .. }) => Some((class.clone(), super::Side::Instance)),
+                Some(Type::Singleton(class)) => Some((class.clone(), super::Side::Singleton)),
+                Some(_) => None,
+                None => frame.class.clone(),
+            },
             ..frame.shadowed_by(&block_locals)
         };
         let Some(outer) = state.clone() else {

@@ -137,8 +137,10 @@ impl<'pr> Inferrer<'pr, '_> {
     /// on another object.
     pub(super) fn entry_site(&self, on_self: bool, state: &State, frame: &Frame) -> EntrySite {
         let Some(flow) = state.as_ref().filter(|_| on_self && frame.self_known) else { return EntrySite::default() };
+        // Known to hold something other than nil counts as set too.
+        let held = flow.ivars.iter().filter(|(_, ty)| !ty.may_be_nil()).map(|(name, _)| name);
         let mut set: Vec<String> =
-            flow.ivars_set.iter().chain(flow.ivars.keys()).filter(|name| name.starts_with('@')).cloned().collect();
+            flow.ivars_set.iter().chain(held).filter(|name| name.starts_with('@')).cloned().collect();
         set.sort();
         set.dedup();
         EntrySite { set, within: frame.entry_key.as_deref().cloned() }
@@ -601,6 +603,20 @@ struct BodyScope {
     default: Visibility,
     /// Defs so far: name, offset, visibility when defined.
     defs: Vec<(String, usize, Visibility)>,
+    /// Offsets of the body's own statements: a `private` anywhere else
+    /// (`private if ENV["X"]`, in a `begin`) may not run.
+    statements: HashSet<(usize, usize)>,
+}
+
+/// Where a class body's own statements start and end (a modifier `if`
+/// starts where the statement it guards does).
+fn statements_of(body: Option<Node<'_>>) -> HashSet<(usize, usize)> {
+    let span = |node: &Node<'_>| (node.location().start() as usize, node.location().end() as usize);
+    let Some(body) = body else { return HashSet::default() };
+    match body.as_statements_node() {
+        Some(list) => list.body().iter().map(|s| span(&s)).collect(),
+        None => std::iter::once(span(&body)).collect(),
+    }
 }
 
 struct VisibilityScan {
@@ -630,12 +646,14 @@ impl<'pr> Visit<'pr> for VisibilityScan {
     }
 
     fn visit_class_node(&mut self, class: &ruby_prism::ClassNode<'pr>) {
-        let scope = BodyScope { default: Visibility::Public, defs: Vec::new() };
+        let scope =
+            BodyScope { default: Visibility::Public, defs: Vec::new(), statements: statements_of(class.body()) };
         self.in_scope(Some(scope), |scan| ruby_prism::visit_class_node(scan, class));
     }
 
     fn visit_module_node(&mut self, module: &ruby_prism::ModuleNode<'pr>) {
-        let scope = BodyScope { default: Visibility::Public, defs: Vec::new() };
+        let scope =
+            BodyScope { default: Visibility::Public, defs: Vec::new(), statements: statements_of(module.body()) };
         self.in_scope(Some(scope), |scan| ruby_prism::visit_module_node(scan, module));
     }
 
@@ -665,7 +683,10 @@ impl<'pr> Visit<'pr> for VisibilityScan {
     fn visit_call_node(&mut self, call: &CallNode<'pr>) {
         let method = crate::syntax::name_text(call.name());
         let visibility = matches!(&*method, "private" | "public" | "protected" | "module_function");
-        if !visibility || call.receiver().is_some() || self.body().is_none() {
+        let location = call.as_node().location();
+        let span = (location.start() as usize, location.end() as usize);
+        let own_statement = self.body().is_some_and(|body| body.statements.contains(&span));
+        if !visibility || call.receiver().is_some() || !own_statement {
             return ruby_prism::visit_call_node(self, call);
         }
         let made = match &*method {

@@ -542,7 +542,11 @@ impl<'pr> Inferrer<'pr, '_> {
         };
         receiver.members().iter().all(|member| match member {
             Type::Nominal { class, .. } => {
-                self.backtrace_is_the_cores(member) && cores(class, &method) && cores(class, "to_s")
+                self.backtrace_is_the_cores(member)
+                    && cores(class, &method)
+                    && cores(class, "to_s")
+                    && self.defined_nowhere_below(member, &method)
+                    && self.defined_nowhere_below(member, "to_s")
             }
             _ => false,
         })
@@ -552,7 +556,9 @@ impl<'pr> Inferrer<'pr, '_> {
     pub(super) fn backtrace_is_the_cores(&self, ty: &Type) -> bool {
         let Type::Nominal { class, .. } = ty else { return false };
         let found = self.lookup(class, super::index::Side::Instance, "backtrace");
+        // The object may be of a subclass with a `backtrace` of its own.
         matches!(found, super::Callee::Rbs(found) if &*found.owner == "Exception")
+            && self.defined_nowhere_below(ty, "backtrace")
     }
 
     /// `x = []`, `y = 0`... at the very start of a `begin` body: locals

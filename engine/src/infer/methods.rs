@@ -525,7 +525,11 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         if let Some(flow) = state.as_mut() {
             flow.ivars.insert(ivar.to_string(), result.settle_elements());
-            flow.ivars_set.insert(ivar.to_string());
+            // `@x &&= v` leaves an unset `@x` unset: set only when what it
+            // holds cannot be nil.
+            if !result.may_be_nil() {
+                flow.ivars_set.insert(ivar.to_string());
+            }
         }
     }
 

@@ -70,10 +70,9 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             Node::CallNode { .. } => self.call_condition(node, state, frame),
             Node::MatchWriteNode { .. } => self.named_captures_condition(node, state, frame),
-            Node::LocalVariableReadNode { .. }
-            | Node::InstanceVariableReadNode { .. }
-            | Node::ConstantReadNode { .. }
-            | Node::ConstantPathNode { .. } => self.truthiness(node, state, frame),
+            Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => {
+                self.truthiness(node, state, frame)
+            }
             Node::LocalVariableWriteNode { .. } => {
                 let ty = self.expr(node, state, frame);
                 let Some(write) = node.as_local_variable_write_node() else {
@@ -443,7 +442,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     flow.ivars.insert(ivar, narrowed);
                 }
             }
-            Node::CallNode { .. } | Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. } => {
+            Node::CallNode { .. } => {
                 let Some(text) = self.stable_read_key(node) else { return };
                 // `if a.shift`: the next `a.shift` takes another element.
                 if is_element_take(&text) {
@@ -672,10 +671,7 @@ const NIL_LACKS: &[&str] = &[
 
 fn is_variable(node: &Node<'_>) -> bool {
     match node {
-        Node::LocalVariableReadNode { .. }
-        | Node::InstanceVariableReadNode { .. }
-        | Node::ConstantReadNode { .. }
-        | Node::ConstantPathNode { .. } => true,
+        Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } => true,
         Node::CallNode { .. } => stable_read(node).is_some() || reader_shape(node),
         Node::LocalVariableWriteNode { .. } => true,
         Node::ParenthesesNode { .. } => single_statement(node).is_some_and(|inner| is_variable(&inner)),
@@ -693,11 +689,6 @@ impl<'pr> Inferrer<'pr, '_> {
     pub(super) fn stable_read_key(&self, node: &Node<'pr>) -> Option<String> {
         if let Some(text) = stable_read(node) {
             return Some(text);
-        }
-        // A constant (`File::ALT_SEPARATOR`): what it names changes only
-        // when code runs (`const_set`).
-        if matches!(node, Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. }) {
-            return Some(String::from_utf8_lossy(node.location().as_slice()).into_owned());
         }
         if !reader_shape(node) {
             return None;

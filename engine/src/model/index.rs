@@ -1027,8 +1027,14 @@ impl ProjectIndex {
             calls.iter().map(|((class, side, method), shapes)| ((&**class, *side, method.as_str()), shapes)).collect();
         // A call on a class the project does not define may reach a project
         // method through an ancestry only the signatures know.
-        let outside: HashSet<String> =
-            calls.keys().filter(|(class, _, _)| self.class(class).is_none()).map(|(_, _, m)| m.clone()).collect();
+        // So may a call on a class whose place in the hierarchy is not
+        // known (`class D < (cond ? A : C)`, `class D < BASE` with `BASE =
+        // C`, a class also assigned as a constant: `D = Class.new(C)`).
+        let outside: HashSet<String> = calls
+            .keys()
+            .filter(|(class, _, _)| self.class(class).is_none() || self.ancestry_unknown(class))
+            .map(|(_, _, m)| m.clone())
+            .collect();
         // Modules whose instance methods are also another object's
         // singleton methods (`extend`): left alone.
         let extended: HashSet<&Name> =
@@ -1089,6 +1095,20 @@ impl ProjectIndex {
             }
         }
         (out, entries_out)
+    }
+
+    /// Is where a project class stands unknown: a superclass nobody can
+    /// resolve, one named by a constant that is no class, or the class's
+    /// own name also assigned as a constant (another name for a class)?
+    fn ancestry_unknown(&self, class: &str) -> bool {
+        let Some(user) = self.class(class) else { return true };
+        let aliased = |name: &str| self.constants.contains_key(name) && !self.classes.contains_key(name);
+        self.constants.contains_key(class)
+            || match &user.superclass {
+                Superclass::Unknown => true,
+                Superclass::Known(parent) => aliased(parent),
+                Superclass::Implicit => false,
+            }
     }
 
     /// The project classes a class inherits from or mixes in, transitively.
@@ -1548,7 +1568,15 @@ impl ProjectIndex {
             let Some(class) = self.class(&name) else { continue };
             let mut parents: Vec<Name> = class.includes.iter().chain(&class.prepends).cloned().collect();
             match &class.superclass {
-                Superclass::Known(parent) => parents.push(parent.clone()),
+                Superclass::Known(parent) => {
+                    parents.push(parent.clone());
+                    // Below a signature class (`E < RuntimeError`), it is
+                    // below that one's ancestors too (`StandardError`), up
+                    // to the roots every class is below.
+                    if !self.classes.contains_key(parent) {
+                        parents.extend(self.signature_ancestors(env, parent));
+                    }
+                }
                 // A signature class the project reopens (`class String`)
                 // sits below its signature superclasses: the nearest the
                 // project also opens is its parent here (so `Object#m`
@@ -1559,6 +1587,20 @@ impl ProjectIndex {
             for parent in parents {
                 out.entry(parent).or_default().push(name.clone());
             }
+        }
+        out
+    }
+
+    /// A signature class's superclasses short of `Object`.
+    fn signature_ancestors(&self, env: &Environment, class: &str) -> Vec<Name> {
+        let mut out = Vec::new();
+        let mut current = env.class(class).and_then(|c| c.superclass.as_ref()).map(|s| s.name.clone());
+        while let Some(name) = current.take() {
+            if matches!(&*name, "Object" | "BasicObject") || out.len() >= 32 {
+                break;
+            }
+            current = env.class(&name).and_then(|c| c.superclass.as_ref()).map(|s| s.name.clone());
+            out.push(name);
         }
         out
     }
