@@ -7,18 +7,11 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod support;
+use support::project;
+
 fn rigor(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rigor")).args(args).current_dir(cwd).output().expect("rigor runs")
-}
-
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let full = dir.path().join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    }
-    dir
 }
 
 fn stderr(output: &Output) -> String {

@@ -8,17 +8,10 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let full = dir.path().join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    }
-    dir
-}
-
 /// `rule` findings of `rigor check lib` in `dir`: (path, line, column, message).
+mod support;
+use support::project;
+
 fn findings(dir: &Path, rule: &str) -> Vec<(String, u64, u64, String)> {
     let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
         .args(["check", "--format", "json", "--no-stats", "lib"])

@@ -6,6 +6,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod support;
+use support::project;
+
 fn rigor(cwd: &Path, args: &[&str], rbs_path: Option<&str>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_rigor"));
     command.args(args).current_dir(cwd);
@@ -24,16 +27,6 @@ fn json(output: &Output) -> Value {
 fn type_at(dir: &Path, at: &str) -> String {
     let output = rigor(dir, &["type-of", "--format", "json", at], None);
     json(&output)["type"].as_str().unwrap_or_default().to_string()
-}
-
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let full = dir.path().join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    }
-    dir
 }
 
 #[test]

@@ -77,3 +77,14 @@ fn probe_argument<'pr>(root: &Node<'pr>) -> Option<Node<'pr>> {
 fn last_statement<'pr>(root: &Node<'pr>) -> Option<Node<'pr>> {
     root.as_program_node()?.statements().body().iter().last()
 }
+
+/// A scratch project directory holding `files` (paths relative to it).
+pub fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let full = dir.path().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    dir
+}
