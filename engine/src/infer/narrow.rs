@@ -717,6 +717,51 @@ impl<'pr> Inferrer<'pr, '_> {
         read.then(|| String::from_utf8_lossy(node.location().as_slice()).into_owned())
     }
 
+    /// Does evaluating `node` call methods of values it was given, where
+    /// those may be the project's: `"#{o}"` calls `o.to_s`, `1 + o`
+    /// `o.coerce`, `"a" + o` `o.to_str`, `for x in o` `o.each`. A core
+    /// receiver (see `disturbs_reads`) does not make such a call quiet.
+    pub(super) fn runs_code_implicitly(&self, node: &Node<'pr>) -> bool {
+        let inert = |part: &Node<'pr>| self.recorded(part).is_some_and(|ty| ty.members().iter().all(inert_value));
+        match node {
+            Node::CallNode { .. } => node.as_call_node().is_some_and(|call| {
+                call.arguments().is_some_and(|list| list.arguments().iter().any(|argument| !inert(&argument)))
+            }),
+            Node::InterpolatedStringNode { .. }
+            | Node::InterpolatedSymbolNode { .. }
+            | Node::InterpolatedRegularExpressionNode { .. }
+            | Node::InterpolatedXStringNode { .. } => {
+                let parts: Vec<Node<'pr>> = match node {
+                    Node::InterpolatedStringNode { .. } => {
+                        node.as_interpolated_string_node().map(|n| n.parts().iter().collect())
+                    }
+                    Node::InterpolatedSymbolNode { .. } => {
+                        node.as_interpolated_symbol_node().map(|n| n.parts().iter().collect())
+                    }
+                    Node::InterpolatedRegularExpressionNode { .. } => {
+                        node.as_interpolated_regular_expression_node().map(|n| n.parts().iter().collect())
+                    }
+                    _ => node.as_interpolated_x_string_node().map(|n| n.parts().iter().collect()),
+                }
+                .unwrap_or_default();
+                parts.iter().any(|part| match part {
+                    Node::StringNode { .. } => false,
+                    Node::EmbeddedStatementsNode { .. } => part
+                        .as_embedded_statements_node()
+                        .and_then(|e| e.statements())
+                        .and_then(|s| s.body().iter().last())
+                        .is_none_or(|last| !inert(&last)),
+                    Node::EmbeddedVariableNode { .. } => {
+                        part.as_embedded_variable_node().is_none_or(|e| !inert(&e.variable()))
+                    }
+                    _ => true,
+                })
+            }
+            Node::ForNode { .. } => true,
+            _ => false,
+        }
+    }
+
     /// `array` (a variable holding an Array) has an element here: its
     /// element reads (`a.first`, `a.max`) give one, never nil, until code
     /// that may change it runs (see `Flow::reads`).
@@ -999,6 +1044,17 @@ pub fn disturbs_reads(node: &Node<'_>, receiver_type: Option<&Type>) -> bool {
         | Node::ClassVariableWriteNode { .. }
         | Node::MatchWriteNode { .. } => true,
         _ => false,
+    }
+}
+
+/// A value whose methods the core answers with no project code: one of
+/// the inert classes, or an Array or Hash of them.
+fn inert_value(ty: &Type) -> bool {
+    match ty {
+        Type::Nominal { class, args } if matches!(&**class, "Array" | "Hash") => {
+            args.iter().all(|arg| arg.members().iter().all(inert_value))
+        }
+        other => Inferrer::class_of(other).is_some_and(|class| INERT.contains(&&*class)),
     }
 }
 
