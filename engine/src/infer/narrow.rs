@@ -722,7 +722,17 @@ impl<'pr> Inferrer<'pr, '_> {
     /// `o.coerce`, `"a" + o` `o.to_str`, `for x in o` `o.each`. A core
     /// receiver (see `disturbs_reads`) does not make such a call quiet.
     pub(super) fn runs_code_implicitly(&self, node: &Node<'pr>) -> bool {
-        let inert = |part: &Node<'pr>| self.recorded(part).is_some_and(|ty| ty.members().iter().all(inert_value));
+        // A class object is shown by the core's `to_s` unless it or a class
+        // below gives itself one (`e.class` may be a subclass).
+        let core_class = |member: &Type| {
+            let Type::Singleton(class) = member else { return false };
+            let found = self.lookup(class, super::index::Side::Singleton, "to_s");
+            matches!(found, super::Callee::Rbs(found) if &*found.owner == "Module")
+                && self.defined_nowhere_below(member, "to_s")
+        };
+        let inert = |part: &Node<'pr>| {
+            self.recorded(part).is_some_and(|ty| ty.members().iter().all(|m| inert_value(m) || core_class(m)))
+        };
         match node {
             Node::CallNode { .. } => node.as_call_node().is_some_and(|call| {
                 call.arguments().is_some_and(|list| list.arguments().iter().any(|argument| !inert(&argument)))
