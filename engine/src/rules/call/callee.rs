@@ -2,9 +2,9 @@
 //! overloads for a receiver of one signature class, or the only `def` of
 //! that name in the whole project.
 
-use ruby_prism::{DefNode, Node};
+use ruby_prism::Node;
 
-use super::site::{is_exact, receiver_class, trusted_receiver, Call};
+use super::site::{is_exact, owner_of, receiver_class, trusted_receiver, Call};
 use crate::infer::{Callee, Side};
 use crate::rbs::ast::MethodType;
 use crate::rules::RuleContext;
@@ -13,11 +13,9 @@ use crate::types::Type;
 pub enum Target<'c> {
     /// Signature overloads, with the receiver's class and side.
     Signature { class: String, side: Side, overloads: &'c [MethodType] },
-    /// The project's only definition of the method.
-    Def(DefNode<'c>),
-    /// The project's only definition of the method, in another file: the
-    /// fewest and most positional arguments it takes.
-    Elsewhere((usize, Option<usize>)),
+    /// The project's only definition of the method, in this file or
+    /// another: the fewest and most positional arguments it takes.
+    Def((usize, Option<usize>)),
 }
 
 /// What a call with a written receiver (or an implicit `self` in a method
@@ -96,7 +94,8 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             }
             let def = node.as_def_node()?;
             let own_name = crate::syntax::name(def.name());
-            (own_name == call.method && single_def(cx, &call.method)).then_some((ty, Target::Def(def)))
+            let arity = crate::syntax::positional_arity(&def)?;
+            (own_name == call.method && single_def(cx, &call.method)).then_some((ty, Target::Def(arity)))
         }
         Callee::External(id) => {
             let (owner, owner_side) = inference.index.external_owner(id)?;
@@ -107,10 +106,10 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             if (!on_self && shape.restricted) || replaced || !single_def(cx, &call.method) {
                 return None;
             }
-            if shape.conditional || may_not_run(cx, &class, &owner, owner_side, &call.method) {
+            if may_not_run(cx, &class, &owner, owner_side, &call.method) {
                 return None;
             }
-            Some((ty, Target::Elsewhere(shape.arity?)))
+            Some((ty, Target::Def(shape.arity?)))
         }
         _ => None,
     }
@@ -185,13 +184,6 @@ fn library_module_first(cx: &RuleContext<'_, '_>, class: &str, owner: &str, side
     true
 }
 
-fn owner_of(side: Side) -> crate::rules::project::Owner {
-    match side {
-        Side::Instance => crate::rules::project::Owner::Instance,
-        Side::Singleton => crate::rules::project::Owner::Singleton,
-    }
-}
-
 /// Can a signature method of `class` be taken at its word: a signature
 /// class, nothing in the project touching the method, and no closer
 /// run-time definition the signatures omit (`Struct.new` is not `Class#new`)?
@@ -226,7 +218,8 @@ fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Optio
         Callee::Rbs(_) => {}
         Callee::Def(id) => {
             let def = inference.index.def(id).node.as_def_node()?;
-            return single_def(cx, "new").then_some((ty, Target::Def(def)));
+            let arity = crate::syntax::positional_arity(&def)?;
+            return single_def(cx, "new").then_some((ty, Target::Def(arity)));
         }
         _ => return None,
     }
@@ -252,7 +245,8 @@ fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Optio
                 && !cx.project.defined_dynamically("initialize")
                 && !cx.project.defined_dynamically("new")
                 && [class, &**owner].iter().all(|c| !cx.project.is_spread(c) && !cx.project.any_dynamic(&[c]));
-            sure.then_some((ty, Target::Def(def)))
+            let arity = crate::syntax::positional_arity(&def)?;
+            sure.then_some((ty, Target::Def(arity)))
         }
         Callee::External(id) => {
             let (owner, _) = inference.index.external_owner(id)?;
@@ -266,7 +260,7 @@ fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Optio
                 && !cx.project.defined_dynamically("initialize")
                 && !cx.project.defined_dynamically("new")
                 && [class, &*owner].iter().all(|c| !cx.project.is_spread(c) && !cx.project.any_dynamic(&[c]));
-            sure.then_some((ty, Target::Elsewhere(shape.arity?)))
+            sure.then_some((ty, Target::Def(shape.arity?)))
         }
         _ => None,
     }

@@ -156,7 +156,7 @@ fn ancestry(cx: &RuleContext<'_, '_>, class: &str) -> Vec<String> {
     chain
 }
 
-fn owner_of(side: Side) -> Owner {
+pub(super) fn owner_of(side: Side) -> Owner {
     match side {
         Side::Instance => Owner::Instance,
         Side::Singleton => Owner::Singleton,

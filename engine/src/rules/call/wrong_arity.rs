@@ -47,11 +47,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
                 }
                 (class.clone(), overloads.iter().map(|o| o.function.positional_arity()).collect())
             }
-            Target::Def(def) => match crate::syntax::positional_arity(def) {
-                Some(arity) => (shown(&receiver), vec![arity]),
-                None => continue,
-            },
-            Target::Elsewhere(arity) => (shown(&receiver), vec![*arity]),
+            Target::Def(arity) => (shown(&receiver), vec![*arity]),
         };
         if arities.is_empty() || arities.iter().any(|&(min, max)| given >= min && max.is_none_or(|max| given <= max)) {
             continue;
