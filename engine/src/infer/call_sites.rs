@@ -69,10 +69,24 @@ impl Forwardable {
     }
 }
 
+/// What a call says of the block it gives: surely one, or its caller's
+/// own `&blk` handed on (from that method, when its calls are in view).
+#[derive(Default)]
+pub(super) struct GivenBlock {
+    pub surely: bool,
+    pub from: Option<(Name, Side, String)>,
+}
+
 /// What the arguments of one call are, as a parameter list sees them.
-fn shape_of(args: &[Arg], forwarded: &[(usize, ForwardedParam)]) -> CallShape {
-    let mut shape =
-        CallShape { positional: Vec::new(), keywords: Some(Vec::new()), opaque: false, forwarded: forwarded.to_vec() };
+fn shape_of(args: &[Arg], forwarded: &[(usize, ForwardedParam)], block: &GivenBlock) -> CallShape {
+    let mut shape = CallShape {
+        positional: Vec::new(),
+        keywords: Some(Vec::new()),
+        opaque: false,
+        forwarded: forwarded.to_vec(),
+        block: block.surely,
+        block_from: block.from.clone(),
+    };
     for arg in args {
         match arg {
             Arg::Value(ty) => shape.positional.push(ty.clone()),
@@ -103,7 +117,7 @@ impl<'pr> Inferrer<'pr, '_> {
         method: &str,
         on_self: bool,
         receiver: &Type,
-        args: &[Arg],
+        (args, block): (&[Arg], &GivenBlock),
         (forwarded, state, frame): (&[(usize, ForwardedParam)], &State, &Frame),
         self_unknown: bool,
     ) {
@@ -113,7 +127,7 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         let unknown = [Type::untyped()];
         let members = if self_unknown { &unknown[..] } else { receiver.members() };
-        let shape = shape_of(args, forwarded);
+        let shape = shape_of(args, forwarded, block);
         let entry = self.entry_site(on_self, state, frame);
         for member in members {
             let key = match member {
@@ -194,7 +208,14 @@ impl<'pr> Inferrer<'pr, '_> {
         let on_self = implicit || matches!(receiver_node, Some(ruby_prism::Node::SelfNode { .. }));
         let args: Vec<Arg> = args.into_iter().map(Arg::Value).collect();
         // What the writer's call says of the ivars is not followed.
-        self.note_call(writer, on_self, receiver, &args, (&[], &None, frame), implicit && !frame.self_known);
+        self.note_call(
+            writer,
+            on_self,
+            receiver,
+            (&args, &GivenBlock::default()),
+            (&[], &None, frame),
+            implicit && !frame.self_known,
+        );
     }
 
     /// A name something may call with arguments no call site shows.
@@ -303,6 +324,14 @@ impl<'pr> Inferrer<'pr, '_> {
             self.bind_parameter(&post, ty.as_ref().unwrap_or(&untyped), state, frame);
         }
         self.bind_keyword_parameters(list, state, frame);
+        // Every call gives a block: `&block` holds a Proc.
+        if let Some(block) = list.block().filter(|_| bound.block) {
+            let ty = Type::nominal("Proc");
+            if let Some(id) = block.as_block_parameter_node().and_then(|b| b.name()) {
+                self.assign_local(&name(id), &ty, state);
+            }
+            self.record(&block, &ty);
+        }
         // Keywords the calls show replace the untyped binding above.
         for (keyword, slot) in list.keywords().iter().zip(&bound.keywords) {
             let Some((passed, defaulted)) = slot else { continue };

@@ -437,7 +437,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let receiver_type = if block_reaches_receiver { receiver_type.forget_contents() } else { receiver_type };
 
         let self_unknown = implicit && !frame.self_known;
-        self.note_call(&method, on_self, &receiver_type, &args, (&forwarded, state, frame), self_unknown);
+        let given = super::call_sites::GivenBlock {
+            surely: matches!(block, BlockArg::Literal(_) | BlockArg::Symbol(_) | BlockArg::Other),
+            from: matches!(block, BlockArg::Forwarded).then(|| frame.entry_key.as_deref().cloned()).flatten(),
+        };
+        self.note_call(&method, on_self, &receiver_type, (&args, &given), (&forwarded, state, frame), self_unknown);
         let receiver_local = receiver_node
             .as_ref()
             .and_then(|r| r.as_local_variable_read_node())

@@ -902,6 +902,7 @@ impl ProjectIndex {
         );
         self.params = params;
         super::params::resolve_forwarded(&mut self.params);
+        super::params::resolve_forwarded_blocks(&mut self.params);
         self.entry_ivars = super::params::resolve_entries(&entries);
         for (id, returns, yields) in folded {
             self.methods[id as usize].returns = returns;

@@ -38,11 +38,27 @@ pub struct CallShape {
     /// what the caller's own calls bind it to (see [`resolve_forwarded`]).
     #[serde(default)]
     pub forwarded: Vec<(usize, ForwardedParam)>,
+    /// The call surely gives a block: a literal one, or `&x` where `x`
+    /// cannot be nil (a value that is no Proc is converted, or raises).
+    #[serde(default)]
+    pub block: bool,
+    /// The call hands on the calling method's own `&blk` (never assigned):
+    /// a block is given when every call of that method gives one (see
+    /// [`resolve_forwarded_blocks`]).
+    #[serde(default)]
+    pub block_from: Option<(Name, Side, String)>,
 }
 
 impl CallShape {
     pub fn opaque() -> CallShape {
-        CallShape { positional: Vec::new(), keywords: None, opaque: true, forwarded: Vec::new() }
+        CallShape {
+            positional: Vec::new(),
+            keywords: None,
+            opaque: true,
+            forwarded: Vec::new(),
+            block: false,
+            block_from: None,
+        }
     }
 }
 
@@ -205,6 +221,8 @@ pub struct Bound {
     pub rest: Option<Type>,
     pub posts: Vec<Option<Type>>,
     pub keywords: Vec<Option<(Type, bool)>>,
+    /// Every call gives a block: the `&block` parameter is never nil.
+    pub block: bool,
 }
 
 /// How long a chain of methods handing a parameter on may be typed.
@@ -255,6 +273,46 @@ pub fn resolve_forwarded(params: &mut HashMap<(Name, Side, String), Vec<CallShap
     }
 }
 
+/// Marks a call that hands on its caller's own `&blk` as giving a block
+/// when every call of that caller gives one. Taken as the greatest answer
+/// that holds, as [`resolve_entries`] is (a helper handing its block on to
+/// itself gives one when its other calls do); a caller with no calls in
+/// view (escaped, or never called) gives none.
+pub fn resolve_forwarded_blocks(params: &mut HashMap<(Name, Side, String), Vec<CallShape>>) {
+    if !params.values().flatten().any(|s| s.block_from.is_some()) {
+        return;
+    }
+    let mut gives: HashMap<(Name, Side, String), bool> = params.keys().map(|k| (k.clone(), true)).collect();
+    loop {
+        let mut changed = false;
+        let mut keys: Vec<&(Name, Side, String)> = params.keys().collect();
+        keys.sort();
+        for key in keys {
+            if !gives[key] {
+                continue;
+            }
+            let all = params[key].iter().all(|shape| {
+                !shape.opaque
+                    && (shape.block || shape.block_from.as_ref().is_some_and(|from| gives.get(from) == Some(&true)))
+            });
+            if !all {
+                gives.insert(key.clone(), false);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for shapes in params.values_mut() {
+        for shape in shapes.iter_mut() {
+            if let Some(from) = shape.block_from.take() {
+                shape.block = gives.get(&from) == Some(&true);
+            }
+        }
+    }
+}
+
 /// One shape with its forwarded arguments typed from `params` (or, on the
 /// first round, only the self-forwards).
 fn substitute(
@@ -295,6 +353,7 @@ pub fn bind(shapes: &[CallShape], arity: &Arity) -> Option<Bound> {
     let mut keywords = vec![(Vec::new(), false); arity.keywords.len()];
     let mut keywords_known = true;
     let mut any = false;
+    let mut block = true;
     for shape in shapes {
         if shape.opaque {
             return None;
@@ -321,6 +380,7 @@ pub fn bind(shapes: &[CallShape], arity: &Arity) -> Option<Bound> {
             continue;
         }
         any = true;
+        block &= shape.block;
         let filled = (n - mandatory).min(arity.optional);
         for (i, slot) in requireds.iter_mut().enumerate() {
             slot.push(positional[i].clone());
@@ -356,6 +416,7 @@ pub fn bind(shapes: &[CallShape], arity: &Arity) -> Option<Bound> {
         rest: if rest.is_empty() { None } else { settle(rest) },
         posts: posts.into_iter().map(settle).collect(),
         keywords: keyword_slots,
+        block,
     })
 }
 
