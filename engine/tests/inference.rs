@@ -142,6 +142,9 @@ const CASES: &[(&str, &str)] = &[
     // A parameter's default runs only when the argument is left out
     ("def avg(arg = (no_arg = true))\n  probe(no_arg)\nend", "true?"),
     ("def avg(arg = (no_arg = true))\n  probe(arg)\nend", "untyped"),
+    // `**kw` takes any key: `m("Content-Type" => v)` passes a String one.
+    ("def m(**kw)\n  probe(kw.keys.first)\nend", "untyped?"),
+    ("[1].each { |**kw| probe(kw) }", "Hash[untyped, untyped]"),
     ("def f(a: (given = false))\n  probe(given)\nend", "false?"),
     ("[1].each { |x, y = (z = 1)| probe(z) }", "1?"),
     ("def f(x = 1)\n  probe(x)\nend", "untyped"),

@@ -66,6 +66,9 @@ fn a_name_something_may_call_unseen_keeps_untyped_parameters() {
         "visit_probe",
         "eval_probe",
         "raised_probe",
+        "dug_probe",
+        "divmod_probe",
+        "div_probe",
     ] {
         assert_eq!(probed(dir.path(), "escapes.rb", probe), "untyped", "{probe}");
     }

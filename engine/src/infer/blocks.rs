@@ -386,7 +386,8 @@ impl<'pr> Inferrer<'pr, '_> {
             self.record(&keyword, &Type::untyped());
         }
         if let Some(rest) = list.keyword_rest() {
-            let ty = Type::generic("Hash", vec![Type::nominal("Symbol"), Type::untyped()]);
+            // Any key may arrive (`m("Content-Type" => v)`), not only symbols.
+            let ty = Type::generic("Hash", vec![Type::untyped(), Type::untyped()]);
             if let Some(id) = rest.as_keyword_rest_parameter_node().and_then(|p| p.name()) {
                 self.assign_local(&name(id), &ty, state);
             }

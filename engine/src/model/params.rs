@@ -508,6 +508,44 @@ pub fn called_by_ruby(method: &str) -> bool {
         "to_regexp",
         "to_open",
         "succ",
+        // Arithmetic the core's Numeric, Time and `sleep` build on another
+        // number's methods (`Numeric#%` calls `div`, `sleep(d)` calls
+        // `d.divmod(1)`), and what a Range-like object answers.
+        "div",
+        "divmod",
+        "modulo",
+        "remainder",
+        "fdiv",
+        "quo",
+        "abs",
+        "zero?",
+        "nonzero?",
+        "positive?",
+        "negative?",
+        "integer?",
+        "real?",
+        "floor",
+        "ceil",
+        "round",
+        "truncate",
+        "begin",
+        "end",
+        "exclude_end?",
+        "step",
+        "size",
+        // `{ a: obj }.dig(:a, :k)` calls `obj.dig(:k)`; a Hash subclass's
+        // `[]` calls `default(key)`; `Kernel#warn` calls `Warning.warn`.
+        "dig",
+        "default",
+        "warn",
+        // More of an IO's part (`Marshal.load(io)`, `puts` on `$stdout`).
+        "getc",
+        "gets",
+        "binmode",
+        "flush",
+        "sync",
+        "fileno",
+        "close",
     ];
     // Operators (`==`, `<=>`, `[]`, `+`) are called by the core library.
     HOOKS.contains(&method) || !method.starts_with(|c: char| c == '_' || c.is_alphabetic())
