@@ -17,6 +17,7 @@ pub static RULE: RuleInfo = RuleInfo {
     does_not_fire_when: &[
         "the receiver is a Float or might be one (`1.0 / 0` is Infinity), its type is a union, or it is not known to be Integer",
         "the divisor is `0.0` or computed",
+        "the project redefines or refines the operator on Integer (in any file)",
     ],
     example: "10 % 0",
     authored: Severity::Error,
@@ -34,17 +35,25 @@ const INTEGER_CLOSED: &[&str] = &["+", "-", "*", "/", "%", "<<", ">>", "&", "|",
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     let file = cx.parsed;
-    let mut finder = AlwaysRaises { out, typed_later: Vec::new() };
+    let mut found = Vec::new();
+    let mut finder = AlwaysRaises { out: &mut found, typed_later: Vec::new() };
     finder.visit(&file.root());
-    if finder.typed_later.is_empty() {
+    let typed_later = std::mem::take(&mut finder.typed_later);
+    if found.is_empty() && typed_later.is_empty() {
         return;
     }
+    // Only the core's Integer#/ raises: one the project redefines or
+    // refines, in this file or another, may not (`def /(o) = o.zero? ?
+    // Float::INFINITY : ...`). Asking is cheap: divisions by a literal 0
+    // are rare, and the index is shared with the other rules.
+    let index = &cx.inference().index;
+    out.extend(found.into_iter().filter(|f| !f.method_name.as_deref().is_some_and(|m| index.core_redefined(m))));
     // Receivers whose syntax does not say Integer: ask inference (shared
     // with the other rules, run once per file and only when needed).
     let types = cx.types();
-    for (receiver, anchor, method) in std::mem::take(&mut finder.typed_later) {
-        if types.of(&receiver).is_some_and(is_exactly_integer) {
-            finder.out.push(finding(anchor, &method));
+    for (receiver, anchor, method) in typed_later {
+        if types.of(&receiver).is_some_and(is_exactly_integer) && !index.core_redefined(&method) {
+            out.push(finding(anchor, &method));
         }
     }
 }
