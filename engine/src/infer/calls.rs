@@ -6,7 +6,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use ruby_prism::{CallNode, Node};
+use ruby_prism::{CallNode, Node, Visit};
 
 use super::blocks::{BlockPlan, BlockRun};
 use super::flow::{join_states, State};
@@ -624,7 +624,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
         }
         let mut ivars_kept = true;
-        let own_helper = match (&frame.class, on_self && frame.self_known && state.is_some()) {
+        // `connect! { break }` leaves the helper where its block breaks:
+        // what it assigns after that point may never run.
+        let runs_to_its_end = !call.block().and_then(|b| b.as_block_node()).is_some_and(|b| block_breaks_out(&b));
+        let own_helper = match (&frame.class, on_self && frame.self_known && state.is_some() && runs_to_its_end) {
             (Some((class, Side::Instance)), true) => self.ivars_after_own_call(class, &method),
             _ => None,
         };
@@ -667,7 +670,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             ivars_kept = keeps_ivars;
             // Whatever else it did, a helper of the object's own that
             // surely assigns an ivar leaves it set (never unset again).
-            if let (true, true, Some((class, Side::Instance))) = (on_self, frame.self_known, &frame.class) {
+            if let (true, true, true, Some((class, Side::Instance))) =
+                (on_self, frame.self_known, runs_to_its_end, &frame.class)
+            {
                 for ivar in self.assigned_by_own_call(class, &method).iter() {
                     flow.ivars_set.insert(ivar.clone());
                 }
@@ -1917,4 +1922,38 @@ fn holds_nested(state: &State) -> impl Fn(&[u8]) -> bool + Copy + '_ {
         let local = String::from_utf8_lossy(local);
         state.as_ref().is_some_and(|flow| flow.local(&local).has_nested_mutable_contents())
     }
+}
+
+/// Does a `break` in this block leave the call it is given to (one not
+/// inside a loop, block, lambda or `def` of its own)?
+fn block_breaks_out(block: &ruby_prism::BlockNode<'_>) -> bool {
+    struct Finder {
+        found: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
+            crate::stack_guard::ensure_room();
+        }
+        fn visit_break_node(&mut self, _node: &ruby_prism::BreakNode<'pr>) {
+            self.found = true;
+        }
+        fn visit_block_node(&mut self, _node: &ruby_prism::BlockNode<'pr>) {}
+        fn visit_lambda_node(&mut self, _node: &ruby_prism::LambdaNode<'pr>) {}
+        fn visit_def_node(&mut self, _node: &ruby_prism::DefNode<'pr>) {}
+        fn visit_while_node(&mut self, node: &ruby_prism::WhileNode<'pr>) {
+            // Its condition is outside the loop: a `break` there leaves the block's call.
+            self.visit(&node.predicate());
+        }
+        fn visit_until_node(&mut self, node: &ruby_prism::UntilNode<'pr>) {
+            self.visit(&node.predicate());
+        }
+        fn visit_for_node(&mut self, node: &ruby_prism::ForNode<'pr>) {
+            self.visit(&node.collection());
+        }
+    }
+    let mut finder = Finder { found: false };
+    if let Some(body) = block.body() {
+        finder.visit(&body);
+    }
+    finder.found
 }
