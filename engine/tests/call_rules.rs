@@ -213,6 +213,10 @@ fn wrong_arity() {
     ];
     let silent = &[
         "[1, 2].rotate(1)",
+        // A subclass mixes in a library module ahead of the class's own
+        // `def`: a call on `self` may run Enumerable's `sum` (found
+        // probing against Ruby 3.1).
+        "class A\n  def go = sum(5)\n  def sum(a, b) = a + b\nend\nclass B < A\n  include Enumerable\n  def each = yield(1)\nend",
         // Exceptions take their message alone (Ruby runs each).
         "Errno::ENOENT.new(\"path\")",
         "SystemCallError.new(\"boom\")",

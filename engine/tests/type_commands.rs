@@ -164,6 +164,26 @@ fn a_method_a_mixin_may_override_returns_what_either_returns() {
 }
 
 #[test]
+fn a_library_module_a_subclass_mixes_in_may_answer_a_call_on_self() {
+    // `List < Node` includes Enumerable: `List.new.go` runs Enumerable's
+    // `first`, not Node's (Ruby: `[1, 2]`). From another file too, and
+    // through a project module that includes the library's.
+    let dir = project(&[
+        ("lib/node.rb", "class Node\n  def go = first(2)\n  def first(n) = \"node\"\nend\n"),
+        ("lib/list.rb", "class List < Node\n  include Enumerable\n  def each = (yield 1; yield 2)\nend\n"),
+        ("lib/leaf.rb", "class Leaf\n  def go = size\n  def size = 1\nend\nmodule Counted\n  include Comparable\nend\n"),
+        ("lib/twig.rb", "class Twig < Leaf\nend\nclass Stem\n  def go = sum\n  def sum = 0\nend\n"),
+        ("lib/bough.rb", "class Bough < Stem\n  include Counted\nend\n"),
+        ("lib/root.rb", "class Root\n  def go = clamp(1, 2)\n  def clamp(a, b) = 0\nend\nclass Shoot < Root\n  include Counted\nend\n"),
+    ]);
+    let type_at = |at: &str| type_at(dir.path(), at);
+    assert_eq!(type_at("lib/node.rb:2:12"), "\"node\" | untyped");
+    assert_eq!(type_at("lib/leaf.rb:2:12"), "1", "nothing below mixes a `size` in");
+    assert_eq!(type_at("lib/twig.rb:4:12"), "0", "Comparable gives no `sum`");
+    assert_eq!(type_at("lib/root.rb:2:12"), "0 | untyped", "Comparable's `clamp`, through a project module");
+}
+
+#[test]
 fn a_subclass_written_under_a_namespace_nobody_defines_still_overrides() {
     // RDoc's files say `class RDoc::NormalModule < RDoc::ClassModule`
     // without `RDoc` in view: the superclass went unresolved, the

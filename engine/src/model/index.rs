@@ -399,6 +399,12 @@ pub struct ProjectIndex {
     /// Every file's [`FileInterface::object_defs`]: some object of any
     /// class may answer these names its own way.
     object_defs: HashSet<String>,
+    /// The instance methods library modules (ones the signatures declare,
+    /// not the project) give a project class, on each side: mixed in by
+    /// `include`/`prepend` (instance) or `extend` (singleton), directly or
+    /// through a project module. Such a method answers ahead of a
+    /// superclass's own `def` for the class's objects.
+    library_mixed: HashMap<(Name, Side), HashSet<String>>,
     /// Some file's [`FileInterface::redirects_output`].
     output_redirected: bool,
     /// Every file's [`FileInterface::core_defs`].
@@ -631,6 +637,7 @@ impl ProjectIndex {
         index.merge_parts();
         index.add_mixed_in_ivar_writes();
         index.core_defs.extend(index.core_mixin_methods(env));
+        index.library_mixed = index.library_mixin_methods(env);
         let replaced = index.mixed_into_classes(&class_mixins);
         index.core_defs.extend(replaced.iter().map(|(_, method)| method.clone()));
         index.core_replaced.extend(replaced);
@@ -834,7 +841,10 @@ impl ProjectIndex {
             }
         }
         // (What the caller reads of this: `Dep::Overrides`.)
-        if (side == Side::Instance && self.is_extended(class)) || self.object_defs.contains(method) {
+        if (side == Side::Instance && self.is_extended(class))
+            || self.object_defs.contains(method)
+            || self.library_mixed_below(class, side, method)
+        {
             out.push(Type::untyped());
         }
         for (_, file, entry) in self.overriding_parts(class, side, method) {
@@ -1275,6 +1285,48 @@ impl ProjectIndex {
     /// (`s.extend(M)`, `String.prepend(M)`) or into a class the signatures
     /// declare (`class String; prepend M; end`), and of the modules those
     /// include: a core value may answer them the module's way.
+    fn library_mixin_methods(&self, env: &Environment) -> HashMap<(Name, Side), HashSet<String>> {
+        let mut out: HashMap<(Name, Side), HashSet<String>> = HashMap::default();
+        for (name, class) in &self.classes {
+            let Some(merged) = class.merged.as_ref() else { continue };
+            let sides = [
+                (Side::Instance, merged.includes.iter().chain(&merged.prepends).cloned().collect::<Vec<Name>>()),
+                (Side::Singleton, merged.extends.clone()),
+            ];
+            for (side, mixins) in sides {
+                let mut pending = mixins;
+                let mut seen: HashSet<Name> = HashSet::default();
+                let mut methods: HashSet<String> = HashSet::default();
+                while let Some(module) = pending.pop() {
+                    if !seen.insert(module.clone()) || seen.len() > 256 {
+                        continue;
+                    }
+                    match self.classes.get(&module).and_then(|c| c.merged.as_ref()) {
+                        // A project module: what it mixes in counts too.
+                        Some(project) => pending.extend(project.includes.iter().chain(&project.prepends).cloned()),
+                        None => {
+                            let Some(declared) = env.class(&module) else { continue };
+                            methods.extend(declared.instance_methods.keys().cloned());
+                            pending.extend(declared.includes.iter().chain(&declared.prepends).map(|t| t.name.clone()));
+                        }
+                    }
+                }
+                if !methods.is_empty() {
+                    out.insert((name.clone(), side), methods);
+                }
+            }
+        }
+        out
+    }
+
+    /// Does a class below `class` have a library module's `method` mixed
+    /// in (see `library_mixed`), ahead of `class`'s own?
+    pub fn library_mixed_below(&self, class: &str, side: Side, method: &str) -> bool {
+        self.descendants(class)
+            .iter()
+            .any(|below| self.library_mixed.get(&(below.clone(), side)).is_some_and(|names| names.contains(method)))
+    }
+
     fn core_mixin_methods(&self, env: &Environment) -> Vec<String> {
         let mut pending: Vec<Name> = self.object_extended.clone();
         for (name, class) in &self.classes {
@@ -1842,6 +1894,7 @@ impl ProjectIndex {
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);
                 (*side == Side::Instance && self.is_extended(class)).hash(&mut hasher);
+                self.library_mixed_below(class, *side, method).hash(&mut hasher);
                 self.object_defs.contains(method.as_str()).hash(&mut hasher);
                 for (descendant, file, entry) in self.overriding_parts(class, *side, method) {
                     if file == reader {

@@ -89,7 +89,9 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
                 return None;
             }
             let (owner, owner_side) = inference.index.def(id).owner.clone()?;
-            if may_not_run(cx, &class, &owner, owner_side, &call.method) {
+            if may_not_run(cx, &class, &owner, owner_side, &call.method)
+                || answered_below(cx, &class, side, &call.method, exact)
+            {
                 return None;
             }
             let def = node.as_def_node()?;
@@ -106,13 +108,23 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             if (!on_self && shape.restricted) || replaced || !single_def(cx, &call.method) {
                 return None;
             }
-            if may_not_run(cx, &class, &owner, owner_side, &call.method) {
+            if may_not_run(cx, &class, &owner, owner_side, &call.method)
+                || answered_below(cx, &class, side, &call.method, exact)
+            {
                 return None;
             }
             Some((ty, Target::Def(shape.arity?)))
         }
         _ => None,
     }
+}
+
+/// May an object typed `class` but not exactly of it (`self`, a
+/// parameter) answer `method` from a class below, in any file: a library
+/// module a subclass mixes in (`include Enumerable` gives `sum` and
+/// `first`), an attribute, an alias?
+fn answered_below(cx: &RuleContext<'_, '_>, class: &str, side: Side, method: &str, exact: bool) -> bool {
+    !exact && cx.inference().index.overrides_elsewhere(class, side, method).is_some()
 }
 
 /// May the project `def` found for `method` (in `owner`, for a receiver
