@@ -663,7 +663,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)
                     && block_walked
                     && !passes_self
-                    && !reaches_project;
+                    && !reaches_project
+                    && !calls_back_unseen(&receiver_type, &method, &args);
             if !keeps_ivars {
                 flow.ivars.clear();
             }
@@ -1956,4 +1957,154 @@ fn block_breaks_out(block: &ruby_prism::BlockNode<'_>) -> bool {
         finder.visit(&body);
     }
     finder.found
+}
+
+/// Core methods that call methods of the elements they hold: `to_s` or
+/// `to_str` (`join`, `inspect`), `<=>` (`sort`, `max`), `hash` and `eql?`
+/// (`uniq`, `-`, `to_set`), `==` (`include?`, `index`), `+` (`sum`),
+/// `to_ary` (`flatten`, `to_h`).
+const ELEMENT_CALLERS: &[&str] = &[
+    "join",
+    "inspect",
+    "to_s",
+    "sort",
+    "sort!",
+    "max",
+    "min",
+    "minmax",
+    "uniq",
+    "uniq!",
+    "-",
+    "&",
+    "|",
+    "difference",
+    "union",
+    "intersection",
+    "intersect?",
+    "to_set",
+    "include?",
+    "member?",
+    "index",
+    "find_index",
+    "rindex",
+    "delete",
+    "count",
+    "==",
+    "!=",
+    "eql?",
+    "hash",
+    "<=>",
+    "sum",
+    "flatten",
+    "flatten!",
+    "to_h",
+    "tally",
+    "assoc",
+    "rassoc",
+    "pack",
+    "rehash",
+];
+
+/// Core methods that call methods of what they are given: `hash` and
+/// `eql?` of a key (`h[k]`, `h[k] = v`), `==` (`include?`, `delete`),
+/// `coerce` (`1 + o`), `to_str` (`"a" + o`), `to_ary` (`[1] + o`). Not
+/// those that only store what they are given (`push`, `<<`).
+const ARGUMENT_CALLERS: &[&str] = &[
+    "[]",
+    "[]=",
+    "key?",
+    "has_key?",
+    "include?",
+    "member?",
+    "fetch",
+    "store",
+    "delete",
+    "dig",
+    "values_at",
+    "fetch_values",
+    "index",
+    "rindex",
+    "count",
+    "==",
+    "!=",
+    "eql?",
+    "equal?",
+    "<=>",
+    "<",
+    ">",
+    "<=",
+    ">=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "**",
+    "&",
+    "|",
+    "^",
+    "concat",
+    "join",
+    "zip",
+    "product",
+    "merge",
+    "merge!",
+    "update",
+    "replace",
+    "===",
+    "=~",
+    "start_with?",
+    "end_with?",
+    "sub",
+    "gsub",
+    "split",
+    "format",
+];
+
+/// May a core call on `receiver` run the project's code unseen, through
+/// the methods it calls on the elements it holds or on its arguments,
+/// where those are the project's objects or may be (unknown)? Such code
+/// may reach `self` and write its ivars (a `Peer` holding it, whose `to_s`
+/// clears one, joined).
+fn calls_back_unseen(receiver: &Type, method: &str, args: &[Arg]) -> bool {
+    let maybe_project =
+        |ty: &Type| ty.members().iter().any(|m| m.has_unknown() || m.class_name().is_none() || !is_core_value(m));
+    let holds = |ty: &Type| match ty {
+        Type::Nominal { args, .. } => args.iter().any(maybe_project),
+        Type::Tuple(elements) => elements.iter().any(maybe_project),
+        Type::Shape(shape) => shape.fields.iter().any(|f| maybe_project(&f.ty)),
+        _ => false,
+    };
+    (ELEMENT_CALLERS.contains(&method) && receiver.members().iter().any(holds))
+        || (ARGUMENT_CALLERS.contains(&method)
+            && args.iter().any(|arg| match arg {
+                Arg::Value(ty) | Arg::Keywords(ty) => maybe_project(ty) || holds(ty),
+                Arg::Splat | Arg::Forward => true,
+            }))
+}
+
+/// A value of a core class whose methods never run the project's code.
+fn is_core_value(ty: &Type) -> bool {
+    matches!(ty, Type::Constant(_) | Type::IntRange { .. } | Type::Tuple(_) | Type::Shape(_))
+        || ty.class_name().is_some_and(|class| {
+            matches!(
+                class,
+                "String"
+                    | "Symbol"
+                    | "Integer"
+                    | "Float"
+                    | "Rational"
+                    | "Complex"
+                    | "NilClass"
+                    | "TrueClass"
+                    | "FalseClass"
+                    | "Regexp"
+                    | "MatchData"
+                    | "Array"
+                    | "Hash"
+                    | "Range"
+                    | "Time"
+                    | "Proc"
+            )
+        })
 }
