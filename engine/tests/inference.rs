@@ -145,6 +145,9 @@ const CASES: &[(&str, &str)] = &[
     // `**kw` takes any key: `m("Content-Type" => v)` passes a String one.
     ("def m(**kw)\n  probe(kw.keys.first)\nend", "untyped?"),
     ("[1].each { |**kw| probe(kw) }", "Hash[untyped, untyped]"),
+    // `Class.new(A) do def initialize`: A's objects made without A's.
+    ("class A\n  def initialize = @x = 1\n  def go = probe(@x)\nend\nK = Class.new(A) { def initialize; end }", "1?"),
+    ("class A\n  def initialize = @x = 1\n  def go = probe(@x)\nend\nK = Class.new(A) { def go = 2 }", "1"),
     ("def f(a: (given = false))\n  probe(given)\nend", "false?"),
     ("[1].each { |x, y = (z = 1)| probe(z) }", "1?"),
     ("def f(x = 1)\n  probe(x)\nend", "untyped"),

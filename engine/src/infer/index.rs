@@ -313,6 +313,7 @@ impl<'pr> ProgramIndex<'pr> {
             blocks_make_new_classes: Vec::new(),
             block_targets: Vec::new(),
             eval_targets: Vec::new(),
+            new_class_parents: Vec::new(),
             other_singletons: Vec::new(),
             iterator_blocks: Vec::new(),
             literal_iterations: Vec::new(),
@@ -1003,6 +1004,9 @@ struct Walker<'i, 'pr, 'e> {
     block_targets: Vec<Option<String>>,
     /// The same, for any class written as a constant (a project's too).
     eval_targets: Vec<Option<String>>,
+    /// For each block being walked: the superclass written in `Class.new(A)
+    /// do ... end`, whose `def initialize` makes A's objects without A's.
+    new_class_parents: Vec<Option<String>>,
     /// `class << X` bodies: X as written when it is a constant path.
     other_singletons: Vec<Option<String>>,
     /// For each enclosing call with a block: where its block starts, and
@@ -1038,6 +1042,15 @@ fn sorted<T: Ord + Clone>(names: &HashSet<T>) -> Vec<T> {
 /// The class a block defines methods of, when the call names it:
 /// `refine String do`, `String.class_eval do` (and `class_exec`,
 /// `module_eval`, `module_exec`).
+/// `A` in `Class.new(A)` (written as a constant).
+fn class_new_parent(call: &CallNode<'_>) -> Option<String> {
+    let receiver = call.receiver().and_then(|r| written_class(&r))?;
+    if call.name().as_slice() != b"new" || receiver != "Class" {
+        return None;
+    }
+    written_class(&call.arguments()?.arguments().iter().next()?)
+}
+
 fn block_target(call: &CallNode<'_>) -> Option<String> {
     let written = match call.name().as_slice() {
         b"refine" => call.arguments()?.arguments().iter().next().and_then(|a| constant_path_text(&a)),
@@ -2577,6 +2590,10 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
                 if let (true, Some(Some(class))) = (method == "initialize", self.eval_targets.last().cloned()) {
                     self.note_replaced(class, &method);
                 }
+                // `Class.new(A) do def initialize`: objects of A made by it.
+                if let (true, Some(Some(parent))) = (method == "initialize", self.new_class_parents.last().cloned()) {
+                    self.note_replaced(parent, &method);
+                }
             }
         }
         // A `def` in a block or in `class << obj` may define a method of
@@ -2650,6 +2667,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.blocks_make_new_classes.push(makes_new_class(call));
             let target = block_target(call);
             self.eval_targets.push(target.clone());
+            self.new_class_parents.push(class_new_parent(call));
             self.block_targets.push(target.filter(|class| self.env.has_class(class)));
             let start = call.block().map_or(0, |b| b.location().start() as usize);
             let new_class = makes_new_class(call);
@@ -2665,6 +2683,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.blocks_make_new_classes.pop();
             self.block_targets.pop();
             self.eval_targets.pop();
+            self.new_class_parents.pop();
             self.iterator_blocks.pop();
             self.literal_iterations.pop();
         }

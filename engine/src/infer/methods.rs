@@ -776,6 +776,17 @@ impl<'pr> Inferrer<'pr, '_> {
             if self.index.construction_replaced(&name, "allocate") {
                 return true;
             }
+            // A class that restores its objects itself (`marshal_load`,
+            // YAML's `init_with`, a `_load` of its own) has them made
+            // by `allocate` and that method, not `initialize`.
+            let restores = |method: &str, side: Side| {
+                self.index.class_for_method(&name, method).is_some_and(|c| c.methods(side).contains_key(method))
+            };
+            if ["marshal_load", "init_with", "yaml_initialize"].iter().any(|m| restores(m, Side::Instance))
+                || restores("_load", Side::Singleton)
+            {
+                return true;
+            }
             let Some(user) = self.index.class_shape(&name) else { return false };
             current = match &user.superclass {
                 Superclass::Known(parent) => Some(parent.clone()),
