@@ -192,8 +192,9 @@ fn copies_match_global(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
         (_, Some(multi)) => multi.value(),
         _ => return false,
     };
-    is_match_global(&value)
-        || value.as_array_node().is_some_and(|array| array.elements().iter().any(|e| is_match_global(&e)))
+    // (A scanner's group read, `name = s[1]`, is such a copy too.)
+    let copies = |value: &Node<'_>| is_match_global(value) || reads_scanner_match(cx, value);
+    copies(&value) || value.as_array_node().is_some_and(|array| array.elements().iter().any(|e| copies(&e)))
 }
 
 /// Is every nil the receiver may give a last match's (`(c ? $1 : "x")`,
@@ -247,10 +248,16 @@ fn nil_only_from_match(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
 fn reads_scanner_match(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
     let receiver = unparenthesize(crate::syntax::node_clone(receiver));
     let Some(call) = receiver.as_call_node() else { return false };
-    let reads_match = matches!(call.name().as_slice(), b"matched" | b"pre_match" | b"post_match" | b"[]");
+    let method = crate::syntax::name(call.name());
+    let reads_match = matches!(method.as_str(), "matched" | "pre_match" | "post_match" | "[]");
+    // A scanner, or an object of a subclass (`self[2]` in `class Lexer <
+    // StringScanner`), whose method of the name is StringScanner's own.
     reads_match
         && call.receiver().is_some_and(|scanner| {
-            cx.type_of(&scanner).and_then(Type::class_name).is_some_and(|class| class == "StringScanner")
+            let Some(class) = cx.type_of(&scanner).and_then(Type::class_name) else { return false };
+            class == "StringScanner"
+                || matches!(cx.inference().lookup(class, crate::infer::Side::Instance, &method),
+                    Callee::Rbs(found) if &*found.owner == "StringScanner")
         })
 }
 
