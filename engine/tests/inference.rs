@@ -145,6 +145,13 @@ const CASES: &[(&str, &str)] = &[
     // `**kw` takes any key: `m("Content-Type" => v)` passes a String one.
     ("def m(**kw)\n  probe(kw.keys.first)\nend", "untyped?"),
     ("[1].each { |**kw| probe(kw) }", "Hash[untyped, untyped]"),
+    // `inject(init)`'s first run gets `init` itself, a pair taken apart.
+    ("[1, 2].inject([[], []]) { |(a, b), x| probe(b); [a << x, b] }", "Array[untyped]"),
+    // `each_with_object` gives its memo back as the block left it: a new
+    // pair the block takes apart keeps its length, not what it holds.
+    ("[1].each_with_object([[], []]) { |n, (a, b)| probe(b); a << n }", "Array[untyped]"),
+    ("[1, 2, 3].each_with_object([[], []]) { |n, (a, b)| a << n }", "[Array[untyped], Array[untyped]]"),
+    ("[1, 2].each_with_object([[], []]) { |n, memo| memo.pop; memo << n }", "Array[untyped]"),
     // `Class.new(A) do def initialize`: A's objects made without A's.
     ("class A\n  def initialize = @x = 1\n  def go = probe(@x)\nend\nK = Class.new(A) { def initialize; end }", "1?"),
     ("class A\n  def initialize = @x = 1\n  def go = probe(@x)\nend\nK = Class.new(A) { def go = 2 }", "1"),

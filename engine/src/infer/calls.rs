@@ -69,6 +69,9 @@ pub struct CallSite<'c> {
     /// (`rows.map` in `rows.map.with_index { }`): the method that made it,
     /// and the rows.
     pub enumerated_rows: Option<(String, Type)>,
+    /// The first argument is an array literal (no splat): an object only
+    /// the callee holds (`each_with_object([[], []])`).
+    pub fresh_first_array: bool,
 }
 
 /// The block a call passes.
@@ -461,6 +464,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 (BlockArg::Literal(_), Some(node)) => self.enumerated_rows(node, fresh_rows),
                 _ => None,
             },
+            fresh_first_array: call.arguments().and_then(|list| list.arguments().iter().next()).is_some_and(|first| {
+                first
+                    .as_array_node()
+                    .is_some_and(|array| array.elements().iter().all(|e| !matches!(e, Node::SplatNode { .. })))
+            }),
         };
         let literal_bytes = match (&receiver_node, &block) {
             (Some(node), BlockArg::None) if &*method == "bytes" && args.is_empty() => {
@@ -761,6 +769,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             receiver_local: None,
             receiver_yields_arrays: false,
             enumerated_rows: None,
+            fresh_first_array: false,
         };
         self.dispatch(receiver, &site, BlockArg::None, state, frame)
     }
@@ -784,6 +793,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     receiver_local: None,
                     receiver_yields_arrays: false,
                     enumerated_rows: None,
+                    fresh_first_array: false,
                     ..*site
                 };
                 return self.dispatch(receiver, &forwarded, block, state, frame);
@@ -818,6 +828,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             && members.iter().all(|member| self.defined_nowhere_below(member, site.method));
         let accumulates = !site.args.is_empty() || !matches!(block, BlockArg::None);
         let fresh_rows = matches!(&block, BlockArg::Literal(literal) if super::blocks::gives_fresh_rows(literal));
+        let memo_after = match (&block, site.args) {
+            (BlockArg::Literal(literal), [Arg::Value(memo)]) if site.method == "each_with_object" => {
+                Some(memo_after_block(memo, literal, site.fresh_first_array))
+            }
+            _ => None,
+        };
         let outcome = self.run_block(&plans, site, receiver, block, state, frame);
         let results: Vec<Type> =
             plans.iter().map(|plan| self.finish_plan(plan, site.args, &outcome.value, fresh_rows)).collect();
@@ -828,6 +844,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
         }
         self.dispatched_quietly = quiet;
+        // `each_with_object` gives back its memo as the block left it.
+        if let (Some(memo), true) = (memo_after, plans.iter().all(|p| matches!(p, Plan::Rbs { .. }))) {
+            returned = memo;
+        }
         if site.method == "sum" && accumulates {
             // `sum(init)` binds its type variable to the initial value's
             // type, but adds to it: `(1..3).sum(0.0)` is 6.0, not `0.0`.
@@ -959,6 +979,29 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                         yielded = Some(vec![union([Type::Tuple(pair.clone()), first.clone()])]);
                     }
                 }
+                let fed_back = if synchronous { fed_back_positions(plans) } else { Vec::new() };
+                // `inject(init)` gives its block's first run `init` itself
+                // (later runs, what the block gave: fed back), not what a
+                // type variable bound to it forgets (`inject([[], []]) {
+                // |(a, b), x| ... }` takes a pair apart).
+                if let (true, [Arg::Value(initial)], Some(given)) =
+                    (matches!(method, "inject" | "reduce") && fed_back.first() == Some(&0), args, yielded.as_mut())
+                {
+                    if let Some(first) = given.first_mut() {
+                        *first = initial.clone();
+                    }
+                }
+                // `each_with_object([[], []]) { |n, (evens, odds)| }`: the
+                // memo is a new array only the method holds, and the block
+                // takes it apart (no name holds it whole), so its length
+                // stays; what its elements hold may change.
+                if let (true, [Arg::Value(Type::Tuple(elements))], Some(given)) =
+                    (method == "each_with_object" && site.fresh_first_array, args, yielded.as_mut())
+                {
+                    if let (true, Some(memo)) = (memo_taken_apart(&node), given.get_mut(1)) {
+                        *memo = Type::Tuple(elements.iter().map(Type::forget_mutable).collect());
+                    }
+                }
                 let plan = BlockPlan {
                     // A project method's block runs when it yields, and
                     // only then (see `yields`), whenever that is.
@@ -969,7 +1012,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     self_unknown: self_type.is_none()
                         && (changes_self || (!synchronous && !ITERATES.contains(&method))),
                     stored: !synchronous,
-                    fed_back: if synchronous { fed_back_positions(plans) } else { Vec::new() },
+                    fed_back,
                     value_dropped: synchronous && DROPS_BLOCK_VALUE.contains(&method),
                     thrown_out: method == "catch",
                     runs_before_return: synchronous && runs_block_before_return(receiver, method),
@@ -1609,6 +1652,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             receiver_local: None,
             receiver_yields_arrays: false,
             enumerated_rows: None,
+            fresh_first_array: false,
         };
         let outcome = self.run_block(&plans, &site, &frame.self_type, block, state, frame);
         let results: Vec<Type> = plans.iter().map(|p| self.finish_plan(p, &args, &outcome.value, false)).collect();
@@ -2107,4 +2151,27 @@ fn is_core_value(ty: &Type) -> bool {
                     | "Proc"
             )
         })
+}
+
+/// Does an `each_with_object` block take its memo apart (`|n, (evens,
+/// odds)|`), so that no name in it holds the memo whole?
+fn memo_taken_apart(block: &ruby_prism::BlockNode<'_>) -> bool {
+    block
+        .parameters()
+        .and_then(|p| p.as_block_parameters_node())
+        .and_then(|p| p.parameters())
+        .is_some_and(|list| matches!(list.requireds().iter().nth(1), Some(Node::MultiTargetNode { .. })))
+}
+
+/// What `each_with_object(memo) { }` gives back: the memo, which the block
+/// may have filled (`{ |n, acc| acc << n }` puts integers in `[[], []]`).
+/// Only a new array the block takes apart keeps its length; what each
+/// element holds may change.
+fn memo_after_block(memo: &Type, block: &ruby_prism::BlockNode<'_>, fresh: bool) -> Type {
+    match memo {
+        Type::Tuple(elements) if fresh && memo_taken_apart(block) => {
+            Type::Tuple(elements.iter().map(Type::forget_mutable).collect())
+        }
+        other => other.forget_mutable(),
+    }
 }
