@@ -69,8 +69,8 @@ pub struct CallSite<'c> {
     /// (`rows.map` in `rows.map.with_index { }`): the method that made it,
     /// and the rows.
     pub enumerated_rows: Option<(String, Type)>,
-    /// The first argument is an array literal (no splat): an object only
-    /// the callee holds (`each_with_object([[], []])`).
+    /// An `each_with_object` whose first argument is an array literal (no
+    /// splat): an object only the callee holds (`([[], []])`).
     pub fresh_first_array: bool,
 }
 
@@ -464,11 +464,12 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 (BlockArg::Literal(_), Some(node)) => self.enumerated_rows(node, fresh_rows),
                 _ => None,
             },
-            fresh_first_array: call.arguments().and_then(|list| list.arguments().iter().next()).is_some_and(|first| {
-                first
-                    .as_array_node()
-                    .is_some_and(|array| array.elements().iter().all(|e| !matches!(e, Node::SplatNode { .. })))
-            }),
+            fresh_first_array: &*method == "each_with_object"
+                && call.arguments().and_then(|list| list.arguments().iter().next()).is_some_and(|first| {
+                    first
+                        .as_array_node()
+                        .is_some_and(|array| array.elements().iter().all(|e| !matches!(e, Node::SplatNode { .. })))
+                }),
         };
         let literal_bytes = match (&receiver_node, &block) {
             (Some(node), BlockArg::None) if &*method == "bytes" && args.is_empty() => {
@@ -2127,29 +2128,12 @@ fn calls_back_unseen(receiver: &Type, method: &str, args: &[Arg]) -> bool {
             }))
 }
 
-/// A value of a core class whose methods never run the project's code.
+/// A value of a core class whose own methods never run the project's code
+/// (the inert classes, and containers: what they hold is asked apart).
 fn is_core_value(ty: &Type) -> bool {
     matches!(ty, Type::Constant(_) | Type::IntRange { .. } | Type::Tuple(_) | Type::Shape(_))
         || ty.class_name().is_some_and(|class| {
-            matches!(
-                class,
-                "String"
-                    | "Symbol"
-                    | "Integer"
-                    | "Float"
-                    | "Rational"
-                    | "Complex"
-                    | "NilClass"
-                    | "TrueClass"
-                    | "FalseClass"
-                    | "Regexp"
-                    | "MatchData"
-                    | "Array"
-                    | "Hash"
-                    | "Range"
-                    | "Time"
-                    | "Proc"
-            )
+            super::narrow::INERT.contains(&class) || matches!(class, "Array" | "Hash" | "Range" | "Time" | "Proc")
         })
 }
 

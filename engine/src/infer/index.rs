@@ -1039,9 +1039,6 @@ fn sorted<T: Ord + Clone>(names: &HashSet<T>) -> Vec<T> {
     names
 }
 
-/// The class a block defines methods of, when the call names it:
-/// `refine String do`, `String.class_eval do` (and `class_exec`,
-/// `module_eval`, `module_exec`).
 /// `A` in `Class.new(A)` (written as a constant).
 fn class_new_parent(call: &CallNode<'_>) -> Option<String> {
     let receiver = call.receiver().and_then(|r| written_class(&r))?;
@@ -1051,6 +1048,9 @@ fn class_new_parent(call: &CallNode<'_>) -> Option<String> {
     written_class(&call.arguments()?.arguments().iter().next()?)
 }
 
+/// The class a block defines methods of, when the call names it:
+/// `refine String do`, `String.class_eval do` (and `class_exec`,
+/// `module_eval`, `module_exec`).
 fn block_target(call: &CallNode<'_>) -> Option<String> {
     let written = match call.name().as_slice() {
         b"refine" => call.arguments()?.arguments().iter().next().and_then(|a| constant_path_text(&a)),

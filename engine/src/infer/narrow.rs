@@ -973,7 +973,7 @@ fn read_text(receiver: &Node<'_>, key: &Node<'_>) -> Option<String> {
 
 /// Classes whose methods touch nothing but their receiver: a call on one
 /// (without a block) cannot change what a hash or `ENV` holds.
-const INERT: &[&str] = &[
+pub(super) const INERT: &[&str] = &[
     "String",
     "Symbol",
     "Integer",

@@ -1281,10 +1281,8 @@ impl ProjectIndex {
         }
     }
 
-    /// The instance methods of project modules mixed into single objects
-    /// (`s.extend(M)`, `String.prepend(M)`) or into a class the signatures
-    /// declare (`class String; prepend M; end`), and of the modules those
-    /// include: a core value may answer them the module's way.
+    /// The instance methods of the library modules each project class
+    /// mixes in, by side (see `library_mixed`).
     fn library_mixin_methods(&self, env: &Environment) -> HashMap<(Name, Side), HashSet<String>> {
         let mut out: HashMap<(Name, Side), HashSet<String>> = HashMap::default();
         for (name, class) in &self.classes {
@@ -1327,6 +1325,10 @@ impl ProjectIndex {
             .any(|below| self.library_mixed.get(&(below.clone(), side)).is_some_and(|names| names.contains(method)))
     }
 
+    /// The instance methods of project modules mixed into single objects
+    /// (`s.extend(M)`, `String.prepend(M)`) or into a class the signatures
+    /// declare (`class String; prepend M; end`), and of the modules those
+    /// include: a core value may answer them the module's way.
     fn core_mixin_methods(&self, env: &Environment) -> Vec<String> {
         let mut pending: Vec<Name> = self.object_extended.clone();
         for (name, class) in &self.classes {
