@@ -827,6 +827,15 @@ const CASES: &[(&str, &str)] = &[
     // `x =~ re` true proves x is no nil only while nil's `=~` is the core's.
     ("x = rand > 2 ? \"abc\" : nil\nx =~ /z/ ? x : \"d\"", "\"abc\" | \"d\""),
     ("class NilClass\n  def =~(other) = 0\nend\nx = rand > 2 ? \"abc\" : nil\nx =~ /z/ ? x : \"d\"", "\"abc\" | \"d\" | nil"),
+    // `1 <=> o` answers with what `o.coerce` makes answer; `"s" =~ o`
+    // with `o =~ "s"` (Ruby 3.1 gives "weird" for both below).
+    ("class W\n  def <=>(o) = \"weird\"\nend\nclass C\n  def coerce(n) = [W.new, W.new]\nend\n1 <=> C.new", "untyped"),
+    ("class C\n  def coerce(n) = [n, n]\nend\n1r <=> C.new", "untyped"),
+    ("class M\n  def =~(s) = \"weird\"\nend\n\"s\" =~ M.new", "untyped"),
+    ("class M\n  def =~(s) = \"weird\"\nend\n:s =~ M.new", "untyped"),
+    ("1 <=> 2.5", "-1"),
+    ("x = rand > 2 ? 1 : \"s\"\n3 <=> x", "Integer?"),
+    ("\"s\" =~ /s/", "Integer?"),
     ("module Silence\n  def warn(*) = @path = nil\nend\nclass Job\n  def initialize = @path = \"a\"\n  def run\n    raise unless @path\n    warn \"x\"\n    @path\n  end\nend\nclass QuietJob < Job\n  include Silence\nend\nJob.new.run", "String?"),
 ];
 

@@ -1495,6 +1495,20 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             (Type::Singleton(class), "class", []) => {
                 Some(if self.is_module(class) { Type::singleton("Module") } else { Type::singleton("Class") })
             }
+            // `1 <=> o` asks `o.coerce` and gives back what the coerced
+            // `<=>` answers; `"s" =~ o` gives back `o =~ "s"`. Either may be
+            // anything when `o` is not the core's own (RBS: `Integer?`).
+            (_, "<=>", [argument])
+                if is_core_number(receiver)
+                    && (!surely_core_value(argument) || self.index.core_redefined("coerce")) =>
+            {
+                Some(Type::untyped())
+            }
+            (_, "=~", [argument])
+                if matches!(receiver.class_name(), Some("String" | "Symbol")) && !surely_core_value(argument) =>
+            {
+                Some(Type::untyped())
+            }
             _ => None,
         }
     }
@@ -2126,6 +2140,17 @@ fn calls_back_unseen(receiver: &Type, method: &str, args: &[Arg]) -> bool {
                 Arg::Value(ty) | Arg::Keywords(ty) => maybe_project(ty) || holds(ty),
                 Arg::Splat | Arg::Forward => true,
             }))
+}
+
+/// An Integer, Float, Rational or Complex, whose operators hand a value
+/// they do not know to its `coerce`.
+fn is_core_number(ty: &Type) -> bool {
+    matches!(ty.class_name(), Some("Integer" | "Float" | "Rational" | "Complex"))
+}
+
+/// Is every value `ty` may be a core one, which answers the core's way?
+fn surely_core_value(ty: &Type) -> bool {
+    ty.members().iter().all(|m| !m.has_unknown() && is_core_value(m))
 }
 
 /// A value of a core class whose own methods never run the project's code
