@@ -353,8 +353,25 @@ impl<'pr> Inferrer<'pr, '_> {
                 let compared = call.arguments().and_then(|a| a.arguments().iter().next());
                 let is_nil = compared.as_ref().is_some_and(|a| matches!(a, Node::NilNode { .. }));
                 let subject_type = self.recorded(subject).cloned().unwrap_or_else(Type::untyped);
+                if !is_nil {
+                    // `x == "lit"` true: x is no nil, whose `==` is
+                    // identity, when what it is compared with never is.
+                    let never_nil = compared
+                        .as_ref()
+                        .and_then(|c| self.recorded(c))
+                        .is_some_and(|t| !t.has_unknown() && !t.may_be_nil() && *t != Type::Bot);
+                    let mut equal = state.clone();
+                    if never_nil && !self.index.core_redefined("==") && !self.index.core_redefined(&method) {
+                        self.narrow_node(subject, &mut equal, Type::without_nil);
+                    }
+                    return if method == "!=" {
+                        self.split(ty, state.clone(), equal)
+                    } else {
+                        self.split(ty, equal, state.clone())
+                    };
+                }
                 // Only core types are sure to compare with nil by identity.
-                if !is_nil || subject_type.has_unknown() {
+                if subject_type.has_unknown() {
                     return self.split(ty, state.clone(), state.clone());
                 }
                 let mut equal = state.clone();
