@@ -2981,6 +2981,9 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
         }
         if !called.is_empty() {
             // Past a call of its own, only more of the same keep the prefix.
+            if let Some(helper) = bare_helper_call(&statement) {
+                out.push(format!("{CALLS_HELPER_AFTER}{}|{helper}", called.join(",")));
+            }
             match own_calls_only(&statement).filter(|_| !leaves_early(&statement)) {
                 Some(names) => {
                     called.extend(names);
@@ -3004,13 +3007,8 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
             after_super = true;
             continue;
         }
-        let helper = statement.as_call_node().filter(|call| {
-            matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
-                && call.arguments().is_none()
-                && call.block().is_none()
-        });
-        if let Some(helper) = helper {
-            out.push(format!("{CALLS_HELPER}{}", name(helper.name())));
+        if let Some(helper) = bare_helper_call(&statement) {
+            out.push(format!("{CALLS_HELPER}{helper}"));
         }
         match own_calls_only(&statement).filter(|_| !leaves_early(&statement)) {
             Some(names) => {
@@ -3269,6 +3267,26 @@ pub const CALLS_NOTHING: &str = "<calls-nothing>";
 /// Marks an `initialize` whose straight-line prefix ends in a call of a
 /// method of its own (`reset`), followed by the method's name.
 pub const CALLS_HELPER: &str = "<call>";
+
+/// Marks a bare call of a helper of its own that `initialize` makes past
+/// calls of other methods of its own, as `<call-after>name,name|helper`:
+/// what the helper assigns first counts as assigned when none of those
+/// methods, nor what they call in turn, can read it (`@mono = heredoc?`,
+/// then `clear` assigning `@buffer`).
+pub const CALLS_HELPER_AFTER: &str = "<call-after>";
+
+/// The name of a helper a statement calls bare (`reset`, `self.reset`):
+/// no arguments, no block.
+fn bare_helper_call(statement: &Node<'_>) -> Option<String> {
+    statement
+        .as_call_node()
+        .filter(|call| {
+            matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
+                && call.arguments().is_none()
+                && call.block().is_none()
+        })
+        .map(|call| name(call.name()))
+}
 
 /// Marks an `initialize` that calls nothing at all, not even on its
 /// arguments: it only keeps them, or literals, in instance variables

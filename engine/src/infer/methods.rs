@@ -743,6 +743,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     || self.helper_assigns(name, ivar)
                     || self.inherited_helper_assigns(class, &user.initialized_ivars, ivar)
                     || self.assigned_after_own_calls(name, ivar)
+                    || self.helper_assigns_after_own_calls(name, ivar)
                 {
                     return true;
                 }
@@ -837,6 +838,37 @@ impl<'pr> Inferrer<'pr, '_> {
         }) else {
             return false;
         };
+        self.none_reads(class, user, called, ivar)
+    }
+
+    /// Does a helper `initialize` calls past calls of its own
+    /// ([`super::index::CALLS_HELPER_AFTER`]) assign `ivar` in its own
+    /// straight-line prefix, where none of those calls can read it first?
+    /// As [`Self::helper_assigns`] and [`Self::assigned_after_own_calls`]
+    /// together.
+    fn helper_assigns_after_own_calls(&self, class: &str, ivar: &str) -> bool {
+        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else { return false };
+        user.initialized_ivars.iter().any(|marker| {
+            let Some((called, helper)) =
+                marker.strip_prefix(super::index::CALLS_HELPER_AFTER).and_then(|m| m.split_once('|'))
+            else {
+                return false;
+            };
+            let alone = self.alone_in_family(class) || self.kept_below(class, helper);
+            let Some(MethodEntry::Def(id)) = user.instance_methods.get(helper).filter(|_| alone) else {
+                return false;
+            };
+            super::index::straight_line_ivar_writes(self.index.def(*id).node.as_def_node().and_then(|d| d.body()))
+                .iter()
+                .any(|w| w == ivar)
+                && self.none_reads(class, user, called, ivar)
+        })
+    }
+
+    /// Can none of `called` (comma-separated methods `initialize` calls on
+    /// the object, or `new:X` constructors it hands it to), nor what they
+    /// call in turn, read `ivar`?
+    fn none_reads(&self, class: &str, user: &super::index::UserClass, called: &str, ivar: &str) -> bool {
         // In a family, a class below may override what is called (and
         // read the ivar there): only methods nothing below redefines.
         let alone = self.alone_in_family(class);
