@@ -12,7 +12,7 @@ pub static RULE: RuleInfo = RuleInfo {
     summary: "A method called on a value that may be nil, where nil lacks the method: NoMethodError on the nil path.",
     fires_when: &[
         "the receiver's type at the call, after narrowing, is `T | nil`: every other member is one known class that has the method",
-        "whatever the nil's source: a signature's optional return (`ENV[\"HOME\"]`, `String#byteslice`, `Array#first`, `String#index`), a literal `nil`, a conditional without `else`, a loop's value, a block parameter with no block given, a local read in `ensure` that the body may not have set, an instance variable no write or guard proves set where it is read (`@x` unset until another method runs)",
+        "whatever the nil's source: a signature's optional return (`ENV[\"HOME\"]`, `String#byteslice`, `Array#first`, `String#index`), a literal `nil`, a conditional without `else`, a loop's value, a block parameter with no block given, a local read in `rescue` or `ensure` that the body may have raised before setting (which exception, and so from where, is not followed), an instance variable no write or guard proves set where it is read (`@x` unset until another method runs)",
         "NilClass does not have the method (nor does the project or a standard library add it), and the call is not `&.`",
     ],
     does_not_fire_when: &[
