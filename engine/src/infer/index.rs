@@ -2937,9 +2937,17 @@ const SINGLETON_OF_SELF: &str = "<singleton-self>";
 /// or in a bare call of a helper of the class ([`CALLS_HELPER`]), whose
 /// own straight-line writes count.
 pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
+    straight_line_ivar_writes_given(body, &[])
+}
+
+/// [`straight_line_ivar_writes`], where the locals `truthy` hold truthy
+/// values throughout (a helper's parameters whose default is a truthy
+/// literal, the helper called bare and never assigning them): `if full`
+/// on one of them runs its branch, `unless full` its `else`.
+pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]) -> Vec<String> {
     let Some(body) = body else { return Vec::new() };
     let mut statements: Vec<Node<'_>> = Vec::new();
-    run_in_order(body, &mut statements);
+    run_in_order(body, &mut statements, truthy);
     let mut out = Vec::new();
     let mut after_super = false;
     // Methods of the object's own called so far: an ivar assigned after
@@ -3032,15 +3040,32 @@ pub fn straight_line_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
 /// The statements a body runs one after another, groupings opened: `(a;
 /// b)`, `begin a; b end`, and a `begin` whose every `rescue` raises again
 /// (an object whose `initialize` raised is never seen).
-fn run_in_order<'pr>(node: Node<'pr>, out: &mut Vec<Node<'pr>>) {
+fn run_in_order<'pr>(node: Node<'pr>, out: &mut Vec<Node<'pr>>, truthy: &[String]) {
     if let Some(list) = node.as_statements_node() {
         for statement in list.body().iter() {
-            run_in_order(statement, out);
+            run_in_order(statement, out, truthy);
         }
         return;
     }
     if let Some(body) = node.as_parentheses_node().and_then(|p| p.body()) {
-        return run_in_order(body, out);
+        return run_in_order(body, out, truthy);
+    }
+    let known = |predicate: Node<'_>| {
+        predicate
+            .as_local_variable_read_node()
+            .is_some_and(|read| truthy.iter().any(|t| t.as_bytes() == read.name().as_slice()))
+    };
+    if let Some(branch) = node.as_if_node().filter(|i| known(i.predicate())) {
+        if let Some(statements) = branch.statements() {
+            run_in_order(statements.as_node(), out, truthy);
+        }
+        return;
+    }
+    if let Some(branch) = node.as_unless_node().filter(|u| known(u.predicate())) {
+        if let Some(statements) = branch.else_clause().and_then(|e| e.statements()) {
+            run_in_order(statements.as_node(), out, truthy);
+        }
+        return;
     }
     if let Some(begin) = node.as_begin_node() {
         let mut rescues = std::iter::successors(begin.rescue_clause(), |r| r.subsequent());
@@ -3048,7 +3073,7 @@ fn run_in_order<'pr>(node: Node<'pr>, out: &mut Vec<Node<'pr>>) {
         if let (true, None, None, Some(body)) =
             (reraises, begin.else_clause(), begin.ensure_clause(), begin.statements())
         {
-            return run_in_order(body.as_node(), out);
+            return run_in_order(body.as_node(), out, truthy);
         }
     }
     out.push(node);

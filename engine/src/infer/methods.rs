@@ -858,10 +858,7 @@ impl<'pr> Inferrer<'pr, '_> {
             let Some(MethodEntry::Def(id)) = user.instance_methods.get(helper).filter(|_| alone) else {
                 return false;
             };
-            super::index::straight_line_ivar_writes(self.index.def(*id).node.as_def_node().and_then(|d| d.body()))
-                .iter()
-                .any(|w| w == ivar)
-                && self.none_reads(class, user, called, ivar)
+            self.bare_call_assigns(*id, ivar) && self.none_reads(class, user, called, ivar)
         })
     }
 
@@ -962,9 +959,15 @@ impl<'pr> Inferrer<'pr, '_> {
         // superclass's `clear` is not the one `self.clear` runs here).
         let alone = self.alone_in_family(class) || self.kept_below(class, helper);
         let Some(MethodEntry::Def(id)) = user.instance_methods.get(helper).filter(|_| alone) else { return false };
-        super::index::straight_line_ivar_writes(self.index.def(*id).node.as_def_node().and_then(|d| d.body()))
-            .iter()
-            .any(|w| w == ivar)
+        self.bare_call_assigns(*id, ivar)
+    }
+
+    /// Does a bare call (no arguments, no block) of the `def` `id` assign
+    /// `ivar` in its straight-line prefix? Its parameters then hold their
+    /// defaults: `if full` on one defaulting to `true` runs its branch.
+    fn bare_call_assigns(&self, id: usize, ivar: &str) -> bool {
+        let Some(def) = self.index.def(id).node.as_def_node() else { return false };
+        super::index::straight_line_ivar_writes_given(def.body(), &truthy_defaults(&def)).iter().any(|w| w == ivar)
     }
 
     /// Does the helper an inherited `initialize` ends its straight-line
@@ -977,9 +980,7 @@ impl<'pr> Inferrer<'pr, '_> {
             return false;
         };
         let super::Callee::Def(id) = self.lookup(constructed, Side::Instance, helper) else { return false };
-        super::index::straight_line_ivar_writes(self.index.def(id).node.as_def_node().and_then(|d| d.body()))
-            .iter()
-            .any(|w| w == ivar)
+        self.bare_call_assigns(id, ivar)
     }
 
     /// The instance variables a call of `method` on `self` surely leaves
@@ -1114,4 +1115,31 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         false
     }
+}
+
+/// The parameters of `def` that hold a truthy value throughout a call
+/// that passes no arguments: optional ones (positional or keyword) whose
+/// default is a literal other than `nil` and `false`, which the body never
+/// assigns.
+fn truthy_defaults(def: &ruby_prism::DefNode<'_>) -> Vec<String> {
+    let Some(parameters) = def.parameters() else { return Vec::new() };
+    let truthy_literal = |value: &Node<'_>| {
+        matches!(
+            value,
+            Node::TrueNode { .. }
+                | Node::IntegerNode { .. }
+                | Node::FloatNode { .. }
+                | Node::StringNode { .. }
+                | Node::SymbolNode { .. }
+        )
+    };
+    let positional = parameters.optionals().iter().filter_map(|p| {
+        let p = p.as_optional_parameter_node()?;
+        truthy_literal(&p.value()).then(|| p.name())
+    });
+    let keywords = parameters.keywords().iter().filter_map(|p| {
+        let p = p.as_optional_keyword_parameter_node()?;
+        truthy_literal(&p.value()).then(|| p.name())
+    });
+    positional.chain(keywords).filter(|name| !super::yields::assigns_local(def, name.as_slice())).map(name).collect()
 }

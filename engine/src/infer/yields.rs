@@ -61,7 +61,7 @@ impl YieldCollector {
 /// Does the body of `def` write the local `name` anywhere (a plain or
 /// operator write, or a target of multiple assignment, `rescue =>` or
 /// `for`)?
-fn assigns_local(def: &DefNode<'_>, name: &[u8]) -> bool {
+pub(super) fn assigns_local(def: &DefNode<'_>, name: &[u8]) -> bool {
     struct Writes<'n> {
         name: &'n [u8],
         found: bool,
