@@ -1495,15 +1495,27 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             (Type::Singleton(class), "class", []) => {
                 Some(if self.is_module(class) { Type::singleton("Module") } else { Type::singleton("Class") })
             }
-            // `1 <=> o` asks `o.coerce` and gives back what the coerced
-            // `<=>` answers; `"s" =~ o` gives back `o =~ "s"`. Either may be
-            // anything when `o` is not the core's own (RBS: `Integer?`).
-            (_, "<=>", [argument])
+            // `1 <=> o` and `1 < o` ask `o.coerce` and give back what the
+            // coerced operator answers; `"s" =~ o` gives back `o =~ "s"`.
+            // Any of them may be anything when `o` is not the core's own
+            // (RBS: `Integer?`, `bool`).
+            (_, "<=>" | "<" | "<=" | ">" | ">=", [argument])
                 if is_core_number(receiver)
                     && (!surely_core_value(argument) || self.index.core_redefined("coerce")) =>
             {
                 Some(Type::untyped())
             }
+            // `[a] <=> [b]` gives back the first of its elements' `<=>`
+            // answers that is not 0, as it is.
+            (_, "<=>", [argument])
+                if receiver.class_name() == Some("Array")
+                    && (!holds_only_core_values(receiver) || !holds_only_core_values(argument)) =>
+            {
+                Some(Type::untyped())
+            }
+            // `pr === x` runs the proc (RBS gives Proc no `===`, and
+            // Object's answers `bool`).
+            (_, "===", [_]) if receiver.class_name() == Some("Proc") => Some(Type::untyped()),
             (_, "=~", [argument])
                 if matches!(receiver.class_name(), Some("String" | "Symbol")) && !surely_core_value(argument) =>
             {
@@ -2142,10 +2154,20 @@ fn calls_back_unseen(receiver: &Type, method: &str, args: &[Arg]) -> bool {
             }))
 }
 
-/// An Integer, Float, Rational or Complex, whose operators hand a value
-/// they do not know to its `coerce`.
+/// An Integer, Float, Rational or Complex (or a Numeric), whose operators
+/// hand a value they do not know to its `coerce`.
 fn is_core_number(ty: &Type) -> bool {
-    matches!(ty.class_name(), Some("Integer" | "Float" | "Rational" | "Complex"))
+    matches!(ty.class_name(), Some("Integer" | "Float" | "Rational" | "Complex" | "Numeric"))
+}
+
+/// Does an array (or what may be one) hold core values only, each of
+/// which answers `<=>` the core's way?
+fn holds_only_core_values(ty: &Type) -> bool {
+    ty.members().iter().all(|member| match member {
+        Type::Tuple(elements) => elements.iter().all(surely_core_value),
+        Type::Nominal { class, args } if &**class == "Array" => args.iter().all(surely_core_value),
+        other => !other.has_unknown() && other.class_name().is_some_and(|c| c != "Array") && is_core_value(other),
+    })
 }
 
 /// Is every value `ty` may be a core one, which answers the core's way?

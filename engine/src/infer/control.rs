@@ -258,8 +258,10 @@ impl<'pr> Inferrer<'pr, '_> {
             Node::CapturePatternNode { .. } => {
                 if let Some(capture) = pattern.as_capture_pattern_node() {
                     self.pattern(&capture.value(), subject, state, frame);
-                    let narrowed = match self.recorded(&capture.value()) {
-                        Some(Type::Singleton(class)) => self.narrow_to_class(subject, &class.clone()),
+                    // `in Even => w`: a class's `===` of its own says
+                    // nothing of the class of what it let through.
+                    let narrowed = match self.recorded(&capture.value()).cloned() {
+                        Some(Type::Singleton(class)) => self.case_split(&self.case_equality(&class), subject, &class).0,
                         _ => Type::untyped(),
                     };
                     let target = capture.target();
