@@ -87,8 +87,10 @@ impl<'pr> Inferrer<'pr, '_> {
         let start = node.location().start() as usize;
         let end = node.location().end() as usize;
         let mut entry = outer.clone();
-        // A block runs later, or again: what guards said of reads is stale.
+        // A block runs later, or again: what guards said of reads is stale,
+        // and its parameters may shadow what an implication names.
         entry.forget_reads();
+        entry.forget_implied();
         for local in &block_locals {
             entry.locals.remove(local);
         }
@@ -147,6 +149,7 @@ impl<'pr> Inferrer<'pr, '_> {
             *breaks = target.breaks;
             let mut end = join_all(std::iter::once(current).chain(target.nexts.into_iter().map(|(_, f)| Some(f))));
             if let Some(flow) = end.as_mut() {
+                flow.forget_implied();
                 for local in &block_locals {
                     flow.locals.remove(local);
                 }
@@ -194,6 +197,7 @@ impl<'pr> Inferrer<'pr, '_> {
             // Outer locals a block parameter shadowed are the outer ones again.
             let restore = |mut flow: State| {
                 if let Some(flow) = flow.as_mut() {
+                    flow.forget_implied();
                     flow.locals.remove(FED_BACK);
                     for local in &block_locals {
                         match outer.locals.get(local) {
@@ -230,6 +234,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let mut entry = outer;
         entry.ivars.clear();
         entry.forget_reads();
+        entry.forget_implied();
         forget_captured_contents(&mut entry);
         if let Some(flow) = state.as_mut() {
             forget_captured_contents(flow);

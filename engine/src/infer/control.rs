@@ -611,6 +611,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let mut rescued = entry;
         if let Some(flow) = rescued.as_mut() {
             flow.ivars.clear();
+            flow.forget_implied();
             for ty in flow.locals.values_mut() {
                 *ty = ty.forget_mutable();
             }

@@ -19,6 +19,26 @@ pub struct Flow {
     /// Stable reads (`ENV["X"]`, `opts[:k]`; see `narrow::stable_read`) a
     /// guard narrowed, by source text, until code that may change them runs.
     pub reads: Shared<HashMap<String, Type>>,
+    /// What a local's truthiness says of another's nil-ness, learnt where
+    /// paths meet (`list` assigned only under `if env`: `env && list.size`).
+    implied: Shared<Vec<Implication>>,
+}
+
+/// While `local` has not been written since: when `guard` is truthy
+/// (`when_truthy`) or falsy, `local` is not nil.
+#[derive(Debug, Clone, PartialEq)]
+struct Implication {
+    guard: String,
+    when_truthy: bool,
+    local: String,
+}
+
+fn surely_truthy(ty: &Type) -> bool {
+    *ty != Type::Bot && !ty.may_be_falsy()
+}
+
+fn surely_falsy(ty: &Type) -> bool {
+    *ty != Type::Bot && !ty.may_be_truthy()
 }
 
 /// A table copied only when written: the walk copies a flow at every
@@ -73,6 +93,7 @@ impl Flow {
     /// what it holds maybe mutated, and no ivar fact.
     pub fn left_anywhere(mut self, log: &[(String, Type)]) -> Flow {
         self.ivars.clear();
+        self.forget_implied();
         for ty in self.locals.values_mut() {
             *ty = ty.forget_mutable();
         }
@@ -91,8 +112,51 @@ impl Flow {
         self.locals.get(name).cloned().unwrap_or_else(Type::untyped)
     }
 
+    /// A write of `name`: what was implied of it, or by it, no longer is.
     pub fn bind(&mut self, name: &str, ty: Type) {
         self.locals.insert(name.to_string(), ty);
+        if self.implied.iter().any(|i| i.guard == name || i.local == name) {
+            self.implied.retain(|i| i.guard != name && i.local != name);
+        }
+    }
+
+    /// `name` narrowed (no write): when it is now surely truthy or surely
+    /// falsy, the locals that implies are not nil either.
+    pub fn narrow(&mut self, name: &str, ty: Type) {
+        let truthiness = if surely_truthy(&ty) {
+            Some(true)
+        } else if surely_falsy(&ty) {
+            Some(false)
+        } else {
+            None
+        };
+        self.locals.insert(name.to_string(), ty);
+        let Some(truthy) = truthiness else { return };
+        let implied: Vec<String> = self
+            .implied
+            .iter()
+            .filter(|i| i.guard == name && i.when_truthy == truthy)
+            .map(|i| i.local.clone())
+            .collect();
+        for local in implied {
+            if self.volatile.contains(&local) {
+                continue;
+            }
+            if let Some(current) = self.locals.get(&local).cloned() {
+                let narrowed = current.without_nil();
+                if narrowed != Type::Bot && narrowed != current {
+                    self.locals.insert(local, narrowed);
+                }
+            }
+        }
+    }
+
+    /// Locals were rewritten wholesale (a block's or a rescue's view of
+    /// them): nothing implied stands.
+    pub fn forget_implied(&mut self) {
+        if !self.implied.is_empty() {
+            self.implied.clear();
+        }
     }
 
     /// `local` was assigned: the reads whose text names it (`local.first`,
@@ -120,6 +184,7 @@ pub fn join_flows(a: &Flow, b: &Flow) -> Flow {
         && a.ivars_set.same(&b.ivars_set)
         && a.volatile.same(&b.volatile)
         && a.reads.same(&b.reads)
+        && a.implied.same(&b.implied)
     {
         return a.clone();
     }
@@ -145,7 +210,70 @@ pub fn join_flows(a: &Flow, b: &Flow) -> Flow {
         .iter()
         .filter_map(|(text, ty)| b.reads.get(text).map(|other| (text.clone(), join(ty, other))))
         .collect();
-    Flow { locals: Shared(std::rc::Rc::new(locals)), ivars, ivars_set, volatile, reads }
+    let implied = join_implied(a, b);
+    Flow { locals: Shared(std::rc::Rc::new(locals)), ivars, ivars_set, volatile, reads, implied }
+}
+
+/// What stays implied where two paths meet: what holds on both (a path
+/// where the guard has the other truthiness, or the local is no nil, holds
+/// it too), and what a local whose truthiness tells the paths apart says
+/// of the others (`env` truthy on the path that set `list`, nil on the
+/// one that did not).
+fn join_implied(a: &Flow, b: &Flow) -> Shared<Vec<Implication>> {
+    let bound = |flow: &Flow, local: &str| flow.locals.get(local).cloned().unwrap_or_else(Type::nil);
+    let holds = |flow: &Flow, fact: &Implication| {
+        flow.implied.contains(fact)
+            || (!flow.volatile.contains(&fact.local) && !bound(flow, &fact.local).may_be_nil())
+            || {
+                let guard = bound(flow, &fact.guard);
+                if fact.when_truthy {
+                    surely_falsy(&guard)
+                } else {
+                    surely_truthy(&guard)
+                }
+            }
+    };
+    let mut out: Vec<Implication> = Vec::new();
+    for fact in a.implied.iter().chain(b.implied.iter()) {
+        if !out.contains(fact) && holds(a, fact) && holds(b, fact) {
+            out.push(fact.clone());
+        }
+    }
+    // A guard surely truthy on one path and surely falsy on the other.
+    let guards = a.locals.iter().filter(|(name, _)| !a.volatile.contains(*name) && !b.volatile.contains(*name));
+    for (guard, in_a) in guards {
+        let Some(in_b) = b.locals.get(guard) else { continue };
+        let truthy_in_a = if surely_truthy(in_a) && surely_falsy(in_b) {
+            true
+        } else if surely_falsy(in_a) && surely_truthy(in_b) {
+            false
+        } else {
+            continue;
+        };
+        let (truthy_path, other) = if truthy_in_a { (a, b) } else { (b, a) };
+        for (local, ty) in truthy_path.locals.iter() {
+            if local == guard
+                || ty.may_be_nil()
+                || truthy_path.volatile.contains(local)
+                || other.volatile.contains(local)
+            {
+                continue;
+            }
+            if !bound(other, local).may_be_nil() {
+                continue;
+            }
+            let fact = Implication { guard: guard.clone(), when_truthy: true, local: local.clone() };
+            if !out.contains(&fact) {
+                out.push(fact);
+            }
+        }
+    }
+    match (out.is_empty(), a.implied.is_empty(), b.implied.is_empty()) {
+        // No table to make (the common case at every join).
+        (true, true, _) => a.implied.clone(),
+        (true, _, true) => b.implied.clone(),
+        _ => Shared(std::rc::Rc::new(out)),
+    }
 }
 
 pub fn join_states(a: &State, b: &State) -> State {

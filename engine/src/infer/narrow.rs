@@ -108,7 +108,12 @@ impl<'pr> Inferrer<'pr, '_> {
         let mut falsy = state.clone();
         for target in matching.targets().iter() {
             let Some(local) = target.as_local_variable_target_node() else { continue };
+            // The match writes them: what was implied of them goes.
             let local = name(local.name());
+            for flow in [truthy.as_mut(), falsy.as_mut()].into_iter().flatten() {
+                let current = flow.local(&local);
+                flow.bind(&local, current);
+            }
             if mandatory.contains(&local) {
                 narrow_local(&mut truthy, &local, Type::without_nil);
             }
@@ -1105,6 +1110,6 @@ fn narrow_local(state: &mut State, local: &str, narrow: impl Fn(&Type) -> Type) 
     if narrowed == Type::Bot {
         *state = None;
     } else {
-        flow.bind(local, narrowed);
+        flow.narrow(local, narrowed);
     }
 }
