@@ -839,6 +839,11 @@ const CASES: &[(&str, &str)] = &[
     ("->(v) { \"s\" } === 1", "untyped"),
     ("class Even\n  def self.===(o) = o == 4\nend\ncase [4, \"s\"].sample\nin Even => w\n  w\nend", "4 | String"),
     ("case [4, \"s\"].sample\nin Integer => w\n  w\nend", "4"),
+    // Core calls ask what they are given for `to_int` or `to_ary` (the
+    // project's here, which resets `@x`); `push` only stores it.
+    ("class Cb\n  def initialize(o) = @o = o\n  def to_int = (@o.reset; 1)\n  def to_ary = (@o.reset; [1, 2])\nend\nclass C\n  def initialize\n    @x = \"s\"\n    @cb = Cb.new(self)\n  end\n  def reset = @x = nil\n  def run\n    raise \"unset\" unless @x\n    [1, 2].first(@cb)\n    @x\n  end\nend\nC.new.run", "String?"),
+    ("class Cb\n  def initialize(o) = @o = o\n  def to_int = (@o.reset; 1)\n  def to_ary = (@o.reset; [1, 2])\nend\nclass C\n  def initialize\n    @x = \"s\"\n    @cb = Cb.new(self)\n  end\n  def reset = @x = nil\n  def run\n    raise \"unset\" unless @x\n    a, b = @cb\n    @x\n  end\nend\nC.new.run", "String?"),
+    ("class Cb\n  def initialize(o) = @o = o\n  def to_int = (@o.reset; 1)\n  def to_ary = (@o.reset; [1, 2])\nend\nclass C\n  def initialize\n    @x = \"s\"\n    @cb = Cb.new(self)\n  end\n  def reset = @x = nil\n  def run\n    raise \"unset\" unless @x\n    [1, 2].push(@cb)\n    @x\n  end\nend\nC.new.run", "String"),
     ("1 <=> 2.5", "-1"),
     ("x = rand > 2 ? 1 : \"s\"\n3 <=> x", "Integer?"),
     ("\"s\" =~ /s/", "Integer?"),

@@ -2076,61 +2076,33 @@ const ELEMENT_CALLERS: &[&str] = &[
     "rehash",
 ];
 
-/// Core methods that call methods of what they are given: `hash` and
-/// `eql?` of a key (`h[k]`, `h[k] = v`), `==` (`include?`, `delete`),
-/// `coerce` (`1 + o`), `to_str` (`"a" + o`), `to_ary` (`[1] + o`). Not
-/// those that only store what they are given (`push`, `<<`).
-const ARGUMENT_CALLERS: &[&str] = &[
-    "[]",
-    "[]=",
-    "key?",
-    "has_key?",
-    "include?",
-    "member?",
-    "fetch",
-    "store",
-    "delete",
-    "dig",
-    "values_at",
-    "fetch_values",
-    "index",
-    "rindex",
-    "count",
-    "==",
-    "!=",
-    "eql?",
+/// Core methods that call no method of what they are given: they compare
+/// it by identity, ask only the receiver, or take a class. Every other
+/// core method may: `hash`/`eql?` of a key, `==` (`include?`), `coerce`
+/// (`1 + o`), `to_str` (`"a" + o`, `s << o`), `to_int` (`s.center(o)`,
+/// `a.first(o)`), `to_ary` (`[1] + o`).
+const IGNORES_ARGUMENTS: &[&str] = &[
     "equal?",
-    "<=>",
-    "<",
-    ">",
-    "<=",
-    ">=",
-    "+",
-    "-",
-    "*",
-    "/",
-    "%",
-    "**",
-    "&",
-    "|",
-    "^",
-    "concat",
-    "join",
-    "zip",
-    "product",
-    "merge",
-    "merge!",
-    "update",
-    "replace",
-    "===",
-    "=~",
-    "start_with?",
-    "end_with?",
-    "sub",
-    "gsub",
-    "split",
-    "format",
+    "is_a?",
+    "kind_of?",
+    "instance_of?",
+    "instance_variable_get",
+    "instance_variable_defined?",
+    "respond_to?",
+    "frozen?",
+    "object_id",
+    "__id__",
 ];
+
+/// Array methods that only store what they are given, from this argument
+/// on (`insert` takes an index first, which it asks `to_int`).
+fn stores_from(method: &str) -> Option<usize> {
+    match method {
+        "push" | "<<" | "append" | "unshift" | "prepend" => Some(0),
+        "insert" => Some(1),
+        _ => None,
+    }
+}
 
 /// May a core call on `receiver` run the project's code unseen, through
 /// the methods it calls on the elements it holds or on its arguments,
@@ -2146,9 +2118,17 @@ fn calls_back_unseen(receiver: &Type, method: &str, args: &[Arg]) -> bool {
         Type::Shape(shape) => shape.fields.iter().any(|f| maybe_project(&f.ty)),
         _ => false,
     };
+    let stored_from =
+        stores_from(method).filter(|_| receiver.members().iter().all(|m| m.class_name() == Some("Array")));
+    let asked = match stored_from {
+        Some(from) => &args[..from.min(args.len())],
+        None => args,
+    };
+    // A splat asks what it spreads for `to_a`, wherever it stands.
     (ELEMENT_CALLERS.contains(&method) && receiver.members().iter().any(holds))
-        || (ARGUMENT_CALLERS.contains(&method)
-            && args.iter().any(|arg| match arg {
+        || args.iter().any(|arg| matches!(arg, Arg::Splat | Arg::Forward))
+        || (!IGNORES_ARGUMENTS.contains(&method)
+            && asked.iter().any(|arg| match arg {
                 Arg::Value(ty) | Arg::Keywords(ty) => maybe_project(ty) || holds(ty),
                 Arg::Splat | Arg::Forward => true,
             }))
@@ -2173,6 +2153,12 @@ fn holds_only_core_values(ty: &Type) -> bool {
 /// Is every value `ty` may be a core one, which answers the core's way?
 fn surely_core_value(ty: &Type) -> bool {
     ty.members().iter().all(|m| !m.has_unknown() && is_core_value(m))
+}
+
+/// May a value of `ty` be one whose methods are the project's (or
+/// unknown), so that the core asking it `to_ary` or `to_str` runs them?
+pub(super) fn may_be_project_value(ty: &Type) -> bool {
+    ty.members().iter().any(|m| m.has_unknown() || !is_core_value(m))
 }
 
 /// A value of a core class whose own methods never run the project's code

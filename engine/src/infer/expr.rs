@@ -608,6 +608,13 @@ impl<'pr> Inferrer<'pr, '_> {
                 let Some(write) = node.as_multi_write_node() else { return Type::untyped() };
                 let value = self.expr(&write.value(), state, frame);
                 self.escape(&write.value(), state);
+                // `a, b = o` asks `o.to_ary`, which may be the project's
+                // and write the object's ivars.
+                if super::calls::may_be_project_value(&value) {
+                    if let Some(flow) = state.as_mut() {
+                        flow.ivars.clear();
+                    }
+                }
                 let lefts: Vec<Node<'pr>> = write.lefts().iter().collect();
                 let rights: Vec<Node<'pr>> = write.rights().iter().collect();
                 self.destructure_into(&value, &lefts, write.rest(), &rights, state, frame);
