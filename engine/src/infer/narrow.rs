@@ -331,6 +331,28 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
                 self.split(ty, truthy, state.clone())
             }
+            // `x.to_s != ""` true (`== ""` false): x is not nil, as for
+            // `x.to_s.empty?` below.
+            ("==" | "!=", Some(Node::CallNode { .. }), 1, false)
+                if receiver.as_ref().and_then(to_s_subject).is_some()
+                    && call
+                        .arguments()
+                        .and_then(|a| a.arguments().iter().next())
+                        .and_then(|a| a.as_string_node())
+                        .is_some_and(|s| s.unescaped().is_empty()) =>
+            {
+                let ty = self.expr(node, state, frame);
+                let subject = receiver.as_ref().and_then(to_s_subject).expect("matched");
+                let mut nonempty = state.clone();
+                if !self.index.core_redefined("to_s") && !self.index.core_redefined(&method) {
+                    self.narrow_node(&subject, &mut nonempty, Type::without_nil);
+                }
+                if method == "!=" {
+                    self.split(ty, nonempty, state.clone())
+                } else {
+                    self.split(ty, state.clone(), nonempty)
+                }
+            }
             // `x.to_s.empty?` false: x is not nil (`nil.to_s` is "").
             ("empty?", Some(Node::CallNode { .. }), 0, false) => {
                 let ty = self.expr(node, state, frame);
@@ -872,6 +894,14 @@ impl<'pr> Inferrer<'pr, '_> {
 /// 0`, `a.length == 0`, `a.size == 2`, `a.count.positive?`,
 /// `a.size.zero?`): the variable, and whether it has elements when the
 /// test is true (else when it is false).
+/// `x` of `x.to_s` (a plain call on a variable).
+fn to_s_subject<'pr>(node: &Node<'pr>) -> Option<Node<'pr>> {
+    node.as_call_node()
+        .filter(|c| name(c.name()) == "to_s" && c.arguments().is_none() && c.block().is_none())
+        .and_then(|c| c.receiver())
+        .filter(is_variable)
+}
+
 fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)> {
     let size_of = |node: &Node<'pr>| -> Option<Node<'pr>> {
         let size = node.as_call_node()?;
@@ -889,7 +919,7 @@ fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)>
     }
     match (method.as_slice(), arguments.as_slice()) {
         (b"zero?", []) => Some((size_of(&receiver)?, false)),
-        (b"positive?", []) => Some((size_of(&receiver)?, true)),
+        (b"positive?" | b"nonzero?", []) => Some((size_of(&receiver)?, true)),
         (operator, [bound]) => {
             let bound: i32 = bound.as_integer_node()?.value().try_into().ok()?;
             let nonempty_when = match operator {
