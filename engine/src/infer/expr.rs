@@ -60,6 +60,9 @@ impl<'pr> Inferrer<'pr, '_> {
                 flow.reads.insert(key, rows);
             }
         }
+        if let Some(call) = node.as_call_node() {
+            self.note_filled_by_store(&call, state);
+        }
         if ty == Type::Bot {
             // Nothing after an expression that never completes runs.
             *state = None;

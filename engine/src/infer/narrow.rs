@@ -835,6 +835,45 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
+    /// `a << x`, `a.push(x)`, `a.unshift(x)` on a core array: it has an
+    /// element now, so `a.last`, `a.first` and `a.max` give one (of what it
+    /// held or what was stored), as after an emptiness test, until code
+    /// that may take them runs.
+    /// (Asked after the call's own disturbance of reads, see `expr`.)
+    pub(super) fn note_filled_by_store(&self, call: &ruby_prism::CallNode<'pr>, state: &mut State) {
+        let method = call.name();
+        if !matches!(method.as_slice(), b"<<" | b"push" | b"append" | b"unshift" | b"prepend")
+            || call.block().is_some()
+            || call.is_safe_navigation()
+        {
+            return;
+        }
+        let Some(array) = call.receiver() else { return };
+        if !matches!(array, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. })
+            || self.index.core_redefined(&name(method))
+        {
+            return;
+        }
+        let stored: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+        let plain = |arg: &Node<'_>| {
+            !matches!(arg, Node::SplatNode { .. } | Node::KeywordHashNode { .. } | Node::BlockArgumentNode { .. })
+        };
+        if stored.is_empty() || !stored.iter().all(plain) {
+            return;
+        }
+        let Some(held) = self.recorded(&array).and_then(|t| self.plain_array_element(t)) else { return };
+        let element = union(
+            std::iter::once(held)
+                .chain(stored.iter().map(|arg| self.recorded(arg).cloned().unwrap_or_else(Type::untyped))),
+        );
+        let Some(flow) = state.as_mut() else { return };
+        let text = String::from_utf8_lossy(array.location().as_slice()).into_owned();
+        for read in ELEMENT_READS.iter().chain(ELEMENT_TAKES) {
+            flow.reads.insert(format!("{text}.{read}"), element.forget_mutable());
+        }
+        flow.reads.insert(filled_key(&text), element.forget_mutable());
+    }
+
     /// Did an emptiness test leave this variable with elements, and does no
     /// code since may have taken them (see `note_nonempty`)?
     pub(super) fn known_filled(&self, node: &Node<'pr>, state: &State) -> bool {
