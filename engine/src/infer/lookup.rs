@@ -182,7 +182,7 @@ impl<'a> Inferrer<'_, 'a> {
                 (true, Side::Singleton) => env.singleton_method(class, method),
             };
             if let Some(found) = found {
-                return Callee::Rbs(found);
+                return self.signature_answer(class, found, method);
             }
         }
         // `define_method("#{name}?")` here, or by a class method its
@@ -219,7 +219,7 @@ impl<'a> Inferrer<'_, 'a> {
                 }
                 if reopened {
                     return match env.instance_method(class, method) {
-                        Some(found) => Callee::Rbs(found),
+                        Some(found) => self.signature_answer(class, found, method),
                         None => Callee::Missing { complete: !user.unknown_mixins && !user.has_method_missing },
                     };
                 }
@@ -262,7 +262,7 @@ impl<'a> Inferrer<'_, 'a> {
                 }
                 if reopened {
                     return match env.singleton_method(class, method) {
-                        Some(found) => Callee::Rbs(found),
+                        Some(found) => self.signature_answer(class, found, method),
                         None => Callee::Missing { complete: false },
                     };
                 }
@@ -371,6 +371,13 @@ impl<'a> Inferrer<'_, 'a> {
     /// its own for a method found there (a top-level `def format` is
     /// Object's private method, ahead of Kernel's, for every object).
     fn signature_answer(&self, class: &str, found: FoundMethod<'a>, method: &str) -> Callee<'a> {
+        // A class object's method from Module or Class, where the project
+        // reopens one of them to define it (`class Module; def name`).
+        if matches!(&*found.owner, "Module" | "Class")
+            && ["Module", "Class"].into_iter().any(|root| self.index.root_defines(root, method))
+        {
+            return Callee::Opaque;
+        }
         if !self.root_method_replaced(class, &found.owner, method) {
             return Callee::Rbs(found);
         }
