@@ -850,6 +850,11 @@ const CASES: &[(&str, &str)] = &[
     ("class Module\n  def name = 5\nend\nclass Foo; end\nFoo.name", "untyped"),
     ("class Class\n  def superclass = :sc\nend\nclass Foo; end\nFoo.superclass", "untyped"),
     ("class Foo; end\nFoo.name", "String"),
+    // A method every object has writes any class's ivars (Ruby 3.1: "s").
+    ("class Object\n  def reset! = @v = \"s\"\nend\nclass Box\n  def initialize = @v = 1\n  def v = @v\nend\nBox.new.v", "untyped"),
+    ("def reset! = @v = \"s\"\nclass Box\n  def initialize = @v = 1\n  def v = @v\n  def go = reset!\nend\nBox.new.v", "untyped"),
+    ("class Module\n  def touch! = @items = 5\nend\nclass Reg\n  @items = \"list\"\n  def self.items = @items\nend\nReg.items", "untyped"),
+    ("class Box\n  def initialize = @v = 1\n  def v = @v\nend\nBox.new.v", "1"),
     ("1 <=> 2.5", "-1"),
     ("x = rand > 2 ? 1 : \"s\"\n3 <=> x", "Integer?"),
     ("\"s\" =~ /s/", "Integer?"),

@@ -2619,6 +2619,20 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
                 }
             }
         }
+        // A root's instance methods run on every object (Module's and
+        // Class's on every class object): what they write is any class's
+        // (`class Object; def reset! = @v = nil`, then `box.reset!`).
+        // So do top-level `def`s, Object's private methods.
+        let in_root = self.lexical.is_empty()
+            || self
+                .current()
+                .is_some_and(|c| matches!(&*c.name, "Object" | "Kernel" | "BasicObject" | "Module" | "Class"));
+        if side == Some(Side::Instance) && !in_other && in_root {
+            let written = def.body().map(|b| ivar_writes(&b)).unwrap_or_default();
+            if !written.is_empty() {
+                self.index.outside_ivars.add_all(Some(written));
+            }
+        }
         if method == "initialize" && side == Some(Side::Instance) && !in_other {
             let mut assigned = straight_line_ivar_writes(def.body());
             if only_keeps_arguments(def) {
