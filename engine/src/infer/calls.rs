@@ -2110,8 +2110,7 @@ fn stores_from(method: &str) -> Option<usize> {
 /// may reach `self` and write its ivars (a `Peer` holding it, whose `to_s`
 /// clears one, joined).
 fn calls_back_unseen(receiver: &Type, method: &str, args: &[Arg]) -> bool {
-    let maybe_project =
-        |ty: &Type| ty.members().iter().any(|m| m.has_unknown() || m.class_name().is_none() || !is_core_value(m));
+    let maybe_project = may_be_project_value;
     let holds = |ty: &Type| match ty {
         Type::Nominal { args, .. } => args.iter().any(maybe_project),
         Type::Tuple(elements) => elements.iter().any(maybe_project),
@@ -2130,7 +2129,8 @@ fn calls_back_unseen(receiver: &Type, method: &str, args: &[Arg]) -> bool {
         || (!IGNORES_ARGUMENTS.contains(&method)
             && asked.iter().any(|arg| match arg {
                 Arg::Value(ty) | Arg::Keywords(ty) => maybe_project(ty) || holds(ty),
-                Arg::Splat | Arg::Forward => true,
+                // (Counted above, wherever they stand.)
+                Arg::Splat | Arg::Forward => false,
             }))
 }
 
@@ -2158,7 +2158,7 @@ fn surely_core_value(ty: &Type) -> bool {
 /// May a value of `ty` be one whose methods are the project's (or
 /// unknown), so that the core asking it `to_ary` or `to_str` runs them?
 pub(super) fn may_be_project_value(ty: &Type) -> bool {
-    ty.members().iter().any(|m| m.has_unknown() || !is_core_value(m))
+    !surely_core_value(ty)
 }
 
 /// A value of a core class whose own methods never run the project's code

@@ -854,11 +854,8 @@ impl<'pr> Inferrer<'pr, '_> {
             else {
                 return false;
             };
-            let alone = self.alone_in_family(class) || self.kept_below(class, helper);
-            let Some(MethodEntry::Def(id)) = user.instance_methods.get(helper).filter(|_| alone) else {
-                return false;
-            };
-            self.bare_call_assigns(*id, ivar) && self.none_reads(class, user, called, ivar)
+            self.own_helper(class, user, helper).is_some_and(|id| self.bare_call_assigns(id, ivar))
+                && self.none_reads(class, user, called, ivar)
         })
     }
 
@@ -954,12 +951,20 @@ impl<'pr> Inferrer<'pr, '_> {
         else {
             return false;
         };
-        // A subclass could override the helper: only for a class alone in
-        // its family, or one no class below overrides the helper of (a
-        // superclass's `clear` is not the one `self.clear` runs here).
+        self.own_helper(class, user, helper).is_some_and(|id| self.bare_call_assigns(id, ivar))
+    }
+
+    /// The class's own `def` of `helper`, when it is surely what
+    /// `self.helper` runs: a subclass could override it, so only for a
+    /// class alone in its family, or one no class below overrides the
+    /// helper of (a superclass's `clear` is not the one `self.clear` runs
+    /// here).
+    fn own_helper(&self, class: &str, user: &super::index::UserClass, helper: &str) -> Option<usize> {
         let alone = self.alone_in_family(class) || self.kept_below(class, helper);
-        let Some(MethodEntry::Def(id)) = user.instance_methods.get(helper).filter(|_| alone) else { return false };
-        self.bare_call_assigns(*id, ivar)
+        match user.instance_methods.get(helper) {
+            Some(MethodEntry::Def(id)) if alone => Some(*id),
+            _ => None,
+        }
     }
 
     /// Does a bare call (no arguments, no block) of the `def` `id` assign

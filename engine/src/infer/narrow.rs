@@ -356,11 +356,7 @@ impl<'pr> Inferrer<'pr, '_> {
             // `x.to_s.empty?` false: x is not nil (`nil.to_s` is "").
             ("empty?", Some(Node::CallNode { .. }), 0, false) => {
                 let ty = self.expr(node, state, frame);
-                let to_s = receiver.as_ref().and_then(|r| r.as_call_node());
-                let subject = to_s
-                    .filter(|c| name(c.name()) == "to_s" && c.arguments().is_none() && c.block().is_none())
-                    .and_then(|c| c.receiver())
-                    .filter(is_variable);
+                let subject = receiver.as_ref().and_then(to_s_subject);
                 let mut falsy = state.clone();
                 if let Some(subject) = subject {
                     self.narrow_node(&subject, &mut falsy, Type::without_nil);
@@ -826,10 +822,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let Some(flow) = state.as_mut() else { return };
         let text = String::from_utf8_lossy(array.location().as_slice()).into_owned();
         if let Some(element) = self.recorded(array).and_then(|t| self.plain_array_element(t)) {
-            for read in ELEMENT_READS.iter().chain(ELEMENT_TAKES) {
-                flow.reads.insert(format!("{text}.{read}"), element.clone());
-            }
-            flow.reads.insert(filled_key(&text), element);
+            note_elements(flow, &text, element);
         } else if self.recorded(array).is_some_and(|t| self.plain_hash(t)) {
             flow.reads.insert(filled_key(&text), Type::untyped());
         }
@@ -868,10 +861,7 @@ impl<'pr> Inferrer<'pr, '_> {
         );
         let Some(flow) = state.as_mut() else { return };
         let text = String::from_utf8_lossy(array.location().as_slice()).into_owned();
-        for read in ELEMENT_READS.iter().chain(ELEMENT_TAKES) {
-            flow.reads.insert(format!("{text}.{read}"), element.forget_mutable());
-        }
-        flow.reads.insert(filled_key(&text), element.forget_mutable());
+        note_elements(flow, &text, element.forget_mutable());
     }
 
     /// Did an emptiness test leave this variable with elements, and does no
@@ -929,10 +919,6 @@ impl<'pr> Inferrer<'pr, '_> {
     }
 }
 
-/// A test of a variable's size that tells whether it is empty (`a.size >
-/// 0`, `a.length == 0`, `a.size == 2`, `a.count.positive?`,
-/// `a.size.zero?`): the variable, and whether it has elements when the
-/// test is true (else when it is false).
 /// `x` of `x.to_s` (a plain call on a variable).
 fn to_s_subject<'pr>(node: &Node<'pr>) -> Option<Node<'pr>> {
     node.as_call_node()
@@ -941,6 +927,10 @@ fn to_s_subject<'pr>(node: &Node<'pr>) -> Option<Node<'pr>> {
         .filter(is_variable)
 }
 
+/// A test of a variable's size that tells whether it is empty (`a.size >
+/// 0`, `a.length == 0`, `a.size == 2`, `a.count.positive?`,
+/// `a.size.zero?`): the variable, and whether it has elements when the
+/// test is true (else when it is false).
 fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)> {
     let size_of = |node: &Node<'pr>| -> Option<Node<'pr>> {
         let size = node.as_call_node()?;
@@ -980,6 +970,15 @@ fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)>
 /// `counts.first`. Asked of the receiver as it was before a block ran: a
 /// block that empties it still leaves the element it was given first.
 const FILLED_PICKS: &[&str] = &["max_by", "min_by", "minmax", "minmax_by", "first"];
+
+/// The array read as `text` has elements, of `element`: its element reads
+/// and takes give one, and it counts as filled.
+fn note_elements(flow: &mut super::flow::Flow, text: &str, element: Type) {
+    for read in ELEMENT_READS.iter().chain(ELEMENT_TAKES) {
+        flow.reads.insert(format!("{text}.{read}"), element.clone());
+    }
+    flow.reads.insert(filled_key(text), element);
+}
 
 /// The key under which an emptiness test notes that `text` has elements.
 fn filled_key(text: &str) -> String {
