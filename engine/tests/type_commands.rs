@@ -927,3 +927,37 @@ fn eval_writes_the_ivars_of_its_bindings_self() {
     let other = project(&[box_class, ("lib/b.rb", "def run(code, b) = eval(code, b)\n")]);
     assert_eq!(type_at(other.path(), "lib/a.rb:5:1"), "untyped");
 }
+
+/// Names computed at run time given to a class from another file, by a
+/// receiver that names it, a `class_eval` block on it, or a receiver no
+/// name shows with a name partly spelled: Ruby 3.1 prints `Integer`,
+/// `Float`, `Symbol` (Base's `val` once Foo's is removed), `Integer`,
+/// `Integer` and `Integer` for each `Foo.new.val`, and `1` for
+/// `"abc".upcase` after `String.define_method(n)`.
+#[test]
+fn methods_made_under_computed_names_in_another_file_answer_for_the_class() {
+    let a = (
+        "lib/a.rb",
+        "class Base0\n  def val = :base\nend\nclass Foo < Base0\n  def val = \"str\"\n  def other = 1.5\nend\nclass Other\n  def val = :other\nend\n",
+    );
+    let used = ("lib/use.rb", "x = Foo.new.val\ny = Other.new.val\nd = \"abc\".upcase\ne = 1 + 2\n");
+    let made = [
+        "%i[val].each { |n| Foo.define_method(n) { 1 } }\n",
+        "n = :val\nFoo.alias_method(n, :other)\n",
+        "n = \"val\"\nFoo.send(:remove_method, n)\n",
+        "n = :val\nFoo.class_eval { define_method(n) { 1 } }\n",
+        "def redefine(k, n) = k.send(:define_method, \"v#{n}\") { 1 }\nredefine(Foo, :al)\n",
+        "Foo.class_eval(ARGV.first || \"def val = 1\")\n",
+    ];
+    for b in made {
+        let dir = project(&[a, used, ("lib/b.rb", b)]);
+        let x = type_at(dir.path(), "lib/use.rb:1:1");
+        assert!(x == "untyped" || x.contains("untyped"), "{b}: Foo.new.val is {x}");
+    }
+    // Only the class named (and those below it) gets them; a name nobody
+    // spells on a class nobody names stays a hole README owns.
+    let dir = project(&[a, used, ("lib/b.rb", "n = :val\nFoo.define_method(n) { 1 }\n")]);
+    assert_eq!(type_at(dir.path(), "lib/use.rb:2:1"), ":other");
+    let dir = project(&[a, used, ("lib/b.rb", "n = :upcase\nString.define_method(n) { 1 }\n")]);
+    assert_eq!(type_at(dir.path(), "lib/use.rb:3:1"), "untyped");
+}

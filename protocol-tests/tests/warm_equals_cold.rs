@@ -310,6 +310,18 @@ fn a_method_made_under_a_computed_name_in_another_file_reaches_a_warm_answer() {
 }
 
 #[test]
+fn a_method_made_from_outside_under_a_computed_name_reaches_a_warm_answer() {
+    // Another file comes to give `U` a method under a name held in a
+    // local (`U.define_method(n)`): `U#m` may be that one now.
+    let (before, after) = warm_answers_across_an_edit_of_another_file(
+        "class U\n  def m = false\nend\n",
+        "n = :m\nU.define_method(n) { 1 }\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for false"), "{before}");
+    assert!(!after.contains("bogus_call"), "`m` may be define_method's now: {after}");
+}
+
+#[test]
 fn a_module_that_comes_to_make_methods_for_its_includers_reaches_a_warm_answer() {
     // `U` includes `Concern`, whose `included` hook extends it with
     // `ClassMethods`; once `ClassMethods#field` makes accessors under

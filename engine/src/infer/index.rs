@@ -15,8 +15,8 @@ use crate::stack_guard::ensure_room;
 use crate::syntax::{constant_path_text, name, node_clone};
 use crate::types::{Name, Type};
 
-use crate::model::classes::MadeMethods;
 pub use crate::model::classes::{add_mixin, MethodEntry, PendingKind, Side, Superclass, UserClass};
+use crate::model::classes::{MadeMethods, MadeOn};
 
 /// One `def` the index found, with where it lives.
 pub struct DefInfo<'pr> {
@@ -98,6 +98,8 @@ pub struct ProgramIndex<'pr> {
     /// signatures declare (`refine String do def upcase`, `String.class_eval
     /// do define_method(:strip)`): the core's own method is not certain.
     core_replaced: HashSet<(String, String)>,
+    /// See [`FileInterface::made_on`].
+    made_on: HashSet<MadeOn>,
     /// See [`FileInterface::class_mixins`].
     class_mixins: HashSet<(String, String)>,
     /// Names of the methods the signatures also name that this file
@@ -289,6 +291,7 @@ impl<'pr> ProgramIndex<'pr> {
             core_defs: HashSet::default(),
             top_level_defs: HashSet::default(),
             core_replaced: HashSet::default(),
+            made_on: HashSet::default(),
             class_mixins: HashSet::default(),
             top_object_extends: Vec::new(),
             rewritten_constants: HashSet::default(),
@@ -423,6 +426,7 @@ impl<'pr> ProgramIndex<'pr> {
             block_runners: sorted(&self.block_runners),
             block_handoffs: sorted(&self.block_handoffs),
             kept_block_writes: sorted(&self.kept_block_writes),
+            made_on: sorted(&self.made_on),
         }
     }
 
@@ -541,6 +545,7 @@ impl<'pr> ProgramIndex<'pr> {
         if self.object_singleton_defs.contains(method)
             || self.core_defs.contains(method)
             || self.top_level_defs.contains(method)
+            || self.made_on.iter().any(|made| made.core && made.made.covers(made.made.side, method))
         {
             return true;
         }
@@ -575,6 +580,26 @@ impl<'pr> ProgramIndex<'pr> {
         let Some(project) = self.project.as_ref() else { return false };
         project.read(Dep::MixinOverrides(Name::from(class), method.to_string()));
         project.index.object_mixins_define(method)
+    }
+
+    /// May this file or another give `method` to `class` (or a class it
+    /// is below) under a computed name from outside its body
+    /// (`Foo.define_method(n)`, see [`MadeOn`])?
+    pub fn made_on(&self, class: &str, side: Side, method: &str) -> bool {
+        if self.made_on.iter().any(|made| made.covers(class, side, method)) {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.object_made_read.set(true);
+        project.index.made_on(class, side, method)
+    }
+
+    /// This file's [`MadeOn`]s that may answer `method` on `side` for a
+    /// class below `class` (`below` tells), or for any class.
+    pub(super) fn made_here_below(&self, side: Side, method: &str, below: impl Fn(&str) -> bool) -> bool {
+        self.made_on.iter().any(|made| {
+            made.made.covers(side, method) && (made.class == crate::model::index::ANY_CLASS || below(&made.class))
+        })
     }
 
     /// May some class answer `method` with a body a module mixed into
@@ -1060,6 +1085,13 @@ fn block_target(call: &CallNode<'_>) -> Option<String> {
         _ => None,
     }?;
     Some(written.trim_start_matches("::").to_string())
+}
+
+/// See [`Walker::block_self`].
+enum BlockSelf {
+    Lexical,
+    Class(String),
+    Unknown,
 }
 
 /// A constant path as written, without a leading `::` (`::Foo` is `Foo`).
@@ -1634,6 +1666,134 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// `Foo.define_method(n)`, `k.send(:alias_method, "x_#{n}", :x)`,
+    /// `define_method(n)` in a `Foo.class_eval` block: names computed at
+    /// run time given to, or taken from, a class other than the one being
+    /// defined (whose own are [`Self::note_made_methods`]'s). Names a
+    /// literal list spells count as names written out do. On a class no
+    /// name shows, only names the computation partly spells are noted: a
+    /// name that may be anything on a class that may be any would leave no
+    /// method of any class known (README says so).
+    fn note_made_elsewhere(&mut self, call: &CallNode<'pr>, method: &str) {
+        const MAKERS: &[&str] = &[
+            "define_method",
+            "define_singleton_method",
+            "alias_method",
+            "attr_reader",
+            "attr_writer",
+            "attr_accessor",
+            "attr",
+            "remove_method",
+            "undef_method",
+        ];
+        if !MAKERS.contains(&method) && !is_send(method) {
+            return;
+        }
+        let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+        let (maker, names) = match (is_send(method), arguments.split_first()) {
+            (true, Some((first, rest))) => (literal_name(first).unwrap_or_default(), rest),
+            (true, None) => return,
+            (false, _) => (method.to_string(), &arguments[..]),
+        };
+        if !MAKERS.contains(&maker.as_str()) {
+            return;
+        }
+        let names = match &*maker {
+            "define_method" | "define_singleton_method" | "alias_method" => &names[..names.len().min(1)],
+            _ => names,
+        };
+        let computed: Vec<&Node<'pr>> = names.iter().filter(|name| computed_name(name).is_some()).collect();
+        if computed.is_empty() {
+            return;
+        }
+        // Whose: the receiver's as written, a block's class for `self`,
+        // or (`None`) a class nobody can name here.
+        let target: Option<(String, Side)> = match call.receiver() {
+            None | Some(Node::SelfNode { .. }) => match self.block_self() {
+                BlockSelf::Lexical => return,
+                BlockSelf::Class(class) => Some((class, Side::Instance)),
+                BlockSelf::Unknown => None,
+            },
+            Some(receiver) => {
+                // `self.class.send(:define_method, n)`: the class's own.
+                let through_the_class = receiver.as_call_node().is_some_and(|inner| {
+                    let name = crate::syntax::name_text(inner.name());
+                    matches!(inner.receiver(), None | Some(Node::SelfNode { .. }))
+                        && matches!(&*name, "singleton_class" | "class")
+                });
+                if through_the_class {
+                    return;
+                }
+                receiver_class(&receiver)
+            }
+        };
+        let target = target.map(|(class, side)| match &*maker {
+            "define_singleton_method" => (class, Side::Singleton),
+            _ => (class, side),
+        });
+        for name in computed {
+            let (prefix, suffix) = computed_name(name).unwrap_or_default();
+            if let Some(spelled) = self.iterated_names(name).map(<[String]>::to_vec) {
+                for defined in spelled.iter().flat_map(|n| made_names(&maker, &format!("{prefix}{n}{suffix}"))) {
+                    if let Some((class, side)) = target.clone() {
+                        self.note_replaced_on(class, side, &defined);
+                    }
+                    self.index.object_singleton_defs.insert(defined);
+                }
+                continue;
+            }
+            let (prefix, suffix) = self.local_spelling(name).unwrap_or((prefix, suffix));
+            // On a class nobody names, a name spelled only as far as a
+            // mark (`"#{n}?"`, `"#{n}="`) tells nothing either: it would
+            // cover `nil?` and `==` of every object.
+            let spells_a_word = |part: &str| part.chars().any(|c| c.is_alphanumeric() || c == '_');
+            if target.is_none() && !spells_a_word(&prefix) && !spells_a_word(&suffix) {
+                continue;
+            }
+            let (class, side, core) = match target.clone() {
+                Some((class, side)) => {
+                    let core = self.env.has_class(&class);
+                    (class, side, core)
+                }
+                None => (crate::model::index::ANY_CLASS.to_string(), Side::Instance, true),
+            };
+            let suffixes: Vec<String> = match &*maker {
+                "attr_writer" => vec![format!("{suffix}=")],
+                "attr_accessor" => vec![suffix.clone(), format!("{suffix}=")],
+                _ => vec![suffix.clone()],
+            };
+            // A class nobody names may be either side's.
+            let sides: &[Side] = if target.is_none() { &[Side::Instance, Side::Singleton] } else { &[side][..] };
+            for suffix in suffixes {
+                for &side in sides {
+                    let made = MadeMethods { side, prefix: prefix.clone(), suffix: suffix.clone() };
+                    self.index.made_on.insert(MadeOn { class: class.clone(), core, made });
+                }
+            }
+        }
+    }
+
+    /// What `self` is for code in the innermost block that may not run
+    /// with the `self` it was written under: the class a `Foo.class_eval`
+    /// block runs on, nobody knows whom for another block, or the
+    /// lexical `self` when every enclosing block keeps it.
+    fn block_self(&self) -> BlockSelf {
+        let blocks = self.iterator_blocks.iter().zip(&self.eval_targets).zip(&self.blocks_make_new_classes);
+        for (((_, keeps, _), target), new_class) in blocks.rev() {
+            if *new_class {
+                // `Class.new do`: its own methods answer for nobody else.
+                return BlockSelf::Lexical;
+            }
+            if !keeps {
+                return match target {
+                    Some(class) => BlockSelf::Class(class.clone()),
+                    None => BlockSelf::Unknown,
+                };
+            }
+        }
+        BlockSelf::Lexical
+    }
+
     /// `define_method(name)` (or `attr_*`, `alias_method`, `undef_method`)
     /// in an instance method of a module: the classes that extend it may
     /// answer any name it may spell with a body nobody can see. A name
@@ -1734,10 +1894,19 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 }
             }
         } else if let Some(class) = call.receiver().as_ref().and_then(written_class) {
-            for name in crate::syntax::evaluated_definitions(&code).unwrap_or_default() {
-                self.note_block_replaced(&name);
-                self.note_replaced_on(class.clone(), side, &name);
-                self.index.object_singleton_defs.insert(name);
+            // Code nobody can read may define anything.
+            let patterns = crate::syntax::evaluated_definition_patterns(&code)
+                .unwrap_or_else(|| vec![(String::new(), String::new(), false)]);
+            for (prefix, suffix, exact) in patterns {
+                if exact {
+                    self.note_block_replaced(&prefix);
+                    self.note_replaced_on(class.clone(), side, &prefix);
+                    self.index.object_singleton_defs.insert(prefix);
+                } else {
+                    let core = self.env.has_class(&class);
+                    let made = MadeMethods { side, prefix, suffix };
+                    self.index.made_on.insert(MadeOn { class: class.clone(), core, made });
+                }
             }
         }
     }
@@ -2121,6 +2290,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
         self.note_made_methods(call, &method);
         self.note_made_through_the_class(call, &method);
+        self.note_made_elsewhere(call, &method);
         self.note_evaluated_defs(call, &method);
         // `k.instance_method(m).owner`: only looked at, never bound.
         const INTROSPECTION: &[&str] =

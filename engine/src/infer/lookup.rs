@@ -190,6 +190,7 @@ impl<'a> Inferrer<'_, 'a> {
         if user.makes(side, method)
             || self.made_by_extension(user, side, method)
             || self.index.made_for_objects(side, method)
+            || self.index.made_on(class, side, method)
         {
             return Callee::Opaque;
         }
@@ -507,7 +508,8 @@ impl<'a> Inferrer<'_, 'a> {
         // of what its own body or its superclass's gives it.
         if side == Side::Singleton
             && self.env.singleton_method(class, method).is_none()
-            && self.index.block_replaced(&crate::model::index::singleton_of(class), method)
+            && (self.index.block_replaced(&crate::model::index::singleton_of(class), method)
+                || self.index.made_on(class, side, method))
         {
             return true;
         }
@@ -521,12 +523,15 @@ impl<'a> Inferrer<'_, 'a> {
             return false;
         }
         if singleton {
-            let replaced = |c: &str| self.index.block_replaced(&crate::model::index::singleton_of(c), method);
+            let replaced = |c: &str| {
+                self.index.block_replaced(&crate::model::index::singleton_of(c), method)
+                    || self.index.made_on(c, side, method)
+            };
             return replaced(class) || replaced(&found.owner);
         }
         for ancestor in self.env.ancestors(class) {
             let name = &*ancestor.name;
-            if self.index.block_replaced(name, method) {
+            if self.index.block_replaced(name, method) || self.index.made_on(name, side, method) {
                 return true;
             }
             // The class's own reopening is its lookup's to read (a `def`
@@ -572,7 +577,10 @@ impl<'a> Inferrer<'_, 'a> {
         // that object's own singleton methods, whatever they are.
         let extended = side == Side::Instance && self.index.extended.contains(class);
         // So does any object given a method of that name of its own here.
-        let single = self.index.object_singleton_defs.contains(method);
+        let single = self.index.object_singleton_defs.contains(method)
+            || self
+                .index
+                .made_here_below(side, method, |made| self.relation(made, class) == super::signature::Relation::Is);
         // So does a class object given the name from outside its body
         // (`Conf.extend(M)`, `Conf.singleton_class.prepend(M)`).
         let single = single || (side == Side::Singleton && self.index.class_objects_replace(method));

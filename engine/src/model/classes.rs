@@ -42,7 +42,7 @@ pub enum MethodEntry {
 /// its subclasses call too): any name with this prefix and suffix (both
 /// empty: any name at all) may have a body nobody can see, in the class and
 /// in every class below it that does not define the name itself.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct MadeMethods {
     pub side: Side,
     pub prefix: String,
@@ -55,6 +55,35 @@ impl MadeMethods {
             && method.len() >= self.prefix.len() + self.suffix.len()
             && method.starts_with(&self.prefix)
             && method.ends_with(&self.suffix)
+    }
+}
+
+/// Methods some code gives a class from outside its body under names
+/// computed at run time (`Foo.define_method(n)`, `k.send(:alias_method,
+/// "x_#{n}", :x)`, `define_method(n)` in `String.class_eval`), or takes
+/// away (`remove_method`): the class, and every class below it that does
+/// not define the name itself, may answer a covered name with a body
+/// nobody can see.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct MadeOn {
+    /// The class as written where the call is, or
+    /// [`crate::model::index::ANY_CLASS`] when no name shows (`k.define_method`).
+    pub class: String,
+    /// Whether the signatures declare the class (or it may be any class):
+    /// then a core value's method may be the one replaced.
+    pub core: bool,
+    pub made: MadeMethods,
+}
+
+impl MadeOn {
+    /// Does it cover `method` on `side` of `class` (compared as
+    /// [`crate::model::index::replaced_on`] compares: by the last segment)?
+    pub fn covers(&self, class: &str, side: Side, method: &str) -> bool {
+        fn tail(name: &str) -> &str {
+            name.rsplit("::").next().unwrap_or(name)
+        }
+        self.made.covers(side, method)
+            && (self.class == crate::model::index::ANY_CLASS || tail(&self.class) == tail(class))
     }
 }
 

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 
-use super::classes::{add_mixin, MadeMethods, MethodEntry, PendingKind, Side, Superclass, UserClass};
+use super::classes::{add_mixin, MadeMethods, MadeOn, MethodEntry, PendingKind, Side, Superclass, UserClass};
 use super::params::{CallLog, CallShape, EntrySite, ParameterPolicy};
 use crate::rbs::Environment;
 use crate::types::{join_positions, union, Name, Type};
@@ -90,6 +90,10 @@ pub struct FileInterface {
     /// elsewhere.
     #[serde(default)]
     pub kept_block_writes: Vec<(String, String)>,
+    /// Methods it gives classes from outside their bodies under computed
+    /// names, sorted (see [`MadeOn`]).
+    #[serde(default)]
+    pub made_on: Vec<MadeOn>,
 }
 
 /// Instance variables written in objects the writer cannot name
@@ -413,6 +417,8 @@ pub struct ProjectIndex {
     top_level_defs: HashSet<String>,
     /// Every file's [`FileInterface::core_replaced`].
     core_replaced: HashSet<(String, String)>,
+    /// Every file's [`FileInterface::made_on`], sorted.
+    made_on: Vec<MadeOn>,
     /// Every file's [`FileInterface::rewritten_constants`].
     rewritten_constants: RewrittenConstants,
     /// Every file's [`FileInterface::mutated_constants`].
@@ -611,6 +617,7 @@ impl ProjectIndex {
             index.core_defs.extend(file.core_defs.iter().cloned());
             index.top_level_defs.extend(file.top_level_defs.iter().cloned());
             index.core_replaced.extend(file.core_replaced.iter().cloned());
+            index.made_on.extend(file.made_on.iter().cloned());
             class_mixins.extend(file.class_mixins.iter().cloned());
             for written in &file.rewritten_constants {
                 index.rewritten_constants.insert(written.clone());
@@ -633,6 +640,8 @@ impl ProjectIndex {
             let written = file.kept_block_writes.iter().filter(|(method, _)| runners.contains(method.as_str()));
             index.outside_ivars.names.extend(written.map(|(_, ivar)| ivar.clone()));
         }
+        index.made_on.sort();
+        index.made_on.dedup();
         index.resolve_parts(env);
         index.merge_parts();
         index.add_mixed_in_ivar_writes();
@@ -843,6 +852,7 @@ impl ProjectIndex {
         // (What the caller reads of this: `Dep::Overrides`.)
         if (side == Side::Instance && self.is_extended(class))
             || self.object_defs.contains(method)
+            || self.made_below(class, side, method)
             || self.library_mixed_below(class, side, method)
         {
             out.push(Type::untyped());
@@ -987,8 +997,9 @@ impl ProjectIndex {
                     add(descendant);
                 }
             }
-            // Some object may answer it its own way (`def obj.name`).
-            if self.object_defs.contains(&method) {
+            // Some object may answer it its own way (`def obj.name`, or
+            // under a computed name in a class below).
+            if self.object_defs.contains(&method) || self.made_below(class, side, &method) {
                 all.push(&untyped);
                 yielded.push(None);
             }
@@ -1457,7 +1468,26 @@ impl ProjectIndex {
     }
 
     pub fn redefined(&self, method: &str) -> bool {
-        self.object_defs.contains(method) || self.core_defs.contains(method)
+        self.object_defs.contains(method)
+            || self.core_defs.contains(method)
+            || self.made_on.iter().any(|made| made.core && made.made.covers(made.made.side, method))
+    }
+
+    /// May some file give `class` (or a class it is below) `method` under
+    /// a computed name from outside its body (`Foo.define_method(n)`)?
+    /// (What the caller reads of this: `Dep::ObjectMade`.)
+    pub fn made_on(&self, class: &str, side: Side, method: &str) -> bool {
+        self.made_on.iter().any(|made| made.covers(class, side, method))
+    }
+
+    /// May some file so give `method` to a class below `class`, or to one
+    /// nobody names? (What the caller reads of this: `Dep::Overrides`.)
+    pub fn made_below(&self, class: &str, side: Side, method: &str) -> bool {
+        self.made_on.iter().any(|made| {
+            made.made.covers(side, method)
+                && (made.class == ANY_CLASS
+                    || self.descendants(class).iter().any(|below| made.covers(below, side, method)))
+        })
     }
 
     /// Does some file define `method` at the top level, as Object's?
@@ -1891,13 +1921,14 @@ impl ProjectIndex {
             }
             Dep::ObjectMade => {
                 16u8.hash(&mut hasher);
-                (&self.object_made, &self.extender_made).hash(&mut hasher);
+                (&self.object_made, &self.extender_made, &self.made_on).hash(&mut hasher);
             }
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);
                 (*side == Side::Instance && self.is_extended(class)).hash(&mut hasher);
                 self.library_mixed_below(class, *side, method).hash(&mut hasher);
                 self.object_defs.contains(method.as_str()).hash(&mut hasher);
+                self.made_below(class, *side, method).hash(&mut hasher);
                 for (descendant, file, entry) in self.overriding_parts(class, *side, method) {
                     if file == reader {
                         continue;
