@@ -28,6 +28,13 @@ const CASES: &[(&str, &str)] = &[
     ("/re/", "Regexp"),
     (":\"a#{1}\"", "Symbol"),
     ("1r", "Rational"),
+    // Ruby: an endless or beginless range's `end` or `begin` is nil.
+    ("(1..).end", "untyped"),
+    ("(..3).begin", "untyped"),
+    ("(1..nil).end", "untyped"),
+    ("(1..3).end", "Integer"),
+    // Ruby: `nil.foo` raises a NameError whose `name` is `:foo`.
+    ("NameError.new(\"m\", :foo).name", "untyped"),
     ("2i", "Complex"),
     ("`ls`", "String"),
     ("__FILE__", "String"),

@@ -147,7 +147,7 @@ pub fn tuple(elements: &[Type], method: &str, args: &[&Type]) -> Option<Type> {
         ("include?" | "member?", [Type::Constant(wanted)]) => {
             let mut answer = false;
             for literal in &literals {
-                answer |= literal_equality(literal, wanted)?;
+                answer |= element_equality(literal, wanted)?;
             }
             Some(boolean(answer))
         }
@@ -234,6 +234,16 @@ fn literal_equality(a: &Literal, b: &Literal) -> Option<bool> {
         (Literal::Int(_), Literal::Str(_)) | (Literal::Str(_), Literal::Int(_)) => Some(false),
         _ => None,
     }
+}
+
+/// What a collection's search (`include?`, Ruby's `rb_equal`) finds of
+/// an element: the same object, or `==`. A NaN is not `==` to itself but
+/// may be the very object searched for (`[x].include?(x)` is true).
+fn element_equality(a: &Literal, b: &Literal) -> Option<bool> {
+    if literal_equality(a, b)? {
+        return Some(true);
+    }
+    literal_identity(a, b)
 }
 
 /// `a.eql?(b)`: the same class and the same value (`1.eql?(1.0)` is false).
@@ -623,6 +633,10 @@ mod tests {
         assert_eq!(t(ints(), "include?", vec![Type::int(2)]).as_deref(), Some("true"));
         assert_eq!(t(ints(), "include?", vec![Type::float(2.0)]).as_deref(), Some("true"));
         assert_eq!(t(ints(), "include?", vec![Type::string("2")]).as_deref(), Some("false"));
+        // Ruby: `x = 0.0 / 0.0; [x].include?(x)` is true (the same object).
+        let nan = || Type::float(f64::NAN);
+        assert_eq!(t(vec![nan()], "include?", vec![nan()]), None);
+        assert_eq!(t(vec![Type::int(1), nan()], "member?", vec![nan()]), None);
         assert_eq!(t(vec![Type::int(1), Type::nominal("String")], "include?", vec![Type::int(1)]), None);
         assert_eq!(t(ints(), "max", vec![Type::int(2)]), None);
     }

@@ -73,8 +73,14 @@ pub fn utf8_source(source: &[u8]) -> bool {
 }
 
 pub(super) fn range_type(left: Option<Type>, right: Option<Type>) -> Type {
-    let ends: Vec<Type> =
-        [left, right].into_iter().flatten().filter(|t| *t != Type::nil()).map(crate::types::widen_literals).collect();
+    // A beginless or endless range (`(1..)`, `(..3)`, `1..nil`) answers
+    // `begin` or `end` with nil, which its signature's element type (what
+    // `each` yields) cannot say: nothing is said of it.
+    let open = [&left, &right].into_iter().any(|end| end.as_ref().is_none_or(|t| *t == Type::nil()));
+    if open {
+        return Type::generic("Range", vec![Type::untyped()]);
+    }
+    let ends: Vec<Type> = [left, right].into_iter().flatten().map(crate::types::widen_literals).collect();
     let element = union(ends);
     let element = match element {
         Type::Bot => Type::untyped(),
