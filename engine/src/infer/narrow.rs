@@ -344,7 +344,8 @@ impl<'pr> Inferrer<'pr, '_> {
                 let ty = self.expr(node, state, frame);
                 let subject = receiver.as_ref().and_then(to_s_subject).expect("matched");
                 let mut nonempty = state.clone();
-                if !self.index.core_redefined("to_s") && !self.index.core_redefined(&method) {
+                let chain_redefined = TO_S_CHAIN.iter().any(|m| self.index.core_redefined(m));
+                if !chain_redefined && !self.index.core_redefined(&method) {
                     self.narrow_node(&subject, &mut nonempty, Type::without_nil);
                 }
                 if method == "!=" {
@@ -358,7 +359,8 @@ impl<'pr> Inferrer<'pr, '_> {
                 let ty = self.expr(node, state, frame);
                 let subject = receiver.as_ref().and_then(to_s_subject);
                 let mut falsy = state.clone();
-                if let Some(subject) = subject {
+                let chain_redefined = TO_S_CHAIN.iter().any(|m| self.index.core_redefined(m));
+                if let Some(subject) = subject.filter(|_| !chain_redefined && !self.index.core_redefined("empty?")) {
                     self.narrow_node(&subject, &mut falsy, Type::without_nil);
                 }
                 self.split(ty, state.clone(), falsy)
@@ -919,13 +921,20 @@ impl<'pr> Inferrer<'pr, '_> {
     }
 }
 
-/// `x` of `x.to_s` (a plain call on a variable).
+/// `x` of `x.to_s` (a plain call on a variable), or of `x.to_s.strip`
+/// (which leaves `nil.to_s`, "", empty).
 fn to_s_subject<'pr>(node: &Node<'pr>) -> Option<Node<'pr>> {
-    node.as_call_node()
-        .filter(|c| name(c.name()) == "to_s" && c.arguments().is_none() && c.block().is_none())
-        .and_then(|c| c.receiver())
-        .filter(is_variable)
+    let plain = |c: &ruby_prism::CallNode<'pr>| c.arguments().is_none() && c.block().is_none();
+    let call = node.as_call_node().filter(plain)?;
+    let call = match &*name(call.name()) {
+        "strip" | "lstrip" | "rstrip" => call.receiver()?.as_call_node().filter(plain)?,
+        _ => call,
+    };
+    (name(call.name()) == "to_s").then(|| call.receiver()).flatten().filter(is_variable)
 }
+
+/// The core methods [`to_s_subject`]'s chain calls.
+const TO_S_CHAIN: &[&str] = &["to_s", "strip", "lstrip", "rstrip"];
 
 /// A test of a variable's size that tells whether it is empty (`a.size >
 /// 0`, `a.length == 0`, `a.size == 2`, `a.count.positive?`,

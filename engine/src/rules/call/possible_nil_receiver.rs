@@ -171,30 +171,49 @@ fn is_nil_default_parameter(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bo
 }
 
 /// Is the receiver a local whose latest write before the read (in the same
-/// method) copies a last-match global (`name = $1`, `a, b = $1, $2`)?
+/// method) copies a last-match global (`name = $1`, `a, b = $1, $2`)? Or
+/// one some write copies so, every other write before the read giving it
+/// what cannot be nil (`x = $1`, then `x = "z"` in an `if` whose `else`
+/// reads it)?
 fn copies_match_global(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
     let Some(read) = receiver.as_local_variable_read_node() else { return false };
     let local = read.name();
     let local = local.as_slice();
     let offset = receiver.location().start() as usize;
     let scope = enclosing_def(cx.nodes(), offset);
-    let latest = cx
+    let mut writes: Vec<&Node<'_>> = cx
         .nodes()
         .iter()
         .filter(|node| {
             scope.contains(&(node.location().start() as usize)) && (node.location().end() as usize) <= offset
         })
         .filter(|node| writes_local(node, local))
-        .max_by_key(|node| node.location().start());
-    let Some(write) = latest else { return false };
-    let value = match (write.as_local_variable_write_node(), write.as_multi_write_node()) {
-        (Some(single), _) => single.value(),
-        (_, Some(multi)) => multi.value(),
-        _ => return false,
-    };
+        .collect();
+    writes.sort_by_key(|node| node.location().start());
+    fn value_of<'pr>(write: &Node<'pr>) -> Option<Node<'pr>> {
+        match (write.as_local_variable_write_node(), write.as_multi_write_node()) {
+            (Some(single), _) => Some(single.value()),
+            (_, Some(multi)) => Some(multi.value()),
+            _ => None,
+        }
+    }
     // (A scanner's group read, `name = s[1]`, is such a copy too.)
     let copies = |value: &Node<'_>| is_match_global(value) || reads_scanner_match(cx, value);
-    copies(&value) || value.as_array_node().is_some_and(|array| array.elements().iter().any(|e| copies(&e)))
+    let copying = |write: &Node<'_>| {
+        value_of(write).is_some_and(|value| {
+            copies(&value) || value.as_array_node().is_some_and(|array| array.elements().iter().any(|e| copies(&e)))
+        })
+    };
+    let Some(latest) = writes.last() else { return false };
+    if copying(latest) {
+        return true;
+    }
+    let never_nil = |write: &Node<'_>| {
+        write
+            .as_local_variable_write_node()
+            .is_some_and(|single| cx.type_of(&single.value()).is_some_and(|ty| !ty.may_be_nil() && !ty.is_untyped()))
+    };
+    writes.iter().any(|w| copying(w)) && writes.iter().all(|w| copying(w) || never_nil(w))
 }
 
 /// Is every nil the receiver may give a last match's (`(c ? $1 : "x")`,
@@ -216,6 +235,16 @@ fn nil_only_from_match(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
     };
     let receiver = unparenthesize(crate::syntax::node_clone(receiver));
     match &receiver {
+        // `(x = $1).upcase`, `(h[k] = $1).downcase`: the value assigned.
+        Node::LocalVariableWriteNode { .. } => {
+            receiver.as_local_variable_write_node().is_some_and(|w| branch(Some(w.value())))
+        }
+        Node::InstanceVariableWriteNode { .. } => {
+            receiver.as_instance_variable_write_node().is_some_and(|w| branch(Some(w.value())))
+        }
+        Node::CallNode { .. } => receiver.as_call_node().is_some_and(|call| {
+            call.name().as_slice() == b"[]=" && branch(call.arguments().and_then(|a| a.arguments().iter().last()))
+        }),
         Node::IfNode { .. } => receiver.as_if_node().is_some_and(|node| {
             let otherwise = match node.subsequent() {
                 Some(Node::ElseNode { .. }) => {
