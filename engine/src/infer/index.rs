@@ -1087,6 +1087,30 @@ fn block_target(call: &CallNode<'_>) -> Option<String> {
     Some(written.trim_start_matches("::").to_string())
 }
 
+/// A call that makes methods, directly or sent (`define_method(n)`,
+/// `send(:alias_method, n, :x)`), when the maker is one of `makers`: its
+/// name, and the arguments that name what it makes (`define_method` and
+/// `alias_method` name one).
+fn maker_and_names<'a, 'pr>(
+    method: &str,
+    arguments: &'a [Node<'pr>],
+    makers: &[&str],
+) -> Option<(String, &'a [Node<'pr>])> {
+    let (maker, names) = match (is_send(method), arguments.split_first()) {
+        (true, Some((first, rest))) => (literal_name(first).unwrap_or_default(), rest),
+        (true, None) => return None,
+        (false, _) => (method.to_string(), arguments),
+    };
+    if !makers.contains(&maker.as_str()) {
+        return None;
+    }
+    let names = match &*maker {
+        "define_method" | "define_singleton_method" | "alias_method" => &names[..names.len().min(1)],
+        _ => names,
+    };
+    Some((maker, names))
+}
+
 /// See [`Walker::block_self`].
 enum BlockSelf {
     Lexical,
@@ -1640,16 +1664,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             return;
         }
         let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
-        let (maker, names) = match (is_send(method), arguments.split_first()) {
-            (true, Some((first, rest))) => (literal_name(first).unwrap_or_default(), rest),
-            (true, None) => return,
-            (false, _) => (method.to_string(), &arguments[..]),
-        };
-        if !MAKERS.contains(&maker.as_str()) {
-            return;
-        }
-        let names =
-            if matches!(&*maker, "define_method" | "alias_method") { &names[..names.len().min(1)] } else { names };
+        let Some((maker, names)) = maker_and_names(method, &arguments, MAKERS) else { return };
         let mut spelled = Vec::new();
         let mut computed = false;
         for name in names {
@@ -1690,18 +1705,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             return;
         }
         let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
-        let (maker, names) = match (is_send(method), arguments.split_first()) {
-            (true, Some((first, rest))) => (literal_name(first).unwrap_or_default(), rest),
-            (true, None) => return,
-            (false, _) => (method.to_string(), &arguments[..]),
-        };
-        if !MAKERS.contains(&maker.as_str()) {
-            return;
-        }
-        let names = match &*maker {
-            "define_method" | "define_singleton_method" | "alias_method" => &names[..names.len().min(1)],
-            _ => names,
-        };
+        let Some((maker, names)) = maker_and_names(method, &arguments, MAKERS) else { return };
         let computed: Vec<&Node<'pr>> = names.iter().filter(|name| computed_name(name).is_some()).collect();
         if computed.is_empty() {
             return;
