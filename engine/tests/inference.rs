@@ -33,6 +33,10 @@ const CASES: &[(&str, &str)] = &[
     ("(..3).begin", "untyped"),
     ("(1..nil).end", "untyped"),
     ("(1..3).end", "Integer"),
+    // Ruby: an index past either end gives nil (`ARGV[0]` with no arguments).
+    ("ARGV[0]", "String?"),
+    ("ARGV[-1]", "String?"),
+    ("ARGV[1, 2]", "Array[String]?"),
     // Ruby: `nil.foo` raises a NameError whose `name` is `:foo`.
     ("NameError.new(\"m\", :foo).name", "untyped"),
     ("2i", "Complex"),

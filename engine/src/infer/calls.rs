@@ -557,6 +557,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     (_, other) => other,
                 }
             }
+            // `a[0]`, `a[-1]` of an array an emptiness test found with
+            // elements: as its `first` and `last` are, one of them.
+            ("[]", _) if filled && self.indexes_filled_array(&receiver_type) && end_index(call) => {
+                dispatched.without_nil()
+            }
             // A slice by a range from 0 (`s[0..2]`, `a[0...i]`, `s[..2]`)
             // starts inside every string and array: never nil.
             ("[]" | "slice", _)
@@ -2191,4 +2196,12 @@ fn memo_after_block(memo: &Type, block: &ruby_prism::BlockNode<'_>, fresh: bool)
         }
         other => other.forget_mutable(),
     }
+}
+
+/// `a[0]` or `a[-1]`: one argument, an end's index written out.
+fn end_index(call: &CallNode<'_>) -> bool {
+    let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+    let [index] = arguments.as_slice() else { return false };
+    let value: Option<i32> = index.as_integer_node().and_then(|i| i.value().try_into().ok());
+    matches!(value, Some(0 | -1))
 }

@@ -818,7 +818,7 @@ impl<'pr> Inferrer<'pr, '_> {
     /// element reads (`a.first`, `a.max`) give one, never nil, until code
     /// that may change it runs (see `Flow::reads`).
     fn note_nonempty(&self, array: &Node<'pr>, state: &mut State) {
-        if !matches!(array, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. }) {
+        if !holds_an_array(array) {
             return;
         }
         let Some(flow) = state.as_mut() else { return };
@@ -869,7 +869,7 @@ impl<'pr> Inferrer<'pr, '_> {
     /// Did an emptiness test leave this variable with elements, and does no
     /// code since may have taken them (see `note_nonempty`)?
     pub(super) fn known_filled(&self, node: &Node<'pr>, state: &State) -> bool {
-        matches!(node, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. })
+        holds_an_array(node)
             && state.as_ref().is_some_and(|flow| {
                 flow.reads.contains_key(&filled_key(&String::from_utf8_lossy(node.location().as_slice())))
             })
@@ -891,6 +891,12 @@ impl<'pr> Inferrer<'pr, '_> {
         FILLED_PICKS.contains(&method)
             && !self.index.core_redefined(method)
             && (self.plain_array_element(ty).is_some() || self.plain_hash(ty))
+    }
+
+    /// Is `ty` a core `Array` whose `[]` is the core's (so `a[0]` of one
+    /// with elements is one)?
+    pub(super) fn indexes_filled_array(&self, ty: &Type) -> bool {
+        !self.index.core_redefined("[]") && self.plain_array_element(ty).is_some()
     }
 
     /// The element type of a core `Array` (not a subclass, whose methods
@@ -921,6 +927,15 @@ impl<'pr> Inferrer<'pr, '_> {
     }
 }
 
+/// What an emptiness test is followed on: a local, an ivar, or a constant
+/// (`exit if ARGV.empty?`, then `ARGV[0]`), read as written.
+fn holds_an_array(node: &Node<'_>) -> bool {
+    matches!(
+        node,
+        Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. } | Node::ConstantReadNode { .. }
+    )
+}
+
 /// `x` of `x.to_s` (a plain call on a variable), or of `x.to_s.strip`
 /// (which leaves `nil.to_s`, "", empty).
 fn to_s_subject<'pr>(node: &Node<'pr>) -> Option<Node<'pr>> {
@@ -946,8 +961,7 @@ fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)>
         let plain = size.arguments().is_none() && size.block().is_none() && !size.is_safe_navigation();
         let sized = matches!(size.name().as_slice(), b"size" | b"length" | b"count");
         let array = size.receiver()?;
-        let variable = matches!(array, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. });
-        (plain && sized && variable).then_some(array)
+        (plain && sized && holds_an_array(&array)).then_some(array)
     };
     let receiver = call.receiver()?;
     let method = call.name();
@@ -1118,9 +1132,10 @@ pub fn disturbs_reads(node: &Node<'_>, receiver_type: Option<&Type>) -> bool {
             let method = crate::syntax::name_text(call.name());
             let inert_class = |member: &Type| Inferrer::class_of(member).is_some_and(|class| INERT.contains(&&*class));
             // An Array or Hash of such values, asked (not changed): its
-            // elements run no code either (`bt.join("\n")`).
+            // elements run no code either (`bt.join("\n")`); nor does a
+            // Range of them (`r.end`).
             let inert_container = |member: &Type| match member {
-                Type::Nominal { class, args } if matches!(&**class, "Array" | "Hash") && !args.is_empty() => {
+                Type::Nominal { class, args } if matches!(&**class, "Array" | "Hash" | "Range") && !args.is_empty() => {
                     args.iter().all(|arg| arg.members().iter().all(inert_class))
                         && !super::calls::mutates_receiver(&method)
                 }
