@@ -72,6 +72,16 @@ fn annotate_prints_types_or_a_line_map() {
     let map = json(&rigor(dir.path(), &["annotate", "--format", "json", "a.rb"], None));
     assert_eq!(map, serde_json::json!({"annotations": {"1": "1", "2": "1", "3": ":one", "4": "2"}}));
     assert_eq!(rigor(dir.path(), &["annotate", "nope.rb"], None).status.code(), Some(1));
+    // A `def` inside a line's statement is not the line's value (Ruby
+    // gives `x` nil here, not the 3 `initialize` returns); one a call
+    // takes (`private def y`) still shows what the method returns.
+    let dir = project(&[(
+        "a.rb",
+        "x = Class.new { def initialize; @v = 3; end }.new.instance_variable_get(:@w)\nclass A\n  private def y = 1\nend\n",
+    )]);
+    let map = json(&rigor(dir.path(), &["annotate", "--format", "json", "a.rb"], None));
+    assert_eq!(map["annotations"]["1"], "untyped", "{map}");
+    assert_eq!(map["annotations"]["3"], "1", "{map}");
 }
 
 #[test]

@@ -137,11 +137,29 @@ pub fn line_types(parsed: &ParsedFile<'_>, types: &FileTypes) -> BTreeMap<usize,
     for (line, (_, node)) in widest {
         by_line.entry(line).or_insert_with(|| type_of(node));
     }
-    // A `def` line shows what the method returns.
+    // A `def` line shows what the method returns, unless the `def` is
+    // inside a statement that starts on that line before it (`x =
+    // Class.new { def initialize ... end }.new`: the line is `x`'s), other
+    // than a call that takes the `def` itself (`private def x`).
+    let takes_def = |statement: &ruby_prism::Node<'_>, def: &ruby_prism::Node<'_>| {
+        statement.as_call_node().and_then(|call| call.arguments()).is_some_and(|arguments| {
+            arguments.arguments().iter().any(|argument| argument.location().start() == def.location().start())
+        })
+    };
     for node in &nodes {
         if node.as_def_node().is_some() {
             let start = node.location().start() as usize;
             let line = parsed.lines.position(start).0;
+            let inside = statements.iter().any(|statement| {
+                let (from, to) = (statement.location().start() as usize, statement.location().end() as usize);
+                from < start
+                    && to >= node.location().end() as usize
+                    && parsed.lines.position(from).0 == line
+                    && !takes_def(statement, node)
+            });
+            if inside {
+                continue;
+            }
             match types.def_return(start) {
                 Some(returns) => {
                     by_line.insert(line, display(returns));
