@@ -369,6 +369,8 @@ fn argument_type_mismatch() {
         "s = String.new(\"darwin13\")\ns[/darwin(?<major>\\d+)/, :major]\ns.slice(/(?<a>a)/, :a)\ns.slice!(/(?<a>a)/, :a)",
         // An error's name may be a Symbol.
         "raise NoMethodError.new(nil, :times)",
+        // A class made at run time may be an exception class (celluloid).
+        "DeadError = Class.new(StandardError)\nbegin\n  ::Kernel.raise DeadError, \"dead\"\nrescue DeadError\nend",
         // The default libraries' signatures, as Ruby 3.1 takes them.
         "require \"json\"\nJSON.load(nil)\nJSON.parse(\"[1]\", nil)\n1.to_json(nil)",
         "require \"pathname\"\nPathname.new(\"a\").expand_path(Pathname.new(\"/tmp\"))\nPathname.new(\"f\").utime(nil, nil)\nPathname.new(\"a\").write(Process.pid)",

@@ -49,6 +49,10 @@ fn rejects_at(cx: &RuleContext<'_, '_>, param: &RType, arg: &Type, passing: Pass
     }
     let is_nil = *arg == Type::nil();
     let Some(class) = arg.class_name() else { return false };
+    // A class object nobody can name (`Class.new(StandardError)`) may be
+    // any class: whatever its singleton methods are, or the class a
+    // `singleton(...)` wants.
+    let some_class_object = matches!(class, "Class" | "Module");
     match param {
         RType::Nil => !is_nil,
         RType::Optional(inner) => !is_nil && rejects_at(cx, inner, arg, passing, depth + 1),
@@ -63,7 +67,8 @@ fn rejects_at(cx: &RuleContext<'_, '_>, param: &RType, arg: &Type, passing: Pass
         RType::Class { name, .. } => !accepts_class(cx, name, class, passing),
         RType::Tuple(_) => !accepts_class(cx, "Array", class, passing),
         RType::Record(_) => !accepts_class(cx, "Hash", class, passing),
-        RType::Singleton(_) => true,
+        RType::Singleton(_) => !some_class_object,
+        RType::Interface { .. } if some_class_object => false,
         RType::Interface { name, .. } => match cx.env.class(name) {
             Some(interface) => interface.instance_methods.keys().any(|method| !responds(cx, class, method)),
             None => false,
