@@ -1644,14 +1644,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
             None => BlockArg::None,
         };
-        if let Some(flow) = state.as_mut() {
-            flow.ivars.clear();
-        }
         // `super` passes arguments to an ancestor's method of this name.
         if let Some(method) = &frame.method {
             self.note_escape(method);
         }
         let (Some(method), Some((class, side)), true) = (&frame.method, &frame.class, frame.self_known) else {
+            if let Some(flow) = state.as_mut() {
+                flow.ivars.clear();
+            }
             let plan = BlockPlan {
                 yielded: None,
                 self_type: None,
@@ -1668,6 +1668,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             return Type::untyped();
         };
         let callee = self.super_lookup(class, *side, method);
+        // An ancestor's `def` that can write none of the object's ivars
+        // leaves the facts standing, as an own helper's does.
+        let keeps = match (&callee, &block) {
+            (Callee::Def(id), BlockArg::None) => self.def_keeps_ivars(*id),
+            _ => false,
+        };
+        if let (Some(flow), false) = (state.as_mut(), keeps) {
+            flow.ivars.clear();
+        }
         let reaches_class_new = matches!(&callee, Callee::Rbs(found) if &*found.owner == "Class");
         let plan = match callee {
             Callee::Rbs(found) => self.rbs_plan(Some(found), method, frame.self_type.clone(), &args, &block),

@@ -1034,6 +1034,16 @@ impl<'pr> Inferrer<'pr, '_> {
         self.keeps_ivars.get(&offset).copied().unwrap_or(false) && self.answered_by_its_def(class, method)
     }
 
+    /// Does the `def` `id` run nothing that could write the object's ivars
+    /// (see [`Self::own_call_keeps_ivars`]), whoever calls it?
+    pub(super) fn def_keeps_ivars(&mut self, id: usize) -> bool {
+        let offset = self.index.def(id).node.location().start() as usize;
+        if !self.keeps_ivars.contains_key(&offset) {
+            self.method_return(id);
+        }
+        self.keeps_ivars.get(&offset).copied().unwrap_or(false)
+    }
+
     /// Does nothing but the class's own `def` answer `method` on its
     /// objects: no body given in a block (`C.class_eval { def make }`,
     /// `define_method(:make)`), no alias, no module of this file's that
