@@ -37,6 +37,16 @@ const CASES: &[(&str, &str)] = &[
     ("ARGV[0]", "String?"),
     ("ARGV[-1]", "String?"),
     ("ARGV[1, 2]", "Array[String]?"),
+    // Ruby 3.1 gives nil where rbs 2.1 says it never does: an empty
+    // range's `rand`, an unnamed thread's name, a Float's infinite
+    // numerator, an errno never given.
+    ("rand(3..2)", "Integer?"),
+    ("rand(1..6)", "Integer"),
+    ("rand(1.0...1.0)", "Float?"),
+    ("Thread.new {}.name", "String?"),
+    ("(1.0 / 0).numerator", "Float | Integer"),
+    ("SystemCallError.new(\"x\").errno", "Integer?"),
+    ("Random::DEFAULT", "singleton(Random)"),
     // Ruby: `nil.foo` raises a NameError whose `name` is `:foo`.
     ("NameError.new(\"m\", :foo).name", "untyped"),
     ("2i", "Complex"),

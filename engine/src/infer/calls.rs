@@ -557,6 +557,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     (_, other) => other,
                 }
             }
+            // `rand(1..6)`: a range written out that is not empty gives
+            // one of its numbers (an empty one gives nil).
+            ("rand", _) if nonempty_range_argument(call) && self.answered_by_kernel(&receiver_type, "rand") => {
+                dispatched.without_nil()
+            }
             // `a[0]`, `a[-1]` of an array an emptiness test found with
             // elements: as its `first` and `last` are, one of them.
             ("[]", _) if filled && self.indexes_filled_array(&receiver_type) && end_index(call) => {
@@ -2213,4 +2218,49 @@ fn end_index(call: &CallNode<'_>) -> bool {
     let [index] = arguments.as_slice() else { return false };
     let value: Option<i32> = index.as_integer_node().and_then(|i| i.value().try_into().ok());
     matches!(value, Some(0 | -1))
+}
+
+impl Inferrer<'_, '_> {
+    /// Does Kernel's own `method` answer it on every value `ty` may be
+    /// (`rand` on `self`, or `Kernel.rand`), no body of the project's?
+    fn answered_by_kernel(&self, ty: &Type, method: &str) -> bool {
+        !self.index.core_redefined(method)
+            && ty.members().iter().all(|member| {
+                let (class, side) = match member {
+                    Type::Singleton(class) => (class.to_string(), Side::Singleton),
+                    other => match other.class_name() {
+                        Some(class) => (class.to_string(), Side::Instance),
+                        None => return false,
+                    },
+                };
+                matches!(self.lookup(&class, side, method), Callee::Rbs(found) if &*found.owner == "Kernel")
+            })
+    }
+}
+
+/// `rand(1..6)`, `rand(0...n)` with `n` a literal above 0: one argument, a
+/// range literal of numbers written out that holds at least one.
+fn nonempty_range_argument(call: &CallNode<'_>) -> bool {
+    let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+    let [argument] = arguments.as_slice() else { return false };
+    let Some(range) = crate::syntax::unparenthesize(crate::syntax::node_clone(argument)).as_range_node() else {
+        return false;
+    };
+    let number = |node: Option<Node<'_>>| -> Option<f64> {
+        let node = node?;
+        match &node {
+            Node::IntegerNode { .. } => {
+                let value: i32 = node.as_integer_node()?.value().try_into().ok()?;
+                Some(f64::from(value))
+            }
+            Node::FloatNode { .. } => Some(node.as_float_node()?.value()),
+            _ => None,
+        }
+    };
+    let (Some(low), Some(high)) = (number(range.left()), number(range.right())) else { return false };
+    if range.is_exclude_end() {
+        low < high
+    } else {
+        low <= high
+    }
 }
