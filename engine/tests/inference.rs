@@ -919,6 +919,13 @@ fn default_libraries_type_their_classes() {
         ("require \"yaml\"\nYAML::DBM.new(\"x\")", "YAML::DBM"),
         ("require \"fileutils\"\nFileUtils.rm_f(\"x\")", "top"),
         ("require \"strscan\"\nStringScanner.new(\"a\").scan(/a/)", "String?"),
+        // Ruby 3.1: a rounding mode alone gives a BigDecimal, a failed
+        // conversion with `exception: false` nil, a merge that changes
+        // nothing nil.
+        ("require \"bigdecimal\"\nBigDecimal(\"1.5\").round(half: :even)", "BigDecimal"),
+        ("require \"bigdecimal\"\nBigDecimal(\"1.5\").round", "Integer"),
+        ("require \"bigdecimal\"\nBigDecimal(\"x\", exception: false)", "BigDecimal?"),
+        ("require \"uri\"\nURI::Generic.build(host: \"x\").merge!(\"a\")", "URI::Generic?"),
     ];
     let mut failures = Vec::new();
     for (source, expected) in cases {
