@@ -926,6 +926,8 @@ fn default_libraries_type_their_classes() {
         ("require \"bigdecimal\"\nBigDecimal(\"1.5\").round", "Integer"),
         ("require \"bigdecimal\"\nBigDecimal(\"x\", exception: false)", "BigDecimal?"),
         ("require \"uri\"\nURI::Generic.build(host: \"x\").merge!(\"a\")", "URI::Generic?"),
+        // `socket`, loaded with `resolv`: no canonical name unless asked.
+        ("require \"socket\"\nAddrinfo.tcp(\"127.0.0.1\", 80).canonname", "String?"),
     ];
     let mut failures = Vec::new();
     for (source, expected) in cases {
