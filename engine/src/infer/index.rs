@@ -545,7 +545,7 @@ impl<'pr> ProgramIndex<'pr> {
         if self.object_singleton_defs.contains(method)
             || self.core_defs.contains(method)
             || self.top_level_defs.contains(method)
-            || self.made_on.iter().any(|made| made.core && made.made.covers(made.made.side, method))
+            || self.made_on.iter().any(|made| made.reaches_core(method))
         {
             return true;
         }
@@ -1111,6 +1111,16 @@ fn maker_and_names<'a, 'pr>(
     Some((maker, names))
 }
 
+/// `singleton_class`, `self.singleton_class` or `self.class`: the class of
+/// the object being run (see [`Walker::note_made_through_the_class`]).
+fn through_the_class(receiver: &Node<'_>) -> bool {
+    receiver.as_call_node().is_some_and(|inner| {
+        let name = crate::syntax::name_text(inner.name());
+        matches!(inner.receiver(), None | Some(Node::SelfNode { .. }))
+            && (&*name == "singleton_class" || (&*name == "class" && inner.receiver().is_some()))
+    })
+}
+
 /// See [`Walker::block_self`].
 enum BlockSelf {
     Lexical,
@@ -1653,14 +1663,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if !in_instance_method || !(MAKERS.contains(&method) || is_send(method)) {
             return;
         }
-        let through_the_class = call.receiver().is_some_and(|receiver| {
-            receiver.as_call_node().is_some_and(|inner| {
-                let name = crate::syntax::name_text(inner.name());
-                matches!(inner.receiver(), None | Some(Node::SelfNode { .. }))
-                    && (&*name == "singleton_class" || (&*name == "class" && inner.receiver().is_some()))
-            })
-        });
-        if !through_the_class || self.current().is_none_or(|c| c.is_module) {
+        if !call.receiver().is_some_and(|receiver| through_the_class(&receiver))
+            || self.current().is_none_or(|c| c.is_module)
+        {
             return;
         }
         let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
@@ -1718,18 +1723,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 BlockSelf::Class(class) => Some((class, Side::Instance)),
                 BlockSelf::Unknown => None,
             },
-            Some(receiver) => {
-                // `self.class.send(:define_method, n)`: the class's own.
-                let through_the_class = receiver.as_call_node().is_some_and(|inner| {
-                    let name = crate::syntax::name_text(inner.name());
-                    matches!(inner.receiver(), None | Some(Node::SelfNode { .. }))
-                        && matches!(&*name, "singleton_class" | "class")
-                });
-                if through_the_class {
-                    return;
-                }
-                receiver_class(&receiver)
-            }
+            // `self.class.send(:define_method, n)`: the class's own.
+            Some(receiver) if through_the_class(&receiver) => return,
+            Some(receiver) => receiver_class(&receiver),
         };
         let target = target.map(|(class, side)| match &*maker {
             "define_singleton_method" => (class, Side::Singleton),

@@ -85,6 +85,13 @@ impl MadeOn {
         self.made.covers(side, method)
             && (self.class == crate::model::index::ANY_CLASS || tail(&self.class) == tail(class))
     }
+
+    /// May it replace a core value's `method` (its class is one the
+    /// signatures declare, or any)? Then the core's answer for the name
+    /// is not certain, as after `def obj.name`.
+    pub fn reaches_core(&self, method: &str) -> bool {
+        self.core && self.made.covers(self.made.side, method)
+    }
 }
 
 /// Marks, in [`UserClass::initialized_ivars`], a class whose `initialize`

@@ -1470,7 +1470,7 @@ impl ProjectIndex {
     pub fn redefined(&self, method: &str) -> bool {
         self.object_defs.contains(method)
             || self.core_defs.contains(method)
-            || self.made_on.iter().any(|made| made.core && made.made.covers(made.made.side, method))
+            || self.made_on.iter().any(|made| made.reaches_core(method))
     }
 
     /// May some file give `class` (or a class it is below) `method` under
