@@ -399,6 +399,7 @@ fn possible_nil_receiver() {
         ("class Box\n  attr_reader :name\n  def initialize(f) = @name = f ? \"x\" : nil\nend\ndef m(f)\n  b = Box.new(f)\n  return unless b.name\n  puts \"x\"\n  b.name.upcase\nend", &[(9, 10)]),
         ("class Box\n  def initialize(f) = @f = f\n  def name = @f ? \"x\" : nil\nend\ndef m(f)\n  b = Box.new(f)\n  b.name.upcase if b.name\nend", &[(7, 10)]),
         ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  return unless u.host\n  u.host = nil\n  u.host.upcase\nend", &[(6, 10)]),
+        ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  return unless u.user\n  u.userinfo = nil\n  u.user.upcase\nend", &[(6, 10)]),
         // A default library's signature (strscan): a scan that may fail.
         ("require \"strscan\"\ndef m(t)\n  s = StringScanner.new(t)\n  s.scan(/a/).upcase\nend", &[(4, 15)]),
         // One report per nil: after `a.push(2)` returns, `a` was not nil.
@@ -651,6 +652,8 @@ fn possible_nil_receiver() {
         // An attribute reader gives what it gave until other code runs.
         "class Box\n  attr_reader :name\n  def initialize(f) = @name = f ? \"x\" : nil\nend\ndef m(f)\n  b = Box.new(f)\n  b.name.upcase if b.name\n  b.name && b.name.size\n  return if b.name.nil?\n  b.name.strip\nend",
         "require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  u.host.upcase if u.host\n  return unless u.path\n  u.path.size\nend",
+        // `user` and `password` are readers too (`def user; @user; end`).
+        "require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  u.user && !u.user.empty?\n  u.password.size if u.password\nend",
         // A StringScanner's last match, read where the scan succeeded.
         "require \"strscan\"\ndef m(t)\n  s = StringScanner.new(t)\n  s.matched.upcase if s.scan(/a/)\n  s[1].size if s.scan(/(b)/)\n  s.pre_match.size if s.skip_until(/c/)\nend",
         // Group 0 is always there; `IO#read` to the end is never nil.
