@@ -963,7 +963,9 @@ fn attribute_reads_narrow_until_other_code_runs() {
         ),
         // A signature's attr_reader, not a signature's method.
         ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  probe(u.host) if u.host\nend".to_string(), "String"),
-        ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  probe(u.user) if u.user\nend".to_string(), "String?"),
+        // (`user` is declared a reader by the engine's fixes: Ruby's is one.)
+        ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  probe(u.user) if u.user\nend".to_string(), "String"),
+        ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  probe(u.userinfo) if u.userinfo\nend".to_string(), "String?"),
     ];
     let mut failures = Vec::new();
     for (source, expected) in &cases {
