@@ -3137,15 +3137,35 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
     // Methods of the object's own called so far: an ivar assigned after
     // them counts only if none of them can read it ([`AFTER_CALLS`]).
     let mut called: Vec<String> = Vec::new();
-    let mark = |ivar: String, after_super: bool, called: &[String]| {
+    // `@cb = method(:x)`: a Method object kept, not run; `x` counts as
+    // called once something reads `@cb` ([`VIA_IVAR`]).
+    let mut kept: Vec<(String, String)> = Vec::new();
+    let mark = |ivar: String, after_super: bool, called: &[String], kept: &[(String, String)]| {
         let ivar = if after_super { format!("{AFTER_SUPER}{ivar}") } else { ivar };
-        if called.is_empty() {
+        let kept = kept.iter().map(|(holder, method)| format!("{VIA_IVAR}{holder}>{method}"));
+        let names: Vec<String> = called.iter().cloned().chain(kept).collect();
+        if names.is_empty() {
             ivar
         } else {
-            format!("{AFTER_CALLS}{}|{ivar}", called.join(","))
+            format!("{AFTER_CALLS}{}|{ivar}", names.join(","))
         }
     };
     for statement in statements {
+        // A statement that reads a kept Method object's ivar may run it.
+        kept.retain(|(holder, method)| {
+            let read = reads_ivar(&statement, holder);
+            if read {
+                called.push(method.clone());
+            }
+            !read
+        });
+        if let Some((holder, method)) = kept_method_object(&statement) {
+            if !after_super {
+                out.push(mark(holder.clone(), after_super, &called, &kept));
+                kept.push((holder, method));
+                continue;
+            }
+        }
         if let Some(write) = statement.as_instance_variable_write_node() {
             // `@x = (cached or return)`: not assigned on every path.
             if leaves_early(&write.value()) {
@@ -3159,7 +3179,7 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
                     _ => return out,
                 }
             }
-            out.push(mark(name(write.name()), after_super, &called));
+            out.push(mark(name(write.name()), after_super, &called, &kept));
             continue;
         }
         if !may_call_back(&statement) && !leaves_early(&statement) {
@@ -3167,7 +3187,7 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
             let mut assigned: Vec<String> = surely_assigned(&statement).into_iter().collect();
             assigned.sort();
             for ivar in assigned {
-                out.push(mark(ivar, after_super, &called));
+                out.push(mark(ivar, after_super, &called, &kept));
             }
             continue;
         }
@@ -3182,7 +3202,7 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
                     let mut assigned: Vec<String> = surely_assigned(&statement).into_iter().collect();
                     assigned.sort();
                     for ivar in assigned {
-                        out.push(mark(ivar, after_super, &called));
+                        out.push(mark(ivar, after_super, &called, &kept));
                     }
                     continue;
                 }
@@ -3208,17 +3228,38 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
                 let mut assigned: Vec<String> = surely_assigned(&statement).into_iter().collect();
                 assigned.sort();
                 for ivar in assigned {
-                    out.push(mark(ivar, after_super, &called));
+                    out.push(mark(ivar, after_super, &called, &kept));
                 }
             }
             None => return out,
         }
     }
     if called.is_empty() {
-        // Nothing in the whole body can call back into the object.
+        // Nothing in the whole body can call back into the object (a
+        // Method object it keeps is not run here).
         out.push(CALLS_NOTHING.to_string());
+    } else {
+        // Nothing but these methods of its own.
+        let kept = kept.iter().map(|(holder, method)| format!("{VIA_IVAR}{holder}>{method}"));
+        let names: Vec<String> = called.iter().cloned().chain(kept).collect();
+        out.push(format!("{CALLS_OWN_ONLY}{}", names.join(",")));
     }
     out
+}
+
+/// `@cb = method(:x)` (or `public_method`), a literal name: the ivar and
+/// the method its Method object runs when called.
+fn kept_method_object(statement: &Node<'_>) -> Option<(String, String)> {
+    let write = statement.as_instance_variable_write_node()?;
+    let call = write.value().as_call_node()?;
+    let maker = name(call.name());
+    if call.receiver().is_some() || call.block().is_some() || !matches!(maker.as_str(), "method" | "public_method") {
+        return None;
+    }
+    if call.arguments()?.arguments().iter().count() != 1 {
+        return None;
+    }
+    Some((name(write.name()), literal_argument(&call, 0)?))
 }
 
 /// The statements a body runs one after another, groupings opened: `(a;
@@ -3472,6 +3513,18 @@ pub use crate::model::classes::INITIALIZE_REDEFINED;
 
 /// Marks an `initialize` whose body (besides `super`) cannot call back.
 pub const CALLS_NOTHING: &str = "<calls-nothing>";
+
+/// Among the names an ivar is assigned after ([`AFTER_CALLS`],
+/// [`CALLS_OWN_ONLY`]), a Method object kept in an ivar and not run yet,
+/// as `<via>@cb>name`: `name` counts as called when one of the other
+/// methods, or what they call in turn, reads `@cb`.
+pub const VIA_IVAR: &str = "<via>";
+
+/// Marks an `initialize` whose whole body (besides `super`) calls back
+/// into the object only through methods of its own, as
+/// `<calls-own>name,name`: a `super` running it cannot read an ivar that
+/// none of those, nor what they call in turn, reads.
+pub const CALLS_OWN_ONLY: &str = "<calls-own>";
 
 /// Marks an `initialize` whose straight-line prefix ends in a call of a
 /// method of its own (`reset`), followed by the method's name.

@@ -749,7 +749,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
                 let after_super = format!("{}{ivar}", super::index::AFTER_SUPER);
                 if user.initialized_ivars.contains(&after_super)
-                    && self.initializers_call_nothing(&steps[i + 1..], tail)
+                    && self.initializers_call_nothing(&steps[i + 1..], tail, ivar)
                 {
                     return true;
                 }
@@ -798,9 +798,11 @@ impl<'pr> Inferrer<'pr, '_> {
     }
 
     /// Can the `initialize`s a `super` goes on to (`steps`, then `tail`)
-    /// call back into the object? Not when it is core's (a library's makes
-    /// the ivars untyped anyway) or a project one that calls nothing.
-    fn initializers_call_nothing(&self, steps: &[Name], tail: &Superclass) -> bool {
+    /// call back into the object and read `ivar`? Not when it is core's (a
+    /// library's makes the ivars untyped anyway), a project one that calls
+    /// nothing, or one of this file's that calls only methods of its own
+    /// none of which, nor what they call in turn, reads it (`setup`).
+    fn initializers_call_nothing(&self, steps: &[Name], tail: &Superclass, ivar: &str) -> bool {
         for name in steps {
             if self.index.construction_replaced(name, "initialize") {
                 return false;
@@ -811,7 +813,7 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             if user.instance_methods.contains_key("initialize") {
                 let init = &user.initialized_ivars;
-                if !init.contains(super::index::CALLS_NOTHING) {
+                if !init.contains(super::index::CALLS_NOTHING) && !self.own_calls_cannot_read(name, ivar) {
                     return false;
                 }
                 if !init.contains(super::index::INHERITS_INITIALIZED) {
@@ -824,6 +826,19 @@ impl<'pr> Inferrer<'pr, '_> {
             Superclass::Implicit => true,
             Superclass::Unknown => false,
         }
+    }
+
+    /// Does `class`'s `initialize` call back into the object only through
+    /// methods of its own ([`super::index::CALLS_OWN_ONLY`]) none of which,
+    /// nor what they call in turn, can read `ivar`? Only for a class this
+    /// file alone defines.
+    fn own_calls_cannot_read(&self, class: &str, ivar: &str) -> bool {
+        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else { return false };
+        let Some(called) = user.initialized_ivars.iter().find_map(|m| m.strip_prefix(super::index::CALLS_OWN_ONLY))
+        else {
+            return false;
+        };
+        self.none_reads(class, user, called, ivar)
     }
 
     /// Does `initialize` assign `ivar` after calls of the object's own
@@ -869,7 +884,15 @@ impl<'pr> Inferrer<'pr, '_> {
         // Each call with the `def` it is made in (whose scope names the
         // constructors it calls).
         let Some(MethodEntry::Def(initialize)) = user.instance_methods.get("initialize") else { return false };
-        let mut pending: Vec<(String, usize)> = called.split(',').map(|m| (m.to_string(), *initialize)).collect();
+        // Method objects kept in ivars run only when something reads those.
+        let mut kept: Vec<(&str, &str)> = Vec::new();
+        let mut pending: Vec<(String, usize)> = Vec::new();
+        for name in called.split(',') {
+            match name.strip_prefix(super::index::VIA_IVAR).and_then(|via| via.split_once('>')) {
+                Some(holder_and_method) => kept.push(holder_and_method),
+                None => pending.push((name.to_string(), *initialize)),
+            }
+        }
         let mut seen: HashSet<String> = HashSet::default();
         while let Some((method, caller)) = pending.pop() {
             if let Some(class) = method.strip_prefix(super::index::NEW_OF) {
@@ -896,6 +919,13 @@ impl<'pr> Inferrer<'pr, '_> {
             if super::index::reads_ivar(&body, ivar) {
                 return false;
             }
+            kept.retain(|(holder, method)| {
+                let read = super::index::reads_ivar(&body, holder);
+                if read {
+                    pending.push((method.to_string(), *id));
+                }
+                !read
+            });
             match super::index::own_calls_of_body(&body) {
                 Some(more) => pending.extend(more.into_iter().map(|m| (m, *id))),
                 None => return false,
