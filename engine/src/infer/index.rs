@@ -3730,7 +3730,14 @@ const KERNEL_FUNCTIONS: &[&str] = &[
     "instance_of?",
     "instance_variable_defined?",
     "instance_variable_get",
+    "instance_variables",
     "__method__",
+    // Reflection, which lists names and runs nothing.
+    "methods",
+    "public_methods",
+    "private_methods",
+    "protected_methods",
+    "singleton_methods",
 ];
 
 /// When the only way evaluating `node` can run code of the object is by
