@@ -317,6 +317,7 @@ impl<'pr> ProgramIndex<'pr> {
             block_targets: Vec::new(),
             eval_targets: Vec::new(),
             new_class_parents: Vec::new(),
+            bodies_opened: HashMap::default(),
             other_singletons: Vec::new(),
             iterator_blocks: Vec::new(),
             literal_iterations: Vec::new(),
@@ -330,6 +331,7 @@ impl<'pr> ProgramIndex<'pr> {
         };
         walker.visit(root);
         walker.add_macro_names();
+        walker.note_bodies_reopened();
         index.joined_outside = index.join_own_outside_writes();
         index.root = Some(crate::syntax::node_clone(root));
         index.project = project;
@@ -1032,6 +1034,8 @@ struct Walker<'i, 'pr, 'e> {
     /// For each block being walked: the superclass written in `Class.new(A)
     /// do ... end`, whose `def initialize` makes A's objects without A's.
     new_class_parents: Vec<Option<String>>,
+    /// How many `class`/`module` bodies open each class here.
+    bodies_opened: HashMap<Name, u32>,
     /// `class << X` bodies: X as written when it is a constant path.
     other_singletons: Vec<Option<String>>,
     /// For each enclosing call with a block: where its block starts, and
@@ -1369,6 +1373,32 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn current(&mut self) -> Option<&mut UserClass> {
         let name = self.lexical.last()?.clone();
         self.index.classes.get_mut(&name)
+    }
+
+    /// Counts a `class`/`module` body of `full`, and notes the class
+    /// object's ivars it assigns before anything else can run
+    /// ([`CLASS_BODY_SET`]).
+    fn note_class_body(&mut self, full: &Name, body: Option<Node<'pr>>) {
+        *self.bodies_opened.entry(full.clone()).or_default() += 1;
+        if self.in_def > 0 || self.in_block > 0 {
+            return;
+        }
+        let set = leading_class_ivar_writes(body);
+        if let Some(class) = self.index.classes.get_mut(full) {
+            class.initialized_ivars.extend(set.into_iter().map(|ivar| format!("{CLASS_BODY_SET}{ivar}")));
+        }
+    }
+
+    /// A class opened by more than one body here: any of them may run
+    /// first, so none says what the class object's ivars hold.
+    fn note_bodies_reopened(&mut self) {
+        for (name, opened) in &self.bodies_opened {
+            if *opened > 1 {
+                if let Some(class) = self.index.classes.get_mut(name) {
+                    class.initialized_ivars.insert(CLASS_BODY_REOPENED.to_string());
+                }
+            }
+        }
     }
 
     fn open_class(&mut self, full: Name, is_module: bool) {
@@ -2649,6 +2679,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let Some(full) = self.declared_name(&path) else { return ruby_prism::visit_class_node(self, class) };
         self.index.class_at.insert(path.location().start() as usize, full.clone());
         self.open_class(full.clone(), false);
+        self.note_class_body(&full, class.body());
         if let Some(superclass) = class.superclass() {
             self.visit(&superclass);
             let entry = self.index.classes.get_mut(&full).expect("opened");
@@ -2667,6 +2698,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let Some(full) = self.declared_name(&path) else { return ruby_prism::visit_module_node(self, module) };
         self.index.class_at.insert(path.location().start() as usize, full.clone());
         self.open_class(full.clone(), true);
+        self.note_class_body(&full, module.body());
         self.body(full, module.body());
     }
 
@@ -2845,6 +2877,11 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             if super::calls::mutates_receiver(&method) || set_mutator {
                 self.note_constant_mutated(&receiver);
             }
+        }
+        // `Class.new(A)`: a subclass of A nobody names, whose class object
+        // has none of A's ivars.
+        if let Some(parent) = class_new_parent(call) {
+            self.note_replaced(parent, ANONYMOUS_SUBCLASS);
         }
         let with_block = call.block().is_some_and(|b| matches!(b, Node::BlockNode { .. }));
         if with_block {
@@ -3513,6 +3550,78 @@ pub use crate::model::classes::INITIALIZE_REDEFINED;
 
 /// Marks an `initialize` whose body (besides `super`) cannot call back.
 pub const CALLS_NOTHING: &str = "<calls-nothing>";
+
+/// Prefixes, in [`UserClass::initialized_ivars`], an ivar of the class
+/// object that its body assigns before anything else runs (`@store = {}`
+/// opening `class Registry`): its singleton methods cannot run first.
+pub const CLASS_BODY_SET: &str = "<class-body>";
+
+/// Marks a class opened by more than one body in a file.
+pub const CLASS_BODY_REOPENED: &str = "<class-reopened>";
+
+/// The name noted as replaced on a class that `Class.new(A)` subclasses:
+/// a subclass nobody can name, whose class object may run A's singleton
+/// methods with ivars of its own unset.
+pub const ANONYMOUS_SUBCLASS: &str = "<anonymous-subclass>";
+
+/// The ivars a class body's leading statements assign to the class object
+/// with values that run nothing (`@store = {}`, `@count = 0`), up to the
+/// first statement that is anything else.
+fn leading_class_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
+    let Some(statements) = body.as_ref().and_then(|b| b.as_statements_node()) else { return Vec::new() };
+    let mut out = Vec::new();
+    for statement in statements.body().iter() {
+        let Some(write) = statement.as_instance_variable_write_node() else { break };
+        // Any call may reach the class object (by its constant), and so
+        // may a constant read (an autoload): a literal only.
+        if !plain_literal(&write.value()) {
+            break;
+        }
+        out.push(name(write.name()));
+    }
+    out
+}
+
+/// A literal whose evaluation runs no method: numbers, strings without
+/// interpolation, symbols, `nil`, `true`, `false`, and arrays, hashes and
+/// ranges of those.
+fn plain_literal(node: &Node<'_>) -> bool {
+    struct Finder {
+        other: bool,
+    }
+    impl<'pr> Visit<'pr> for Finder {
+        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
+            ensure_room();
+            self.note(&node);
+        }
+        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
+            self.note(&node);
+        }
+    }
+    impl Finder {
+        fn note(&mut self, node: &Node<'_>) {
+            self.other |= !matches!(
+                node,
+                Node::HashNode { .. }
+                    | Node::ArrayNode { .. }
+                    | Node::AssocNode { .. }
+                    | Node::StringNode { .. }
+                    | Node::SymbolNode { .. }
+                    | Node::IntegerNode { .. }
+                    | Node::FloatNode { .. }
+                    | Node::RationalNode { .. }
+                    | Node::ImaginaryNode { .. }
+                    | Node::NilNode { .. }
+                    | Node::TrueNode { .. }
+                    | Node::FalseNode { .. }
+                    | Node::RangeNode { .. }
+            );
+        }
+    }
+    let mut finder = Finder { other: false };
+    finder.visit(node);
+    !finder.other
+}
 
 /// Among the names an ivar is assigned after ([`AFTER_CALLS`],
 /// [`CALLS_OWN_ONLY`]), a Method object kept in an ivar and not run yet,

@@ -361,7 +361,33 @@ impl<'pr> Inferrer<'pr, '_> {
                     && f.ivars_set.contains(SUPER_RAN)
                     && self.parent_initialize_assigns(class, ivar))
         });
+        // A singleton method runs after the class body that defines it.
+        let set_here =
+            set_here || (*side == Side::Singleton && frame.method.is_some() && self.class_body_assigns(class, ivar));
         self.class_ivar_type_set(class, *side, ivar, in_initialize, set_here)
+    }
+
+    /// Does `class`'s body assign the class object's `ivar` before anything
+    /// can run ([`super::index::CLASS_BODY_SET`]), so that its singleton
+    /// methods, defined later, read it set? Only for a class this file
+    /// alone opens, once, with no subclass (whose class object runs the
+    /// same methods with ivars of its own), not even by `Class.new`.
+    fn class_body_assigns(&self, class: &str, ivar: &str) -> bool {
+        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else { return false };
+        let init = &user.initialized_ivars;
+        init.contains(&format!("{}{ivar}", super::index::CLASS_BODY_SET))
+            && !init.contains(super::index::CLASS_BODY_REOPENED)
+            && (user.is_module || !self.has_subclasses(class))
+            && !self.index.construction_replaced(class, super::index::ANONYMOUS_SUBCLASS)
+    }
+
+    /// Does some class of this file or of the project descend from `class`?
+    fn has_subclasses(&self, class: &str) -> bool {
+        self.index.classes.values().any(|c| &*c.name != class && self.descends_from(&c.name, class))
+            || self.index.project.as_ref().is_some_and(|p| {
+                p.read(crate::model::index::Dep::Class(Name::from(class)));
+                !p.index.descendants(class).is_empty()
+            })
     }
 
     /// Notes, in an instance `initialize`, that `super` has run on this
