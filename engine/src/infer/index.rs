@@ -3586,41 +3586,24 @@ fn leading_class_ivar_writes(body: Option<Node<'_>>) -> Vec<String> {
 /// interpolation, symbols, `nil`, `true`, `false`, and arrays, hashes and
 /// ranges of those.
 fn plain_literal(node: &Node<'_>) -> bool {
-    struct Finder {
-        other: bool,
-    }
-    impl<'pr> Visit<'pr> for Finder {
-        fn visit_branch_node_enter(&mut self, node: Node<'pr>) {
-            ensure_room();
-            self.note(&node);
-        }
-        fn visit_leaf_node_enter(&mut self, node: Node<'pr>) {
-            self.note(&node);
-        }
-    }
-    impl Finder {
-        fn note(&mut self, node: &Node<'_>) {
-            self.other |= !matches!(
-                node,
-                Node::HashNode { .. }
-                    | Node::ArrayNode { .. }
-                    | Node::AssocNode { .. }
-                    | Node::StringNode { .. }
-                    | Node::SymbolNode { .. }
-                    | Node::IntegerNode { .. }
-                    | Node::FloatNode { .. }
-                    | Node::RationalNode { .. }
-                    | Node::ImaginaryNode { .. }
-                    | Node::NilNode { .. }
-                    | Node::TrueNode { .. }
-                    | Node::FalseNode { .. }
-                    | Node::RangeNode { .. }
-            );
-        }
-    }
-    let mut finder = Finder { other: false };
-    finder.visit(node);
-    !finder.other
+    crate::syntax::walk::all_nodes(node).iter().all(|part| {
+        matches!(
+            part,
+            Node::HashNode { .. }
+                | Node::ArrayNode { .. }
+                | Node::AssocNode { .. }
+                | Node::StringNode { .. }
+                | Node::SymbolNode { .. }
+                | Node::IntegerNode { .. }
+                | Node::FloatNode { .. }
+                | Node::RationalNode { .. }
+                | Node::ImaginaryNode { .. }
+                | Node::NilNode { .. }
+                | Node::TrueNode { .. }
+                | Node::FalseNode { .. }
+                | Node::RangeNode { .. }
+        )
+    })
 }
 
 /// Among the names an ivar is assigned after ([`AFTER_CALLS`],
