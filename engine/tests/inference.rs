@@ -980,21 +980,22 @@ fn attribute_reads_narrow_until_other_code_runs() {
 #[test]
 fn class_body_ivars_are_set_for_the_class_objects_methods() {
     let signatures = core();
-    let registry = "class Registry\n  @store = {}\n  def self.get(k) = probe(@store)\nend\n";
+    let registry = "module Registry\n  @store = {}\n  def self.get(k) = probe(@store)\nend\n";
     let cases = [
         // The body sets it before its singleton methods exist.
         (registry.to_string(), "Hash[untyped, untyped]"),
-        ("module M\n  @n = 0\n  def self.n = probe(@n)\nend\n".to_string(), "0"),
-        // A subclass's class object runs `get` with an `@store` of its own.
-        (format!("{registry}class Special < Registry\nend\n"), "Hash[untyped, untyped]?"),
-        (format!("{registry}Class.new(Registry)\n"), "Hash[untyped, untyped]?"),
+        ("module M\n  @n = 0\n  class << self\n    def n = probe(@n)\n  end\nend\n".to_string(), "0"),
+        // A class: any subclass, however made, runs `get` with an `@store`
+        // of its own.
+        ("class Registry\n  @store = {}\n  def self.get(k) = probe(@store)\nend\n".to_string(), "Hash[untyped, untyped]?"),
+        // An extended module's methods may write it.
+        ("module Reset\n  def reset! = @store = nil\nend\nmodule Registry\n  @store = {}\n  extend Reset\n  def self.get(k) = probe(@store)\nend\n".to_string(), "Hash[untyped, untyped]?"),
         // Anything before the write may run `get` first.
-        (
-            "class Registry\n  def self.get(k) = probe(@store)\n  get(1)\n  @store = {}\nend\n".to_string(),
-            "Hash[untyped, untyped]?",
-        ),
-        ("class Registry\n  @store = load\n  def self.get(k) = probe(@store)\nend\n".to_string(), "untyped?"),
-        (format!("{registry}class Registry\nend\n"), "Hash[untyped, untyped]?"),
+        ("module Registry\n  def self.get(k) = probe(@store)\n  get(1)\n  @store = {}\nend\n".to_string(), "Hash[untyped, untyped]?"),
+        ("module Registry\n  @store = load\n  def self.get(k) = probe(@store)\nend\n".to_string(), "untyped?"),
+        (format!("{registry}module Registry\nend\n"), "Hash[untyped, untyped]?"),
+        // A `class << self` nested in another reads the singleton class's.
+        ("module M\n  @n = 0\n  class << self\n    class << self\n      def n = probe(@n)\n    end\n  end\nend\n".to_string(), "0?"),
     ];
     let mut failures = Vec::new();
     for (source, expected) in &cases {

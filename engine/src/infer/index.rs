@@ -2705,6 +2705,13 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
     fn visit_singleton_class_node(&mut self, singleton: &ruby_prism::SingletonClassNode<'pr>) {
         let on_self = matches!(singleton.expression(), Node::SelfNode { .. });
         let saved = (self.side, self.module_function);
+        // `class << self` in `class << self`: its methods read the
+        // singleton class's ivars, not the class's.
+        if on_self && self.in_singleton_self > 0 {
+            if let Some(class) = self.lexical.last().and_then(|c| self.index.classes.get_mut(c)) {
+                class.initialized_ivars.insert(CLASS_BODY_REOPENED.to_string());
+            }
+        }
         if on_self {
             self.side = Side::Singleton;
             self.in_singleton_self += 1;
@@ -2840,6 +2847,10 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             if only_keeps_arguments(def) {
                 assigned.push(KEEPS_ARGUMENTS.to_string());
             }
+            let kernel = def.body().map(|body| kernel_calls_in(&body)).unwrap_or_default();
+            if !kernel.is_empty() {
+                assigned.push(format!("{KERNEL_CALLS}{}", kernel.join(",")));
+            }
             if let Some(class) = self.current() {
                 class.initialized_ivars.extend(assigned);
                 // Defined twice (conditionally, or reopened): either may run.
@@ -2877,11 +2888,6 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             if super::calls::mutates_receiver(&method) || set_mutator {
                 self.note_constant_mutated(&receiver);
             }
-        }
-        // `Class.new(A)`: a subclass of A nobody names, whose class object
-        // has none of A's ivars.
-        if let Some(parent) = class_new_parent(call) {
-            self.note_replaced(parent, ANONYMOUS_SUBCLASS);
         }
         let with_block = call.block().is_some_and(|b| matches!(b, Node::BlockNode { .. }));
         if with_block {
@@ -3190,7 +3196,7 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
     for statement in statements {
         // A statement that reads a kept Method object's ivar may run it.
         kept.retain(|(holder, method)| {
-            let read = reads_ivar(&statement, holder);
+            let read = reads_ivar(&statement, holder) || reads_ivars_by_name(&statement);
             if read {
                 called.push(method.clone());
             }
@@ -3282,6 +3288,46 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
         out.push(format!("{CALLS_OWN_ONLY}{}", names.join(",")));
     }
     out
+}
+
+/// Marks an `initialize` that calls Kernel functions by name, as
+/// `<kernel>puts,format`: they count as running no method of the object
+/// only while the object's class gives none of them a body of its own.
+pub const KERNEL_CALLS: &str = "<kernel>";
+
+/// The [`KERNEL_FUNCTIONS`] a body calls without a receiver, sorted.
+pub fn kernel_calls_in(node: &Node<'_>) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = crate::syntax::walk::all_nodes(node)
+        .iter()
+        .filter_map(|part| part.as_call_node())
+        .filter(|call| call.receiver().is_none())
+        .filter_map(|call| KERNEL_FUNCTIONS.iter().copied().find(|f| f.as_bytes() == call.name().as_slice()))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// May `node` read an ivar named at run time (`instance_variable_get`,
+/// `instance_variables`, `send`, `instance_eval`, `binding`)?
+pub fn reads_ivars_by_name(node: &Node<'_>) -> bool {
+    crate::syntax::walk::all_nodes(node).iter().any(|part| {
+        part.as_call_node().is_some_and(|call| {
+            matches!(
+                call.name().as_slice(),
+                b"instance_variable_get"
+                    | b"instance_variables"
+                    | b"send"
+                    | b"__send__"
+                    | b"public_send"
+                    | b"instance_eval"
+                    | b"instance_exec"
+                    | b"binding"
+                    | b"method"
+                    | b"public_method"
+            )
+        })
+    })
 }
 
 /// `@cb = method(:x)` (or `public_method`), a literal name: the ivar and
@@ -3556,13 +3602,9 @@ pub const CALLS_NOTHING: &str = "<calls-nothing>";
 /// opening `class Registry`): its singleton methods cannot run first.
 pub const CLASS_BODY_SET: &str = "<class-body>";
 
-/// Marks a class opened by more than one body in a file.
+/// Marks a class opened by more than one body in a file, or with a
+/// `class << self` nested in another.
 pub const CLASS_BODY_REOPENED: &str = "<class-reopened>";
-
-/// The name noted as replaced on a class that `Class.new(A)` subclasses:
-/// a subclass nobody can name, whose class object may run A's singleton
-/// methods with ivars of its own unset.
-pub const ANONYMOUS_SUBCLASS: &str = "<anonymous-subclass>";
 
 /// The ivars a class body's leading statements assign to the class object
 /// with values that run nothing (`@store = {}`, `@count = 0`), up to the
@@ -3784,9 +3826,14 @@ fn literal_argument(call: &CallNode<'_>, at: usize) -> Option<String> {
 }
 
 /// Kernel's functions, which cannot reach the object being built.
-const KERNEL_FUNCTIONS: &[&str] = &[
+pub const KERNEL_FUNCTIONS: &[&str] = &[
     "raise",
     "fail",
+    // They end the program (`exit` by raising SystemExit): no object
+    // comes out of an `initialize` they leave.
+    "exit",
+    "exit!",
+    "abort",
     "format",
     "sprintf",
     "Integer",
@@ -3822,14 +3869,7 @@ const KERNEL_FUNCTIONS: &[&str] = &[
     "instance_of?",
     "instance_variable_defined?",
     "instance_variable_get",
-    "instance_variables",
     "__method__",
-    // Reflection, which lists names and runs nothing.
-    "methods",
-    "public_methods",
-    "private_methods",
-    "protected_methods",
-    "singleton_methods",
 ];
 
 /// When the only way evaluating `node` can run code of the object is by

@@ -586,7 +586,13 @@ impl<'a> Inferrer<'_, 'a> {
         let single = single || (side == Side::Singleton && self.index.class_objects_replace(method));
         let mut found = Overriders { defs: Vec::new(), opaque: extended || single };
         for below in self.index.classes.values().filter(|c| &*c.name != class) {
-            let Some(entry) = below.methods(side).get(method) else { continue };
+            // A class below that makes names at run time may make this one
+            // (`define_method(:"set#{x}")`): its body cannot be seen.
+            let made = below.makes(side, method);
+            let entry = below.methods(side).get(method);
+            if entry.is_none() && !made {
+                continue;
+            }
             // Below: a subclass, or a module mixed into one.
             let is = |sub: &str, ancestor: &str| self.relation(sub, ancestor) == super::signature::Relation::Is;
             let mixed_below = || {
@@ -601,7 +607,7 @@ impl<'a> Inferrer<'_, 'a> {
                 continue;
             }
             match entry {
-                MethodEntry::Def(id) => found.defs.push(*id),
+                Some(MethodEntry::Def(id)) if !made => found.defs.push(*id),
                 // An attribute, an alias, a macro's method: not a body
                 // inferred here.
                 _ => found.opaque = true,

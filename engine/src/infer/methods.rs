@@ -367,27 +367,23 @@ impl<'pr> Inferrer<'pr, '_> {
         self.class_ivar_type_set(class, *side, ivar, in_initialize, set_here)
     }
 
-    /// Does `class`'s body assign the class object's `ivar` before anything
-    /// can run ([`super::index::CLASS_BODY_SET`]), so that its singleton
-    /// methods, defined later, read it set? Only for a class this file
-    /// alone opens, once, with no subclass (whose class object runs the
-    /// same methods with ivars of its own), not even by `Class.new`.
+    /// Does a module's body assign the module object's `ivar` before
+    /// anything can run ([`super::index::CLASS_BODY_SET`]), so that its
+    /// singleton methods, defined later, read it set? Only for a module
+    /// this file alone opens, once, that extends nothing (an extended
+    /// module's methods may write it) and nests no `class << self` in
+    /// another (whose methods read the singleton class's ivars). Not for a
+    /// class: any subclass, however made (`Class.new(parent)` in a
+    /// factory), runs the same methods with ivars of its own, unset.
     fn class_body_assigns(&self, class: &str, ivar: &str) -> bool {
-        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else { return false };
+        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread && c.is_module) else { return false };
         let init = &user.initialized_ivars;
         init.contains(&format!("{}{ivar}", super::index::CLASS_BODY_SET))
             && !init.contains(super::index::CLASS_BODY_REOPENED)
-            && (user.is_module || !self.has_subclasses(class))
-            && !self.index.construction_replaced(class, super::index::ANONYMOUS_SUBCLASS)
-    }
-
-    /// Does some class of this file or of the project descend from `class`?
-    fn has_subclasses(&self, class: &str) -> bool {
-        self.index.classes.values().any(|c| &*c.name != class && self.descends_from(&c.name, class))
-            || self.index.project.as_ref().is_some_and(|p| {
-                p.read(crate::model::index::Dep::Class(Name::from(class)));
-                !p.index.descendants(class).is_empty()
-            })
+            && user.extends.is_empty()
+            && !user.extends_self
+            && !user.unknown_mixins
+            && !user.computed_mixins
     }
 
     /// Notes, in an instance `initialize`, that `super` has run on this
@@ -412,7 +408,8 @@ impl<'pr> Inferrer<'pr, '_> {
         // What comes after the class itself (its prepended modules stand
         // before it).
         let Some(at) = steps.iter().position(|step| &**step == class) else { return false };
-        self.steps_assign(class, &steps[at + 1..], &tail, ivar)
+        self.kernel_functions_kept(class, &self.kernel_calls_of(&steps[at + 1..]))
+            && self.steps_assign(class, &steps[at + 1..], &tail, ivar)
     }
 
     /// What an instance variable of `class` holds, from every assignment
@@ -695,7 +692,8 @@ impl<'pr> Inferrer<'pr, '_> {
             return false;
         }
         let (steps, tail) = self.initialize_steps(class);
-        self.steps_assign(class, &steps, &tail, ivar)
+        self.kernel_functions_kept(class, &self.kernel_calls_of(&steps))
+            && self.steps_assign(class, &steps, &tail, ivar)
     }
 
     /// Where a `super` in `initialize` goes on to, from `class` down: each
@@ -854,6 +852,59 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
+    /// Do the Kernel functions `names` (called by an `initialize` or a
+    /// helper it runs, taken to call nothing back: `puts`, `format`) run the
+    /// core's bodies on `class`'s objects? Not when the class, an ancestor,
+    /// a mixin or a class of this file below it gives one a body of its
+    /// own, or the project redefines one for every object.
+    fn kernel_functions_kept(&self, class: &str, names: &[&str]) -> bool {
+        if names.is_empty() {
+            return true;
+        }
+        let replaced = self.kernel_replaced(class);
+        !names.iter().any(|name| replaced.contains(name))
+    }
+
+    fn kernel_replaced(&self, class: &str) -> Rc<Vec<&'static str>> {
+        if let Some(known) = self.kernel_replaced.borrow().get(class) {
+            return known.clone();
+        }
+        let replaced: Vec<&'static str> = super::index::KERNEL_FUNCTIONS
+            .iter()
+            .copied()
+            .filter(|name| {
+                self.index.root_redefined(name)
+                    || !matches!(
+                        self.lookup(class, Side::Instance, name),
+                        super::Callee::Rbs(_) | super::Callee::Missing { .. }
+                    )
+                    || self.index.classes.values().any(|below| {
+                        &*below.name != class
+                            && self.descends_from(&below.name, class)
+                            && (below.instance_methods.contains_key(*name) || below.makes(Side::Instance, name))
+                    })
+            })
+            .collect();
+        let replaced = Rc::new(replaced);
+        self.kernel_replaced.borrow_mut().insert(Name::from(class), replaced.clone());
+        replaced
+    }
+
+    /// The Kernel functions the `initialize`s of `steps` call by name
+    /// ([`super::index::KERNEL_CALLS`]).
+    fn kernel_calls_of(&self, steps: &[Name]) -> Vec<&str> {
+        let mut names = Vec::new();
+        for step in steps {
+            let Some(user) = self.index.class(step) else { continue };
+            for marker in &user.initialized_ivars {
+                if let Some(list) = marker.strip_prefix(super::index::KERNEL_CALLS) {
+                    names.extend(list.split(','));
+                }
+            }
+        }
+        names
+    }
+
     /// Does `class`'s `initialize` call back into the object only through
     /// methods of its own ([`super::index::CALLS_OWN_ONLY`]) none of which,
     /// nor what they call in turn, can read `ivar`? Only for a class this
@@ -919,6 +970,21 @@ impl<'pr> Inferrer<'pr, '_> {
                 None => pending.push((name.to_string(), *initialize)),
             }
         }
+        // `method(:x)` made the Method object without running anything only
+        // when `method` is the core's and `x` a `def` of the class (else
+        // `respond_to_missing?` ran).
+        if !kept.is_empty() {
+            let cores = ["method", "public_method"].iter().all(|maker| {
+                !self.index.core_redefined(maker)
+                    && matches!(self.lookup(class, Side::Instance, maker), super::Callee::Rbs(found)
+                        if matches!(&*found.owner, "Kernel" | "Object" | "BasicObject"))
+            });
+            let defined =
+                kept.iter().all(|(_, method)| matches!(user.instance_methods.get(*method), Some(MethodEntry::Def(_))));
+            if !cores || !defined {
+                return false;
+            }
+        }
         let mut seen: HashSet<String> = HashSet::default();
         while let Some((method, caller)) = pending.pop() {
             if let Some(class) = method.strip_prefix(super::index::NEW_OF) {
@@ -942,11 +1008,13 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             let Some(def) = self.index.def(*id).node.as_def_node() else { return false };
             let Some(body) = def.body() else { continue };
-            if super::index::reads_ivar(&body, ivar) {
+            if super::index::reads_ivar(&body, ivar)
+                || !self.kernel_functions_kept(class, &super::index::kernel_calls_in(&body))
+            {
                 return false;
             }
             kept.retain(|(holder, method)| {
-                let read = super::index::reads_ivar(&body, holder);
+                let read = super::index::reads_ivar(&body, holder) || super::index::reads_ivars_by_name(&body);
                 if read {
                     pending.push((method.to_string(), *id));
                 }
@@ -1028,6 +1096,13 @@ impl<'pr> Inferrer<'pr, '_> {
     /// defaults: `if full` on one defaulting to `true` runs its branch.
     fn bare_call_assigns(&self, id: usize, ivar: &str) -> bool {
         let Some(def) = self.index.def(id).node.as_def_node() else { return false };
+        // Its Kernel calls count as calling nothing back only while they
+        // are the core's for the objects that run it.
+        let kernel = def.body().map(|body| super::index::kernel_calls_in(&body)).unwrap_or_default();
+        let owner = self.index.def(id).owner.as_ref().map(|(class, _)| class.clone());
+        if !kernel.is_empty() && !owner.is_some_and(|class| self.kernel_functions_kept(&class, &kernel)) {
+            return false;
+        }
         super::index::straight_line_ivar_writes_given(def.body(), &truthy_defaults(&def)).iter().any(|w| w == ivar)
     }
 

@@ -359,6 +359,9 @@ pub(crate) struct Inferrer<'pr, 'a> {
     def_yields: HashMap<usize, Vec<Type>>,
     /// Per instance-variable family and side, what its classes say of them.
     family_facts: std::cell::RefCell<HashMap<(Name, Side), Rc<methods::FamilyFacts>>>,
+    /// The Kernel functions a class's objects answer with a body of the
+    /// project's, by class (asked at every ivar read).
+    kernel_replaced: std::cell::RefCell<HashMap<Name, Rc<Vec<&'static str>>>>,
     member_unseen: std::cell::RefCell<HashMap<(Name, Side), bool>>,
     /// Per class and method, the ivars a call of it on `self` surely
     /// leaves assigned (see `methods::assigned_by_own_call`).
@@ -426,6 +429,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             yields: Vec::new(),
             def_yields: HashMap::default(),
             family_facts: Default::default(),
+            kernel_replaced: Default::default(),
             member_unseen: Default::default(),
             own_call_writes: Default::default(),
             exit_ivars: HashMap::default(),

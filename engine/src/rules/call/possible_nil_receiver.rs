@@ -58,6 +58,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             continue;
         }
         if copies_match_global(cx, receiver)
+            || reads_copied_match(cx, receiver)
             || nil_only_from_match(cx, receiver)
             || reads_scanner_match(cx, receiver)
             || reads_another_files_state(cx, receiver)
@@ -214,6 +215,15 @@ fn copies_match_global(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
             .is_some_and(|single| cx.type_of(&single.value()).is_some_and(|ty| !ty.may_be_nil() && !ty.is_untyped()))
     };
     writes.iter().any(|w| copying(w)) && writes.iter().all(|w| copying(w) || never_nil(w))
+}
+
+/// Is the receiver a group of a local copied from the last match (`m =
+/// $~`, then `m[:k]`, `m.begin(1)`), read as the last match's own is?
+fn reads_copied_match(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
+    let receiver = unparenthesize(crate::syntax::node_clone(receiver));
+    let Some(call) = receiver.as_call_node() else { return false };
+    matches!(call.name().as_slice(), b"[]" | b"offset" | b"begin" | b"end")
+        && call.receiver().is_some_and(|copy| copies_match_global(cx, &copy))
 }
 
 /// Is every nil the receiver may give a last match's (`(c ? $1 : "x")`,
