@@ -3869,7 +3869,15 @@ pub const KERNEL_FUNCTIONS: &[&str] = &[
     "instance_of?",
     "instance_variable_defined?",
     "instance_variable_get",
+    "instance_variables",
     "__method__",
+    // Reflection, which lists names and runs nothing (while the class
+    // gives none of them a body of its own).
+    "methods",
+    "public_methods",
+    "private_methods",
+    "protected_methods",
+    "singleton_methods",
 ];
 
 /// When the only way evaluating `node` can run code of the object is by
