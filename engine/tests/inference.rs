@@ -967,14 +967,7 @@ fn attribute_reads_narrow_until_other_code_runs() {
         ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  probe(u.user) if u.user\nend".to_string(), "String"),
         ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  probe(u.userinfo) if u.userinfo\nend".to_string(), "String?"),
     ];
-    let mut failures = Vec::new();
-    for (source, expected) in &cases {
-        let got = rigor_engine::types::display(&probe_type_with(source, &signatures));
-        if got != *expected {
-            failures.push(format!("{source}\n    expected {expected}, got {got}"));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_probes(&cases, &signatures);
 }
 
 #[test]
@@ -997,9 +990,14 @@ fn class_body_ivars_are_set_for_the_class_objects_methods() {
         // A `class << self` nested in another reads the singleton class's.
         ("module M\n  @n = 0\n  class << self\n    class << self\n      def n = probe(@n)\n    end\n  end\nend\n".to_string(), "0?"),
     ];
+    assert_probes(&cases, &signatures);
+}
+
+/// Asserts that each source's `probe(...)` argument has the type given.
+fn assert_probes(cases: &[(String, &str)], signatures: &rigor_engine::rbs::Signatures) {
     let mut failures = Vec::new();
-    for (source, expected) in &cases {
-        let got = rigor_engine::types::display(&probe_type_with(source, &signatures));
+    for (source, expected) in cases {
+        let got = rigor_engine::types::display(&probe_type_with(source, signatures));
         if got != *expected {
             failures.push(format!("{source}\n    expected {expected}, got {got}"));
         }
