@@ -2210,6 +2210,14 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if self.in_core_class() {
             self.index.core_defs.insert(new.to_string());
         }
+        // `class << File; alias basename hook`: that object answers `new`
+        // its own way, as after a `def` there.
+        if self.lexical.last().is_some_and(|c| &**c == SINGLETON_OF_OTHER) {
+            self.index.object_singleton_defs.insert(new.to_string());
+            if let Some(Some(class)) = self.other_singletons.last().cloned() {
+                self.note_replaced_on(class, Side::Singleton, new);
+            }
+        }
         self.note_own_construction(new, side, false);
         if old == "allocate" {
             let class = self.self_class_written();
