@@ -400,11 +400,6 @@ fn possible_nil_receiver() {
         ("class Box\n  def initialize(f) = @f = f\n  def name = @f ? \"x\" : nil\nend\ndef m(f)\n  b = Box.new(f)\n  b.name.upcase if b.name\nend", &[(7, 10)]),
         ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  return unless u.host\n  u.host = nil\n  u.host.upcase\nend", &[(6, 10)]),
         ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  return unless u.user\n  u.userinfo = nil\n  u.user.upcase\nend", &[(6, 10)]),
-        // Not when the project gives the class method a body, or the call
-        // may run other code (a block, an argument of unknown class).
-        ("def File.basename(p) = ENV.delete(\"_\")\ndef m\n  ENV[\"_\"] && File.basename(\"x\") && ENV[\"_\"].size\nend", &[(3, 46)]),
-        ("def m(o)\n  ENV[\"_\"] && File.basename(o) && ENV[\"_\"].size\nend", &[(2, 44)]),
-        ("def m\n  ENV[\"_\"] && File.open(\"x\") { 1 } && ENV[\"_\"].size\nend", &[(2, 48)]),
         // A default library's signature (strscan): a scan that may fail.
         ("require \"strscan\"\ndef m(t)\n  s = StringScanner.new(t)\n  s.scan(/a/).upcase\nend", &[(4, 15)]),
         // One report per nil: after `a.push(2)` returns, `a` was not nil.
@@ -657,10 +652,6 @@ fn possible_nil_receiver() {
         // An attribute reader gives what it gave until other code runs.
         "class Box\n  attr_reader :name\n  def initialize(f) = @name = f ? \"x\" : nil\nend\ndef m(f)\n  b = Box.new(f)\n  b.name.upcase if b.name\n  b.name && b.name.size\n  return if b.name.nil?\n  b.name.strip\nend",
         "require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  u.host.upcase if u.host\n  return unless u.path\n  u.path.size\nend",
-        // A class method that runs only the core's code between the test
-        // and the read (erubis's `ENV['_'] && File.basename(ENV['_'])`).
-        "def m\n  ENV[\"_\"] && File.basename(ENV[\"_\"]) =~ /^ruby/ ? ENV[\"_\"].size : 0\nend",
-        "def m\n  return unless ENV[\"X\"]\n  Math.sqrt(2.0)\n  ENV[\"X\"].size\nend",
         // `user` and `password` are readers too (`def user; @user; end`).
         "require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  u.user && !u.user.empty?\n  u.password.size if u.password\nend",
         // A StringScanner's last match, read where the scan succeeded.

@@ -48,9 +48,7 @@ impl<'pr> Inferrer<'pr, '_> {
                         let receiver = node.as_call_node().and_then(|c| c.receiver());
                         let receiver_type = receiver.as_ref().and_then(|r| self.types.get(&super::key_of(r)));
                         let asks_exception = receiver_type.is_some_and(|ty| self.asks_exception(node, ty));
-                        let disturbs = !asks_exception
-                            && super::narrow::disturbs_reads(node, receiver_type)
-                            && !self.pure_class_call(node, receiver_type);
+                        let disturbs = !asks_exception && super::narrow::disturbs_reads(node, receiver_type);
                         if disturbs || self.runs_code_implicitly(node) {
                             flow.forget_reads();
                         }

@@ -914,24 +914,6 @@ impl<'pr> Inferrer<'pr, '_> {
         (!redefined).then(|| args[0].clone())
     }
 
-    /// Is `node` a call of a class method that runs no code but the core's
-    /// (`File.basename(path)`, `Math.sqrt(x)`): one of [`PURE_CLASS_METHODS`]
-    /// that nothing in the project redefines, with no block? (Its arguments
-    /// are `runs_code_implicitly`'s to judge.)
-    pub(super) fn pure_class_call(&self, node: &Node<'pr>, receiver_type: Option<&Type>) -> bool {
-        use super::index::Side;
-        let Some(call) = node.as_call_node() else { return false };
-        let Some(Type::Singleton(class)) = receiver_type else { return false };
-        let method = name(call.name());
-        let listed =
-            PURE_CLASS_METHODS.iter().any(|(owner, methods)| **class == **owner && methods.contains(&method.as_str()));
-        listed
-            && call.block().is_none()
-            && !self.index.core_redefined(&method)
-            && matches!(self.lookup(class, Side::Singleton, &method), super::Callee::Rbs(found)
-                if matches!(&*found.owner, "File" | "IO" | "Math"))
-    }
-
     fn answers_with_reader(&self, class: &str, method: &str) -> bool {
         use super::index::Side;
         if !self.kept_below(class, method) {
@@ -1104,49 +1086,6 @@ fn read_text(receiver: &Node<'_>, key: &Node<'_>) -> Option<String> {
 
 /// Classes whose methods touch nothing but their receiver: a call on one
 /// (without a block) cannot change what a hash or `ENV` holds.
-/// Class methods that call nothing of the program's when given values of
-/// the inert classes. `File.open` with a block, `File.send` or
-/// `File.const_get` (which may autoload) are not among them.
-const PURE_CLASS_METHODS: &[(&str, &[&str])] = &[
-    (
-        "File",
-        &[
-            "basename",
-            "dirname",
-            "extname",
-            "join",
-            "expand_path",
-            "absolute_path",
-            "split",
-            "exist?",
-            "file?",
-            "directory?",
-            "readable?",
-            "writable?",
-            "executable?",
-            "size?",
-            "zero?",
-            "empty?",
-            "symlink?",
-            "ftype",
-            "mtime",
-            "ctime",
-            "atime",
-            "realpath",
-            "read",
-            "readlines",
-            "binread",
-        ],
-    ),
-    (
-        "Math",
-        &[
-            "sqrt", "cbrt", "log", "log2", "log10", "exp", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
-            "sinh", "cosh", "tanh", "hypot", "erf", "erfc", "gamma", "lgamma", "frexp", "ldexp",
-        ],
-    ),
-];
-
 pub(super) const INERT: &[&str] = &[
     "String",
     "Symbol",
