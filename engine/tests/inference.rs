@@ -987,6 +987,8 @@ fn class_body_ivars_are_set_for_the_class_objects_methods() {
         ("module Registry\n  def self.get(k) = probe(@store)\n  get(1)\n  @store = {}\nend\n".to_string(), "Hash[untyped, untyped]?"),
         ("module Registry\n  @store = load\n  def self.get(k) = probe(@store)\nend\n".to_string(), "untyped?"),
         (format!("{registry}module Registry\nend\n"), "Hash[untyped, untyped]?"),
+        // An instance method writing it may become a singleton one.
+        ("module Reg\n  @store = {}\n  def self.get = probe(@store)\n  module_function\n  def reset! = @store = nil\nend\n".to_string(), "Hash[untyped, untyped]?"),
         // A `class << self` nested in another reads the singleton class's.
         ("module M\n  @n = 0\n  class << self\n    class << self\n      def n = probe(@n)\n    end\n  end\nend\n".to_string(), "0?"),
     ];

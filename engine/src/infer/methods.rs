@@ -382,6 +382,9 @@ impl<'pr> Inferrer<'pr, '_> {
             && !init.contains(super::index::CLASS_BODY_REOPENED)
             && user.extends.is_empty()
             && !user.extends_self
+            // An instance method that writes it may become a singleton one
+            // (`module_function`, `singleton_class.include(self)`).
+            && !user.ivars_written.iter().any(|written| written == ivar)
             && !user.unknown_mixins
             && !user.computed_mixins
     }
@@ -852,6 +855,16 @@ impl<'pr> Inferrer<'pr, '_> {
         }
     }
 
+    /// May code outside `class`'s body give its objects `method` a body of
+    /// its own: a `def` in a block (`T.class_eval { def m }`), a module
+    /// mixed in from outside (`T.prepend(M)`), a name made on it
+    /// (`T.define_method`), or any redefinition a core value may reach?
+    fn replaced_from_outside(&self, class: &str, method: &str) -> bool {
+        self.index.core_redefined(method)
+            || self.index.made_on(class, Side::Instance, method)
+            || self.index.mixed_in_from_outside(class, method)
+    }
+
     /// Do the Kernel functions `names` (called by an `initialize` or a
     /// helper it runs, taken to call nothing back: `puts`, `format`) run the
     /// core's bodies on `class`'s objects? Not when the class, an ancestor,
@@ -874,6 +887,7 @@ impl<'pr> Inferrer<'pr, '_> {
             .copied()
             .filter(|name| {
                 self.index.root_redefined(name)
+                    || self.replaced_from_outside(class, name)
                     || !matches!(
                         self.lookup(class, Side::Instance, name),
                         super::Callee::Rbs(_) | super::Callee::Missing { .. }
@@ -1003,7 +1017,7 @@ impl<'pr> Inferrer<'pr, '_> {
             // reader of this very ivar, an inherited or missing method)
             // could read it.
             let Some(MethodEntry::Def(id)) = user.instance_methods.get(method.as_str()) else { return false };
-            if !alone && !self.kept_below(class, &method) {
+            if (!alone && !self.kept_below(class, &method)) || self.replaced_from_outside(class, &method) {
                 return false;
             }
             let Some(def) = self.index.def(*id).node.as_def_node() else { return false };
@@ -1084,6 +1098,9 @@ impl<'pr> Inferrer<'pr, '_> {
     /// helper of (a superclass's `clear` is not the one `self.clear` runs
     /// here).
     fn own_helper(&self, class: &str, user: &super::index::UserClass, helper: &str) -> Option<usize> {
+        if self.replaced_from_outside(class, helper) {
+            return None;
+        }
         let alone = self.alone_in_family(class) || self.kept_below(class, helper);
         match user.instance_methods.get(helper) {
             Some(MethodEntry::Def(id)) if alone => Some(*id),
