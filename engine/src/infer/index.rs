@@ -1563,6 +1563,16 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// A module mixed in by its own hook (`M.prepend_features(C)`): its
+    /// methods may reach objects of any class, as after `C.prepend(M)`.
+    fn note_module_mixed_by_hook(&mut self, call: &CallNode<'pr>) {
+        let Some(written) = call.receiver().as_ref().and_then(constant_path_text) else { return };
+        match self.current() {
+            Some(class) => class.pending.push((PendingKind::ObjectExtend, written)),
+            None => self.index.top_object_extends.push(written),
+        }
+    }
+
     /// `base.extend(M)` directly in a module's `def self.included(base)`:
     /// the object extended is whatever class includes the module.
     fn extends_the_includer(&mut self, call: &CallNode<'pr>) -> bool {
@@ -2403,6 +2413,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if named.first().is_some_and(|sent| matches!(sent.as_str(), "include" | "extend" | "prepend")) {
             self.note_object_extends(call);
         }
+        // `M.send(:prepend_features, C)`: M mixed in as `C.prepend(M)` is.
+        if named.first().is_some_and(|sent| FEATURE_HOOKS.contains(&sent.as_str())) {
+            self.note_module_mixed_by_hook(call);
+        }
         // `C.send(:define_method, :v) { }`, `send(:alias_method, :v, :w)`:
         // a method of some object's, as if written directly (but the
         // object cannot be told here).
@@ -2536,6 +2550,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
             // superclasses): taken the same way, ahead of everything. So
             // may `extend(M)` in an instance method (the object extends
             // itself).
+            // `M.prepend_features(C)`, `M.append_features(C)`,
+            // `M.extend_object(o)`: what `prepend`, `include` and `extend`
+            // run, with the module as the receiver.
+            hook if FEATURE_HOOKS.contains(&hook) => self.note_module_mixed_by_hook(call),
             "extend" | "prepend" | "include"
                 if call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. }))
                     || (method == "extend" && on_self && self.self_is_an_instance())
@@ -3297,6 +3315,9 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
     }
     out
 }
+
+/// What `prepend`, `include` and `extend` run on the module mixed in.
+const FEATURE_HOOKS: &[&str] = &["prepend_features", "append_features", "extend_object"];
 
 /// Marks an `initialize` that calls Kernel functions by name, as
 /// `<kernel>puts,format`: they count as running no method of the object
