@@ -1034,7 +1034,7 @@ struct Walker<'i, 'pr, 'e> {
     /// For each block being walked: the superclass written in `Class.new(A)
     /// do ... end`, whose `def initialize` makes A's objects without A's.
     new_class_parents: Vec<Option<String>>,
-    /// How many `class`/`module` bodies open each class here.
+    /// How many `module` bodies open each module here.
     bodies_opened: HashMap<Name, u32>,
     /// `class << X` bodies: X as written when it is a constant path.
     other_singletons: Vec<Option<String>>,
@@ -1375,10 +1375,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.index.classes.get_mut(&name)
     }
 
-    /// Counts a `class`/`module` body of `full`, and notes the class
-    /// object's ivars it assigns before anything else can run
-    /// ([`CLASS_BODY_SET`]).
-    fn note_class_body(&mut self, full: &Name, body: Option<Node<'pr>>) {
+    /// Counts a `module` body of `full`, and notes the module object's
+    /// ivars it assigns before anything else can run ([`CLASS_BODY_SET`]).
+    /// (A class's are never trusted: a subclass has ivars of its own.)
+    fn note_module_body(&mut self, full: &Name, body: Option<Node<'pr>>) {
         *self.bodies_opened.entry(full.clone()).or_default() += 1;
         if self.in_def > 0 || self.in_block > 0 {
             return;
@@ -1389,8 +1389,8 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
-    /// A class opened by more than one body here: any of them may run
-    /// first, so none says what the class object's ivars hold.
+    /// A module opened by more than one body here: any of them may run
+    /// first, so none says what the module object's ivars hold.
     fn note_bodies_reopened(&mut self) {
         for (name, opened) in &self.bodies_opened {
             if *opened > 1 {
@@ -2705,7 +2705,6 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let Some(full) = self.declared_name(&path) else { return ruby_prism::visit_class_node(self, class) };
         self.index.class_at.insert(path.location().start() as usize, full.clone());
         self.open_class(full.clone(), false);
-        self.note_class_body(&full, class.body());
         if let Some(superclass) = class.superclass() {
             self.visit(&superclass);
             let entry = self.index.classes.get_mut(&full).expect("opened");
@@ -2724,7 +2723,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let Some(full) = self.declared_name(&path) else { return ruby_prism::visit_module_node(self, module) };
         self.index.class_at.insert(path.location().start() as usize, full.clone());
         self.open_class(full.clone(), true);
-        self.note_class_body(&full, module.body());
+        self.note_module_body(&full, module.body());
         self.body(full, module.body());
     }
 
@@ -2734,8 +2733,9 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         // `class << self` in `class << self`: its methods read the
         // singleton class's ivars, not the class's.
         if on_self && self.in_singleton_self > 0 {
-            if let Some(class) = self.lexical.last().and_then(|c| self.index.classes.get_mut(c)) {
-                class.initialized_ivars.insert(CLASS_BODY_REOPENED.to_string());
+            let module = self.lexical.last().and_then(|c| self.index.classes.get_mut(c)).filter(|c| c.is_module);
+            if let Some(module) = module {
+                module.initialized_ivars.insert(CLASS_BODY_REOPENED.to_string());
             }
         }
         if on_self {
@@ -3211,8 +3211,7 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
     let mut kept: Vec<(String, String)> = Vec::new();
     let mark = |ivar: String, after_super: bool, called: &[String], kept: &[(String, String)]| {
         let ivar = if after_super { format!("{AFTER_SUPER}{ivar}") } else { ivar };
-        let kept = kept.iter().map(|(holder, method)| format!("{VIA_IVAR}{holder}>{method}"));
-        let names: Vec<String> = called.iter().cloned().chain(kept).collect();
+        let names = called_names(called, kept);
         if names.is_empty() {
             ivar
         } else {
@@ -3221,8 +3220,9 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
     };
     for statement in statements {
         // A statement that reads a kept Method object's ivar may run it.
+        let by_name = !kept.is_empty() && reads_ivars_by_name(&statement);
         kept.retain(|(holder, method)| {
-            let read = reads_ivar(&statement, holder) || reads_ivars_by_name(&statement);
+            let read = by_name || reads_ivar(&statement, holder);
             if read {
                 called.push(method.clone());
             }
@@ -3309,9 +3309,7 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
         out.push(CALLS_NOTHING.to_string());
     } else {
         // Nothing but these methods of its own.
-        let kept = kept.iter().map(|(holder, method)| format!("{VIA_IVAR}{holder}>{method}"));
-        let names: Vec<String> = called.iter().cloned().chain(kept).collect();
-        out.push(format!("{CALLS_OWN_ONLY}{}", names.join(",")));
+        out.push(format!("{CALLS_OWN_ONLY}{}", called_names(&called, &kept).join(",")));
     }
     out
 }
@@ -3357,6 +3355,13 @@ pub fn reads_ivars_by_name(node: &Node<'_>) -> bool {
             )
         })
     })
+}
+
+/// The methods called so far, then the Method objects kept unrun
+/// ([`VIA_IVAR`]), as the markers list them.
+fn called_names(called: &[String], kept: &[(String, String)]) -> Vec<String> {
+    let kept = kept.iter().map(|(holder, method)| format!("{VIA_IVAR}{holder}>{method}"));
+    called.iter().cloned().chain(kept).collect()
 }
 
 /// `@cb = method(:x)` (or `public_method`), a literal name: the ivar and

@@ -1027,8 +1027,9 @@ impl<'pr> Inferrer<'pr, '_> {
             {
                 return false;
             }
+            let by_name = !kept.is_empty() && super::index::reads_ivars_by_name(&body);
             kept.retain(|(holder, method)| {
-                let read = super::index::reads_ivar(&body, holder) || super::index::reads_ivars_by_name(&body);
+                let read = by_name || super::index::reads_ivar(&body, holder);
                 if read {
                     pending.push((method.to_string(), *id));
                 }
@@ -1116,8 +1117,8 @@ impl<'pr> Inferrer<'pr, '_> {
         // Its Kernel calls count as calling nothing back only while they
         // are the core's for the objects that run it.
         let kernel = def.body().map(|body| super::index::kernel_calls_in(&body)).unwrap_or_default();
-        let owner = self.index.def(id).owner.as_ref().map(|(class, _)| class.clone());
-        if !kernel.is_empty() && !owner.is_some_and(|class| self.kernel_functions_kept(&class, &kernel)) {
+        let owner = self.index.def(id).owner.as_ref().map(|(class, _)| class);
+        if !kernel.is_empty() && !owner.is_some_and(|class| self.kernel_functions_kept(class, &kernel)) {
             return false;
         }
         super::index::straight_line_ivar_writes_given(def.body(), &truthy_defaults(&def)).iter().any(|w| w == ivar)
