@@ -79,11 +79,9 @@ impl MadeOn {
     /// Does it cover `method` on `side` of `class` (compared as
     /// [`crate::model::index::replaced_on`] compares: by the last segment)?
     pub fn covers(&self, class: &str, side: Side, method: &str) -> bool {
-        fn tail(name: &str) -> &str {
-            name.rsplit("::").next().unwrap_or(name)
-        }
+        use crate::model::index::{constant_tail, ANY_CLASS};
         self.made.covers(side, method)
-            && (self.class == crate::model::index::ANY_CLASS || tail(&self.class) == tail(class))
+            && (self.class == ANY_CLASS || constant_tail(&self.class) == constant_tail(class))
     }
 
     /// May it replace a core value's `method` (its class is one the

@@ -688,7 +688,7 @@ impl Collector {
         // (`send(:class_eval, s)`, `method(:private).call(n)`).
         let named = call.arguments().and_then(|a| a.arguments().iter().next()).and_then(|first| {
             let symbol = first.as_symbol_node()?;
-            Some(String::from_utf8_lossy(symbol.unescaped()).into_owned())
+            Some(crate::syntax::decoded(symbol.unescaped()).into_owned())
         });
         if let Some(named) = named.filter(|_| NAMES_A_METHOD_TO_CALL.contains(&method.as_str())) {
             if STRING_EVALS.contains(&named.as_str()) || named == "binding" {
@@ -1065,13 +1065,13 @@ fn literal_names(node: &Node<'_>, out: &mut Vec<String>) -> bool {
     match node {
         Node::SymbolNode { .. } => {
             if let Some(symbol) = node.as_symbol_node() {
-                out.push(String::from_utf8_lossy(symbol.unescaped()).into_owned());
+                out.push(crate::syntax::decoded(symbol.unescaped()).into_owned());
             }
             true
         }
         Node::StringNode { .. } => {
             if let Some(string) = node.as_string_node() {
-                out.push(String::from_utf8_lossy(string.unescaped()).into_owned());
+                out.push(crate::syntax::decoded(string.unescaped()).into_owned());
             }
             true
         }
@@ -1168,7 +1168,7 @@ fn makes_computed_names(node: &Node<'_>) -> bool {
 }
 
 fn last_segment(name: &str) -> &str {
-    name.rsplit("::").next().unwrap_or(name)
+    crate::model::index::constant_tail(name)
 }
 
 impl<'pr> Visit<'pr> for Collector {

@@ -117,10 +117,25 @@ fn holds(outer: &Type, inner: &Type) -> bool {
 
 /// Where two control-flow paths meet.
 pub fn join(a: &Type, b: &Type) -> Type {
-    if a == b {
+    if a == b || already_holds(a, b) {
         return a.clone();
     }
+    if already_holds(b, a) {
+        return b.clone();
+    }
     union([a.clone(), b.clone()])
+}
+
+/// Is `union([whole, part])` surely `whole` itself? It is when `whole` is
+/// a union and every member of `part` is one of its members: a union's
+/// members hold none of one another and sort as they stand, so only the
+/// literal count (past which literals widen) could change the result.
+/// Flow joins ask this at every merge; it spares them the sort by display.
+fn already_holds(whole: &Type, part: &Type) -> bool {
+    let Type::Union(members) = whole else { return false };
+    let literals = |types: &[Type]| types.iter().filter(|m| matches!(m, Type::Constant(_))).count();
+    let parts = part.members();
+    literals(members) + literals(parts) <= MAX_LITERAL_MEMBERS && parts.iter().all(|p| members.contains(p))
 }
 
 /// Position-wise join of two argument lists of the same length (what
@@ -304,6 +319,46 @@ mod tests {
         assert_eq!(joined.members().len(), 2, "{}", display(&joined));
         assert_eq!(union([loose.clone(), mixed]).members().len(), 1);
         assert_eq!(union([loose.clone(), loose.clone()]), loose);
+    }
+
+    /// `join` skips the union where the result is surely one side: it must
+    /// give what the union gives, over unions of every kind of member, up
+    /// to and past the literal count that widens.
+    #[test]
+    fn join_is_the_union_of_its_sides() {
+        let singles = vec![
+            Type::nil(),
+            Type::Constant(Literal::True),
+            Type::int(1),
+            Type::int(2),
+            Type::string("a"),
+            Type::nominal("String"),
+            Type::nominal("Integer"),
+            Type::untyped(),
+            Type::Bot,
+            Type::IntRange { min: Some(0), max: None },
+            Type::Tuple(vec![Type::int(1)]),
+            Type::generic("Array", vec![Type::nominal("Integer")]),
+            Type::generic("Array", vec![Type::untyped()]),
+            Type::generic("Array", vec![union([Type::nominal("String"), Type::untyped()])]),
+            Type::Singleton("String".into()),
+        ];
+        let mut samples = singles.clone();
+        for (i, a) in singles.iter().enumerate() {
+            for b in &singles[i..] {
+                samples.push(union([a.clone(), b.clone()]));
+                samples.push(union([a.clone(), b.clone(), Type::nil()]));
+            }
+        }
+        samples.push(union((0..12).map(Type::int)));
+        samples.push(union((0..11).map(Type::int).chain([Type::nil()])));
+        samples.push(union((5..9).map(Type::int)));
+        // Equal sides join to themselves (a union of one), as ever.
+        for a in &samples {
+            for b in samples.iter().filter(|b| *b != a) {
+                assert_eq!(join(a, b), union([a.clone(), b.clone()]), "{} with {}", display(a), display(b));
+            }
+        }
     }
 
     #[test]
