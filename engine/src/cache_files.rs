@@ -97,7 +97,7 @@ pub fn unframe<'a, const K: usize>(
     let build_len = u16::from_le_bytes(reader.array()?) as usize;
     let build = reader.take(build_len)?;
     if build != build_id().as_bytes() {
-        return Err(format!("written by another engine build ({})", String::from_utf8_lossy(build)));
+        return Err(format!("written by another engine build ({})", crate::syntax::decoded(build)));
     }
     let mut keys = [0u128; K];
     for key in &mut keys {

@@ -343,7 +343,7 @@ fn parse(text: &[u8]) -> Result<Config, Problem> {
 /// The line of the first mention of `entry` at or after the top-level
 /// `key:` (for values checked after deserialization, which has no positions).
 fn line_of_entry(text: &[u8], key: &str, entry: &str) -> Option<usize> {
-    let text = String::from_utf8_lossy(text);
+    let text = crate::syntax::decoded(text);
     let lines: Vec<&str> = text.lines().collect();
     let key_line = lines.iter().position(|line| line.strip_prefix(key).is_some_and(|rest| rest.starts_with(':')))?;
     let found = lines[key_line..].iter().position(|line| line.contains(entry)).map_or(key_line, |i| key_line + i);

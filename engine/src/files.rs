@@ -80,7 +80,7 @@ fn collect_ruby_files(directory: &Path, shown: &str, found: &mut Vec<String>) {
         .collect();
     entries.sort_unstable_by(|(a, _), (b, _)| a.as_bytes().cmp(b.as_bytes()));
     for (name, kind) in entries {
-        let text = String::from_utf8_lossy(name.as_bytes());
+        let text = crate::syntax::decoded(name.as_bytes());
         if kind.is_dir() {
             collect_ruby_files(&directory.join(&name), &format!("{shown}{text}/"), found);
         } else if name.as_bytes().ends_with(b".rb") && (kind.is_file() || directory.join(&name).is_file()) {

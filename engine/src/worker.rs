@@ -128,8 +128,8 @@ pub fn call(id: Value, argv: &[String], cwd: Option<PathBuf>) -> Value {
         "type": "result",
         "id": id,
         "exit_code": exit_code,
-        "stdout": String::from_utf8_lossy(&out),
-        "stderr": String::from_utf8_lossy(&err),
+        "stdout": crate::syntax::decoded(&out),
+        "stderr": crate::syntax::decoded(&err),
         "elapsed_ms": (started.elapsed().as_secs_f64() * 1e6).round() / 1e3,
         "meta": crate::workspace::take_last_figures().map(|cache| json!({"cache": cache})),
     })

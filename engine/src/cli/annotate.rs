@@ -92,7 +92,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
             write_json(io.out, &json!({ "annotations": lines }))?;
         }
         Format::Text => {
-            let text = String::from_utf8_lossy(&source);
+            let text = crate::syntax::decoded(&source);
             io.out.write_all(annotate(&text, &annotations, args.color && !args.no_color).as_bytes())?;
         }
     }

@@ -418,7 +418,7 @@ impl NameScan {
     /// symbol, `send`'s argument, `to_sym`'s receiver), its middle too.
     fn interpolated(&mut self, parts: Vec<Node<'_>>, direct: bool) {
         let literal =
-            |part: &Node<'_>| part.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned());
+            |part: &Node<'_>| part.as_string_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned());
         let texts: Vec<Option<String>> = parts.iter().map(|p| literal(p).filter(|t| !t.is_empty())).collect();
         let name_like = |t: &String| t.chars().all(|c| c == '_' || c.is_alphanumeric() || matches!(c, '?' | '!' | '='));
         if texts.iter().flatten().any(|t| !name_like(t)) || parts.len() < 2 {
@@ -466,7 +466,7 @@ impl NameScan {
         };
         for part in parts {
             let Some(string) = part.as_string_node() else { continue };
-            let text = String::from_utf8_lossy(string.unescaped()).into_owned();
+            let text = crate::syntax::decoded(string.unescaped()).into_owned();
             for word in text.split(|c: char| !(c == '_' || c.is_alphanumeric() || matches!(c, '?' | '!'))) {
                 if spells_method(word) {
                     self.names.insert(word.to_string());
@@ -482,13 +482,13 @@ impl<'pr> Visit<'pr> for NameScan {
     }
 
     fn visit_symbol_node(&mut self, symbol: &ruby_prism::SymbolNode<'pr>) {
-        let text = String::from_utf8_lossy(symbol.unescaped()).into_owned();
+        let text = crate::syntax::decoded(symbol.unescaped()).into_owned();
         self.note_caller_by_name(&text);
         self.names.insert(text);
     }
 
     fn visit_string_node(&mut self, string: &ruby_prism::StringNode<'pr>) {
-        let text = String::from_utf8_lossy(string.unescaped());
+        let text = crate::syntax::decoded(string.unescaped());
         if spells_method(&text) {
             self.note_caller_by_name(&text);
             self.names.insert(text.into_owned());
@@ -733,10 +733,10 @@ impl<'pr> Visit<'pr> for VisibilityScan {
         for argument in arguments {
             let named = match &argument {
                 Node::SymbolNode { .. } => {
-                    argument.as_symbol_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned())
+                    argument.as_symbol_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned())
                 }
                 Node::StringNode { .. } => {
-                    argument.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned())
+                    argument.as_string_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned())
                 }
                 _ => None,
             };

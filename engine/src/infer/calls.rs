@@ -412,7 +412,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 let symbol = expression.as_ref().and_then(|e| e.as_symbol_node());
                 let symbol = symbol.filter(|_| !self.index.core_redefined("to_proc"));
                 match symbol {
-                    Some(symbol) => BlockArg::Symbol(String::from_utf8_lossy(symbol.unescaped()).into_owned()),
+                    Some(symbol) => BlockArg::Symbol(crate::syntax::decoded(symbol.unescaped()).into_owned()),
                     None if forwarded => BlockArg::Forwarded,
                     None if passed.as_ref().is_none_or(|t| t.may_be_nil() || t.has_unknown()) => BlockArg::Optional,
                     None => BlockArg::Other,
@@ -448,7 +448,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let receiver_local = receiver_node
             .as_ref()
             .and_then(|r| r.as_local_variable_read_node())
-            .map(|read| String::from_utf8_lossy(read.name().as_slice()).into_owned());
+            .map(|read| crate::syntax::decoded(read.name().as_slice()).into_owned());
         let site = CallSite {
             method: &method,
             args: &args,
@@ -458,7 +458,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             receiver_local: receiver_local.as_deref(),
             receiver_yields_arrays: receiver_node.as_ref().and_then(|r| r.as_call_node()).is_some_and(|r| {
                 r.block().is_none()
-                    && super::literal_rows::gives_fixed_width(&String::from_utf8_lossy(r.name().as_slice()))
+                    && super::literal_rows::gives_fixed_width(&crate::syntax::decoded(r.name().as_slice()))
             }),
             enumerated_rows: match (&block, &receiver_node) {
                 (BlockArg::Literal(_), Some(node)) => self.enumerated_rows(node, fresh_rows),
@@ -743,7 +743,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     fn fresh_enumerated_rows(&self, call: &CallNode<'pr>, state: &State) -> Option<Type> {
         call.block()?.as_block_node()?;
         let (_, rows_node) = enumerator_of_rows(&call.receiver()?)?;
-        let local = String::from_utf8_lossy(rows_node.as_local_variable_read_node()?.name().as_slice()).into_owned();
+        let local = crate::syntax::decoded(rows_node.as_local_variable_read_node()?.name().as_slice()).into_owned();
         state.as_ref()?.reads.get(&super::literal_rows::rows_key(&local)).cloned()
     }
 
@@ -1842,7 +1842,7 @@ fn runs_block_before_return(receiver: &Type, method: &str) -> bool {
 /// literal's rows: the method, and the node of the rows.
 fn enumerator_of_rows<'pr>(receiver: &Node<'pr>) -> Option<(String, Node<'pr>)> {
     let inner = receiver.as_call_node()?;
-    let method = String::from_utf8_lossy(inner.name().as_slice());
+    let method = crate::syntax::decoded(inner.name().as_slice());
     if inner.block().is_some() || inner.arguments().is_some() || !super::literal_rows::enumerates_rows(&method) {
         return None;
     }
@@ -2010,7 +2010,7 @@ fn is_core_string_or_array(member: &Type) -> bool {
 /// it could change the rows of)?
 fn holds_nested(state: &State) -> impl Fn(&[u8]) -> bool + Copy + '_ {
     move |local: &[u8]| {
-        let local = String::from_utf8_lossy(local);
+        let local = crate::syntax::decoded(local);
         state.as_ref().is_some_and(|flow| flow.local(&local).has_nested_mutable_contents())
     }
 }

@@ -23,7 +23,7 @@ impl<'pr> Inferrer<'pr, '_> {
             let rows = node.as_local_variable_write_node().and_then(|write| {
                 let rows =
                     super::literal_rows::fresh_rows(&write.value(), self.types.get(&super::key_of(&write.value())))?;
-                Some((super::literal_rows::rows_key(&String::from_utf8_lossy(write.name().as_slice())), rows))
+                Some((super::literal_rows::rows_key(&crate::syntax::decoded(write.name().as_slice())), rows))
             });
             if !flow.reads.is_empty() {
                 // A read a guard narrowed gives what the guard let through.
@@ -41,7 +41,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     // `x = ...` changes only the reads that name `x`.
                     None if node.as_local_variable_write_node().is_some() => {
                         let local = node.as_local_variable_write_node().expect("matched").name();
-                        flow.forget_reads_naming(&String::from_utf8_lossy(local.as_slice()));
+                        flow.forget_reads_naming(&crate::syntax::decoded(local.as_slice()));
                     }
                     None if self.quiet_calls.contains(&super::key_of(node)) => {}
                     None => {

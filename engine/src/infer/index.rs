@@ -829,9 +829,9 @@ impl<'pr> ProgramIndex<'pr> {
     }
 
     fn resolve_head(&self, env: &Environment, lexical: &[Name], head: &str) -> Option<Name> {
+        let mut full = String::new();
         for scope in lexical.iter().rev().filter(|scope| &***scope != SINGLETON_OF_SELF) {
-            let full = format!("{scope}::{head}");
-            if self.is_known_constant(env, &full) {
+            if self.is_known_constant(env, member_of(&mut full, scope, head)) {
                 return Some(Name::from(full));
             }
         }
@@ -839,8 +839,7 @@ impl<'pr> ProgramIndex<'pr> {
         // whose ancestors hold no constant of the class's own ancestors'.
         if let Some(innermost) = lexical.last().filter(|scope| &***scope != SINGLETON_OF_SELF) {
             for ancestor in self.ancestor_names(env, innermost) {
-                let full = format!("{ancestor}::{head}");
-                if self.is_known_constant(env, &full) {
+                if self.is_known_constant(env, member_of(&mut full, &ancestor, head)) {
                     return Some(Name::from(full));
                 }
             }
@@ -851,13 +850,12 @@ impl<'pr> ProgramIndex<'pr> {
     /// A constant under a known namespace: `Parent::NAME`, also through the
     /// parent's ancestors (`File::SEPARATOR` is `IO::...`-style inheritance).
     pub fn resolve_member(&self, env: &Environment, parent: &str, member: &str) -> Option<Name> {
-        let full = format!("{parent}::{member}");
-        if self.is_known_constant(env, &full) {
+        let mut full = String::new();
+        if self.is_known_constant(env, member_of(&mut full, parent, member)) {
             return Some(Name::from(full));
         }
         for ancestor in self.ancestor_names(env, parent) {
-            let full = format!("{ancestor}::{member}");
-            if self.is_known_constant(env, &full) {
+            if self.is_known_constant(env, member_of(&mut full, &ancestor, member)) {
                 return Some(Name::from(full));
             }
         }
@@ -1219,8 +1217,8 @@ fn attr_writer_names(call: &CallNode<'_>, kind: &str, skip: usize) -> Option<(Ve
     let arguments: Vec<Node<'_>> =
         call.arguments().map(|a| a.arguments().iter().skip(skip).collect()).unwrap_or_default();
     let name_of = |a: &Node<'_>| match a {
-        Node::SymbolNode { .. } => Some(String::from_utf8_lossy(a.as_symbol_node()?.unescaped()).into_owned()),
-        Node::StringNode { .. } => Some(String::from_utf8_lossy(a.as_string_node()?.unescaped()).into_owned()),
+        Node::SymbolNode { .. } => Some(crate::syntax::decoded(a.as_symbol_node()?.unescaped()).into_owned()),
+        Node::StringNode { .. } => Some(crate::syntax::decoded(a.as_string_node()?.unescaped()).into_owned()),
         _ => None,
     };
     let names: Vec<String> = arguments.iter().filter_map(name_of).collect();
@@ -1257,7 +1255,7 @@ fn literal_iteration(call: &CallNode<'_>) -> Option<(Vec<u8>, Vec<String>)> {
 /// name written out.
 fn computed_name(node: &Node<'_>) -> Option<(String, String)> {
     let literal = |part: Option<&Node<'_>>| {
-        part.and_then(|p| p.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned()))
+        part.and_then(|p| p.as_string_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned()))
             .unwrap_or_default()
     };
     let parts: Vec<Node<'_>> = match node {
@@ -1296,12 +1294,12 @@ fn included_hook_parameter(def: &ruby_prism::DefNode<'_>, in_singleton: bool) ->
     let requireds: Vec<Node<'_>> = parameters.requireds().iter().collect();
     let [first] = requireds.as_slice() else { return None };
     let name = first.as_required_parameter_node()?.name();
-    Some(String::from_utf8_lossy(name.as_slice()).into_owned())
+    Some(crate::syntax::decoded(name.as_slice()).into_owned())
 }
 
 /// A method name written as a symbol or a string (`:v`, `"v"`).
 fn literal_name(node: &Node<'_>) -> Option<String> {
-    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let text = |bytes: &[u8]| crate::syntax::decoded(bytes).into_owned();
     match node {
         Node::SymbolNode { .. } => Some(text(node.as_symbol_node()?.unescaped())),
         Node::StringNode { .. } => Some(text(node.as_string_node()?.unescaped())),
@@ -1334,8 +1332,8 @@ fn symbol_arguments(call: &CallNode<'_>) -> Vec<String> {
         .arguments()
         .iter()
         .filter_map(|a| match &a {
-            Node::SymbolNode { .. } => Some(String::from_utf8_lossy(a.as_symbol_node()?.unescaped()).into_owned()),
-            Node::StringNode { .. } => Some(String::from_utf8_lossy(a.as_string_node()?.unescaped()).into_owned()),
+            Node::SymbolNode { .. } => Some(crate::syntax::decoded(a.as_symbol_node()?.unescaped()).into_owned()),
+            Node::StringNode { .. } => Some(crate::syntax::decoded(a.as_string_node()?.unescaped()).into_owned()),
             _ => None,
         })
         .collect()
@@ -1354,7 +1352,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let Some(first) = call.arguments().and_then(|a| a.arguments().iter().next()) else { return };
         let Some(symbol) = first.as_symbol_node() else { return };
         let Some(class) = self.lexical.last().filter(|c| &***c != SINGLETON_OF_OTHER) else { return };
-        let defined = String::from_utf8_lossy(symbol.unescaped()).into_owned();
+        let defined = crate::syntax::decoded(symbol.unescaped()).into_owned();
         self.macro_names.push((class.clone(), self.side, defined));
     }
 
@@ -1871,9 +1869,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let body = body.as_ref()?;
         // A parameter's own value may be anything.
         let named = |n: &Node<'_>| {
-            let text = String::from_utf8_lossy(n.location().as_slice()).into_owned();
+            let text = crate::syntax::decoded(n.location().as_slice()).into_owned();
             text.trim_start_matches(['*', '&']).split([':', '=', ' ']).next()
-                == Some(&*String::from_utf8_lossy(local.as_slice()))
+                == Some(&*crate::syntax::decoded(local.as_slice()))
         };
         if parameters.as_ref().is_some_and(|p| crate::syntax::walk::all_nodes(p).iter().any(named)) {
             return None;
@@ -3091,7 +3089,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
     }
 
     fn visit_alias_method_node(&mut self, alias: &ruby_prism::AliasMethodNode<'pr>) {
-        let symbol = |n: Node<'_>| n.as_symbol_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned());
+        let symbol = |n: Node<'_>| n.as_symbol_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned());
         if let (Some(new), Some(old)) = (symbol(alias.new_name()), symbol(alias.old_name())) {
             self.alias(&new, &old);
         }
@@ -3129,7 +3127,7 @@ fn struct_layout(value: &Node<'_>) -> Option<StructLayout> {
     let symbols = if matches!(last, Node::KeywordHashNode { .. }) { symbols } else { &arguments[..] };
     let members: Vec<String> = symbols
         .iter()
-        .map(|a| a.as_symbol_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned()))
+        .map(|a| a.as_symbol_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned()))
         .collect::<Option<_>>()?;
     if members.is_empty() {
         return None;
@@ -4097,6 +4095,16 @@ fn may_call_back(node: &Node<'_>) -> bool {
     let mut finder = Finder { found: false };
     finder.visit(node);
     finder.found
+}
+
+/// `parent::member`, written into `buffer` (reused across the candidates
+/// a constant lookup tries: `format!` per candidate was a visible cost).
+fn member_of<'b>(buffer: &'b mut String, parent: &str, member: &str) -> &'b str {
+    buffer.clear();
+    buffer.push_str(parent);
+    buffer.push_str("::");
+    buffer.push_str(member);
+    buffer
 }
 
 #[cfg(test)]

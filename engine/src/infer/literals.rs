@@ -56,7 +56,7 @@ pub fn symbol_type(bytes: &[u8], utf8_source: bool) -> Type {
 /// first two lines)?
 pub fn utf8_source(source: &[u8]) -> bool {
     for line in source.split(|&b| b == b'\n').take(2) {
-        let line = String::from_utf8_lossy(line).to_ascii_lowercase();
+        let line = crate::syntax::decoded(line).to_ascii_lowercase();
         if !line.trim_start().starts_with('#') {
             continue;
         }

@@ -156,7 +156,7 @@ pub(super) fn literal_match(value: &Node<'_>) -> Option<Groups> {
         (Some(regex), _) | (None, Some(regex)) => regex,
         (None, None) => return None,
     };
-    let source = String::from_utf8_lossy(regex.content_loc().as_slice()).into_owned();
+    let source = crate::syntax::decoded(regex.content_loc().as_slice()).into_owned();
     mandatory_groups(&source, regex.is_extended())
 }
 

@@ -100,7 +100,7 @@ impl<'pr> Inferrer<'pr, '_> {
         let regex = matching.call().receiver().and_then(|r| r.as_regular_expression_node());
         let mandatory = regex
             .and_then(|r| {
-                let source = String::from_utf8_lossy(r.content_loc().as_slice()).into_owned();
+                let source = crate::syntax::decoded(r.content_loc().as_slice()).into_owned();
                 super::named_groups::mandatory(&source, r.is_extended())
             })
             .unwrap_or_default();
@@ -275,7 +275,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 let probed = call
                     .arguments()
                     .and_then(|a| a.arguments().iter().next())
-                    .and_then(|a| a.as_symbol_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned()));
+                    .and_then(|a| a.as_symbol_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned()));
                 let mut truthy = state.clone();
                 let nil_lacks = probed.is_some_and(|m| {
                     matches!(self.lookup("NilClass", super::index::Side::Instance, &m), super::Callee::Missing { .. })
@@ -741,11 +741,11 @@ impl<'pr> Inferrer<'pr, '_> {
         // An element read of a core Array (narrowed by `empty?`).
         let element_read = ELEMENT_READS.contains(&method.as_str()) || ELEMENT_TAKES.contains(&method.as_str());
         if element_read && self.plain_array_element(receiver_type).is_some() {
-            return Some(String::from_utf8_lossy(node.location().as_slice()).into_owned());
+            return Some(crate::syntax::decoded(node.location().as_slice()).into_owned());
         }
         // A raised exception's backtrace (see `note_raised_backtrace`).
         if method == "backtrace" && receiver_type.members().iter().all(|m| self.backtrace_is_the_cores(m)) {
-            return Some(String::from_utf8_lossy(node.location().as_slice()).into_owned());
+            return Some(crate::syntax::decoded(node.location().as_slice()).into_owned());
         }
         let mut read = false;
         for member in receiver_type.members() {
@@ -756,7 +756,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 _ => return None,
             }
         }
-        read.then(|| String::from_utf8_lossy(node.location().as_slice()).into_owned())
+        read.then(|| crate::syntax::decoded(node.location().as_slice()).into_owned())
     }
 
     /// Does evaluating `node` call methods of values it was given, where
@@ -822,7 +822,7 @@ impl<'pr> Inferrer<'pr, '_> {
             return;
         }
         let Some(flow) = state.as_mut() else { return };
-        let text = String::from_utf8_lossy(array.location().as_slice()).into_owned();
+        let text = crate::syntax::decoded(array.location().as_slice()).into_owned();
         if let Some(element) = self.recorded(array).and_then(|t| self.plain_array_element(t)) {
             note_elements(flow, &text, element);
         } else if self.recorded(array).is_some_and(|t| self.plain_hash(t)) {
@@ -862,7 +862,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 .chain(stored.iter().map(|arg| self.recorded(arg).cloned().unwrap_or_else(Type::untyped))),
         );
         let Some(flow) = state.as_mut() else { return };
-        let text = String::from_utf8_lossy(array.location().as_slice()).into_owned();
+        let text = crate::syntax::decoded(array.location().as_slice()).into_owned();
         note_elements(flow, &text, element.forget_mutable());
     }
 
@@ -871,7 +871,7 @@ impl<'pr> Inferrer<'pr, '_> {
     pub(super) fn known_filled(&self, node: &Node<'pr>, state: &State) -> bool {
         holds_an_array(node)
             && state.as_ref().is_some_and(|flow| {
-                flow.reads.contains_key(&filled_key(&String::from_utf8_lossy(node.location().as_slice())))
+                flow.reads.contains_key(&filled_key(&crate::syntax::decoded(node.location().as_slice())))
             })
     }
 
@@ -1049,7 +1049,7 @@ pub fn stable_read(node: &Node<'_>) -> Option<String> {
     }
     let receiver = call.receiver()?;
     let arguments: Vec<Node<'_>> = call.arguments()?.arguments().iter().collect();
-    stable_operands(&receiver, &arguments).then(|| String::from_utf8_lossy(node.location().as_slice()).into_owned())
+    stable_operands(&receiver, &arguments).then(|| crate::syntax::decoded(node.location().as_slice()).into_owned())
 }
 
 /// A receiver and keys a stable read may have: a constant, a local or an
@@ -1080,7 +1080,7 @@ fn read_text(receiver: &Node<'_>, key: &Node<'_>) -> Option<String> {
     if !stable_operands(receiver, std::slice::from_ref(key)) {
         return None;
     }
-    let text = |n: &Node<'_>| String::from_utf8_lossy(n.location().as_slice()).into_owned();
+    let text = |n: &Node<'_>| crate::syntax::decoded(n.location().as_slice()).into_owned();
     Some(format!("{}[{}]", text(receiver), text(key)))
 }
 

@@ -33,7 +33,7 @@ pub fn convert_file(text: &str) -> Result<FileDecls, String> {
 }
 
 fn symbol(node: &rbs::SymbolNode<'_>) -> String {
-    String::from_utf8_lossy(node.as_bytes()).into_owned()
+    crate::syntax::decoded(node.as_bytes()).into_owned()
 }
 
 /// `A::B` as written, with a leading `::` when absolute.

@@ -32,7 +32,7 @@ impl SourceLines {
         match self.line(path, line) {
             Some(text) => {
                 let prefix = &text[..byte_column.saturating_sub(1).min(text.len())];
-                let units: usize = String::from_utf8_lossy(prefix).chars().map(char::len_utf16).sum();
+                let units: usize = crate::syntax::decoded(prefix).chars().map(char::len_utf16).sum();
                 // A column just past the end of the line stays past it.
                 units + 1 + byte_column.saturating_sub(1).saturating_sub(text.len())
             }

@@ -92,9 +92,9 @@ impl Hazards {
         if PROBES.contains(&method.as_str()) {
             if let Some(first) = arguments.first() {
                 if let Some(symbol) = first.as_symbol_node() {
-                    self.probed.insert(String::from_utf8_lossy(symbol.unescaped()).into_owned());
+                    self.probed.insert(crate::syntax::decoded(symbol.unescaped()).into_owned());
                 } else if let Some(string) = first.as_string_node() {
-                    self.probed.insert(String::from_utf8_lossy(string.unescaped()).into_owned());
+                    self.probed.insert(crate::syntax::decoded(string.unescaped()).into_owned());
                 }
             }
         }

@@ -157,11 +157,11 @@ pub fn requirement(call: &CallNode<'_>) -> Option<Required> {
         ("autoload", [_, path, ..]) => path,
         ("autoload", [constant]) => {
             let symbol = constant.as_symbol_node()?;
-            return Some(Required::Constant(String::from_utf8_lossy(symbol.unescaped()).into_owned()));
+            return Some(Required::Constant(crate::syntax::decoded(symbol.unescaped()).into_owned()));
         }
         _ => return None,
     };
-    let literal = path.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned());
+    let literal = path.as_string_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned());
     Some(match (literal, method.as_str()) {
         (Some(path), "require_relative") => Required::Relative(path),
         (Some(path), _) => Required::Feature(path),
@@ -173,7 +173,7 @@ pub fn requirement(call: &CallNode<'_>) -> Option<Required> {
 /// __dir__)`, `File.expand_path("../x", __FILE__)`, `File.join(__dir__,
 /// "x")`, `"#{__dir__}/x"`: the path relative to the file's directory.
 fn from_this_directory(node: &Node<'_>) -> Option<String> {
-    let literal = |n: &Node<'_>| n.as_string_node().map(|s| String::from_utf8_lossy(s.unescaped()).into_owned());
+    let literal = |n: &Node<'_>| n.as_string_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned());
     let is_dir = |n: &Node<'_>| n.as_call_node().is_some_and(|c| name(c.name()) == "__dir__" && c.receiver().is_none());
     let is_file = |n: &Node<'_>| matches!(n, Node::SourceFileNode { .. });
     if let Some(call) = node.as_call_node() {

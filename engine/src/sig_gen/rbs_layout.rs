@@ -123,7 +123,7 @@ fn attribute(name: String, kind: &rbs::AttributeKind) -> MethodDecl {
 }
 
 fn symbol(node: &rbs::SymbolNode<'_>) -> String {
-    String::from_utf8_lossy(node.as_bytes()).into_owned()
+    crate::syntax::decoded(node.as_bytes()).into_owned()
 }
 
 /// The segments of a declared name inside `outer` (`::A` is absolute).

@@ -285,7 +285,7 @@ impl<'pr> Walker<'_, 'pr> {
         if matches!(method.as_str(), "send" | "__send__" | "public_send" | "method" | "instance_method") {
             let first = call.arguments().and_then(|a| a.arguments().iter().next());
             if let Some(symbol) = first.as_ref().and_then(|f| f.as_symbol_node()) {
-                self.unresolved(String::from_utf8_lossy(symbol.unescaped()).into_owned());
+                self.unresolved(crate::syntax::decoded(symbol.unescaped()).into_owned());
             }
         }
         let target = match call.receiver() {
@@ -453,8 +453,8 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr> {
 
 fn symbol_text(node: &Node<'_>) -> Option<String> {
     match node {
-        Node::SymbolNode { .. } => Some(String::from_utf8_lossy(node.as_symbol_node()?.unescaped()).into_owned()),
-        Node::StringNode { .. } => Some(String::from_utf8_lossy(node.as_string_node()?.unescaped()).into_owned()),
+        Node::SymbolNode { .. } => Some(crate::syntax::decoded(node.as_symbol_node()?.unescaped()).into_owned()),
+        Node::StringNode { .. } => Some(crate::syntax::decoded(node.as_string_node()?.unescaped()).into_owned()),
         _ => None,
     }
 }

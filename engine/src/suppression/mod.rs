@@ -31,7 +31,7 @@ pub fn markers(parsed: &ParsedFile<'_>) -> Vec<Placed> {
         // Every marker has `rigor:` in it: most comments need no decoding.
         .filter(|comment| memchr::memmem::find(comment.text(), b"rigor:").is_some())
         .filter_map(|comment| {
-            let text = String::from_utf8_lossy(comment.text());
+            let text = crate::syntax::decoded(comment.text());
             let marker = marker::parse(&text)?;
             let offset = comment.location().start() as usize;
             Some(Placed { offset, line: parsed.lines.position(offset).0, marker })

@@ -57,8 +57,17 @@ pub fn name(id: ruby_prism::ConstantId<'_>) -> String {
 /// The name as text borrowed from the parser, copied only when it is not
 /// UTF-8: for the hot paths that only look at a name (a call's method).
 pub fn name_text<'pr>(id: ruby_prism::ConstantId<'pr>) -> std::borrow::Cow<'pr, str> {
-    // The fast validator first: names are nearly always valid UTF-8.
-    let bytes = id.as_slice();
+    decoded(id.as_slice())
+}
+
+/// Source bytes as text, as `String::from_utf8_lossy` decodes them, but
+/// borrowed at once when they are ASCII: names and most source are, and
+/// the validators cost more than the ASCII check on short spans.
+pub fn decoded(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    if bytes.is_ascii() {
+        // SAFETY: ASCII bytes are valid UTF-8.
+        return std::borrow::Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
     match std::str::from_utf8(bytes) {
         Ok(text) => std::borrow::Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(bytes),
@@ -83,10 +92,7 @@ pub fn local_name<'pr>(node: &Node<'pr>) -> Option<&'pr [u8]> {
 /// Source bytes as text: valid UTF-8 (nearly always) is checked by the
 /// fast validator, and only the rest goes through the lossy decoder.
 fn lossy(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
-    }
+    decoded(bytes).into_owned()
 }
 
 /// `A::B` as written (`::A` when rooted), or `None` when the path is
@@ -138,11 +144,11 @@ pub fn evaluated_definitions(code: &Node<'_>) -> Option<Vec<String>> {
 pub fn evaluated_definition_patterns(code: &Node<'_>) -> Option<Vec<(String, String, bool)>> {
     let mut text = String::new();
     if let Some(string) = code.as_string_node() {
-        text.push_str(&String::from_utf8_lossy(string.unescaped()));
+        text.push_str(&decoded(string.unescaped()));
     } else if let Some(interpolated) = code.as_interpolated_string_node() {
         for part in interpolated.parts().iter() {
             match part.as_string_node() {
-                Some(string) => text.push_str(&String::from_utf8_lossy(string.unescaped())),
+                Some(string) => text.push_str(&decoded(string.unescaped())),
                 None => text.push('\u{0}'),
             }
         }
@@ -244,7 +250,7 @@ impl LiteralKey {
     pub fn display(&self) -> String {
         match self {
             LiteralKey::Symbol(bytes) => {
-                let text = String::from_utf8_lossy(bytes);
+                let text = decoded(bytes);
                 let plain = !text.is_empty()
                     && text
                         .chars()
@@ -256,7 +262,7 @@ impl LiteralKey {
                     format!(":{text:?}")
                 }
             }
-            LiteralKey::String(bytes) => format!("{:?}", String::from_utf8_lossy(bytes)),
+            LiteralKey::String(bytes) => format!("{:?}", decoded(bytes)),
             LiteralKey::Integer(negative, digits) => integer_display(*negative, digits),
             LiteralKey::Nil => "nil".into(),
             LiteralKey::True => "true".into(),

@@ -63,8 +63,6 @@ struct Cached<T> {
 struct FileFacts {
     interface: FileInterface,
     rules: ProjectFacts,
-    /// Fingerprint of `rules`, so an unchanged one is recognised.
-    rules_fingerprint: u64,
     /// Fingerprint of `rules` but what it says of method names (which a
     /// report depends on name by name).
     shape_fingerprint: u64,
@@ -372,7 +370,9 @@ impl Workspace {
             match self.files.get_mut(&display) {
                 Some(state) => {
                     same_structure &= state.facts.interface == facts.interface;
-                    same_rules &= state.facts.rules_fingerprint == facts.rules_fingerprint;
+                    // Printed only here, where an older state is at hand:
+                    // a cold run never needs it.
+                    same_rules = same_rules && rules_print(&state.facts.rules) == rules_print(&facts.rules);
                     state.hash = source.hash;
                     state.source = source;
                     state.facts = facts;
@@ -440,8 +440,18 @@ impl Workspace {
                     // call whose model is dropped after it.
                     let link = ProjectLink::new(structure.clone(), ids[display]).keeping(keyed);
                     let found = analysis::exports_of(&source.bytes, settings.target_ruby, env, link);
-                    let deps = memo.record(found.reads, ids[display]);
-                    let pass_one = found.pass_one.map(|pass| (memo.record(pass.reads, ids[display]), pass.table));
+                    // A model dropped after this call asks only whether the
+                    // folded exports read the same (`keep_standing`): the
+                    // other reads are not fingerprinted at all.
+                    let kept = |reads: Vec<Dep>| -> Vec<Dep> {
+                        if keyed {
+                            reads
+                        } else {
+                            reads.into_iter().filter(Dep::reads_exports).collect()
+                        }
+                    };
+                    let deps = memo.record(kept(found.reads), ids[display]);
+                    let pass_one = found.pass_one.map(|pass| (memo.record(kept(pass.reads), ids[display]), pass.table));
                     let inferred = found.types.map(|types| Inferred { types, pass_one });
                     let cached = Cached { hash: source.hash, deps, value: Arc::new(found.exports), validated: 0 };
                     (display.clone(), cached, inferred)
@@ -795,17 +805,19 @@ impl Fingerprints {
 
 fn facts_of(display: &str, source: &[u8], settings: &Settings, env: &Environment) -> FileFacts {
     let (interface, rules) = analysis::facts_of(display, source, settings.target_ruby, env);
-    let rules_fingerprint = {
-        let mut hasher = FxHasher::default();
-        format!("{rules:?}").hash(&mut hasher);
-        hasher.finish()
-    };
     let shape_fingerprint = {
         let mut hasher = FxHasher::default();
         rules.shape_text().hash(&mut hasher);
         hasher.finish()
     };
-    FileFacts { interface, rules, rules_fingerprint, shape_fingerprint }
+    FileFacts { interface, rules, shape_fingerprint }
+}
+
+/// A fingerprint of a file's rules facts, so an unchanged one is recognised.
+fn rules_print(rules: &ProjectFacts) -> u64 {
+    let mut hasher = FxHasher::default();
+    format!("{rules:?}").hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The project the command's targets belong to, up to date: what

@@ -25,7 +25,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         let Some(call) = testing_call(node, "assert_type") else { continue };
         let Some([expected, actual]) = call.positional.as_deref() else { continue };
         let Some(expected) = expected.as_string_node() else { continue };
-        let expected = String::from_utf8_lossy(expected.unescaped()).into_owned();
+        let expected = crate::syntax::decoded(expected.unescaped()).into_owned();
         let Some(ty) = cx.type_of(actual) else { continue };
         let shown = display(ty);
         if shown != expected {

@@ -29,15 +29,19 @@ pub fn defined_at_run_time(classes: &[&str], side: Owner, method: &str) -> bool 
 /// Does `list` give one of `classes` the method, on `side`? Class objects
 /// also answer to Module's and Class's instance methods.
 pub fn listed(list: &HashSet<&str>, classes: &[&str], side: Owner, method: &str) -> bool {
-    classes.iter().any(|class| {
-        let instance = list.contains(format!("{class}#{method}").as_str());
-        let singleton = list.contains(format!("{class}.{method}").as_str());
-        match side {
-            Owner::Instance => instance,
-            Owner::Singleton => singleton || instance,
-        }
-    }) || (side == Owner::Singleton
-        && ["Module", "Class"].iter().any(|c| list.contains(format!("{c}#{method}").as_str())))
+    // One key buffer for every candidate: asked at most calls.
+    let mut key = String::new();
+    let mut has = |class: &str, separator: char| {
+        key.clear();
+        key.push_str(class);
+        key.push(separator);
+        key.push_str(method);
+        list.contains(key.as_str())
+    };
+    classes.iter().any(|class| match side {
+        Owner::Instance => has(class, '#'),
+        Owner::Singleton => has(class, '.') || has(class, '#'),
+    }) || (side == Owner::Singleton && ["Module", "Class"].iter().any(|c| has(c, '#')))
 }
 
 #[cfg(test)]

@@ -101,7 +101,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
                     offset,
                     format!(
                         "{} is assigned {shown} here but {earlier_shown} earlier in {owner}",
-                        String::from_utf8_lossy(write.name().as_slice())
+                        crate::syntax::decoded(write.name().as_slice())
                     ),
                 ));
             }

@@ -128,7 +128,7 @@ fn body_statements(body: &Node<'_>, class: &str, lexical: &[String], out: &mut H
                 if let Some(def) = argument.as_def_node() {
                     define(out, class, &def, visibility);
                 } else if let Some(symbol) = argument.as_symbol_node() {
-                    let method = String::from_utf8_lossy(symbol.unescaped()).into_owned();
+                    let method = crate::syntax::decoded(symbol.unescaped()).into_owned();
                     if let Some(entry) = out.get_mut(class).and_then(|c| c.methods.get_mut(&method)) {
                         entry.visibility = visibility;
                     }
