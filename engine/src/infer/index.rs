@@ -176,16 +176,21 @@ impl ProjectLink {
     }
 
     fn read_class(&self, name: &str) {
-        note_name(&self.classes_read, name);
+        // Structural reads are listed only when all are (see `reads`).
+        if self.all_reads {
+            note_name(&self.classes_read, name);
+        }
     }
 
     fn read_shape(&self, class: &str) {
-        note_name(&self.shapes_read, class);
+        if self.all_reads {
+            note_name(&self.shapes_read, class);
+        }
     }
 
     /// (A lookup is a hot path: nothing is allocated for a read noted before.)
     fn read_method(&self, class: &str, method: &str) {
-        if self.methods_read.borrow().get(class).is_some_and(|names| names.contains(method)) {
+        if !self.all_reads || self.methods_read.borrow().get(class).is_some_and(|names| names.contains(method)) {
             return;
         }
         self.methods_read.borrow_mut().entry(Name::from(class)).or_default().insert(method.to_string());
@@ -193,13 +198,15 @@ impl ProjectLink {
 
     /// Notes a read of what other files' method returns or ivar writes.
     pub fn read(&self, dep: Dep) {
-        self.other_reads.borrow_mut().insert(dep);
+        if self.all_reads || dep.reads_exports() {
+            self.other_reads.borrow_mut().insert(dep);
+        }
     }
 
     /// Notes a read of whether the project gives `method` a body of its
     /// own (asked at every call: nothing is allocated for a name read before).
     fn read_redefined(&self, method: &str) {
-        if !self.redefined_read.borrow().contains(method) {
+        if self.all_reads && !self.redefined_read.borrow().contains(method) {
             self.redefined_read.borrow_mut().insert(method.to_string());
         }
     }
