@@ -595,7 +595,7 @@ impl<'pr> ProgramIndex<'pr> {
     /// is below) under a computed name from outside its body
     /// (`Foo.define_method(n)`, see [`MadeOn`])?
     pub fn made_on(&self, class: &str, side: Side, method: &str) -> bool {
-        if self.made_on.iter().any(|made| made.covers(class, side, method)) {
+        if MadeOn::any_covers(&self.made_on, class, side, method) {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };

@@ -84,6 +84,18 @@ impl MadeOn {
             && (self.class == ANY_CLASS || constant_tail(&self.class) == constant_tail(class))
     }
 
+    /// Does any of `list` cover `method` on `side` of `class`? The class's
+    /// last segment is worked out once, when an entry first needs it.
+    pub fn any_covers<'m>(list: impl IntoIterator<Item = &'m MadeOn>, class: &str, side: Side, method: &str) -> bool {
+        use crate::model::index::{constant_tail, ANY_CLASS};
+        let mut tail = None;
+        list.into_iter().any(|made| {
+            made.made.covers(side, method)
+                && (made.class == ANY_CLASS
+                    || constant_tail(&made.class) == *tail.get_or_insert_with(|| constant_tail(class)))
+        })
+    }
+
     /// May it replace a core value's `method` (its class is one the
     /// signatures declare, or any)? Then the core's answer for the name
     /// is not certain, as after `def obj.name`.

@@ -524,7 +524,7 @@ fn names_constant(written: &str, full: &str) -> bool {
         // A name computed at run time: any constant of that namespace
         // (`M::*`), or of any (`*`).
         Some(namespace) => {
-            let parent = full.rsplit_once("::").map_or("", |(parent, _)| parent);
+            let parent = last_separator(full).map_or("", |at| &full[..at]);
             let owner = namespace.strip_suffix("::").unwrap_or(namespace);
             owner.is_empty() || ends_in(parent, owner)
         }
@@ -1477,7 +1477,7 @@ impl ProjectIndex {
     /// a computed name from outside its body (`Foo.define_method(n)`)?
     /// (What the caller reads of this: `Dep::ObjectMade`.)
     pub fn made_on(&self, class: &str, side: Side, method: &str) -> bool {
-        self.made_on.iter().any(|made| made.covers(class, side, method))
+        MadeOn::any_covers(&self.made_on, class, side, method)
     }
 
     /// May some file so give `method` to a class below `class`, or to one
@@ -2203,17 +2203,18 @@ pub fn replaced_on(replaced: &HashSet<(String, String)>, class: &str, method: &s
 
 /// The last part of a constant's name (`A::B::LIST` is `LIST`).
 pub fn constant_tail(full: &str) -> &str {
-    // What `rsplit("::")` finds, by a byte search: asked in every method
-    // lookup, where the two-way string search was a measurable cost.
-    let bytes = full.as_bytes();
-    let mut end = bytes.len();
-    while let Some(at) = full[..end].rfind(':') {
-        if at > 0 && bytes[at - 1] == b':' {
-            return &full[at + 1..];
-        }
-        end = at;
+    match last_separator(full) {
+        Some(at) => &full[at + 2..],
+        None => full,
     }
-    full
+}
+
+/// Where the last `::` of a constant name starts, as `rsplit("::")` finds
+/// it, by a plain scan from the end: names are short, and this is asked in
+/// every method lookup, where the two-way string search was a visible cost.
+fn last_separator(name: &str) -> Option<usize> {
+    let bytes = name.as_bytes();
+    (1..bytes.len()).rev().find(|&at| bytes[at] == b':' && bytes[at - 1] == b':').map(|at| at - 1)
 }
 
 /// A class written where `self` cannot be told (`allocate` in a block).
@@ -2237,6 +2238,7 @@ mod tests {
     fn constant_tail_is_what_follows_the_last_double_colon() {
         for name in ["A::B::LIST", "LIST", "::Top", "A:::B", "#<Class:Integer>", "A::#<Class:B>", "A::", "", ":"] {
             assert_eq!(constant_tail(name), name.rsplit("::").next().unwrap_or(name), "{name}");
+            assert_eq!(last_separator(name).map(|at| (&name[..at], &name[at + 2..])), name.rsplit_once("::"), "{name}");
         }
     }
 
