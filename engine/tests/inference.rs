@@ -59,6 +59,12 @@ const CASES: &[(&str, &str)] = &[
     ("{ \"a\" => 1 }", "Hash[String, Integer]"),
     ("{ a: 1, **{ b: :c } }", "{ a: 1, b: :c }"),
     ("1..2", "Range[Integer]"),
+    // Ends of one class give a range of it; of two classes, or open, unknown.
+    ("t = Time.now\n(t..t + 5)", "Range[Time]"),
+    ("t = Time.now\n(t..t + 5).begin", "Time"),
+    ("(Time.now..1)", "Range[untyped]"),
+    ("(Time.now..)", "Range[untyped]"),
+    ("(1..2.5)", "Range[untyped]"),
     ("[*[1, 2], 3]", "[1, 2, 3]"),
     ("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65]", "Array[Integer]"),
     ("-> { 1 }", "Proc"),

@@ -82,9 +82,12 @@ pub(super) fn range_type(left: Option<Type>, right: Option<Type>) -> Type {
     }
     let ends: Vec<Type> = [left, right].into_iter().flatten().map(crate::types::widen_literals).collect();
     let element = union(ends);
+    // Ends of one class (`Time.now..deadline`): Ruby built the range only
+    // if they compare, and `begin`, `end`, `min` give one of them. Ends
+    // of different classes stay unknown.
     let element = match element {
         Type::Bot => Type::untyped(),
-        Type::Nominal { ref class, .. } if matches!(&**class, "Integer" | "String" | "Float") => element,
+        Type::Nominal { .. } => element,
         _ => Type::untyped(),
     };
     Type::generic("Range", vec![element])
