@@ -196,6 +196,13 @@ impl ProjectLink {
         self.methods_read.borrow_mut().entry(Name::from(class)).or_default().insert(method.to_string());
     }
 
+    /// Notes a structural read, made only when all reads are listed.
+    fn read_structure(&self, dep: impl FnOnce() -> Dep) {
+        if self.all_reads {
+            self.other_reads.borrow_mut().insert(dep());
+        }
+    }
+
     /// Notes a read of what other files' method returns or ivar writes.
     pub fn read(&self, dep: Dep) {
         if self.all_reads || dep.reads_exports() {
@@ -578,16 +585,19 @@ impl<'pr> ProgramIndex<'pr> {
 
     /// May a module mixed in from outside a class body (`Sub.include(M)`,
     /// `Base.prepend(M)`, `obj.extend(M)`), in this file or another,
-    /// define `method`, and so answer a `super` of `class` ahead of its
-    /// superclass?
-    pub fn mixed_in_from_outside(&self, class: &str, method: &str) -> bool {
+    /// define `method`, and so answer a `super` of any class ahead of its
+    /// superclass? (Asked of every class alike: which one it reaches is
+    /// not told.)
+    pub fn mixed_in_from_outside(&self, method: &str) -> bool {
         let defines = |m: &Name| self.classes.get(m).is_some_and(|c| c.instance_methods.contains_key(method));
         let here = self.mixed_from_outside.iter().any(defines);
         if here {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };
-        project.read(Dep::MixinOverrides(Name::from(class), method.to_string()));
+        // Whether one defines it, not what it returns: what folding the
+        // exports in leaves as it was.
+        project.read_structure(|| Dep::ObjectMixinsDefine(method.to_string()));
         project.index.object_mixins_define(method)
     }
 
@@ -786,9 +796,10 @@ impl<'pr> ProgramIndex<'pr> {
             || env.has_class(full)
             || env.constant(full).is_some()
             || self.project.as_ref().is_some_and(|project| {
-                // Whether it exists is part of its shape.
+                // Whether it exists is part of its shape; a constant's, who
+                // assigns it (not its type, which folding may change).
                 project.read_shape(full);
-                project.read_constant(full);
+                project.read_structure(|| Dep::ConstantNamed(Name::from(full)));
                 project.index.class(full).is_some() || project.index.has_constant(full)
             })
     }

@@ -713,7 +713,7 @@ impl<'a> Inferrer<'_, 'a> {
         }
         // So may a module mixed in from outside the class's body
         // (`Sub.include(M)`), into it or an ancestor.
-        if self.index.mixed_in_from_outside(class, method) {
+        if self.index.mixed_in_from_outside(method) {
             return Callee::Missing { complete: false };
         }
         match &user.superclass {

@@ -862,7 +862,7 @@ impl<'pr> Inferrer<'pr, '_> {
     fn replaced_from_outside(&self, class: &str, method: &str) -> bool {
         self.index.core_redefined(method)
             || self.index.made_on(class, Side::Instance, method)
-            || self.index.mixed_in_from_outside(class, method)
+            || self.index.mixed_in_from_outside(method)
     }
 
     /// Do the Kernel functions `names` (called by an `initialize` or a

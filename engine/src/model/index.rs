@@ -486,6 +486,12 @@ pub enum Dep {
     /// [`ProjectIndex::extenders_may_make`]), as a whole: read by every
     /// lookup in a project class, so one dependency, not one per name.
     ObjectMade,
+    /// Whether some file assigns a constant of this full name, and which
+    /// (not its type): what a constant path's resolution reads.
+    ConstantNamed(Name),
+    /// Whether a module extended into objects, or one it mixes in,
+    /// defines this instance method (not what it returns).
+    ObjectMixinsDefine(String),
 }
 
 /// Every method name of `runners`, with those that hand their block to one
@@ -584,7 +590,9 @@ impl Dep {
             | Dep::Redefined(_)
             | Dep::ConstantRewritten(_)
             | Dep::OutsideIvar(..)
-            | Dep::ObjectMade => false,
+            | Dep::ObjectMade
+            | Dep::ConstantNamed(_)
+            | Dep::ObjectMixinsDefine(_) => false,
         }
     }
 }
@@ -1960,6 +1968,19 @@ impl ProjectIndex {
                 }
                 self.classes.contains_key(name).hash(&mut hasher);
             }
+            Dep::ConstantNamed(name) => {
+                18u8.hash(&mut hasher);
+                if let Some((files, _)) = self.constants.get(name) {
+                    for file in files.iter().filter(|f| **f != reader) {
+                        self.paths.get(*file as usize).hash(&mut hasher);
+                    }
+                }
+                self.classes.contains_key(name).hash(&mut hasher);
+            }
+            Dep::ObjectMixinsDefine(method) => {
+                19u8.hash(&mut hasher);
+                self.object_mixins_define(method).hash(&mut hasher);
+            }
         }
         hasher.finish()
     }
@@ -1971,7 +1992,9 @@ impl ProjectIndex {
             Dep::Class(name) | Dep::Methods(name) | Dep::Method(name, _) => {
                 self.part_prints.get(name).is_some_and(|prints| prints.position(reader).is_some())
             }
-            Dep::Constant(name) => self.constants.get(name).is_some_and(|(files, _)| files.contains(&reader)),
+            Dep::Constant(name) | Dep::ConstantNamed(name) => {
+                self.constants.get(name).is_some_and(|(files, _)| files.contains(&reader))
+            }
             Dep::Return(owner, _, _) => {
                 self.part_prints.get(owner).is_some_and(|prints| prints.position(reader).is_some())
             }
@@ -1993,7 +2016,8 @@ impl ProjectIndex {
             | Dep::Redefined(_)
             | Dep::ConstantRewritten(_)
             | Dep::OutsideIvar(..)
-            | Dep::ObjectMade => false,
+            | Dep::ObjectMade
+            | Dep::ObjectMixinsDefine(_) => false,
         }
     }
 
@@ -2249,7 +2273,7 @@ mod tests {
         let files = [
             ("lib/base.rb", "class Base\n  include Mod\n  LIMIT = 3\n  def label = \"base\"\n  def initialize; @n = 1; end\nend\n"),
             ("lib/mod.rb", "module Mod\n  def shout = label.upcase\nend\n"),
-            ("lib/leaf.rb", "class Leaf < Base\n  def label = \"leaf\"\n  def size = @n + LIMIT\nend\nclass Base\n  def extra = 2\nend\n"),
+            ("lib/leaf.rb", "class Leaf < Base\n  def label = \"leaf\"\n  def size = @n + LIMIT\nend\nclass Base\n  def extra = 2\nend\nLeaf.new.extend(Mod)\n"),
         ];
         let env = crate::rbs::Environment::default();
         let facts: Vec<FileInterface> = files
@@ -2274,6 +2298,8 @@ mod tests {
                 Dep::Methods(Name::from(class)),
                 Dep::Method(Name::from(class), "label".to_string()),
                 Dep::Method(Name::from(class), "extra".to_string()),
+                Dep::ConstantNamed(Name::from(format!("{class}::LIMIT"))),
+                Dep::ObjectMixinsDefine("shout".to_string()),
             ] {
                 assert!(!dep.reads_exports());
                 for reader in 0..files.len() as FileId {
@@ -2286,8 +2312,13 @@ mod tests {
                 }
             }
         }
-        assert_eq!(compared, 48);
-        // And a read of the exports does change: the test can tell.
+        assert_eq!(compared, 72);
+        assert!(structure.object_mixins_define("shout"), "a read the test compares is not trivially empty");
+        // And a read of the exports does change: the test can tell. Who
+        // assigns a constant stands; its type comes with the exports.
+        let limit = Dep::Constant(Name::from("Base::LIMIT"));
+        assert!(limit.reads_exports());
+        assert_ne!(structure.fingerprint(&limit, 2), folded.fingerprint(&limit, 2));
         let returns = Dep::Return(Name::from("Base"), Side::Instance, "label".to_string());
         assert!(returns.reads_exports());
         assert_ne!(structure.fingerprint(&returns, 1), folded.fingerprint(&returns, 1));
