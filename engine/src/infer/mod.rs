@@ -153,9 +153,10 @@ fn infer_from<'pr, 'e>(
     let walk_alone = |ivar_table: Option<IvarTable>| {
         let mut alone = Inferrer::new(env, &index, families.clone(), ivar_table);
         alone.utf8_source = utf8;
-        // About one typed node per dozen bytes of source: sized once, the
-        // table is not grown (and rehashed) a dozen times on the way.
-        alone.types.reserve(parsed.source.len() / 12);
+        // About one typed node per dozen bytes of source: sized for half
+        // that, the table grows once or twice, not a dozen times, and is
+        // not kept (until the analysis reuses it) at twice its size.
+        alone.types.reserve(parsed.source.len() / 24);
         alone.program(&root);
         if exporting {
             alone.evaluate_all_constants();
