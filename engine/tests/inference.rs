@@ -59,6 +59,13 @@ const CASES: &[(&str, &str)] = &[
     ("{ \"a\" => 1 }", "Hash[String, Integer]"),
     ("{ a: 1, **{ b: :c } }", "{ a: 1, b: :c }"),
     ("1..2", "Range[Integer]"),
+    // A constant found through the ancestors: a module mixed in from
+    // outside the body (`Parent.include(N)`) goes ahead of the body's own
+    // mixins, so nothing is said of it then (Ruby gives N's "n").
+    ("module M; LIMIT = 4; end\nmodule N; LIMIT = 'n'; end\nclass Parent; include M; end\nclass Child < Parent; def a = LIMIT; end\nChild.new.a", "4"),
+    ("module M; LIMIT = 4; end\nmodule N; LIMIT = 'n'; end\nclass Parent; include M; end\nParent.include(N)\nclass Child < Parent; def a = LIMIT; end\nChild.new.a", "untyped"),
+    ("module M; LIMIT = 4; end\nmodule N; LIMIT = 'n'; end\nclass Parent; include M; end\nParent.include(N)\nParent::LIMIT", "untyped"),
+    ("module M; LIMIT = 4; end\nclass Parent; include M; end\nOther.include(M)\nParent::LIMIT", "4"),
     // Ends of one class give a range of it; of two classes, or open, unknown.
     ("t = Time.now\n(t..t + 5)", "Range[Time]"),
     ("t = Time.now\n(t..t + 5).begin", "Time"),

@@ -829,13 +829,22 @@ impl<'pr> ProgramIndex<'pr> {
             Some((head, rest)) => (head, Some(rest)),
             None => (written, None),
         };
-        let Some(head) = self.resolve_head(env, lexical, head) else {
-            // A namespace nobody here defines (`class RDoc::Sub < RDoc::Base`,
-            // `RDoc` being another file's): the whole path may still name a
-            // known class, and then the namespace exists.
-            rest?;
-            let scoped = lexical.iter().rev().map(|scope| format!("{scope}::{written}"));
-            return scoped.chain([written.to_string()]).find(|full| self.is_known_constant(env, full)).map(Name::from);
+        let head = match self.resolve_head(env, lexical, head) {
+            Head::Found(head) => head,
+            // Some module mixed in from outside may hold it first: no
+            // answer is certain, so none is given.
+            Head::Uncertain => return None,
+            Head::Missing => {
+                // A namespace nobody here defines (`class RDoc::Sub <
+                // RDoc::Base`, `RDoc` being another file's): the whole path
+                // may still name a known class, and then the namespace exists.
+                rest?;
+                let scoped = lexical.iter().rev().map(|scope| format!("{scope}::{written}"));
+                return scoped
+                    .chain([written.to_string()])
+                    .find(|full| self.is_known_constant(env, full))
+                    .map(Name::from);
+            }
         };
         match rest {
             None => Some(head),
@@ -846,38 +855,71 @@ impl<'pr> ProgramIndex<'pr> {
         }
     }
 
-    fn resolve_head(&self, env: &Environment, lexical: &[Name], head: &str) -> Option<Name> {
+    fn resolve_head(&self, env: &Environment, lexical: &[Name], head: &str) -> Head {
         let mut full = String::new();
         for scope in lexical.iter().rev().filter(|scope| &***scope != SINGLETON_OF_SELF) {
             if self.is_known_constant(env, member_of(&mut full, scope, head)) {
-                return Some(Name::from(full));
+                return Head::Found(Name::from(full));
             }
         }
         // In `class << self` the innermost scope is the singleton class,
         // whose ancestors hold no constant of the class's own ancestors'.
         if let Some(innermost) = lexical.last().filter(|scope| &***scope != SINGLETON_OF_SELF) {
+            if self.mixed_from_outside(innermost) {
+                return Head::Uncertain;
+            }
             for ancestor in self.ancestor_names(env, innermost) {
+                if self.mixed_from_outside(&ancestor) {
+                    return Head::Uncertain;
+                }
                 if self.is_known_constant(env, member_of(&mut full, &ancestor, head)) {
-                    return Some(Name::from(full));
+                    return Head::Found(Name::from(full));
                 }
             }
         }
-        self.is_known_constant(env, head).then(|| Name::from(head))
+        match self.is_known_constant(env, head) {
+            true => Head::Found(Name::from(head)),
+            false => Head::Missing,
+        }
     }
 
     /// A constant under a known namespace: `Parent::NAME`, also through the
     /// parent's ancestors (`File::SEPARATOR` is `IO::...`-style inheritance).
+    /// `None` also where a module mixed in from outside may answer first.
     pub fn resolve_member(&self, env: &Environment, parent: &str, member: &str) -> Option<Name> {
         let mut full = String::new();
         if self.is_known_constant(env, member_of(&mut full, parent, member)) {
             return Some(Name::from(full));
         }
+        if self.mixed_from_outside(parent) {
+            return None;
+        }
         for ancestor in self.ancestor_names(env, parent) {
+            if self.mixed_from_outside(&ancestor) {
+                return None;
+            }
             if self.is_known_constant(env, member_of(&mut full, &ancestor, member)) {
                 return Some(Name::from(full));
             }
         }
         None
+    }
+
+    /// Does this file or another mix a module into `class` from outside
+    /// its body (`Parent.include(N)`)? Then a constant lookup through its
+    /// ancestors may find the module's constant first, which this index
+    /// does not place: Ruby puts it ahead of the body's own mixins.
+    fn mixed_from_outside(&self, class: &str) -> bool {
+        let here = self
+            .class_mixins
+            .iter()
+            .any(|(key, _)| !key.starts_with("#<Class:") && crate::model::index::may_name_class(key, class));
+        if here {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read_structure(|| Dep::OutsideMixed(Name::from(class)));
+        project.index.mixed_from_outside(class)
     }
 
     /// Ancestor class and module names: this file's, then the signatures'.
@@ -4113,6 +4155,14 @@ fn may_call_back(node: &Node<'_>) -> bool {
     let mut finder = Finder { found: false };
     finder.visit(node);
     finder.found
+}
+
+/// What a constant path's first segment resolves to.
+enum Head {
+    Found(Name),
+    Missing,
+    /// A module mixed in from outside may answer ahead of what is known.
+    Uncertain,
 }
 
 /// `parent::member`, written into `buffer` (reused across the candidates

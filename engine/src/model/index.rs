@@ -417,6 +417,10 @@ pub struct ProjectIndex {
     top_level_defs: HashSet<String>,
     /// Every file's [`FileInterface::core_replaced`].
     core_replaced: HashSet<(String, String)>,
+    /// The classes some file mixes a module into from outside their
+    /// bodies (`Parent.include(N)`, `K.prepend(M)`), as written: their
+    /// ancestors are not all in view of a constant lookup.
+    outside_mixed: Vec<String>,
     /// Every file's [`FileInterface::made_on`], sorted.
     made_on: Vec<MadeOn>,
     /// Every file's [`FileInterface::rewritten_constants`].
@@ -492,6 +496,9 @@ pub enum Dep {
     /// Whether a module extended into objects, or one it mixes in,
     /// defines this instance method (not what it returns).
     ObjectMixinsDefine(String),
+    /// Whether some file mixes a module into this class from outside its
+    /// body (see [`ProjectIndex::mixed_from_outside`]).
+    OutsideMixed(Name),
 }
 
 /// Every method name of `runners`, with those that hand their block to one
@@ -592,7 +599,8 @@ impl Dep {
             | Dep::OutsideIvar(..)
             | Dep::ObjectMade
             | Dep::ConstantNamed(_)
-            | Dep::ObjectMixinsDefine(_) => false,
+            | Dep::ObjectMixinsDefine(_)
+            | Dep::OutsideMixed(_) => false,
         }
     }
 }
@@ -655,6 +663,15 @@ impl ProjectIndex {
         index.add_mixed_in_ivar_writes();
         index.core_defs.extend(index.core_mixin_methods(env));
         index.library_mixed = index.library_mixin_methods(env);
+        // Instance side only: a constant lookup walks the class's own
+        // ancestors, not its singleton class's.
+        index.outside_mixed = class_mixins
+            .iter()
+            .map(|(class, _)| class.clone())
+            .filter(|class| !class.starts_with("#<Class:"))
+            .collect();
+        index.outside_mixed.sort();
+        index.outside_mixed.dedup();
         let replaced = index.mixed_into_classes(&class_mixins);
         index.core_defs.extend(replaced.iter().map(|(_, method)| method.clone()));
         index.core_replaced.extend(replaced);
@@ -1573,6 +1590,12 @@ impl ProjectIndex {
         self.classes.get(name).into_iter().flat_map(|c| c.parts.iter().map(|(id, _)| *id))
     }
 
+    /// Does some file mix a module into `class` from outside its body?
+    /// (What the caller reads of this: `Dep::OutsideMixed`.)
+    pub fn mixed_from_outside(&self, class: &str) -> bool {
+        self.outside_mixed.iter().any(|written| may_name_class(written, class))
+    }
+
     pub fn has_constant(&self, name: &str) -> bool {
         self.constants.contains_key(name)
     }
@@ -1981,6 +2004,10 @@ impl ProjectIndex {
                 19u8.hash(&mut hasher);
                 self.object_mixins_define(method).hash(&mut hasher);
             }
+            Dep::OutsideMixed(class) => {
+                20u8.hash(&mut hasher);
+                self.mixed_from_outside(class).hash(&mut hasher);
+            }
         }
         hasher.finish()
     }
@@ -2017,7 +2044,8 @@ impl ProjectIndex {
             | Dep::ConstantRewritten(_)
             | Dep::OutsideIvar(..)
             | Dep::ObjectMade
-            | Dep::ObjectMixinsDefine(_) => false,
+            | Dep::ObjectMixinsDefine(_)
+            | Dep::OutsideMixed(_) => false,
         }
     }
 
@@ -2225,6 +2253,16 @@ pub fn replaced_on(replaced: &HashSet<(String, String)>, class: &str, method: &s
     replaced.iter().any(|(c, m)| m == method && (c == ANY_CLASS || constant_tail(c) == wanted))
 }
 
+/// May `written`, a class named where it stands (`Base`, `A::Base`,
+/// `::A::Base`), be the class `full`? A rooted name is that class; another
+/// is any class whose name ends in its segments.
+pub fn may_name_class(written: &str, full: &str) -> bool {
+    match written.strip_prefix("::") {
+        Some(rooted) => rooted == full,
+        None => full == written || full.strip_suffix(written).is_some_and(|head| head.ends_with("::")),
+    }
+}
+
 /// The last part of a constant's name (`A::B::LIST` is `LIST`).
 pub fn constant_tail(full: &str) -> &str {
     match last_separator(full) {
@@ -2300,6 +2338,7 @@ mod tests {
                 Dep::Method(Name::from(class), "extra".to_string()),
                 Dep::ConstantNamed(Name::from(format!("{class}::LIMIT"))),
                 Dep::ObjectMixinsDefine("shout".to_string()),
+                Dep::OutsideMixed(Name::from(class)),
             ] {
                 assert!(!dep.reads_exports());
                 for reader in 0..files.len() as FileId {
@@ -2312,7 +2351,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(compared, 72);
+        assert_eq!(compared, 84);
         assert!(structure.object_mixins_define("shout"), "a read the test compares is not trivially empty");
         // And a read of the exports does change: the test can tell. Who
         // assigns a constant stands; its type comes with the exports.
