@@ -2612,10 +2612,13 @@ impl<'pr> Walker<'_, 'pr, '_> {
             // `M.extend_object(o)`: what `prepend`, `include` and `extend`
             // run, with the module as the receiver.
             hook if FEATURE_HOOKS.contains(&hook) => self.note_module_mixed_by_hook(call),
+            // `class << o; include M; end` mixes M into `o` alone, as
+            // `o.extend(M)` does.
             "extend" | "prepend" | "include"
                 if call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. }))
                     || (method == "extend" && on_self && self.self_is_an_instance())
-                    || (self.in_block > 0 && !self.in_new_class_block()) =>
+                    || (self.in_block > 0 && !self.in_new_class_block())
+                    || self.lexical.last().is_some_and(|c| &**c == SINGLETON_OF_OTHER) =>
             {
                 self.note_object_extends(call)
             }
