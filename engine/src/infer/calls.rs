@@ -448,7 +448,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let receiver_local = receiver_node
             .as_ref()
             .and_then(|r| r.as_local_variable_read_node())
-            .map(|read| crate::syntax::decoded(read.name().as_slice()).into_owned());
+            .map(|read| crate::syntax::name(read.name()));
         let site = CallSite {
             method: &method,
             args: &args,
@@ -743,7 +743,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     fn fresh_enumerated_rows(&self, call: &CallNode<'pr>, state: &State) -> Option<Type> {
         call.block()?.as_block_node()?;
         let (_, rows_node) = enumerator_of_rows(&call.receiver()?)?;
-        let local = crate::syntax::decoded(rows_node.as_local_variable_read_node()?.name().as_slice()).into_owned();
+        let local = crate::syntax::name(rows_node.as_local_variable_read_node()?.name());
         state.as_ref()?.reads.get(&super::literal_rows::rows_key(&local)).cloned()
     }
 

@@ -1929,7 +1929,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let body = body.as_ref()?;
         // A parameter's own value may be anything.
         let named = |n: &Node<'_>| {
-            let text = crate::syntax::decoded(n.location().as_slice()).into_owned();
+            let text = crate::syntax::text(&n.location());
             text.trim_start_matches(['*', '&']).split([':', '=', ' ']).next()
                 == Some(&*crate::syntax::decoded(local.as_slice()))
         };

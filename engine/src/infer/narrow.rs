@@ -741,11 +741,11 @@ impl<'pr> Inferrer<'pr, '_> {
         // An element read of a core Array (narrowed by `empty?`).
         let element_read = ELEMENT_READS.contains(&method.as_str()) || ELEMENT_TAKES.contains(&method.as_str());
         if element_read && self.plain_array_element(receiver_type).is_some() {
-            return Some(crate::syntax::decoded(node.location().as_slice()).into_owned());
+            return Some(crate::syntax::text(&node.location()));
         }
         // A raised exception's backtrace (see `note_raised_backtrace`).
         if method == "backtrace" && receiver_type.members().iter().all(|m| self.backtrace_is_the_cores(m)) {
-            return Some(crate::syntax::decoded(node.location().as_slice()).into_owned());
+            return Some(crate::syntax::text(&node.location()));
         }
         let mut read = false;
         for member in receiver_type.members() {
@@ -756,7 +756,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 _ => return None,
             }
         }
-        read.then(|| crate::syntax::decoded(node.location().as_slice()).into_owned())
+        read.then(|| crate::syntax::text(&node.location()))
     }
 
     /// Does evaluating `node` call methods of values it was given, where
@@ -822,7 +822,7 @@ impl<'pr> Inferrer<'pr, '_> {
             return;
         }
         let Some(flow) = state.as_mut() else { return };
-        let text = crate::syntax::decoded(array.location().as_slice()).into_owned();
+        let text = crate::syntax::text(&array.location());
         if let Some(element) = self.recorded(array).and_then(|t| self.plain_array_element(t)) {
             note_elements(flow, &text, element);
         } else if self.recorded(array).is_some_and(|t| self.plain_hash(t)) {
@@ -862,7 +862,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 .chain(stored.iter().map(|arg| self.recorded(arg).cloned().unwrap_or_else(Type::untyped))),
         );
         let Some(flow) = state.as_mut() else { return };
-        let text = crate::syntax::decoded(array.location().as_slice()).into_owned();
+        let text = crate::syntax::text(&array.location());
         note_elements(flow, &text, element.forget_mutable());
     }
 
@@ -1049,7 +1049,7 @@ pub fn stable_read(node: &Node<'_>) -> Option<String> {
     }
     let receiver = call.receiver()?;
     let arguments: Vec<Node<'_>> = call.arguments()?.arguments().iter().collect();
-    stable_operands(&receiver, &arguments).then(|| crate::syntax::decoded(node.location().as_slice()).into_owned())
+    stable_operands(&receiver, &arguments).then(|| crate::syntax::text(&node.location()))
 }
 
 /// A receiver and keys a stable read may have: a constant, a local or an
@@ -1080,7 +1080,7 @@ fn read_text(receiver: &Node<'_>, key: &Node<'_>) -> Option<String> {
     if !stable_operands(receiver, std::slice::from_ref(key)) {
         return None;
     }
-    let text = |n: &Node<'_>| crate::syntax::decoded(n.location().as_slice()).into_owned();
+    let text = |n: &Node<'_>| crate::syntax::text(&n.location());
     Some(format!("{}[{}]", text(receiver), text(key)))
 }
 

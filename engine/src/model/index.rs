@@ -530,18 +530,15 @@ pub fn constant_rewrites<'w>(written: impl IntoIterator<Item = &'w String>, full
 
 /// Does `written` (see [`constant_rewrites`]) name the constant `full`?
 fn names_constant(written: &str, full: &str) -> bool {
-    // `A::B` names `A::B` and `X::A::B`, not `XA::B`.
-    let ends_in =
-        |whole: &str, tail: &str| whole == tail || whole.strip_suffix(tail).is_some_and(|head| head.ends_with("::"));
     match written.strip_suffix('*') {
         // A name computed at run time: any constant of that namespace
         // (`M::*`), or of any (`*`).
         Some(namespace) => {
             let parent = last_separator(full).map_or("", |at| &full[..at]);
             let owner = namespace.strip_suffix("::").unwrap_or(namespace);
-            owner.is_empty() || ends_in(parent, owner)
+            owner.is_empty() || ends_in_segments(parent, owner)
         }
-        None => ends_in(full, written),
+        None => ends_in_segments(full, written),
     }
 }
 
@@ -1983,22 +1980,14 @@ impl ProjectIndex {
             }
             Dep::Constant(name) => {
                 1u8.hash(&mut hasher);
+                self.hash_assigners(name, reader, &mut hasher);
                 if let Some((files, ty)) = self.constants.get(name) {
-                    for file in files.iter().filter(|f| **f != reader) {
-                        self.paths.get(*file as usize).hash(&mut hasher);
-                    }
                     files.iter().any(|f| *f != reader).then_some(ty).hash(&mut hasher);
                 }
-                self.classes.contains_key(name).hash(&mut hasher);
             }
             Dep::ConstantNamed(name) => {
                 18u8.hash(&mut hasher);
-                if let Some((files, _)) = self.constants.get(name) {
-                    for file in files.iter().filter(|f| **f != reader) {
-                        self.paths.get(*file as usize).hash(&mut hasher);
-                    }
-                }
-                self.classes.contains_key(name).hash(&mut hasher);
+                self.hash_assigners(name, reader, &mut hasher);
             }
             Dep::ObjectMixinsDefine(method) => {
                 19u8.hash(&mut hasher);
@@ -2010,6 +1999,17 @@ impl ProjectIndex {
             }
         }
         hasher.finish()
+    }
+
+    /// Who assigns the constant `name` besides `reader`, and whether a
+    /// class has that name: what both constant deps read of it.
+    fn hash_assigners(&self, name: &Name, reader: FileId, hasher: &mut FxHasher) {
+        if let Some((files, _)) = self.constants.get(name) {
+            for file in files.iter().filter(|f| **f != reader) {
+                self.paths.get(*file as usize).hash(hasher);
+            }
+        }
+        self.classes.contains_key(name).hash(hasher);
     }
 
     /// Does the reader own part of what `dep` reads (so its fingerprint
@@ -2259,8 +2259,14 @@ pub fn replaced_on(replaced: &HashSet<(String, String)>, class: &str, method: &s
 pub fn may_name_class(written: &str, full: &str) -> bool {
     match written.strip_prefix("::") {
         Some(rooted) => rooted == full,
-        None => full == written || full.strip_suffix(written).is_some_and(|head| head.ends_with("::")),
+        None => ends_in_segments(full, written),
     }
+}
+
+/// Does the name `whole` end in the segments `tail`? (`A::B` ends in `B`
+/// and in `A::B`, not `XA::B` in `A::B`.)
+fn ends_in_segments(whole: &str, tail: &str) -> bool {
+    whole == tail || whole.strip_suffix(tail).is_some_and(|head| head.ends_with("::"))
 }
 
 /// The last part of a constant's name (`A::B::LIST` is `LIST`).

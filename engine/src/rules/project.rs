@@ -8,6 +8,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use ruby_prism::{CallNode, Node, Visit};
 
 use super::requires::{constant_spelling, requirement, LoadGraph, Required};
+use crate::model::index::constant_tail;
 use crate::stack_guard::ensure_room;
 use crate::syntax::{constant_path_text, name, ParsedFile};
 
@@ -160,7 +161,7 @@ impl ProjectFacts {
     /// Once every file is merged: work out what loads unseen code.
     pub fn settle(mut self) -> ProjectFacts {
         self.loads.settle();
-        self.opened_last_segments = self.files_opening.keys().map(|full| last_segment(full).to_string()).collect();
+        self.opened_last_segments = self.files_opening.keys().map(|full| constant_tail(full).to_string()).collect();
         self.spread_makers();
         let mut owners_of: HashMap<String, Vec<(String, Owner)>> = HashMap::default();
         for ((class, side), names) in &self.by_class {
@@ -187,7 +188,7 @@ impl ProjectFacts {
         if self.makers.is_empty() {
             return;
         }
-        let mut makers: HashSet<String> = self.makers.iter().map(|m| last_segment(m).to_string()).collect();
+        let mut makers: HashSet<String> = self.makers.iter().map(|m| constant_tail(m).to_string()).collect();
         // A module including a maker makes methods as the maker does.
         loop {
             let grown: Vec<String> = self
@@ -195,10 +196,10 @@ impl ProjectFacts {
                 .iter()
                 .filter(|((module, side), mixed)| {
                     *side == Owner::Instance
-                        && !makers.contains(last_segment(module))
-                        && mixed.iter().any(|m| makers.contains(last_segment(m)))
+                        && !makers.contains(constant_tail(module))
+                        && mixed.iter().any(|m| makers.contains(constant_tail(m)))
                 })
-                .map(|((module, _), _)| last_segment(module).to_string())
+                .map(|((module, _), _)| constant_tail(module).to_string())
                 .collect();
             if grown.is_empty() {
                 break;
@@ -209,7 +210,7 @@ impl ProjectFacts {
             .mixins
             .iter()
             .filter(|((_, side), mixed)| {
-                *side == Owner::Singleton && mixed.iter().any(|m| makers.contains(last_segment(m)))
+                *side == Owner::Singleton && mixed.iter().any(|m| makers.contains(constant_tail(m)))
             })
             .map(|((class, _), _)| class.clone())
             .collect();
@@ -264,7 +265,7 @@ impl ProjectFacts {
     /// Does a constant name this class (its last segment) again, so that a
     /// `class` of the other name reopens it?
     pub fn aliased(&self, class: &str) -> bool {
-        self.class_aliases.contains(last_segment(class))
+        self.class_aliases.contains(constant_tail(class))
     }
 
     /// Is code evaluated from a string anywhere in the project?
@@ -352,7 +353,7 @@ impl ProjectFacts {
     /// Does some project class inherit from this one (matched by the last
     /// segment of its name, since a superclass is written relative)?
     pub fn has_subclasses(&self, class: &str) -> bool {
-        self.subclassed.contains(last_segment(class))
+        self.subclassed.contains(constant_tail(class))
     }
 
     /// Could the project give `method` to an object whose class is one of
@@ -388,7 +389,7 @@ impl ProjectFacts {
     /// Does some project file open a class or module whose name ends like
     /// this one (a mixin is written relative to where it is mixed in)?
     pub fn opens_by_last_segment(&self, written: &str) -> bool {
-        self.opened_last_segments.contains(last_segment(written))
+        self.opened_last_segments.contains(constant_tail(written))
     }
 
     /// Is this class opened in more than one file, so no single file sees
@@ -676,7 +677,7 @@ impl Collector {
         if method == "new" && call.receiver().as_ref().and_then(constant_path_text).as_deref() == Some("Class") {
             let first = call.arguments().and_then(|a| a.arguments().iter().next());
             if let Some(written) = first.as_ref().and_then(constant_path_text) {
-                self.facts.subclassed.insert(last_segment(&written).to_string());
+                self.facts.subclassed.insert(constant_tail(&written).to_string());
             }
         }
         if STRING_EVALS.contains(&method.as_str()) && call.block().is_none() {
@@ -759,7 +760,7 @@ impl Collector {
         // defines nothing.
         if method == "new" && skip == 0 {
             let receiver = call.receiver().as_ref().and_then(constant_path_text);
-            if !receiver.as_deref().is_some_and(|r| matches!(last_segment(r), "Struct" | "OpenStruct")) {
+            if !receiver.as_deref().is_some_and(|r| matches!(constant_tail(r), "Struct" | "OpenStruct")) {
                 return;
             }
         }
@@ -921,7 +922,7 @@ impl Collector {
     /// `Bar = Foo`: a class may be reopened under the other name.
     fn note_alias(&mut self, value: &Node<'_>) {
         if let Some(written) = constant_path_text(value) {
-            self.facts.class_aliases.insert(last_segment(&written).to_string());
+            self.facts.class_aliases.insert(constant_tail(&written).to_string());
         }
     }
 
@@ -995,7 +996,7 @@ impl Collector {
     fn mixin(&mut self, call: &CallNode<'_>, method: &str, arguments: &[Node<'_>]) {
         let written: Vec<String> = arguments.iter().filter_map(constant_path_text).collect();
         // `Singleton` makes `new` private wherever it is mixed in.
-        if written.iter().any(|m| last_segment(m) == "Singleton") {
+        if written.iter().any(|m| constant_tail(m) == "Singleton") {
             self.facts.made_private.insert("new".to_string());
         }
         let on_object =
@@ -1167,10 +1168,6 @@ fn makes_computed_names(node: &Node<'_>) -> bool {
     finder.0
 }
 
-fn last_segment(name: &str) -> &str {
-    crate::model::index::constant_tail(name)
-}
-
 impl<'pr> Visit<'pr> for Collector {
     fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
         ensure_room();
@@ -1179,7 +1176,7 @@ impl<'pr> Visit<'pr> for Collector {
     fn visit_class_node(&mut self, node: &ruby_prism::ClassNode<'pr>) {
         if let Some(superclass) = node.superclass() {
             if let Some(written) = constant_path_text(&superclass) {
-                self.facts.subclassed.insert(last_segment(&written).to_string());
+                self.facts.subclassed.insert(constant_tail(&written).to_string());
             }
             self.visit(&superclass);
         }
