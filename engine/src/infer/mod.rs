@@ -39,7 +39,7 @@ use ruby_prism::Node;
 
 use crate::model::index::Dep;
 use crate::rbs::Environment;
-use crate::syntax::node_kind::class_name;
+use crate::syntax::node_kind::{kind, NodeKind};
 use crate::syntax::ParsedFile;
 use crate::types::{join, Name, Type};
 pub use call_sites::{escaped_names, restricted_defs, Visibility};
@@ -49,12 +49,12 @@ pub use lookup::Callee;
 pub use query::Inference;
 pub use signature::Relation;
 
-/// A node's identity: its byte range and Prism class.
-pub type NodeKey = (u32, u32, &'static str);
+/// A node's identity: its byte range and kind.
+pub type NodeKey = (u32, u32, NodeKind);
 
 pub fn key_of(node: &Node<'_>) -> NodeKey {
     let location = node.location();
-    (location.start(), location.end(), class_name(node))
+    (location.start(), location.end(), kind(node))
 }
 
 /// What inference learned about one file.

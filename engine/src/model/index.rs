@@ -2075,7 +2075,8 @@ impl ProjectIndex {
             for (file, part) in &class.parts {
                 let path = self.paths.get(*file as usize);
                 let mut shape = FxHasher::default();
-                (path, canonical_shape(part)).hash(&mut shape);
+                path.hash(&mut shape);
+                hash_shape(part, &mut shape);
                 let mut methods = FxHasher::default();
                 let tables = (entry_kinds(&part.instance_methods), entry_kinds(&part.singleton_methods));
                 (path, tables, &part.made_methods, &part.made_for_extenders).hash(&mut methods);
@@ -2206,6 +2207,21 @@ fn canonical(class: &UserClass) -> String {
         class.made_methods,
         class.made_for_extenders,
     )
+}
+
+/// Hashes what [`canonical_shape`] prints, field by field: the same facts
+/// in the same canonical order, without formatting them first.
+fn hash_shape(class: &UserClass, hasher: &mut impl Hasher) {
+    let mut ivars_outside: Vec<&String> = class.ivars_set_from_outside.iter().collect();
+    ivars_outside.sort();
+    let mut initialized: Vec<&String> = class.initialized_ivars.iter().collect();
+    initialized.sort();
+    let mut redefined: Vec<_> = class.redefined.iter().collect();
+    redefined.sort_by(|a, b| a.0.cmp(b.0));
+    (&class.name, class.is_module, &class.superclass, &class.includes, &class.extends).hash(hasher);
+    (&class.includer_extends, &class.prepends, class.unknown_mixins, class.computed_mixins).hash(hasher);
+    (ivars_outside, class.ivars_opaque, &class.ivars_written, initialized).hash(hasher);
+    (class.has_method_missing, class.extends_self, redefined, &class.written, &class.lexical, class.spread).hash(hasher);
 }
 
 /// A class's facts but its method tables, in a canonical order.

@@ -10,6 +10,24 @@ pub fn display(ty: &Type) -> String {
     out
 }
 
+/// What [`display`] prints, borrowed where the type's display is a name it
+/// already holds: a union sorts its members by display, and most are a
+/// bare class, `nil` or `untyped`.
+pub fn display_key(ty: &Type) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow::Borrowed;
+    match ty {
+        Type::Top => Borrowed("top"),
+        Type::Bot => Borrowed("bot"),
+        Type::Dynamic(None) => Borrowed("untyped"),
+        Type::Dynamic(Some(facet)) if **facet == Type::Top => Borrowed("untyped"),
+        Type::Nominal { class, args } if args.is_empty() => Borrowed(class),
+        Type::Constant(Literal::Nil) => Borrowed("nil"),
+        Type::Constant(Literal::True) => Borrowed("true"),
+        Type::Constant(Literal::False) => Borrowed("false"),
+        _ => display(ty).into(),
+    }
+}
+
 fn write_type(ty: &Type, out: &mut String) {
     match ty {
         Type::Top => out.push_str("top"),
@@ -170,6 +188,35 @@ mod tests {
         });
         assert_eq!(display(&shape), "{ name: \"A\", ?age: 30, readonly \"a b\": 1, ... }");
         assert_eq!(display(&Type::Shape(Shape { fields: vec![], open: false })), "{}");
+    }
+
+    #[test]
+    fn display_key_is_the_display() {
+        let every_kind = [
+            Type::Top,
+            Type::Bot,
+            Type::untyped(),
+            Type::Dynamic(Some(Box::new(Type::Top))),
+            Type::Dynamic(Some(Box::new(Type::nominal("String")))),
+            Type::nominal("String"),
+            Type::generic("Array", vec![Type::nominal("Integer")]),
+            Type::singleton("Hash"),
+            Type::nil(),
+            Type::Constant(Literal::True),
+            Type::Constant(Literal::False),
+            Type::int(3),
+            Type::string("a"),
+            Type::IntRange { min: Some(0), max: None },
+            Type::Tuple(vec![Type::int(1)]),
+            Type::Shape(Shape { fields: vec![], open: true }),
+            union([Type::nominal("String"), Type::nil()]),
+        ];
+        for ty in &every_kind {
+            assert_eq!(display_key(ty), display(ty));
+        }
+        // Only what prints as a name it holds is borrowed.
+        assert!(matches!(display_key(&Type::nominal("String")), std::borrow::Cow::Borrowed("String")));
+        assert!(matches!(display_key(&Type::int(3)), std::borrow::Cow::Owned(_)));
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod union;
 
 use std::sync::Arc;
 
-pub use display::display;
+pub use display::{display, display_key};
 pub use erasure::erase;
 pub use literal::{float_to_s, inspect_string, inspect_symbol, Literal};
 pub use tier::Tier;

@@ -1,7 +1,7 @@
 //! Building unions: flattened, `bot` dropped, `top` absorbing, literals
 //! absorbed by their class, deduplicated and sorted by display.
 
-use super::{display, Literal, Name, Type};
+use super::{display_key, Literal, Name, Type};
 
 /// More literal members than this and a union forgets the values.
 const MAX_LITERAL_MEMBERS: usize = 12;
@@ -74,13 +74,19 @@ pub fn union(types: impl IntoIterator<Item = Type>) -> Type {
             !dropped[index - 1]
         });
     }
-    let mut keyed: Vec<(String, Type)> = members.into_iter().map(|m| (display(&m), m)).collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    keyed.dedup_by(|a, b| a.0 == b.0);
-    match keyed.len() {
-        0 => Type::Bot,
-        1 => keyed.pop().map(|(_, ty)| ty).unwrap_or(Type::Bot),
-        _ => Type::Union(keyed.into_iter().map(|(_, ty)| ty).collect()),
+    // Sorted by display: the keys borrow from the members where they can,
+    // so the members are sorted by index and taken after.
+    let keys: Vec<std::borrow::Cow<'_, str>> = members.iter().map(display_key).collect();
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+    order.dedup_by(|a, b| keys[*a] == keys[*b]);
+    drop(keys);
+    let mut slots: Vec<Option<Type>> = members.into_iter().map(Some).collect();
+    let mut sorted = order.into_iter().filter_map(|i| slots[i].take());
+    match (sorted.next(), sorted.next()) {
+        (None, _) => Type::Bot,
+        (Some(only), None) => only,
+        (Some(first), Some(second)) => Type::Union([first, second].into_iter().chain(sorted).collect()),
     }
 }
 
@@ -294,6 +300,7 @@ impl Type {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::display;
 
     #[test]
     fn unions_flatten_dedupe_sort_and_absorb() {
