@@ -1008,6 +1008,30 @@ fn class_body_ivars_are_set_for_the_class_objects_methods() {
     assert_probes(&cases, &signatures);
 }
 
+/// A block run with another object as `self` reads that object's ivars,
+/// not what the caller's flow knows of its own (Ruby 3.1 gives nil, nil,
+/// nil, :none and "s" below).
+#[test]
+fn blocks_run_on_another_object_read_its_ivars() {
+    let signatures = core();
+    let cfg = |read: &str| format!("class Cfg\n  def peek\n    @level = 5\n    {read}\n  end\nend\n");
+    let cases = [
+        (cfg("probe(Cfg.new.instance_eval { @level })"), "5?"),
+        (cfg("probe(Object.new.instance_eval { @level })"), "nil"),
+        (cfg("probe(Object.new.instance_exec { @level })"), "nil"),
+        (cfg("probe(Cfg.class_eval { @level })"), "nil"),
+        // `define_method`'s block runs on an instance, not the class.
+        (
+            "class Reg\n  @defaults = { a: 1 }\n  define_method(:fallback) { probe(@defaults || :none) }\nend\n"
+                .to_string(),
+            ":none",
+        ),
+        // The caller's own object keeps what its flow knows.
+        ("class Box\n  def run\n    @v = \"s\"\n    [1].each { }\n    probe(@v)\n  end\nend\n".to_string(), "\"s\""),
+    ];
+    assert_probes(&cases, &signatures);
+}
+
 /// Asserts that each source's `probe(...)` argument has the type given.
 fn assert_probes(cases: &[(String, &str)], signatures: &rigor_engine::rbs::Signatures) {
     let mut failures = Vec::new();

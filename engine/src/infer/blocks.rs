@@ -19,6 +19,10 @@ pub struct BlockPlan {
     pub self_type: Option<Type>,
     /// Someone else may decide `self` (`instance_eval` in an unknown method).
     pub self_unknown: bool,
+    /// `self` in the block is another object than the caller's
+    /// (`obj.instance_eval`, `define_method`'s instance): what the flow
+    /// knows of the caller's ivars says nothing of its.
+    pub another_self: bool,
     /// The block may run after the call (or never).
     pub stored: bool,
     /// Positions given the block's own value on later runs (`inject`'s
@@ -91,6 +95,11 @@ impl<'pr> Inferrer<'pr, '_> {
         // and its parameters may shadow what an implication names.
         entry.forget_reads();
         entry.forget_implied();
+        let foreign_self = plan.another_self || plan.self_unknown;
+        if foreign_self {
+            entry.ivars.clear();
+            entry.ivars_set.clear();
+        }
         for local in &block_locals {
             entry.locals.remove(local);
         }
@@ -170,6 +179,9 @@ impl<'pr> Inferrer<'pr, '_> {
                 }
                 flow.ivars.clear();
             }
+            if foreign_self {
+                keep_callers_ivars(state, &outer);
+            }
         } else {
             let entry = Some(entry);
             if plan.thrown_out {
@@ -218,6 +230,9 @@ impl<'pr> Inferrer<'pr, '_> {
             } else {
                 restore(join_all([Some(outer.clone()), head, thrown]))
             };
+            if foreign_self {
+                keep_callers_ivars(state, &outer);
+            }
             self.record(&node, &Type::nominal("Proc"));
             return BlockRun { value, breaks: breaks.into_iter().map(|(t, _)| t).collect(), break_state: broken };
         }
@@ -491,5 +506,15 @@ fn last_statement<'pr>(body: Option<&Node<'pr>>) -> Option<Node<'pr>> {
     match body.as_statements_node() {
         Some(statements) => statements.body().iter().last(),
         None => None,
+    }
+}
+
+/// After a block run with another `self`: the ivars it assigned are that
+/// object's, so the caller's are set as they were before it; what they
+/// hold is known no more (code in the block may reach the caller).
+fn keep_callers_ivars(state: &mut State, before: &super::Flow) {
+    if let Some(flow) = state.as_mut() {
+        flow.ivars.clear();
+        flow.ivars_set = before.ivars_set.clone();
     }
 }

@@ -1022,6 +1022,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     // object, whoever the receiver is.
                     self_unknown: self_type.is_none()
                         && (changes_self || (!synchronous && !ITERATES.contains(&method))),
+                    another_self: self_type.is_some() && (method == "define_method" || !site.on_self),
                     stored: !synchronous,
                     fed_back,
                     value_dropped: synchronous && DROPS_BLOCK_VALUE.contains(&method),
@@ -1661,6 +1662,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 yielded: None,
                 self_type: None,
                 self_unknown: false,
+                another_self: false,
                 stored: true,
                 fed_back: Vec::new(),
                 value_dropped: false,

@@ -643,6 +643,7 @@ impl<'pr> Inferrer<'pr, '_> {
                         yielded: None,
                         self_type: None,
                         self_unknown: true,
+                        another_self: false,
                         stored: true,
                         fed_back: Vec::new(),
                         value_dropped: false,

@@ -2221,7 +2221,8 @@ fn hash_shape(class: &UserClass, hasher: &mut impl Hasher) {
     (&class.name, class.is_module, &class.superclass, &class.includes, &class.extends).hash(hasher);
     (&class.includer_extends, &class.prepends, class.unknown_mixins, class.computed_mixins).hash(hasher);
     (ivars_outside, class.ivars_opaque, &class.ivars_written, initialized).hash(hasher);
-    (class.has_method_missing, class.extends_self, redefined, &class.written, &class.lexical, class.spread).hash(hasher);
+    (class.has_method_missing, class.extends_self, redefined, &class.written, &class.lexical, class.spread)
+        .hash(hasher);
 }
 
 /// A class's facts but its method tables, in a canonical order.
