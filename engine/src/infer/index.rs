@@ -2931,6 +2931,16 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         }
         if method == "initialize" && side == Some(Side::Instance) && !in_other {
             let mut assigned = straight_line_ivar_writes(def.body());
+            // `def initialize; end` runs nothing (unless a default value
+            // does): a subclass's ivars assigned after its `super` into
+            // this one are set before anything can read them.
+            let no_defaults = def.parameters().is_none_or(|list| {
+                list.optionals().iter().next().is_none()
+                    && list.keywords().iter().all(|k| k.as_optional_keyword_parameter_node().is_none())
+            });
+            if def.body().is_none() && no_defaults {
+                assigned.push(CALLS_NOTHING.to_string());
+            }
             if only_keeps_arguments(def) {
                 assigned.push(KEEPS_ARGUMENTS.to_string());
             }

@@ -363,6 +363,21 @@ const EVERY_OBJECT_EXTENSIONS: &[&str] = &[
     "with_options",
 ];
 
+/// ActiveSupport, and the Rails libraries that load it when required.
+const RAILS_FRAMEWORKS: &[&str] = &[
+    "active_support",
+    "rails",
+    "action_view",
+    "action_controller",
+    "action_dispatch",
+    "action_mailer",
+    "action_cable",
+    "active_record",
+    "active_model",
+    "active_job",
+    "active_storage",
+];
+
 /// A file stem or a constant name as both spell it: `route_set` and
 /// `RouteSet` are `routeset`.
 pub fn constant_spelling(name: &str) -> String {
@@ -370,14 +385,15 @@ pub fn constant_spelling(name: &str) -> String {
 }
 
 /// A library that exists to add methods to core classes: ActiveSupport
-/// (`active_support`, `active_support/rails`, ...) or any `core_ext`
-/// feature (`active_support/core_ext/string/filters`, `foo/core_ext`).
+/// (`active_support`, `active_support/rails`, ...), a Rails framework
+/// that loads it (`action_view` adds `String#html_safe`), or any
+/// `core_ext` feature (`active_support/core_ext/string/filters`,
+/// `foo/core_ext`).
 fn is_core_extension(requirement: &Required) -> bool {
     match requirement {
         Required::Feature(feature) => {
-            feature == "active_support"
-                || feature.starts_with("active_support/")
-                || feature.split('/').any(|p| p == "core_ext")
+            let library = feature.split('/').next().unwrap_or_default();
+            RAILS_FRAMEWORKS.contains(&library) || feature.split('/').any(|p| p == "core_ext")
         }
         // `require_relative "../core_ext/array"` (sshkit's own).
         Required::Relative(path) => path.split('/').any(|p| p == "core_ext"),
@@ -482,6 +498,10 @@ mod tests {
             ("lib/rubocop/cop.rb", ""),
             ("lib/plain.rb", "require \"foo/core_ext/string\"\nrequire_relative \"leaf\"\n"),
             ("lib/leaf.rb", ""),
+            // haml's shape: a Rails framework loads ActiveSupport's core
+            // extensions (`String#html_safe`).
+            ("lib/template.rb", "require \"action_view\"\nrequire_relative \"helpers\"\n"),
+            ("lib/helpers.rb", ""),
             ("lib/lonely.rb", "autoload :Nowhere\n"),
             // activemodel's shape: a computed require of its own directory.
             (
@@ -501,6 +521,7 @@ mod tests {
         assert!(g.sees_unseen_code("lib/rubocop.rb"));
         assert!(!g.sees_unseen_code("lib/rubocop/cop.rb"), "only core extensions flow to what their loader loads");
         assert!(g.sees_unseen_code("lib/leaf.rb"), "any core_ext feature is a core extension");
+        assert!(g.sees_unseen_code("lib/helpers.rb"), "a Rails framework is a core extension");
         assert!(g.sees_unseen_code("lib/lonely.rb"), "an autoload no project file answers loads unseen code");
         assert!(g.sees_unseen_code("lib/active_model/validations/helper_methods.rb"), "a computed require below it");
         assert!(!g.sees_unseen_code("lib/elsewhere/thing.rb"), "a computed require loads from its own directory");
