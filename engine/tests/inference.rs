@@ -889,6 +889,10 @@ const CASES: &[(&str, &str)] = &[
     ("def reset! = @v = \"s\"\nclass Box\n  def initialize = @v = 1\n  def v = @v\n  def go = reset!\nend\nBox.new.v", "untyped"),
     ("class Module\n  def touch! = @items = 5\nend\nclass Reg\n  @items = \"list\"\n  def self.items = @items\nend\nReg.items", "untyped"),
     ("class Box\n  def initialize = @v = 1\n  def v = @v\nend\nBox.new.v", "1"),
+    // An empty `initialize` runs nothing: what a subclass assigns after
+    // its `super` is set; a default value may run code first.
+    ("class Base\n  def initialize; end\nend\nclass Multi < Base\n  def initialize\n    super\n    @sel = []\n  end\n  def count = probe(@sel)\nend", "Array[untyped]"),
+    ("class Base\n  def initialize(a = peek); end\n  def peek = 1\nend\nclass Multi < Base\n  def initialize\n    super\n    @sel = []\n  end\n  def count = probe(@sel)\nend", "Array[untyped]?"),
     ("1 <=> 2.5", "-1"),
     ("x = rand > 2 ? 1 : \"s\"\n3 <=> x", "Integer?"),
     ("\"s\" =~ /s/", "Integer?"),
