@@ -2209,15 +2209,24 @@ fn canonical(class: &UserClass) -> String {
     )
 }
 
-/// Hashes what [`canonical_shape`] prints, field by field: the same facts
-/// in the same canonical order, without formatting them first.
-fn hash_shape(class: &UserClass, hasher: &mut impl Hasher) {
+/// A class part's sets in a canonical order: the ivars set from outside,
+/// what `initialize` sets, the methods defined twice.
+type SortedSets<'c> = (Vec<&'c String>, Vec<&'c String>, Vec<(&'c (Side, String), &'c Vec<usize>)>);
+
+fn sorted_sets(class: &UserClass) -> SortedSets<'_> {
     let mut ivars_outside: Vec<&String> = class.ivars_set_from_outside.iter().collect();
     ivars_outside.sort();
     let mut initialized: Vec<&String> = class.initialized_ivars.iter().collect();
     initialized.sort();
     let mut redefined: Vec<_> = class.redefined.iter().collect();
     redefined.sort_by(|a, b| a.0.cmp(b.0));
+    (ivars_outside, initialized, redefined)
+}
+
+/// Hashes what [`canonical_shape`] prints, field by field: the same facts
+/// in the same canonical order, without formatting them first.
+fn hash_shape(class: &UserClass, hasher: &mut impl Hasher) {
+    let (ivars_outside, initialized, redefined) = sorted_sets(class);
     (&class.name, class.is_module, &class.superclass, &class.includes, &class.extends).hash(hasher);
     (&class.includer_extends, &class.prepends, class.unknown_mixins, class.computed_mixins).hash(hasher);
     (ivars_outside, class.ivars_opaque, &class.ivars_written, initialized).hash(hasher);
@@ -2227,12 +2236,7 @@ fn hash_shape(class: &UserClass, hasher: &mut impl Hasher) {
 
 /// A class's facts but its method tables, in a canonical order.
 fn canonical_shape(class: &UserClass) -> String {
-    let mut ivars_outside: Vec<&String> = class.ivars_set_from_outside.iter().collect();
-    ivars_outside.sort();
-    let mut initialized: Vec<&String> = class.initialized_ivars.iter().collect();
-    initialized.sort();
-    let mut redefined: Vec<_> = class.redefined.iter().collect();
-    redefined.sort_by(|a, b| a.0.cmp(b.0));
+    let (ivars_outside, initialized, redefined) = sorted_sets(class);
     format!(
         "{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{}|{:?}|{}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}",
         class.name,
