@@ -148,3 +148,36 @@ fn a_parameter_handed_on_as_it_came_is_what_the_callers_callers_pass() {
     // ping → pong → ping: a cycle through another method.
     assert_eq!(at("ping_probe"), "untyped");
 }
+
+/// A module mixed in where no class body shows it (from outside the class,
+/// at the top level, into Object, into a singleton class, into one object)
+/// has callers no relative of its lists: its methods keep `untyped`
+/// parameters (Ruby 3.1: `shout` also gets 2.5, "r", :r).
+#[test]
+fn a_module_mixed_in_where_no_class_body_shows_it_keeps_untyped_parameters() {
+    let helpers = "module Helpers\n  private\n\n  def shout(n)\n    shout_probe = n\n    n\n  end\nend\n";
+    let bar = "class Bar\n  include Helpers\n  def run = shout(1)\nend\n";
+    let mixers = [
+        "class Qux\n  def go = shout(2.5)\nend\nQux.include(Helpers)\n",
+        "include Helpers\nclass Report\n  def title = shout(\"r\")\nend\n",
+        "class Object\n  include Helpers\nend\nclass Report\n  def title = shout(\"r\")\nend\n",
+        "class Report\n  class << self\n    include Helpers\n    def title = shout(:r)\n  end\nend\n",
+        "class Report\n  def title = shout(\"r\")\nend\nReport.new.extend(Helpers)\n",
+    ];
+    for mixer in mixers {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("lib")).unwrap();
+        for (file, source) in [("helpers.rb", helpers), ("bar.rb", bar), ("mixer.rb", mixer)] {
+            std::fs::write(dir.path().join("lib").join(file), source).unwrap();
+        }
+        assert_eq!(probed(dir.path(), "helpers.rb", "shout_probe"), "untyped", "{mixer}");
+    }
+    // Included in class bodies alone: typed from those classes' calls.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("lib")).unwrap();
+    let report = "class Report\n  include Helpers\n  def title = shout(\"r\")\nend\n";
+    for (file, source) in [("helpers.rb", helpers), ("bar.rb", bar), ("report.rb", report)] {
+        std::fs::write(dir.path().join("lib").join(file), source).unwrap();
+    }
+    assert_eq!(probed(dir.path(), "helpers.rb", "shout_probe"), "1 | String");
+}

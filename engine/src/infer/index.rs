@@ -2719,7 +2719,15 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 let arguments: Vec<Node<'pr>> =
                     call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
                 let side = self.side;
-                let Some(class) = self.current() else { return };
+                let Some(class) = self.current() else {
+                    // `include M` at the top level: M's methods are every
+                    // object's, run from wherever.
+                    if kind != PendingKind::Extend && self.lexical.is_empty() {
+                        let written = arguments.iter().filter_map(constant_path_text);
+                        self.index.top_object_extends.extend(written);
+                    }
+                    return;
+                };
                 // `include A, B` is `include B; include A`: A ends up
                 // nearest the class.
                 for argument in arguments.into_iter().rev() {
@@ -2729,6 +2737,13 @@ impl<'pr> Walker<'_, 'pr, '_> {
                         // defined later, is a module method too.
                         (Node::SelfNode { .. }, _) if matches!(kind, PendingKind::Extend) => class.extends_self = true,
                         (_, Some(written)) if side == Side::Instance => class.pending.push((kind, written)),
+                        // `class << self; include M`: M's methods run on the
+                        // class object, where no class's ancestry shows it.
+                        (_, Some(written)) if kind != PendingKind::Extend => {
+                            class.pending.push((PendingKind::ObjectExtend, written));
+                            class.unknown_mixins = true;
+                            class.computed_mixins = true;
+                        }
                         _ => {
                             class.unknown_mixins = true;
                             class.computed_mixins = true;

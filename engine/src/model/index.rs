@@ -421,6 +421,8 @@ pub struct ProjectIndex {
     /// bodies (`Parent.include(N)`, `K.prepend(M)`), as written: their
     /// ancestors are not all in view of a constant lookup.
     outside_mixed: Vec<String>,
+    /// The modules those files mix in so, as written.
+    outside_mixins: Vec<String>,
     /// Every file's [`FileInterface::made_on`], sorted.
     made_on: Vec<MadeOn>,
     /// Every file's [`FileInterface::rewritten_constants`].
@@ -669,6 +671,9 @@ impl ProjectIndex {
             .collect();
         index.outside_mixed.sort();
         index.outside_mixed.dedup();
+        index.outside_mixins = class_mixins.iter().map(|(_, module)| module.clone()).collect();
+        index.outside_mixins.sort();
+        index.outside_mixins.dedup();
         let replaced = index.mixed_into_classes(&class_mixins);
         index.core_defs.extend(replaced.iter().map(|(_, method)| method.clone()));
         index.core_replaced.extend(replaced);
@@ -1083,6 +1088,9 @@ impl ProjectIndex {
         // singleton methods (`extend`): left alone.
         let extended: HashSet<&Name> =
             self.classes.values().filter_map(|c| c.merged.as_ref()).flat_map(|c| &c.extends).collect();
+        // Modules mixed in where no class body shows it: their callers
+        // are not among any class's relatives.
+        let unseen = self.modules_mixed_unseen();
         for class in sorted_keys(&self.classes) {
             let Some(merged) = self.class(&class) else { continue };
             let mut related = self.project_ancestors(&class);
@@ -1100,7 +1108,12 @@ impl ProjectIndex {
             if related.iter().any(|c| self.class(c).is_some_and(|c| c.has_method_missing)) {
                 continue;
             }
-            let shared = merged.is_module && (merged.extends_self || extended.contains(&class));
+            // Mixed into every object (`class Object; include M`): called
+            // from any class, most of which are no relative of M's.
+            let everyones =
+                self.descendants(&class).iter().any(|d| matches!(&**d, "Object" | "Kernel" | "BasicObject"));
+            let shared = merged.is_module
+                && (merged.extends_self || extended.contains(&class) || unseen.contains(&class) || everyones);
             for side in [Side::Instance, Side::Singleton] {
                 if shared && side == Side::Instance {
                     continue;
@@ -1400,6 +1413,28 @@ impl ProjectIndex {
                 let Some(merged) = self.classes.get(&module).and_then(|c| c.merged.as_ref()) else { continue };
                 out.extend(merged.instance_methods.keys().map(|method| (class.clone(), method.clone())));
                 pending.extend(merged.includes.iter().chain(&merged.prepends).cloned());
+            }
+        }
+        out
+    }
+
+    /// The project modules whose instance methods run on objects whose
+    /// ancestry no class body shows: mixed in from outside (`obj.extend(M)`,
+    /// `C.include(M)` outside `C`, `class << o; include M`), and what those
+    /// include in turn.
+    fn modules_mixed_unseen(&self) -> HashSet<Name> {
+        let mut pending: Vec<Name> = self.object_extended.clone();
+        if !self.outside_mixins.is_empty() {
+            let written = |class: &Name| self.outside_mixins.iter().any(|w| may_name_class(w, class));
+            pending.extend(self.classes.keys().filter(|class| written(class)).cloned());
+        }
+        let mut out: HashSet<Name> = HashSet::default();
+        while let Some(module) = pending.pop() {
+            if out.len() > 4096 || !out.insert(module.clone()) {
+                continue;
+            }
+            if let Some(user) = self.class(&module) {
+                pending.extend(user.includes.iter().chain(&user.prepends).cloned());
             }
         }
         out
