@@ -893,6 +893,12 @@ const CASES: &[(&str, &str)] = &[
     // its `super` is set; a default value may run code first.
     ("class Base\n  def initialize; end\nend\nclass Multi < Base\n  def initialize\n    super\n    @sel = []\n  end\n  def count = probe(@sel)\nend", "Array[untyped]"),
     ("class Base\n  def initialize(a = peek); end\n  def peek = 1\nend\nclass Multi < Base\n  def initialize\n    super\n    @sel = []\n  end\n  def count = probe(@sel)\nend", "Array[untyped]?"),
+    // A name set on a class or module (`const_set`) holds the lookups
+    // that reach it first (Ruby 3.1: :sub, "a"); Base's own methods still
+    // find Base's (:base).
+    ("class Base\n  KIND = :base\nend\nclass Sub < Base\nend\nSub.const_set(:KIND, :sub)\nSub::KIND", "untyped"),
+    ("A = 1\nmodule Outer\n  const_set(:A, \"a\")\n  class Inner\n    def a = A\n  end\nend\nOuter::Inner.new.a", "untyped"),
+    ("class Base\n  KIND = :base\n  def kind = KIND\nend\nclass Sub < Base\nend\nSub.const_set(:KIND, :sub)\nSub.new.kind", ":base"),
     ("1 <=> 2.5", "-1"),
     ("x = rand > 2 ? 1 : \"s\"\n3 <=> x", "Integer?"),
     ("\"s\" =~ /s/", "Integer?"),

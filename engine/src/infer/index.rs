@@ -806,6 +806,8 @@ impl<'pr> ProgramIndex<'pr> {
 
     /// Ruby's constant lookup, simplified: the lexical scopes innermost
     /// first, then the ancestors of the innermost class, then the top level.
+    /// A place on the way that some file sets by name (`const_set`) may hold
+    /// it first: then no answer is certain.
     pub fn resolve_constant(&self, env: &Environment, lexical: &[Name], written: &str) -> Option<Name> {
         if !self.complete {
             return self.resolve_anew(env, lexical, written);
@@ -861,6 +863,10 @@ impl<'pr> ProgramIndex<'pr> {
             if self.is_known_constant(env, member_of(&mut full, scope, head)) {
                 return Head::Found(Name::from(full));
             }
+            // `const_set(:A, v)` in that scope may make it first.
+            if self.constant_rewritten(&full) {
+                return Head::Uncertain;
+            }
         }
         // In `class << self` the innermost scope is the singleton class,
         // whose ancestors hold no constant of the class's own ancestors'.
@@ -874,6 +880,9 @@ impl<'pr> ProgramIndex<'pr> {
                 }
                 if self.is_known_constant(env, member_of(&mut full, &ancestor, head)) {
                     return Head::Found(Name::from(full));
+                }
+                if self.constant_rewritten(&full) {
+                    return Head::Uncertain;
                 }
             }
         }
@@ -891,7 +900,8 @@ impl<'pr> ProgramIndex<'pr> {
         if self.is_known_constant(env, member_of(&mut full, parent, member)) {
             return Some(Name::from(full));
         }
-        if self.mixed_from_outside(parent) {
+        // `Sub.const_set(:KIND, v)`: `Sub::KIND` is that, not `Base::KIND`.
+        if self.mixed_from_outside(parent) || self.constant_rewritten(&full) {
             return None;
         }
         for ancestor in self.ancestor_names(env, parent) {
@@ -900,6 +910,9 @@ impl<'pr> ProgramIndex<'pr> {
             }
             if self.is_known_constant(env, member_of(&mut full, &ancestor, member)) {
                 return Some(Name::from(full));
+            }
+            if self.constant_rewritten(&full) {
+                return None;
             }
         }
         None
