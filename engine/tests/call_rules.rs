@@ -402,8 +402,6 @@ fn possible_nil_receiver() {
         ("require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  return unless u.user\n  u.userinfo = nil\n  u.user.upcase\nend", &[(6, 10)]),
         // A default library's signature (strscan): a scan that may fail.
         ("require \"strscan\"\ndef m(t)\n  s = StringScanner.new(t)\n  s.scan(/a/).upcase\nend", &[(4, 15)]),
-        // An exception never raised has no backtrace.
-        ("def m\n  e = StandardError.new(\"x\")\n  e.backtrace.join\nend", &[(3, 15)]),
         // One report per nil: after `a.push(2)` returns, `a` was not nil.
         ("def m(f)\n  a = f ? nil : [1]\n  a.push(2)\n  a.size\nend", &[(3, 5)]),
         ("class C\n  def initialize(f) = @a = f ? nil : [1]\n  def m\n    @a.first\n    @a.last\n  end\nend", &[(4, 8)]),
@@ -656,8 +654,6 @@ fn possible_nil_receiver() {
         "require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  u.host.upcase if u.host\n  return unless u.path\n  u.path.size\nend",
         // `user` and `password` are readers too (`def user; @user; end`).
         "require \"uri\"\ndef m(s)\n  u = URI.parse(s)\n  u.user && !u.user.empty?\n  u.password.size if u.password\nend",
-        // A rescued exception was raised: its backtrace is set.
-        "def m(f)\n  f.call\nrescue => error\n  warn \"#{f}: \" + error.backtrace.join(\"\\n\")\n  error.backtrace_locations.first\nend",
         // A StringScanner's last match, read where the scan succeeded.
         "require \"strscan\"\ndef m(t)\n  s = StringScanner.new(t)\n  s.matched.upcase if s.scan(/a/)\n  s[1].size if s.scan(/(b)/)\n  s.pre_match.size if s.skip_until(/c/)\nend",
         // Group 0 is always there; `IO#read` to the end is never nil.

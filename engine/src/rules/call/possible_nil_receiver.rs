@@ -18,7 +18,7 @@ pub static RULE: RuleInfo = RuleInfo {
     does_not_fire_when: &[
         "a guard narrowed nil away before the call: `if x`, `unless x.nil?`, `return/next/break/raise unless x`, `x or raise`, `x || return`, `x && x.m`, `x.nil? ? a : x.m`, `return unless CONST` (a constant, until code that may change it runs), `is_a?`/`kind_of?`/`instance_of?`, `case x when String`, `case x in String`, `if (m = re.match(s))`, `x ||= ...`; an emptiness test (`a.empty?`, `a.any?`, `a.size > 0`, `a.length.zero?`) before `a.first`, `a.last`, `a.min`, `a.max` or `a.sample` of an Array variable, until code that may change it runs; or the call is `x&.m`",
         "nil has the method (`to_s`, `inspect`, `nil?`, ...), or some member of the type is untyped or lacks the method too",
-        "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, a group's place such as `$~.offset(1)`, a local copied from them, or a ternary or `case` whose every branch is one of these or cannot be nil), or a `StringScanner`'s (`s.matched`, `s[1]`, `s.pre_match`, `s.post_match`): a match the code checked sets them; or it is the backtrace of the exception the enclosing `rescue => e` caught (`e.backtrace`, `e.backtrace_locations`, `e` written nowhere else in the method), which raising it set",
+        "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, a group's place such as `$~.offset(1)`, a local copied from them, or a ternary or `case` whose every branch is one of these or cannot be nil), or a `StringScanner`'s (`s.matched`, `s[1]`, `s.pre_match`, `s.post_match`): a match the code checked sets them",
         "the receiver is a reader or other method of `self`, a class variable or a global (whose nil may be only \"before some other method ran\"), or a reader of a class other files reopen or subclass",
         "the file probes the method with `respond_to?` or rescues NoMethodError around the call",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
@@ -61,7 +61,6 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             || reads_copied_match(cx, receiver)
             || nil_only_from_match(cx, receiver)
             || reads_scanner_match(cx, receiver)
-            || reads_rescued_backtrace(cx, receiver)
             || reads_another_files_state(cx, receiver)
         {
             continue;
@@ -100,42 +99,6 @@ fn reads_another_files_state(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> b
         Callee::Reader(_) => cx.project.is_spread(&class) || cx.project.has_subclasses(&class),
         _ => false,
     }
-}
-
-/// Is the receiver the backtrace of the exception the enclosing `rescue =>
-/// e` clause caught (`e.backtrace`, `e.backtrace_locations`), `e` written
-/// nowhere else in the method? Raising it set its backtrace: only an
-/// exception never raised has none.
-fn reads_rescued_backtrace(cx: &RuleContext<'_, '_>, receiver: &Node<'_>) -> bool {
-    let receiver = unparenthesize(crate::syntax::node_clone(receiver));
-    let Some(call) = receiver.as_call_node() else { return false };
-    if !matches!(call.name().as_slice(), b"backtrace" | b"backtrace_locations") || call.arguments().is_some() {
-        return false;
-    }
-    let Some(read) = call.receiver().and_then(|r| r.as_local_variable_read_node()) else { return false };
-    let local = read.name();
-    let local = local.as_slice();
-    let offset = receiver.location().start() as usize;
-    let scope = enclosing_def(cx.nodes(), offset);
-    let in_scope = |node: &&Node<'_>| scope.contains(&(node.location().start() as usize));
-    // Read in the very clause that caught it.
-    let rescued = |node: &Node<'_>| {
-        let Some(rescue) = node.as_rescue_node() else { return false };
-        let binds = rescue.reference().is_some_and(|reference| {
-            reference.as_local_variable_target_node().is_some_and(|target| target.name().as_slice() == local)
-        });
-        let body = rescue.statements().map(|s| s.location());
-        binds && body.is_some_and(|span| (span.start() as usize..span.end() as usize).contains(&offset))
-    };
-    let nodes = cx.nodes().iter().filter(in_scope);
-    let mut caught = false;
-    for node in nodes {
-        if writes_local(node, local) {
-            return false;
-        }
-        caught |= rescued(node);
-    }
-    caught
 }
 
 /// Is the method found for this (non-nil) member of the receiver type?
