@@ -3389,6 +3389,8 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
         }
         if let Some(helper) = bare_helper_call(&statement) {
             out.push(format!("{CALLS_HELPER}{helper}"));
+        } else if let Some(helper) = helper_call_given_arguments(&statement) {
+            out.push(format!("{CALLS_HELPER_GIVEN}{helper}"));
         }
         match own_calls_only(&statement).filter(|_| !leaves_early(&statement)) {
             Some(names) => {
@@ -3804,6 +3806,12 @@ pub const CALLS_HELPER: &str = "<call>";
 /// then `clear` assigning `@buffer`).
 pub const CALLS_HELPER_AFTER: &str = "<call-after>";
 
+/// Marks an `initialize` whose straight-line prefix ends in a call of a
+/// method of its own given arguments that call nothing (`change(name)`),
+/// followed by the method's name: what the method assigns first, whatever
+/// its parameters hold, counts as assigned.
+pub const CALLS_HELPER_GIVEN: &str = "<call-given>";
+
 /// The name of a helper a statement calls bare (`reset`, `self.reset`):
 /// no arguments, no block.
 fn bare_helper_call(statement: &Node<'_>) -> Option<String> {
@@ -3815,6 +3823,30 @@ fn bare_helper_call(statement: &Node<'_>) -> Option<String> {
                 && call.block().is_none()
         })
         .map(|call| name(call.name()))
+}
+
+/// Do a `def`'s default values call nothing that may reach the object
+/// (`x = []`, not `x = compute`)? A call leaving them out runs them first.
+pub fn defaults_call_nothing(def: &ruby_prism::DefNode<'_>) -> bool {
+    let Some(parameters) = def.parameters() else { return true };
+    let optionals = parameters.optionals().iter().filter_map(|p| Some(p.as_optional_parameter_node()?.value()));
+    let keywords = parameters.keywords().iter().filter_map(|p| Some(p.as_optional_keyword_parameter_node()?.value()));
+    optionals.chain(keywords).all(|value| !may_call_back(&value))
+}
+
+/// `helper(a, b)` on `self`, no block, its arguments calling nothing that
+/// may reach the object.
+fn helper_call_given_arguments(statement: &Node<'_>) -> Option<String> {
+    let call = statement.as_call_node()?;
+    let plain = |argument: &Node<'_>| {
+        !may_call_back(argument)
+            && !matches!(argument, Node::BlockArgumentNode { .. } | Node::ForwardingArgumentsNode { .. })
+    };
+    let arguments = call.arguments()?;
+    (matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
+        && call.block().is_none()
+        && arguments.arguments().iter().all(|a| plain(&a)))
+    .then(|| name(call.name()))
 }
 
 /// Marks an `initialize` that calls nothing at all, not even on its

@@ -1086,11 +1086,15 @@ impl<'pr> Inferrer<'pr, '_> {
     /// for a class this file alone defines, whose bodies are all in view.
     fn helper_assigns(&self, class: &str, ivar: &str) -> bool {
         let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else { return false };
-        let Some(helper) = user.initialized_ivars.iter().find_map(|m| m.strip_prefix(super::index::CALLS_HELPER))
-        else {
+        let markers = &user.initialized_ivars;
+        if let Some(helper) = markers.iter().find_map(|m| m.strip_prefix(super::index::CALLS_HELPER)) {
+            return self.own_helper(class, user, helper).is_some_and(|id| self.bare_call_assigns(id, ivar));
+        }
+        // Given arguments: its parameters may hold anything.
+        let Some(helper) = markers.iter().find_map(|m| m.strip_prefix(super::index::CALLS_HELPER_GIVEN)) else {
             return false;
         };
-        self.own_helper(class, user, helper).is_some_and(|id| self.bare_call_assigns(id, ivar))
+        self.own_helper(class, user, helper).is_some_and(|id| self.call_assigns(id, ivar, false))
     }
 
     /// The class's own `def` of `helper`, when it is surely what
@@ -1113,6 +1117,12 @@ impl<'pr> Inferrer<'pr, '_> {
     /// `ivar` in its straight-line prefix? Its parameters then hold their
     /// defaults: `if full` on one defaulting to `true` runs its branch.
     fn bare_call_assigns(&self, id: usize, ivar: &str) -> bool {
+        self.call_assigns(id, ivar, true)
+    }
+
+    /// [`Self::bare_call_assigns`]; `bare`: its parameters hold their
+    /// defaults, else anything.
+    fn call_assigns(&self, id: usize, ivar: &str, bare: bool) -> bool {
         let Some(def) = self.index.def(id).node.as_def_node() else { return false };
         // Its Kernel calls count as calling nothing back only while they
         // are the core's for the objects that run it.
@@ -1121,7 +1131,11 @@ impl<'pr> Inferrer<'pr, '_> {
         if !kernel.is_empty() && !owner.is_some_and(|class| self.kernel_functions_kept(class, &kernel)) {
             return false;
         }
-        super::index::straight_line_ivar_writes_given(def.body(), &truthy_defaults(&def)).iter().any(|w| w == ivar)
+        if !super::index::defaults_call_nothing(&def) {
+            return false;
+        }
+        let truthy = if bare { truthy_defaults(&def) } else { Vec::new() };
+        super::index::straight_line_ivar_writes_given(def.body(), &truthy).iter().any(|w| w == ivar)
     }
 
     /// Does the helper an inherited `initialize` ends its straight-line
