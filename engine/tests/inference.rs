@@ -905,6 +905,9 @@ const CASES: &[(&str, &str)] = &[
     ("class M\n  def initialize(n) = change(n)\n  def change(n)\n    d = n ? \"x\" : nil\n    raise ArgumentError if d.nil?\n    @d = d\n  end\n  def k = probe(@d)\nend", "String"),
     ("class M\n  def initialize(n) = change(n)\n  def change(n)\n    return if n\n    @d = \"x\"\n  end\n  def k = probe(@d)\nend", "String?"),
     ("class M\n  def initialize(n) = change(n)\n  def change(n, v = peek)\n    @d = \"x\"\n  end\n  def peek = @d\n  def k = probe(@d)\nend", "String?"),
+    // Changed through what a method of the object gives (`def k = @x`):
+    // the ivar's literal no longer holds (Ruby 3.1: "tq"); an Integer does.
+    ("class C\n  def k = @x\n  def run\n    @x = +\"t\"\n    @n = 5\n    k << \"q\"\n    probe([@x, @n])\n  end\nend", "[String, 5]"),
     ("1 <=> 2.5", "-1"),
     ("x = rand > 2 ? 1 : \"s\"\n3 <=> x", "Integer?"),
     ("\"s\" =~ /s/", "Integer?"),

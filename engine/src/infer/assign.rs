@@ -528,10 +528,16 @@ impl<'pr> Inferrer<'pr, '_> {
     fn escape_root(&mut self, node: &Node<'pr>, state: &mut State) {
         match node.as_call_node().and_then(|c| c.receiver()) {
             Some(receiver) if matches!(receiver, Node::CallNode { .. }) => self.escape_root(&receiver, state),
+            // `k << "q"` (`def k = @x`), `self.items.clear`: what a method of
+            // the object gives may be what any of its ivars holds.
+            None | Some(Node::SelfNode { .. }) => {
+                if let Some(flow) = state.as_mut() {
+                    flow.ivars.retain(|_, held| !held.has_mutable_contents());
+                }
+            }
             Some(receiver) => {
                 self.escape(&receiver, state);
             }
-            None => {}
         }
     }
 
