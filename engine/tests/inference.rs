@@ -908,6 +908,8 @@ const CASES: &[(&str, &str)] = &[
     // Changed through what a method of the object gives (`def k = @x`):
     // the ivar's literal no longer holds (Ruby 3.1: "tq"); an Integer does.
     ("class C\n  def k = @x\n  def run\n    @x = +\"t\"\n    @n = 5\n    k << \"q\"\n    probe([@x, @n])\n  end\nend", "[String, 5]"),
+    // The project's own `NilClass#nil?` decides nothing (Ruby 3.1: nil).
+    ("class NilClass\n  def nil? = false\nend\nx = [\"a\", nil].sample\nraise \"no\" if x.nil?\nprobe(x)", "String?"),
     ("1 <=> 2.5", "-1"),
     ("x = rand > 2 ? 1 : \"s\"\n3 <=> x", "Integer?"),
     ("\"s\" =~ /s/", "Integer?"),
