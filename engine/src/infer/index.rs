@@ -659,7 +659,7 @@ impl<'pr> ProgramIndex<'pr> {
     /// Is `method` given to some class object from outside its body
     /// (`Conf.extend(M)`, `def Conf.level` in another file)?
     pub fn class_objects_replace(&self, method: &str) -> bool {
-        let singleton = |(class, m): &(String, String)| m == method && class.starts_with("#<Class:");
+        let singleton = |(class, m): &(String, String)| m == method && crate::model::index::is_singleton_key(class);
         if self.core_replaced.iter().any(singleton) {
             return true;
         }
@@ -923,10 +923,9 @@ impl<'pr> ProgramIndex<'pr> {
     /// ancestors may find the module's constant first, which this index
     /// does not place: Ruby puts it ahead of the body's own mixins.
     fn mixed_from_outside(&self, class: &str) -> bool {
-        let here = self
-            .class_mixins
-            .iter()
-            .any(|(key, _)| !key.starts_with("#<Class:") && crate::model::index::may_name_class(key, class));
+        let here = self.class_mixins.iter().any(|(key, _)| {
+            !crate::model::index::is_singleton_key(key) && crate::model::index::may_name_class(key, class)
+        });
         if here {
             return true;
         }
@@ -3838,10 +3837,9 @@ pub fn defaults_call_nothing(def: &ruby_prism::DefNode<'_>) -> bool {
 /// may reach the object.
 fn helper_call_given_arguments(statement: &Node<'_>) -> Option<String> {
     let call = statement.as_call_node()?;
-    let plain = |argument: &Node<'_>| {
-        !may_call_back(argument)
-            && !matches!(argument, Node::BlockArgumentNode { .. } | Node::ForwardingArgumentsNode { .. })
-    };
+    // (`&blk` is the call's block, not one of its arguments.)
+    let plain =
+        |argument: &Node<'_>| !may_call_back(argument) && !matches!(argument, Node::ForwardingArgumentsNode { .. });
     let arguments = call.arguments()?;
     (matches!(call.receiver(), None | Some(Node::SelfNode { .. }))
         && call.block().is_none()
@@ -4234,7 +4232,8 @@ fn may_call_back(node: &Node<'_>) -> bool {
 enum Head {
     Found(Name),
     Missing,
-    /// A module mixed in from outside may answer ahead of what is known.
+    /// Something may answer ahead of what is known: a module mixed in from
+    /// outside, or a place some file sets the name on (`const_set`).
     Uncertain,
 }
 

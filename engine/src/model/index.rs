@@ -664,11 +664,8 @@ impl ProjectIndex {
         index.library_mixed = index.library_mixin_methods(env);
         // Instance side only: a constant lookup walks the class's own
         // ancestors, not its singleton class's.
-        index.outside_mixed = class_mixins
-            .iter()
-            .map(|(class, _)| class.clone())
-            .filter(|class| !class.starts_with("#<Class:"))
-            .collect();
+        index.outside_mixed =
+            class_mixins.iter().map(|(class, _)| class.clone()).filter(|class| !is_singleton_key(class)).collect();
         index.outside_mixed.sort();
         index.outside_mixed.dedup();
         index.outside_mixins = class_mixins.iter().map(|(_, module)| module.clone()).collect();
@@ -1111,9 +1108,9 @@ impl ProjectIndex {
             // Mixed into every object (`class Object; include M`): called
             // from any class, most of which are no relative of M's.
             let everyones =
-                self.descendants(&class).iter().any(|d| matches!(&**d, "Object" | "Kernel" | "BasicObject"));
+                || self.descendants(&class).iter().any(|d| matches!(&**d, "Object" | "Kernel" | "BasicObject"));
             let shared = merged.is_module
-                && (merged.extends_self || extended.contains(&class) || unseen.contains(&class) || everyones);
+                && (merged.extends_self || extended.contains(&class) || unseen.contains(&class) || everyones());
             for side in [Side::Instance, Side::Singleton] {
                 if shared && side == Side::Instance {
                     continue;
@@ -1571,7 +1568,7 @@ impl ProjectIndex {
     /// Does some file give `method` to a class object from outside its
     /// body? (What the caller reads of this: `Dep::Redefined`.)
     pub fn class_objects_replace(&self, method: &str) -> bool {
-        self.core_replaced.iter().any(|(class, m)| m == method && class.starts_with("#<Class:"))
+        self.core_replaced.iter().any(|(class, m)| m == method && is_singleton_key(class))
     }
 
     /// The classes some file's block gives `method` (sorted).
@@ -2349,6 +2346,11 @@ pub const ANY_CLASS: &str = "*";
 /// replaces `#<Class:Integer>`'s `sqrt`.
 pub fn singleton_of(class: &str) -> String {
     format!("#<Class:{class}>")
+}
+
+/// Is `key` a singleton side so written (see [`singleton_of`])?
+pub fn is_singleton_key(key: &str) -> bool {
+    key.starts_with("#<Class:")
 }
 
 #[cfg(test)]
