@@ -175,15 +175,23 @@ pub struct Exported {
     /// What its pass one learned: an analysis whose pass one would ask the
     /// same questions starts after it.
     pub pass_one: Option<infer::PassOne>,
+    /// Each `def`'s walk: an analysis takes those whose reads stand.
+    pub recording: Option<infer::replay::Recording>,
 }
 
 pub fn exports_of(source: &[u8], version: RubyVersion, env: &Environment, link: ProjectLink) -> Exported {
     stack_guard::guarded(|| {
         let parsed = ParsedFile::parse_as(source, version);
         if !parsed.errors().is_empty() {
-            return Exported { exports: FileExports::default(), reads: Vec::new(), types: None, pass_one: None };
+            return Exported {
+                exports: FileExports::default(),
+                reads: Vec::new(),
+                types: None,
+                pass_one: None,
+                recording: None,
+            };
         }
-        let mut inference = infer::infer_in_project(&parsed, env, Some(link));
+        let mut inference = infer::infer_for_exports(&parsed, env, link);
         let (mut exports, reads) = (inference.exports(), inference.project_reads());
         let policy = inference.index.project.as_ref().map_or(ParameterPolicy::Off, |p| p.index.policy);
         if policy != ParameterPolicy::Off {
@@ -196,13 +204,15 @@ pub fn exports_of(source: &[u8], version: RubyVersion, env: &Environment, link: 
             exports.calls.escaped_infixes = infixes;
         }
         let pass_one = inference.pass_one.take();
-        Exported { exports, reads, types: Some(inference.types), pass_one }
+        let recording = inference.recording.take();
+        Exported { exports, reads, types: Some(inference.types), pass_one, recording }
     })
     .unwrap_or_else(|_| Exported {
         exports: FileExports::default(),
         reads: Vec::new(),
         types: None,
         pass_one: None,
+        recording: None,
     })
 }
 

@@ -644,6 +644,10 @@ fn an_analysis_starts_after_pass_one_only_when_pass_one_read_nothing_the_exports
     let cache = &json(&output)["stats"]["cache"];
     assert_eq!(cache["reinferred"], 2, "{cache}");
     assert_eq!(cache["pass_one_reused"], 1, "{cache}");
+    // Counter's `initialize` and Keeper's `size` read nothing that changed;
+    // Keeper's pass one learns `@size` anew (3, where the export pass had
+    // `untyped`), so its `size` is inferred again all the same (below).
+    assert_eq!(cache["defs_standing"], 2, "{cache}");
     // Counter's pass one (`@count = 0`) stands; Keeper's read Other#size.
     assert_eq!(type_at(dir.path(), "lib/counter.rb:6:26"), "3");
     assert_eq!(type_at(dir.path(), "lib/counter.rb:6:33"), "0");

@@ -1061,6 +1061,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     let mut all: Option<Vec<Type>> = None;
                     for id in ids {
                         let start = self.index.def(*id).node.location().start() as usize;
+                        self.note_def_read(start);
                         all = Some(join_positions(all, self.def_yields.get(&start)?)?);
                     }
                     all?

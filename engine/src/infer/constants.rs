@@ -98,7 +98,7 @@ impl<'pr> Inferrer<'pr, '_> {
         self.index.constants.contains_key(full) || self.index.project_constant(full).is_some()
     }
 
-    fn constant_type_as_written(&mut self, full: &Name) -> Type {
+    pub(super) fn constant_type_as_written(&mut self, full: &Name) -> Type {
         if !self.index.constants.contains_key(full) {
             // Assigned in another file of the project: what that file's
             // inference found (`untyped` before the exports are in).
@@ -112,8 +112,16 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         if let Some(writes) = self.index.constants.get(full) {
             if let Some(known) = self.constants.get(full) {
-                return known.clone().unwrap_or_else(Type::untyped);
+                let known = known.clone();
+                match known {
+                    Some(_) => self.note_use(super::replay::Use::Const(full.clone())),
+                    None => self.note_in_progress(super::replay::Use::Const(full.clone())),
+                }
+                return known.unwrap_or_else(Type::untyped);
             }
+            // A window around this uses the constant: a replay of it
+            // evaluates the constant at the same point.
+            self.open_constant_window(full);
             self.constants.insert(full.clone(), None);
             let writes: Vec<(Node<'pr>, Vec<Name>)> =
                 writes.iter().map(|w| (crate::syntax::node_clone(&w.value), w.lexical.clone())).collect();
@@ -126,6 +134,7 @@ impl<'pr> Inferrer<'pr, '_> {
             types.extend(self.index.project_constant(full));
             let ty = union(types);
             self.constants.insert(full.clone(), Some(ty.clone()));
+            self.close_window();
             return ty;
         }
         if let Some(rtype) = self.env.constant(full) {

@@ -18,7 +18,7 @@ const GIVE_UP_AFTER: usize = 5;
 /// walked once with every local unknown, so nesting cannot multiply the
 /// rounds without bound; likewise once a file has spent its budget.
 const MAX_NESTED_LOOPS: usize = 6;
-const LOOP_ROUND_BUDGET: usize = 200_000;
+pub(super) const LOOP_ROUND_BUDGET: usize = 200_000;
 
 /// What a class's `===` being true says of the value matched.
 pub(super) enum CaseEquality {

@@ -149,6 +149,47 @@ pub struct ProjectLink {
     /// dropped after it asks again: listing the rest cost more than a
     /// percent of a cold run).
     all_reads: bool,
+    /// Every read folding the exports in may change, in order, repeats
+    /// included, while the export pass records which `def` read what (see
+    /// `super::replay`).
+    journal: RefCell<Option<Journal>>,
+}
+
+/// Reads in order, each fact listed once and named by its number.
+#[derive(Default)]
+pub struct Journal {
+    numbers: HashMap<Dep, u32>,
+    constants: HashMap<Name, u32>,
+    pub deps: Vec<Dep>,
+    pub log: Vec<u32>,
+}
+
+impl Journal {
+    fn note(&mut self, dep: &Dep) {
+        let number = match self.numbers.get(dep) {
+            Some(number) => *number,
+            None => {
+                let number = self.deps.len() as u32;
+                self.deps.push(dep.clone());
+                self.numbers.insert(dep.clone(), number);
+                number
+            }
+        };
+        self.log.push(number);
+    }
+
+    fn note_constant(&mut self, name: &str) {
+        let number = match self.constants.get(name) {
+            Some(number) => *number,
+            None => {
+                let number = self.deps.len() as u32;
+                self.deps.push(Dep::Constant(Name::from(name)));
+                self.constants.insert(Name::from(name), number);
+                number
+            }
+        };
+        self.log.push(number);
+    }
 }
 
 impl ProjectLink {
@@ -165,6 +206,43 @@ impl ProjectLink {
             exported_read: Default::default(),
             object_made_read: Default::default(),
             all_reads: true,
+            journal: RefCell::new(None),
+        }
+    }
+
+    /// A fresh link to the same index for the same file.
+    pub fn again(&self) -> ProjectLink {
+        ProjectLink::new(self.index.clone(), self.file).keeping(self.all_reads)
+    }
+
+    /// Starts listing reads in order (see [`ProjectLink::journal_len`]).
+    pub fn start_journal(&self) {
+        *self.journal.borrow_mut() = Some(Journal::default());
+    }
+
+    /// How many reads the journal holds: a window of inference is the
+    /// reads between two of these.
+    pub fn journal_len(&self) -> usize {
+        self.journal.borrow().as_ref().map_or(0, |journal| journal.log.len())
+    }
+
+    /// The facts read (by number) from `from` on, each once.
+    pub fn journal_since(&self, from: usize) -> Vec<u32> {
+        let journal = self.journal.borrow();
+        let Some(journal) = journal.as_ref() else { return Vec::new() };
+        let mut read = journal.log[from.min(journal.log.len())..].to_vec();
+        read.sort_unstable();
+        read.dedup();
+        read
+    }
+
+    pub fn take_journal(&self) -> Journal {
+        self.journal.borrow_mut().take().unwrap_or_default()
+    }
+
+    fn journal(&self, dep: &Dep) {
+        if let Some(journal) = self.journal.borrow_mut().as_mut() {
+            journal.note(dep);
         }
     }
 
@@ -205,6 +283,9 @@ impl ProjectLink {
 
     /// Notes a read of what other files' method returns or ivar writes.
     pub fn read(&self, dep: Dep) {
+        if dep.reads_exports() {
+            self.journal(&dep);
+        }
         if self.all_reads || dep.reads_exports() {
             self.other_reads.borrow_mut().insert(dep);
         }
@@ -220,10 +301,14 @@ impl ProjectLink {
 
     /// Notes that the analysis asked whether the exports are in.
     pub fn read_exported(&self) {
+        self.journal(&Dep::Exported);
         self.exported_read.set(true);
     }
 
     fn read_constant(&self, name: &str) {
+        if let Some(journal) = self.journal.borrow_mut().as_mut() {
+            journal.note_constant(name);
+        }
         note_name(&self.constants_read, name);
     }
 
@@ -688,6 +773,12 @@ impl<'pr> ProgramIndex<'pr> {
         let project = self.project.as_ref()?;
         let key = (Name::from(class), side, method.to_string());
         if let Some(known) = self.overrides.borrow().get(&key) {
+            // The answer is this inference's to reuse; the journal still
+            // lists the read for the `def` asking now.
+            project.journal(&Dep::Overrides(key.0.clone(), side, key.2.clone()));
+            if side == Side::Instance {
+                project.journal(&Dep::MixinOverrides(key.0.clone(), key.2.clone()));
+            }
             return known.clone();
         }
         // Who the descendants are is the class's shape; which of them

@@ -97,12 +97,25 @@ impl<'pr> Inferrer<'pr, '_> {
     pub fn method_return(&mut self, id: usize) -> Type {
         let offset = self.index.def(id).node.location().start() as usize;
         match self.methods.get(&offset) {
-            Some(MethodState::Done(ty)) => return ty.clone(),
-            Some(MethodState::InProgress) => return Type::untyped(),
+            Some(MethodState::Done(ty)) => {
+                let ty = ty.clone();
+                self.note_use(super::replay::Use::Def(offset));
+                return ty;
+            }
+            Some(MethodState::InProgress) => {
+                self.note_in_progress(super::replay::Use::Def(offset));
+                return Type::untyped();
+            }
             None => {}
         }
         self.methods.insert(offset, MethodState::InProgress);
+        if let Some(ty) = self.replay_def(offset) {
+            self.methods.insert(offset, MethodState::Done(ty.clone()));
+            return ty;
+        }
+        self.open_window(offset, self.index.def(id).node.location().end() as usize);
         let ty = self.infer_def(id);
+        self.close_window();
         self.methods.insert(offset, MethodState::Done(ty.clone()));
         ty
     }
@@ -466,13 +479,18 @@ impl<'pr> Inferrer<'pr, '_> {
         if self.family_ancestry_open(&facts) {
             return Type::untyped();
         }
-        let Some(table) = &self.ivar_table else { return Type::untyped() };
+        let Some(table) = &self.ivar_table else {
+            self.note_use(super::replay::Use::Ivar((family.clone(), side, ivar.to_string())));
+            return Type::untyped();
+        };
         if self.family_library_writes(&facts, side) {
             return Type::untyped();
         }
         // Never assigned anywhere in the family: Ruby reads an unset
         // instance variable as nil.
-        let assigned = table.get(&(family.clone(), side, ivar.to_string())).cloned().unwrap_or(Type::Bot);
+        let key = (family.clone(), side, ivar.to_string());
+        let assigned = table.get(&key).cloned().unwrap_or(Type::Bot);
+        self.note_use(super::replay::Use::Ivar(key));
         let assigned = &assigned;
         let members = &facts.members;
         let initialized =
@@ -603,9 +621,11 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         let mut writes: Vec<Type> = Vec::new();
         let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
-        if let Some(local) = self.ivar_table.as_ref().and_then(|t| t.get(&(family, side, ivar.to_string()))) {
+        let key = (family, side, ivar.to_string());
+        if let Some(local) = self.ivar_table.as_ref().and_then(|t| t.get(&key)) {
             writes.push(local.clone());
         }
+        self.note_use(super::replay::Use::Ivar(key));
         for member in &members {
             project.read(crate::model::index::Dep::Ivars(member.clone()));
             if let Some(elsewhere) = project.index.ivar_writes(member, side, ivar, project.file) {
@@ -1176,7 +1196,9 @@ impl<'pr> Inferrer<'pr, '_> {
     pub(super) fn ivars_after_own_call(&mut self, class: &Name, method: &str) -> Option<Rc<HashMap<String, Type>>> {
         let id = self.surely_runs(class, method)?;
         let offset = self.index.def(id).node.location().start() as usize;
-        if !self.exit_ivars.contains_key(&offset) {
+        if self.exit_ivars.contains_key(&offset) {
+            self.note_def_read(offset);
+        } else {
             self.method_return(id);
         }
         let exit = self.exit_ivars.get(&offset)?.clone()?;
@@ -1191,7 +1213,9 @@ impl<'pr> Inferrer<'pr, '_> {
     pub(super) fn own_call_keeps_ivars(&mut self, class: &Name, method: &str) -> bool {
         let Some(id) = self.surely_runs(class, method) else { return false };
         let offset = self.index.def(id).node.location().start() as usize;
-        if !self.keeps_ivars.contains_key(&offset) {
+        if self.keeps_ivars.contains_key(&offset) {
+            self.note_def_read(offset);
+        } else {
             self.method_return(id);
         }
         self.keeps_ivars.get(&offset).copied().unwrap_or(false) && self.answered_by_its_def(class, method)
@@ -1201,7 +1225,9 @@ impl<'pr> Inferrer<'pr, '_> {
     /// (see [`Self::own_call_keeps_ivars`]), whoever calls it?
     pub(super) fn def_keeps_ivars(&mut self, id: usize) -> bool {
         let offset = self.index.def(id).node.location().start() as usize;
-        if !self.keeps_ivars.contains_key(&offset) {
+        if self.keeps_ivars.contains_key(&offset) {
+            self.note_def_read(offset);
+        } else {
             self.method_return(id);
         }
         self.keeps_ivars.get(&offset).copied().unwrap_or(false)

@@ -28,6 +28,7 @@ mod named_groups;
 mod narrow;
 mod overloads;
 mod query;
+pub mod replay;
 mod scope_writes;
 mod signature;
 mod yields;
@@ -114,7 +115,17 @@ pub fn infer_in_project<'pr, 'e>(
     env: &'e Environment,
     project: Option<ProjectLink>,
 ) -> Inference<'pr, 'e> {
-    infer_from(parsed, env, project, None)
+    infer_from(parsed, env, project, None, Mode::Plain)
+}
+
+/// The export pass's inference of a file: as [`infer_in_project`], also
+/// recording each `def`'s walk for the analysis to take (see `replay`).
+pub fn infer_for_exports<'pr, 'e>(
+    parsed: &'pr ParsedFile<'_>,
+    env: &'e Environment,
+    project: ProjectLink,
+) -> Inference<'pr, 'e> {
+    infer_from(parsed, env, Some(project), None, Mode::Record)
 }
 
 /// What pass one learned of a file's instance-variable writes, and the
@@ -132,16 +143,27 @@ pub enum Prior {
     Types(Box<FileTypes>),
     /// Pass one: the questions pass one asked read the same.
     PassOne(Option<IvarTable>),
+    /// The `def`s whose questions read the same (and maybe pass one).
+    Windows(Box<replay::Windows>),
 }
 
 /// What each instance variable is assigned in a file, by family.
 pub type IvarTable = HashMap<IvarKey, Type>;
+
+/// What an inference does besides inferring: nothing, record each `def`'s
+/// walk (the export pass), or take the export pass's windows that stand.
+enum Mode {
+    Plain,
+    Record,
+    Replay(Box<replay::Windows>),
+}
 
 fn infer_from<'pr, 'e>(
     parsed: &'pr ParsedFile<'_>,
     env: &'e Environment,
     project: Option<ProjectLink>,
     learned: Option<Option<IvarTable>>,
+    mode: Mode,
 ) -> Inference<'pr, 'e> {
     let root = parsed.root();
     let exporting = project.is_some();
@@ -150,25 +172,51 @@ fn infer_from<'pr, 'e>(
     // Pass one learns what each instance variable is assigned; pass two
     // reads instance variables through that table.
     let utf8 = literals::utf8_source(parsed.source);
-    let walk_alone = |ivar_table: Option<IvarTable>| {
+    let recording = matches!(mode, Mode::Record) && index.project.is_some();
+    let replayed = std::cell::Cell::new(0);
+    let walk_alone = |ivar_table: Option<IvarTable>, replayer: Option<Box<replay::Replayer>>| {
         let mut alone = Inferrer::new(env, &index, families.clone(), ivar_table);
         alone.utf8_source = utf8;
         // About one typed node per dozen bytes of source: sized for half
         // that, the table grows once or twice, not a dozen times, and is
         // not kept (until the analysis reuses it) at twice its size.
         alone.types.reserve(parsed.source.len() / 24);
+        if let (true, Some(link)) = (recording, index.project.as_ref()) {
+            link.start_journal();
+            let defs = index.defs.iter().map(|def| (def.node.location().start(), def.node.location().end())).collect();
+            alone.recorder = Some(std::cell::RefCell::new(replay::Recorder::new(defs)));
+        }
+        alone.replayer = replayer;
         alone.program(&root);
         if exporting {
             alone.evaluate_all_constants();
         }
-        alone
+        let recorded = alone.take_recording();
+        replayed.set(alone.replayed);
+        (alone, recorded)
     };
     let sites = ivar_sites::collect(&root);
+    let (learned, windows) = match mode {
+        // Pass one's table stands: pass two starts at once.
+        Mode::Replay(windows) if windows.table_stands => (Some(windows.table.clone()), Some(windows)),
+        Mode::Replay(windows) => (learned, Some(windows)),
+        _ => (learned, None),
+    };
+    let mut windows = windows;
+    // Each window compares what it read of pass one's table with the table
+    // pass two starts from.
+    let mut replayer_for = |_: &Option<IvarTable>| -> Option<Box<replay::Replayer>> {
+        let windows = *windows.take()?;
+        (!windows.recording.is_empty()).then(|| {
+            Box::new(replay::Replayer { types: windows.types, recording: windows.recording, table: windows.table })
+        })
+    };
     // Nothing assigns an instance variable: there is nothing to learn, and
     // one walk does.
     if !sites.writes {
-        let types = walk_alone(None).finish();
-        return Inference::new(types, index, env, families);
+        let (walked, recorded) = walk_alone(None, replayer_for(&None));
+        let types = walked.finish();
+        return Inference::new(types, index, env, families).with_recording(recorded).replaying(replayed.get());
     }
     let (table, pass_one) = match learned {
         Some(table) => (table, None),
@@ -179,11 +227,16 @@ fn infer_from<'pr, 'e>(
             (table, kept)
         }
     };
+    let replayer = replayer_for(&table);
     let Some(table) = table else {
-        let types = walk_alone(None).finish();
-        return Inference::new(types, index, env, families).with_pass_one(pass_one);
+        let (walked, recorded) = walk_alone(None, replayer);
+        let types = walked.finish();
+        return Inference::new(types, index, env, families)
+            .with_pass_one(pass_one)
+            .with_recording(recorded)
+            .replaying(replayed.get());
     };
-    let mut second = walk_alone(Some(table));
+    let (mut second, recorded) = walk_alone(Some(table), replayer);
     let mut ivars = second.ivar_table.take().unwrap_or_default();
     for (key, ty) in std::mem::take(&mut second.ivar_writes) {
         let entry = ivars.entry(key).or_insert(Type::Bot);
@@ -191,7 +244,10 @@ fn infer_from<'pr, 'e>(
     }
     let mut types = second.finish();
     types.ivars = ivars;
-    Inference::new(types, index, env, families).with_pass_one(pass_one)
+    Inference::new(types, index, env, families)
+        .with_pass_one(pass_one)
+        .with_recording(recorded)
+        .replaying(replayed.get())
 }
 
 /// Pass one: walks only the `def`s that may assign or grow an ivar (and
@@ -238,7 +294,8 @@ pub fn types_in_project(
 ) -> FileTypes {
     match prior {
         Some(Prior::Types(types)) => *types,
-        Some(Prior::PassOne(table)) => infer_from(parsed, env, link, Some(table)).types,
+        Some(Prior::PassOne(table)) => infer_from(parsed, env, link, Some(table), Mode::Plain).types,
+        Some(prior @ Prior::Windows(_)) => infer_with_prior(parsed, env, link, Some(prior)).types,
         None => infer_in_project(parsed, env, link).types,
     }
 }
@@ -257,7 +314,16 @@ pub fn infer_with_prior<'pr, 'e>(
             let families = Rc::new(methods::ivar_families(&index));
             Inference::new(*types, index, env, families)
         }
-        Some(Prior::PassOne(table)) => infer_from(parsed, env, project, Some(table)),
+        Some(Prior::PassOne(table)) => infer_from(parsed, env, project, Some(table), Mode::Plain),
+        Some(Prior::Windows(windows)) => {
+            let check = replay::checking().then(|| project.as_ref().map(ProjectLink::again)).flatten();
+            let replayed = infer_from(parsed, env, project, None, Mode::Replay(windows));
+            if let Some(link) = check {
+                let plain = infer_in_project(parsed, env, Some(link)).types;
+                replay::compare(&replayed.types, &plain, parsed.source, replayed.replayed);
+            }
+            replayed
+        }
         None => infer_in_project(parsed, env, project),
     }
 }
@@ -409,6 +475,12 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// `control::raise_guard`), by start offset, with what the guard lets
     /// through: the object exists only if the guard passed.
     pub guarded_write: Option<(usize, control::Narrowing)>,
+    /// The export pass's record of each `def`'s walk (see `replay`).
+    recorder: Option<std::cell::RefCell<replay::Recorder>>,
+    /// The analysis's windows of the export pass to take.
+    replayer: Option<Box<replay::Replayer>>,
+    /// How many it took.
+    replayed: usize,
 }
 
 impl<'pr, 'a> Inferrer<'pr, 'a> {
@@ -451,7 +523,21 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             call_log: call_sites::CallRecorder::default(),
             ivar_scan: None,
             guarded_write: None,
+            recorder: None,
+            replayer: None,
+            replayed: 0,
         }
+    }
+
+    /// What the recorder kept, with the journal of reads it points into.
+    fn take_recording(&mut self) -> Option<replay::Recording> {
+        let recorder = self.recorder.take()?;
+        let journal = self.index.project.as_ref().map(|link| link.take_journal()).unwrap_or_default();
+        let mut recording = recorder.into_inner().finish(journal, &self.types);
+        recording.exit_ivars =
+            self.exit_ivars.iter().map(|(at, exit)| (*at, exit.as_ref().map(|map| HashMap::clone(map)))).collect();
+        recording.keeps_ivars = self.keeps_ivars.clone();
+        Some(recording)
     }
 
     fn finish(self) -> FileTypes {
@@ -479,7 +565,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     }
 
     pub fn record(&mut self, node: &Node<'pr>, ty: &Type) {
-        self.types.insert(key_of(node), ty.clone());
+        let key = key_of(node);
+        if let Some(recorder) = self.recorder.as_mut() {
+            recorder.get_mut().key(key);
+        }
+        self.types.insert(key, ty.clone());
     }
 
     pub fn recorded(&self, node: &Node<'pr>) -> Option<&Type> {

@@ -20,6 +20,10 @@ pub struct Inference<'pr, 'e> {
     families: Rc<HashMap<Name, Name>>,
     /// What pass one learned, when it ran against a project index.
     pub pass_one: Option<super::PassOne>,
+    /// The export pass's record of each `def`'s walk.
+    pub recording: Option<super::replay::Recording>,
+    /// How many `def`s the analysis took from the export pass's walk.
+    pub replayed: usize,
 }
 
 impl<'pr, 'e> Inference<'pr, 'e> {
@@ -29,7 +33,17 @@ impl<'pr, 'e> Inference<'pr, 'e> {
         env: &'e Environment,
         families: Rc<HashMap<Name, Name>>,
     ) -> Self {
-        Inference { types, index, env, families, pass_one: None }
+        Inference { types, index, env, families, pass_one: None, recording: None, replayed: 0 }
+    }
+
+    pub(super) fn with_recording(mut self, recording: Option<super::replay::Recording>) -> Self {
+        self.recording = recording;
+        self
+    }
+
+    pub(super) fn replaying(mut self, replayed: usize) -> Self {
+        self.replayed = replayed;
+        self
     }
 
     pub(super) fn with_pass_one(mut self, pass_one: Option<super::PassOne>) -> Self {

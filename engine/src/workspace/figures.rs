@@ -29,6 +29,11 @@ pub struct CacheFigures {
     /// what the export pass's pass one learned of their instance variables
     /// (the exports having changed nothing that pass read).
     pub pass_one_reused: usize,
+    /// The `def`s of the files inferred again whose export-pass walk read
+    /// nothing the folded exports answer otherwise: the analysis takes
+    /// each one's types where a cold walk would infer it, when what it used
+    /// came out the same (see `infer::replay`).
+    pub defs_standing: usize,
     /// What became of the project index: `kept` (no file changed),
     /// `cut off` (files changed, but nothing another file reads: the last
     /// index stands), `refolded` (same structure, new exports) or `rebuilt`.

@@ -35,6 +35,7 @@ pub use figures::CacheFigures;
 
 use crate::analysis::{self, FileReport, Settings};
 use crate::files::Target;
+use crate::infer::replay::{self, Recording};
 use crate::infer::{FileTypes, IvarTable, Prior, ProjectLink};
 use crate::model::index::{Dep, FileExports, FileId, FileInterface, ProjectIndex, SharedIndex};
 use crate::model::sources::{ContentHash, Look, Source, SourceStore};
@@ -222,10 +223,30 @@ impl Project {
                 let reads = if keyed { exports.deps.iter().map(|(dep, _)| dep.clone()).collect() } else { Vec::new() };
                 return Some((display, Reuse { prior: Prior::Types(Box::new(inferred.types)), reads }));
             }
+            let pass_one_stands = inferred.pass_one.as_ref().map(|(deps, _)| fingerprints.all_same_exports(deps, id));
+            // The `def`s whose every read stands, taken with the types. (A
+            // window's reads are among the file's: the same link noted both.)
+            let windows = inferred.windows.and_then(|recording| {
+                let changed = fingerprints.changed_exports(&exports.deps, id);
+                let standing: Vec<bool> = recording.deps.iter().map(|dep| !changed.contains(&dep)).collect();
+                let recording = recording.keep_standing(|read| standing[read as usize]);
+                (!recording.is_empty()).then_some(recording)
+            });
+            if let Some(recording) = windows {
+                // Reads the analysis does not make again are the export
+                // pass's: all of them, for a report keyed by what it read.
+                let reads = if keyed { exports.deps.iter().map(|(dep, _)| dep.clone()).collect() } else { Vec::new() };
+                let (table, table_stands) = match inferred.pass_one {
+                    Some((_, table)) => (table, pass_one_stands == Some(true)),
+                    None => (None, true),
+                };
+                let windows = replay::Windows { types: inferred.types, recording, table, table_stands };
+                return Some((display, Reuse { prior: Prior::Windows(Box::new(windows)), reads }));
+            }
             let (deps, table) = inferred.pass_one?;
             // The types fall here: freed on the analysis threads.
             drop(inferred.types);
-            fingerprints.all_same_exports(&deps, id).then(|| {
+            (pass_one_stands == Some(true)).then(|| {
                 let reads = if keyed { deps.into_iter().map(|(dep, _)| dep).collect() } else { Vec::new() };
                 (display, Reuse { prior: Prior::PassOne(table), reads })
             })
@@ -452,7 +473,8 @@ impl Workspace {
                     };
                     let deps = memo.record(kept(found.reads), ids[display]);
                     let pass_one = found.pass_one.map(|pass| (memo.record(kept(pass.reads), ids[display]), pass.table));
-                    let inferred = found.types.map(|types| Inferred { types, pass_one });
+                    let windows = found.recording.filter(|r| !r.is_empty());
+                    let inferred = found.types.map(|types| Inferred { types, pass_one, windows });
                     let cached = Cached { hash: source.hash, deps, value: Arc::new(found.exports), validated: 0 };
                     (display.clone(), cached, inferred)
                 })
@@ -611,7 +633,21 @@ impl Workspace {
         }
         project.inferred.lock().unwrap_or_else(|p| p.into_inner()).clear();
         project.figures.reinferred = work.iter().filter(|w| !matches!(w.3, Some(Prior::Types(_)))).count();
-        project.figures.pass_one_reused = work.iter().filter(|w| matches!(w.3, Some(Prior::PassOne(_)))).count();
+        project.figures.pass_one_reused = work
+            .iter()
+            .filter(|w| match &w.3 {
+                Some(Prior::PassOne(_)) => true,
+                Some(Prior::Windows(windows)) => windows.table_stands,
+                _ => false,
+            })
+            .count();
+        project.figures.defs_standing = work
+            .iter()
+            .map(|w| match &w.3 {
+                Some(Prior::Windows(windows)) => windows.recording.windows.len(),
+                _ => 0,
+            })
+            .sum();
         project.figures.reanalysed = work.len();
         let facts = project.facts.clone();
         let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
@@ -691,6 +727,8 @@ type Reanalysis = (usize, String, Source, Option<Prior>, Vec<Dep>);
 struct Inferred {
     types: FileTypes,
     pass_one: Option<(Recorded, Option<IvarTable>)>,
+    /// Each `def`'s walk (its reads are among the exports').
+    windows: Option<Recording>,
 }
 
 /// Reads with what each read as.
@@ -790,6 +828,15 @@ impl Fingerprints {
     /// what folding the exports in may change is looked at again.
     fn all_same_exports(&self, deps: &[(Dep, u64)], reader: FileId) -> bool {
         deps.iter().filter(|(dep, _)| dep.reads_exports()).all(|(dep, value)| self.of(dep, reader) == *value)
+    }
+
+    /// The reads of `deps` folding the exports in changed (a few, where
+    /// `all_same_exports` says no).
+    fn changed_exports<'d>(&self, deps: &'d [(Dep, u64)], reader: FileId) -> Vec<&'d Dep> {
+        deps.iter()
+            .filter(|(dep, value)| dep.reads_exports() && self.of(dep, reader) != *value)
+            .map(|(dep, _)| dep)
+            .collect()
     }
 
     fn record(&self, reads: Vec<Dep>, reader: FileId) -> Vec<(Dep, u64)> {

@@ -1,0 +1,592 @@
+//! Reusing the export pass's inference of single `def`s in a file's
+//! analysis. A file whose exports read another file's method return is
+//! inferred again once the exports are folded in; most of its `def`s read
+//! nothing that changed, and a cold run inferred each of them already.
+//!
+//! The export pass records, per `def` it infers (a window), the project
+//! facts read in it, in order, and what else of the file it used: other
+//! `def`s' results and constants. The workspace keeps the windows whose
+//! reads all answer the same against the folded index. The analysis then
+//! takes such a `def`'s results at the very point a cold inference would
+//! infer it, after making sure that what it used came out the same, so the
+//! answer is the one a cold inference gives (`tests/warm_equals_cold.rs`,
+//! and byte-identical output on the corpora).
+//!
+//! A window is not kept when its outcome may depend on the order the file
+//! was walked in: it met a `def` or constant still being inferred, it
+//! evaluated a constant (whose value nodes the class body records too),
+//! a node it recorded is recorded elsewhere as well, or it spent the
+//! loop budget.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use super::{FileTypes, IvarTable, NodeKey};
+use crate::model::index::Dep;
+use crate::types::{Name, Type};
+
+/// Something of the file a window used, in the order first used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Use {
+    /// A `def`'s return, yields and ivar facts, by its start offset.
+    Def(usize),
+    /// A constant's value, evaluated before the window asked.
+    Const(Name),
+    /// What pass one's table says of an instance variable (and whether
+    /// there is a table at all).
+    Ivar(super::IvarKey),
+}
+
+/// One `def`'s inference as the export pass walked it.
+#[derive(Debug, Clone)]
+pub struct Window {
+    /// The facts it read, by number in the recording's `deps` (those of
+    /// `def`s inferred within it included).
+    pub reads: Vec<u32>,
+    /// The nodes its own walk recorded (those inside its `def`).
+    pub keys: Vec<NodeKey>,
+    pub uses: Vec<Use>,
+    /// Loop rounds its own walk spent.
+    pub rounds: usize,
+}
+
+/// What the export pass recorded of a file's `def`s.
+#[derive(Default)]
+pub struct Recording {
+    /// The facts read, each once.
+    pub deps: Vec<Dep>,
+    pub windows: HashMap<usize, Window>,
+    /// Each walked `def`'s ivar facts at its exit and whether it keeps its
+    /// caller's, by start offset (the types carry the rest).
+    pub exit_ivars: HashMap<usize, Option<HashMap<String, Type>>>,
+    pub keeps_ivars: HashMap<usize, bool>,
+}
+
+impl Recording {
+    /// Keeps the windows whose reads all stand, by number.
+    pub fn keep_standing(mut self, stands: impl Fn(u32) -> bool) -> Recording {
+        self.windows.retain(|_, window| window.reads.iter().all(|read| stands(*read)));
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.windows.is_empty()
+    }
+}
+
+/// What an analysis may take from the export pass: its types, the windows
+/// that stand, and pass one's table as it learned it.
+pub struct Windows {
+    pub types: FileTypes,
+    pub recording: Recording,
+    /// Pass one's table, and whether it stands (its reads answer the same);
+    /// if not, pass one runs again and the windows hold only if it learns
+    /// the same table.
+    pub table: Option<IvarTable>,
+    pub table_stands: bool,
+}
+
+/// An open window of the export pass: a `def`'s, or a constant's
+/// evaluation (`def: None`), whose nodes are the class body's.
+struct Open {
+    def: Option<usize>,
+    /// The `def`'s byte range, which its own walk records inside.
+    range: (u32, u32),
+    constant: Option<Name>,
+    reads_start: usize,
+    uses: Vec<Use>,
+    kept: bool,
+    rounds_start: usize,
+    inner_rounds: usize,
+}
+
+/// The export pass's recorder.
+pub(crate) struct Recorder {
+    /// Every `def`'s byte range, by start.
+    defs: Vec<(u32, u32)>,
+    open: Vec<Open>,
+    closed: Vec<(usize, Window)>,
+    /// A node was recorded inside a `def` by some other walk: which walk
+    /// records last may differ, so no window of the file is kept.
+    spoiled: bool,
+}
+
+impl Recorder {
+    pub fn new(mut defs: Vec<(u32, u32)>) -> Recorder {
+        defs.sort_unstable();
+        Recorder { defs, open: Vec::new(), closed: Vec::new(), spoiled: false }
+    }
+
+    /// A node recorded: inside the `def` whose window is innermost, or
+    /// (outside every `def` window) inside no `def` at all.
+    pub fn key(&mut self, key: NodeKey) {
+        match self.open.last() {
+            Some(top) if top.def.is_some() => {
+                if !(top.range.0 <= key.0 && key.1 <= top.range.1) {
+                    self.spoiled = true;
+                }
+            }
+            _ => {
+                if self.strictly_inside_def(key) {
+                    self.spoiled = true;
+                }
+            }
+        }
+    }
+
+    /// Inside a `def`, and not its own node (which the walk around it records).
+    fn strictly_inside_def(&self, key: NodeKey) -> bool {
+        let after = self.defs.partition_point(|(start, _)| *start <= key.0);
+        self.defs[..after].iter().rev().take(4).any(|&(start, end)| key.1 <= end && !is_def_node(&key, start, end))
+    }
+
+    pub fn open(&mut self, def: usize, end: usize, reads_start: usize, rounds: usize) {
+        self.open.push(Open {
+            def: Some(def),
+            range: (def as u32, end as u32),
+            constant: None,
+            reads_start,
+            uses: Vec::new(),
+            kept: true,
+            rounds_start: rounds,
+            inner_rounds: 0,
+        });
+    }
+
+    /// A constant's evaluation: a window of its own, never replayed alone,
+    /// which the window around it uses.
+    pub fn open_constant(&mut self, name: Name, reads_start: usize, rounds: usize) {
+        self.open.push(Open {
+            def: None,
+            range: (0, 0),
+            constant: Some(name),
+            reads_start,
+            uses: Vec::new(),
+            kept: true,
+            rounds_start: rounds,
+            inner_rounds: 0,
+        });
+    }
+
+    /// Closes the innermost window; `reads`: the facts read in it.
+    pub fn close(&mut self, reads: Vec<u32>, rounds: usize, budget_left: bool) {
+        let Some(open) = self.open.pop() else { return };
+        let spent = rounds - open.rounds_start;
+        if let Some(parent) = self.open.last_mut() {
+            parent.uses.push(match (open.def, &open.constant) {
+                (Some(def), _) => Use::Def(def),
+                (None, Some(name)) => Use::Const(name.clone()),
+                (None, None) => return,
+            });
+            // Whatever made this window order-dependent marked the parent
+            // too if it touched the parent's walk; else the parent only
+            // uses this one's outcome, which a replay compares.
+            parent.inner_rounds += spent;
+        }
+        let Some(def) = open.def else { return };
+        if !(open.kept && budget_left) {
+            return;
+        }
+        let window = Window { reads, keys: Vec::new(), uses: open.uses, rounds: spent - open.inner_rounds };
+        self.closed.push((def, window));
+    }
+
+    pub fn reads_start(&self) -> Option<usize> {
+        self.open.last().map(|open| open.reads_start)
+    }
+
+    /// A `def` or constant used as inferred before: the windows open now
+    /// stand only while it comes out the same.
+    pub fn used(&mut self, used: Use) {
+        if let Some(top) = self.open.last_mut() {
+            if !top.uses.contains(&used) {
+                top.uses.push(used);
+            }
+        }
+    }
+
+    /// What the open windows found depends on the order of the walk.
+    pub fn order_dependent(&mut self) {
+        for open in &mut self.open {
+            open.kept = false;
+        }
+    }
+
+    /// The walk asked for what is being inferred (open) further out. A
+    /// `def` calling itself meets itself in progress in any order; a
+    /// recursion through others makes them all, from the one met on, find
+    /// what they find because of where the walk entered it. The windows
+    /// around that one only use its outcome, which a replay compares.
+    pub fn met_in_progress(&mut self, met: &Use) {
+        let at = self.open.iter().rposition(|open| match met {
+            Use::Def(def) => open.def == Some(*def),
+            Use::Const(name) => open.constant.as_ref() == Some(name),
+            Use::Ivar(_) => false,
+        });
+        match at {
+            Some(at) if at + 1 == self.open.len() && matches!(met, Use::Def(_)) => {}
+            Some(at) => {
+                for open in &mut self.open[at..] {
+                    open.kept = false;
+                }
+            }
+            None => self.order_dependent(),
+        }
+    }
+
+    /// The windows kept, each with the nodes inside its `def` (a `def`
+    /// holding another is not kept: the nodes are not all its own).
+    pub fn finish(self, journal: crate::infer::index::Journal, types: &HashMap<NodeKey, Type>) -> Recording {
+        let mut recording = Recording { deps: journal.deps, ..Recording::default() };
+        if self.spoiled || self.closed.is_empty() {
+            return recording;
+        }
+        let defs = &self.defs;
+        let nested: HashSet<usize> = defs
+            .windows(2)
+            .filter(|pair| pair[1].1 <= pair[0].1)
+            .flat_map(|pair| [pair[0].0 as usize, pair[1].0 as usize])
+            .collect();
+        let mut windows: HashMap<usize, Window> =
+            self.closed.into_iter().filter(|(def, _)| !nested.contains(def)).collect();
+        for key in types.keys() {
+            let after = defs.partition_point(|(start, _)| *start <= key.0);
+            let Some(&(start, end)) = after.checked_sub(1).map(|at| &defs[at]) else { continue };
+            if key.1 <= end && !is_def_node(key, start, end) {
+                if let Some(window) = windows.get_mut(&(start as usize)) {
+                    window.keys.push(*key);
+                }
+            }
+        }
+        recording.windows = windows;
+        recording
+    }
+}
+
+/// The `def` node itself, which the walk around the `def` records (its
+/// body may span the same bytes: `def f; x; rescue; end`).
+fn is_def_node(key: &NodeKey, start: u32, end: u32) -> bool {
+    (key.0, key.1, key.2) == (start, end, crate::syntax::node_kind::NodeKind::DefNode)
+}
+
+/// The analysis's side: the windows it may take, and the export pass's
+/// types to take them from.
+pub(crate) struct Replayer {
+    pub types: FileTypes,
+    pub recording: Recording,
+    /// The table the export pass's pass two read.
+    pub table: Option<IvarTable>,
+}
+
+impl Replayer {
+    pub fn take(&mut self, def: usize) -> Option<Window> {
+        self.recording.windows.remove(&def)
+    }
+}
+
+impl super::Inferrer<'_, '_> {
+    /// Opens the export pass's window for the `def` at `offset`.
+    pub(super) fn open_window(&mut self, offset: usize, end: usize) {
+        if let Some(recorder) = self.recorder.as_mut() {
+            let reads = self.index.project.as_ref().map_or(0, |link| link.journal_len());
+            recorder.get_mut().open(offset, end, reads, self.loop_rounds);
+        }
+    }
+
+    /// Opens a window for evaluating the constant `name`.
+    pub(super) fn open_constant_window(&mut self, name: &Name) {
+        if let Some(recorder) = self.recorder.as_mut() {
+            let reads = self.index.project.as_ref().map_or(0, |link| link.journal_len());
+            recorder.get_mut().open_constant(name.clone(), reads, self.loop_rounds);
+        }
+    }
+
+    pub(super) fn close_window(&mut self) {
+        if let Some(recorder) = self.recorder.as_mut() {
+            let recorder = recorder.get_mut();
+            let reads = match (recorder.reads_start(), self.index.project.as_ref()) {
+                (Some(start), Some(link)) => link.journal_since(start),
+                _ => Vec::new(),
+            };
+            recorder.close(reads, self.loop_rounds, self.loop_rounds < super::control::LOOP_ROUND_BUDGET);
+        }
+    }
+
+    /// Something of the file a window uses as found so far.
+    pub(super) fn note_use(&self, used: Use) {
+        if let Some(recorder) = self.recorder.as_ref() {
+            recorder.borrow_mut().used(used);
+        }
+    }
+
+    /// The walk met `met` still being inferred.
+    pub(super) fn note_in_progress(&self, met: Use) {
+        if let Some(recorder) = self.recorder.as_ref() {
+            recorder.borrow_mut().met_in_progress(&met);
+        }
+    }
+
+    /// The walk met what it found depend on its order.
+    pub(super) fn note_order_dependent(&self) {
+        if let Some(recorder) = self.recorder.as_ref() {
+            recorder.borrow_mut().order_dependent();
+        }
+    }
+
+    /// A read of what the `def` at `offset` left (its yields, its ivar
+    /// facts) without asking for its return.
+    pub(super) fn note_def_read(&self, offset: usize) {
+        if self.recorder.is_none() {
+            return;
+        }
+        match self.methods.get(&offset) {
+            Some(super::MethodState::Done(_)) => self.note_use(Use::Def(offset)),
+            _ => self.note_order_dependent(),
+        }
+    }
+
+    /// Takes the export pass's walk of the `def` at `offset` (marked in
+    /// progress by the caller) when it stands: what it used comes out as it
+    /// did, and the loop budget would not run out in it. Its return type.
+    pub(super) fn replay_def(&mut self, offset: usize) -> Option<Type> {
+        let window = self.replayer.as_mut()?.take(offset)?;
+        let returned = self.replay_window(offset, window)?;
+        self.replayed += 1;
+        Some(returned)
+    }
+
+    fn replay_window(&mut self, offset: usize, window: Window) -> Option<Type> {
+        // In the order the window first used them, as a cold walk would.
+        for used in &window.uses {
+            match used {
+                Use::Def(def) => {
+                    if matches!(self.methods.get(def), Some(super::MethodState::InProgress)) {
+                        return None;
+                    }
+                    let id = *self.index.def_at.get(def)?;
+                    self.method_return(id);
+                    if !self.same_def_outcome(*def) {
+                        return None;
+                    }
+                }
+                Use::Ivar(key) => {
+                    let before = self.replayer.as_ref()?.table.as_ref().map(|table| table.get(key));
+                    if self.ivar_table.as_ref().map(|table| table.get(key)) != before {
+                        return None;
+                    }
+                }
+                Use::Const(name) => {
+                    if matches!(self.constants.get(name), Some(None)) {
+                        return None;
+                    }
+                    self.constant_type_as_written(name);
+                    let before = self.replayer.as_ref()?.types.constants.get(name);
+                    if self.constants.get(name).and_then(Option::as_ref) != before {
+                        return None;
+                    }
+                }
+            }
+        }
+        if self.loop_rounds + window.rounds >= super::control::LOOP_ROUND_BUDGET {
+            return None;
+        }
+        let replayer = self.replayer.as_ref()?;
+        let before = &replayer.types;
+        let returned = before.returns.get(&offset).cloned()?;
+        for key in &window.keys {
+            if let Some(ty) = before.types.get(key) {
+                self.types.insert(*key, ty.clone());
+            }
+        }
+        if let Some(yields) = before.yields.get(&offset) {
+            self.def_yields.insert(offset, yields.clone());
+        }
+        if let Some(exit) = replayer.recording.exit_ivars.get(&offset) {
+            self.exit_ivars.insert(offset, exit.clone().map(std::rc::Rc::new));
+        }
+        if let Some(keeps) = replayer.recording.keeps_ivars.get(&offset) {
+            self.keeps_ivars.insert(offset, *keeps);
+        }
+        self.loop_rounds += window.rounds;
+        Some(returned)
+    }
+
+    /// Did the `def` at `offset` come out as in the export pass?
+    fn same_def_outcome(&self, offset: usize) -> bool {
+        let Some(replayer) = self.replayer.as_ref() else { return false };
+        let (before, recording) = (&replayer.types, &replayer.recording);
+        let returned = match self.methods.get(&offset) {
+            Some(super::MethodState::Done(ty)) => ty,
+            _ => return false,
+        };
+        before.returns.get(&offset) == Some(returned)
+            && before.yields.get(&offset) == self.def_yields.get(&offset)
+            && recording.keeps_ivars.get(&offset) == self.keeps_ivars.get(&offset)
+            && match (recording.exit_ivars.get(&offset), self.exit_ivars.get(&offset)) {
+                (Some(a), Some(b)) => a.as_ref() == b.as_deref(),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+/// Whether `RIGOR_REPLAY_CHECK` asks each analysis that takes windows to
+/// infer the file again without them and say where the two differ (a
+/// developer's check: the corpora must print nothing).
+pub fn checking() -> bool {
+    static CHECKING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CHECKING.get_or_init(|| std::env::var_os("RIGOR_REPLAY_CHECK").is_some())
+}
+
+/// Prints to stderr where a replayed inference differs from a plain one,
+/// and how many `def`s it took.
+pub fn compare(replayed: &FileTypes, plain: &FileTypes, source: &[u8], taken: usize) {
+    eprintln!("REPLAY-TAKEN {taken}");
+    let line = |at: u32| source[..at as usize].iter().filter(|b| **b == b'\n').count() + 1;
+    let mut differences = Vec::new();
+    for (key, ty) in &plain.types {
+        if replayed.types.get(key) != Some(ty) {
+            differences.push(format!("node {:?} line {}: {:?} vs {:?}", key, line(key.0), replayed.types.get(key), ty));
+        }
+    }
+    for key in replayed.types.keys().filter(|key| !plain.types.contains_key(key)) {
+        differences.push(format!("node {:?} line {} only replayed", key, line(key.0)));
+    }
+    if replayed.returns != plain.returns {
+        differences.push("returns differ".into());
+    }
+    if replayed.yields != plain.yields {
+        differences.push("yields differ".into());
+    }
+    if replayed.constants != plain.constants {
+        differences.push("constants differ".into());
+    }
+    differences.sort();
+    for difference in differences.iter().take(20) {
+        eprintln!("REPLAY-DIFF {difference}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::node_kind::NodeKind;
+
+    fn key(start: u32, end: u32) -> NodeKey {
+        (start, end, NodeKind::CallNode)
+    }
+
+    fn types(keys: &[NodeKey]) -> HashMap<NodeKey, Type> {
+        keys.iter().map(|k| (*k, Type::untyped())).collect()
+    }
+
+    /// Two `def`s, 10..50 and 60..90, the first calling the second.
+    fn two_defs() -> Recorder {
+        let mut recorder = Recorder::new(vec![(60, 90), (10, 50)]);
+        recorder.open(10, 50, 0, 0);
+        recorder.key(key(12, 20));
+        recorder.open(60, 90, 0, 3);
+        recorder.key(key(62, 70));
+        recorder.close(vec![1], 5, true);
+        recorder.key(key(22, 30));
+        recorder
+    }
+
+    #[test]
+    fn a_def_inferred_inside_another_is_a_use_with_its_own_nodes_and_rounds() {
+        let mut recorder = two_defs();
+        recorder.close(vec![0, 1], 9, true);
+        let all = [key(12, 20), key(62, 70), key(22, 30)];
+        let recording = recorder.finish(Default::default(), &types(&all));
+        let outer = &recording.windows[&10];
+        assert_eq!(outer.uses, vec![Use::Def(60)]);
+        assert_eq!(outer.rounds, 9 - 2, "the inner def's rounds are its own");
+        let mut keys = outer.keys.clone();
+        keys.sort();
+        assert_eq!(keys, vec![key(12, 20), key(22, 30)]);
+        assert_eq!(recording.windows[&60].keys, vec![key(62, 70)]);
+    }
+
+    #[test]
+    fn a_walk_whose_order_mattered_keeps_no_window_around_it() {
+        let mut recorder = Recorder::new(vec![(10, 50), (60, 90)]);
+        recorder.open(10, 50, 0, 0);
+        recorder.open(60, 90, 0, 0);
+        recorder.order_dependent();
+        recorder.close(Vec::new(), 0, true);
+        recorder.close(Vec::new(), 0, true);
+        let recording = recorder.finish(Default::default(), &HashMap::default());
+        assert!(recording.windows.is_empty());
+    }
+
+    #[test]
+    fn a_def_calling_itself_stays_but_a_recursion_through_two_does_not() {
+        let mut recorder = Recorder::new(vec![(10, 50), (60, 90)]);
+        recorder.open(10, 50, 0, 0);
+        recorder.met_in_progress(&Use::Def(10));
+        recorder.close(Vec::new(), 0, true);
+        // 10 calls 60, which calls 10 back: both found what they found
+        // because the walk entered at 10.
+        recorder.open(10, 50, 0, 0);
+        recorder.open(60, 90, 0, 0);
+        recorder.met_in_progress(&Use::Def(10));
+        recorder.close(Vec::new(), 0, true);
+        recorder.close(Vec::new(), 0, true);
+        let recording = recorder.finish(Default::default(), &HashMap::default());
+        assert_eq!(recording.windows.keys().copied().collect::<Vec<_>>(), vec![10]);
+        // Around a recursion, a window only uses its outcome.
+        let mut recorder = Recorder::new(vec![(10, 50), (60, 90), (100, 120)]);
+        recorder.open(100, 120, 0, 0);
+        recorder.open(10, 50, 0, 0);
+        recorder.open(60, 90, 0, 0);
+        recorder.met_in_progress(&Use::Def(10));
+        recorder.close(Vec::new(), 0, true);
+        recorder.close(Vec::new(), 0, true);
+        recorder.close(Vec::new(), 0, true);
+        let recording = recorder.finish(Default::default(), &HashMap::default());
+        assert_eq!(recording.windows.keys().copied().collect::<Vec<_>>(), vec![100]);
+        assert_eq!(recording.windows[&100].uses, vec![Use::Def(10)]);
+    }
+
+    #[test]
+    fn a_node_inside_a_def_recorded_by_another_walk_spoils_the_file() {
+        let mut recorder = two_defs();
+        recorder.close(Vec::new(), 9, true);
+        // The class body's walk records a node inside the second def.
+        recorder.key(key(70, 80));
+        let recording = recorder.finish(Default::default(), &types(&[key(12, 20)]));
+        assert!(recording.windows.is_empty());
+        // Its own `def` node is the class body's to record.
+        let mut recorder = two_defs();
+        recorder.close(Vec::new(), 9, true);
+        recorder.key((60, 90, NodeKind::DefNode));
+        let recording = recorder.finish(Default::default(), &types(&[key(12, 20)]));
+        assert_eq!(recording.windows.len(), 2);
+    }
+
+    #[test]
+    fn a_constant_evaluated_inside_a_def_is_a_use_and_its_nodes_are_not_the_defs() {
+        let mut recorder = Recorder::new(vec![(10, 50)]);
+        recorder.open(10, 50, 0, 0);
+        recorder.open_constant(Name::from("C::MSG"), 0, 0);
+        recorder.key(key(2, 8));
+        recorder.close(Vec::new(), 1, true);
+        recorder.key(key(12, 20));
+        recorder.close(Vec::new(), 1, true);
+        let recording = recorder.finish(Default::default(), &types(&[key(2, 8), key(12, 20)]));
+        let window = &recording.windows[&10];
+        assert_eq!(window.uses, vec![Use::Const(Name::from("C::MSG"))]);
+        assert_eq!(window.keys, vec![key(12, 20)]);
+        assert_eq!(window.rounds, 0);
+    }
+
+    #[test]
+    fn a_def_holding_another_is_not_kept() {
+        let mut recorder = Recorder::new(vec![(10, 90), (20, 40)]);
+        recorder.open(10, 90, 0, 0);
+        recorder.open(20, 40, 0, 0);
+        recorder.close(Vec::new(), 0, true);
+        recorder.close(Vec::new(), 0, true);
+        let recording = recorder.finish(Default::default(), &types(&[key(22, 30)]));
+        assert!(!recording.windows.contains_key(&10));
+    }
+}

@@ -1,0 +1,156 @@
+//! A file inferred again once the exports are folded in takes the export
+//! pass's walk of each `def` whose reads stand (`infer::replay`). With
+//! `RIGOR_REPLAY_CHECK` set, every such analysis is compared with a plain
+//! inference of the same file and each difference is printed: these
+//! tests hold the two equal on code that exercises what a replay must
+//! reproduce (nested helpers, recursion, constants, loops, yields,
+//! rescue bodies, ivars), through `check` (the rules' path) and
+//! `coverage` (the type commands' path).
+
+use std::path::Path;
+use std::process::Command;
+
+mod support;
+use support::project;
+
+const BASE: &str = "class Base
+  def report(value)
+    [value]
+  end
+
+  def config = { 'Enabled' => true }
+end
+";
+
+/// `on_send` reads `Base#report`, whose return the exports change: it is
+/// walked again, and what it calls is taken from the export pass.
+const COP: &str = "require_relative 'base'
+
+class Cop < Base
+  MSG = 'use %s'
+  LIMIT = [1, 2].freeze
+
+  def initialize
+    @count = 0
+    @seen = []
+  end
+
+  def on_send(node)
+    report(message(node)) if relevant?(node)
+  end
+
+  def message(node) = format(MSG, node.to_s)
+
+  def relevant?(node)
+    node.to_s.size < LIMIT.size && !@seen.include?(node)
+  end
+
+  def bump = @count += 1
+
+  def counted(n)
+    i = 0
+    while i < n
+      i += 1
+    end
+    i
+  end
+
+  def depth(n) = n > 0 ? depth(n - 1) + 1 : 0
+
+  def even?(n) = n.zero? ? true : odd?(n - 1)
+
+  def odd?(n) = n.zero? ? false : even?(n - 1)
+
+  def parsed(text)
+    Integer(text)
+  rescue ArgumentError
+    nil
+  end
+
+  def pairs
+    yield 1, 'a'
+    yield 2, 'b'
+  end
+
+  def joined
+    out = []
+    pairs { |n, s| out << \"#{n}#{s}\" }
+    out.join(',')
+  end
+
+  def enabled? = config['Enabled'] == true
+
+  def outer
+    inner = -> (x) { x * 2 }
+    inner.call(counted(3))
+  end
+end
+";
+
+const USE: &str = "require_relative 'cop'
+
+cop = Cop.new
+cop.on_send(:x)
+cop.bump
+cop.joined
+cop.parsed('12')
+";
+
+/// Runs `rigor ARGS` in `dir` with the replay check on: stdout, and how
+/// many `def`s were taken, and the differences found.
+fn checked(dir: &Path, args: &[&str]) -> (String, usize, Vec<String>) {
+    let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
+        .args(args)
+        .env("RIGOR_REPLAY_CHECK", "1")
+        .current_dir(dir)
+        .output()
+        .expect("rigor runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let taken = stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("REPLAY-TAKEN "))
+        .map(|n| n.trim().parse::<usize>().expect("a count"))
+        .sum();
+    let differences = stderr.lines().filter(|line| line.starts_with("REPLAY-DIFF")).map(String::from).collect();
+    (String::from_utf8_lossy(&output.stdout).into_owned(), taken, differences)
+}
+
+fn fixture() -> tempfile::TempDir {
+    project(&[("lib/base.rb", BASE), ("lib/cop.rb", COP), ("lib/use.rb", USE)])
+}
+
+#[test]
+fn check_takes_standing_defs_and_infers_as_a_plain_walk_does() {
+    let dir = fixture();
+    let (stdout, taken, differences) = checked(dir.path(), &["check", "--format", "json", "--no-stats", "lib"]);
+    assert!(differences.is_empty(), "replayed analysis differs from a plain one:\n{}", differences.join("\n"));
+    assert!(taken >= 5, "the helpers on_send does not reach through Base#report are taken: {taken}");
+    // The same report as a run whose export pass recorded nothing to take
+    // (a one-file project has no exports changing under it).
+    let _: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
+}
+
+#[test]
+fn coverage_takes_the_same_windows_through_the_type_commands_path() {
+    let dir = fixture();
+    let (stdout, taken, differences) = checked(dir.path(), &["coverage", "--format", "json", "lib"]);
+    assert!(differences.is_empty(), "replayed types differ from a plain inference:\n{}", differences.join("\n"));
+    assert!(taken >= 5, "coverage takes standing defs too: {taken}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
+    assert!(report["summary"]["precise_ratio"].as_f64().is_some());
+}
+
+#[test]
+fn a_def_whose_read_changed_is_walked_again_with_the_folded_answer() {
+    // `on_send` returns what `Base#report` returns: an Array once the
+    // exports are in (the export pass saw `untyped`); a replay of the export
+    // pass's walk would have kept `untyped`.
+    let dir = fixture();
+    let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
+        .args(["type-of", "--format", "json", "lib/cop.rb:13:5"])
+        .current_dir(dir.path())
+        .output()
+        .expect("rigor runs");
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON answer");
+    assert_eq!(answer["type"], "[untyped]", "report(...) is typed from Base's def: {answer}");
+}
