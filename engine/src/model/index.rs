@@ -436,6 +436,10 @@ pub struct ProjectIndex {
     extended: HashSet<Name>,
     /// [`Self::mixins_below`], worked out once per class that has any.
     mixins_below: HashMap<Name, Vec<Name>>,
+    /// By instance method name, the classes and modules defining it,
+    /// sorted: [`Self::mixin_overriders`] asks it at every call of a
+    /// method of a class with a hundred modules below it.
+    instance_definers: HashMap<String, Vec<Name>>,
 }
 
 /// A fact of the project a file's analysis read; the analysis is reused
@@ -693,6 +697,11 @@ impl ProjectIndex {
             .map(|class| (class.clone(), index.compute_mixins_below(class)))
             .filter(|(_, below)| !below.is_empty())
             .collect();
+        index.instance_definers = index
+            .instance_method_definers()
+            .into_iter()
+            .map(|(method, names)| (method.to_string(), names.into_iter().cloned().collect()))
+            .collect();
         index.seal();
         index
     }
@@ -719,7 +728,6 @@ impl ProjectIndex {
         self.descendants.get(class).map(Vec::as_slice).unwrap_or_default()
     }
 
-    /// Does some part of a class define this instance method?
     /// Does a module mixed in from outside a class body (`obj.extend(M)`,
     /// `C.include(M)`, `C.prepend(M)`), or one it includes, define the
     /// instance method `method`? Then it may stand between a class and
@@ -742,6 +750,7 @@ impl ProjectIndex {
         false
     }
 
+    /// Does some part of a class define this instance method?
     fn defines_instance_method(&self, class: &str, method: &str) -> bool {
         self.classes
             .get(class)
@@ -772,10 +781,10 @@ impl ProjectIndex {
     /// objects (`obj.extend(M)`), or into a subclass (with what they
     /// include in turn).
     fn mixin_overriders(&self, class: &str, method: &str) -> Vec<Name> {
-        let below = self.mixins_below(class);
-        below
+        let Some(definers) = self.instance_definers.get(method) else { return Vec::new() };
+        self.mixins_below(class)
             .iter()
-            .filter(|module| &***module != class && self.defines_instance_method(module, method))
+            .filter(|module| &***module != class && definers.binary_search(module).is_ok())
             .cloned()
             .collect()
     }
