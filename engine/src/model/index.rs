@@ -437,9 +437,12 @@ pub struct ProjectIndex {
     /// [`Self::mixins_below`], worked out once per class that has any.
     mixins_below: HashMap<Name, Vec<Name>>,
     /// By instance method name, the classes and modules defining it,
-    /// sorted: [`Self::mixin_overriders`] asks it at every call of a
-    /// method of a class with a hundred modules below it.
+    /// sorted: [`Self::mixin_overriders`] and [`Self::overriding_parts`]
+    /// ask at every call of a method of a class with hundreds of modules
+    /// and subclasses below it.
     instance_definers: HashMap<String, Vec<Name>>,
+    /// The same for singleton methods.
+    singleton_definers: HashMap<String, Vec<Name>>,
 }
 
 /// A fact of the project a file's analysis read; the analysis is reused
@@ -697,11 +700,14 @@ impl ProjectIndex {
             .map(|class| (class.clone(), index.compute_mixins_below(class)))
             .filter(|(_, below)| !below.is_empty())
             .collect();
-        index.instance_definers = index
-            .instance_method_definers()
-            .into_iter()
-            .map(|(method, names)| (method.to_string(), names.into_iter().cloned().collect()))
-            .collect();
+        let owned = |definers: HashMap<&str, Vec<&Name>>| -> HashMap<String, Vec<Name>> {
+            definers
+                .into_iter()
+                .map(|(method, names)| (method.to_string(), names.into_iter().cloned().collect()))
+                .collect()
+        };
+        index.instance_definers = owned(index.method_definers(Side::Instance));
+        index.singleton_definers = owned(index.method_definers(Side::Singleton));
         index.seal();
         index
     }
@@ -760,10 +766,16 @@ impl ProjectIndex {
     /// By instance method name, the project's classes and modules that
     /// define it, sorted.
     fn instance_method_definers(&self) -> HashMap<&str, Vec<&Name>> {
+        self.method_definers(Side::Instance)
+    }
+
+    /// By method name on `side`, the project's classes and modules that
+    /// define it, sorted.
+    fn method_definers(&self, side: Side) -> HashMap<&str, Vec<&Name>> {
         let mut definers: HashMap<&str, Vec<&Name>> = HashMap::default();
         for (name, class) in &self.classes {
             let mut defined: Vec<&str> =
-                class.parts.iter().flat_map(|(_, part)| part.instance_methods.keys().map(String::as_str)).collect();
+                class.parts.iter().flat_map(|(_, part)| part.methods(side).keys().map(String::as_str)).collect();
             defined.sort_unstable();
             defined.dedup();
             for method in defined {
@@ -910,7 +922,14 @@ impl ProjectIndex {
         side: Side,
         method: &'s str,
     ) -> impl Iterator<Item = (&'s Name, FileId, &'s MethodEntry)> + 's {
-        self.descendants(class).iter().flat_map(move |descendant| {
+        let definers = match side {
+            Side::Instance => &self.instance_definers,
+            Side::Singleton => &self.singleton_definers,
+        };
+        let definers = definers.get(method).map_or(&[][..], Vec::as_slice);
+        // Only the few that define the method are looked into.
+        let defining = move |descendant: &&Name| definers.binary_search(*descendant).is_ok();
+        self.descendants(class).iter().filter(defining).flat_map(move |descendant| {
             self.classes.get(descendant).into_iter().flat_map(move |project_class| {
                 project_class
                     .parts
