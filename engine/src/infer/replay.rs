@@ -44,6 +44,9 @@ pub struct Window {
     pub reads: Vec<u32>,
     /// The nodes its own walk recorded (those inside its `def`).
     pub keys: Vec<NodeKey>,
+    /// Their types, once the recording is settled (see
+    /// [`Recording::settle`]).
+    pub values: Vec<Type>,
     pub uses: Vec<Use>,
     /// Loop rounds its own walk spent.
     pub rounds: usize,
@@ -70,6 +73,16 @@ impl Recording {
 
     pub fn is_empty(&self) -> bool {
         self.windows.is_empty()
+    }
+
+    /// Moves the types of the windows' nodes out of `types` into the
+    /// windows, and drops the rest of the node types: what an analysis
+    /// waiting for its turn holds is what it may take, not the whole file.
+    pub fn settle(&mut self, types: &mut FileTypes) {
+        let mut nodes = std::mem::take(&mut types.types);
+        for window in self.windows.values_mut() {
+            window.values = window.keys.iter().map(|key| nodes.remove(key).unwrap_or_else(Type::untyped)).collect();
+        }
     }
 }
 
@@ -186,7 +199,8 @@ impl Recorder {
         if !(open.kept && budget_left) {
             return;
         }
-        let window = Window { reads, keys: Vec::new(), uses: open.uses, rounds: spent - open.inner_rounds };
+        let window =
+            Window { reads, keys: Vec::new(), values: Vec::new(), uses: open.uses, rounds: spent - open.inner_rounds };
         self.closed.push((def, window));
     }
 
@@ -392,10 +406,8 @@ impl super::Inferrer<'_, '_> {
         let replayer = self.replayer.as_ref()?;
         let before = &replayer.types;
         let returned = before.returns.get(&offset).cloned()?;
-        for key in &window.keys {
-            if let Some(ty) = before.types.get(key) {
-                self.types.insert(*key, ty.clone());
-            }
+        for (key, ty) in window.keys.iter().zip(window.values) {
+            self.types.insert(*key, ty);
         }
         if let Some(yields) = before.yields.get(&offset) {
             self.def_yields.insert(offset, yields.clone());

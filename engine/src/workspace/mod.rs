@@ -240,7 +240,9 @@ impl Project {
                     Some((_, table)) => (table, pass_one_stands == Some(true)),
                     None => (None, true),
                 };
-                let windows = replay::Windows { types: inferred.types, recording, table, table_stands };
+                let (mut types, mut recording) = (inferred.types, recording);
+                recording.settle(&mut types);
+                let windows = replay::Windows { types, recording, table, table_stands };
                 return Some((display, Reuse { prior: Prior::Windows(Box::new(windows)), reads }));
             }
             let (deps, table) = inferred.pass_one?;
