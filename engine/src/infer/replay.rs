@@ -55,7 +55,7 @@ pub struct Window {
 /// What the export pass recorded of a file's `def`s.
 #[derive(Default)]
 pub struct Recording {
-    /// The facts read, each once.
+    /// The facts read, each once (until [`Recording::renumber`]).
     pub deps: Vec<Dep>,
     pub windows: HashMap<usize, Window>,
     /// Each walked `def`'s ivar facts at its exit and whether it keeps its
@@ -66,9 +66,27 @@ pub struct Recording {
 
 impl Recording {
     /// Keeps the windows whose reads all stand, by number.
-    pub fn keep_standing(mut self, stands: impl Fn(u32) -> bool) -> Recording {
+    pub fn keep_standing(mut self, mut stands: impl FnMut(u32) -> bool) -> Recording {
         self.windows.retain(|_, window| window.reads.iter().all(|read| stands(*read)));
         self
+    }
+
+    /// Numbers the windows' reads by their place in `reads` (sorted: the
+    /// file's reads, which the workspace keeps anyway) and drops the
+    /// recording's own list. A read not found there gets `u32::MAX`,
+    /// which stands for nothing.
+    pub fn renumber<T>(&mut self, reads: &[(Dep, T)]) {
+        let places: Vec<u32> = self
+            .deps
+            .iter()
+            .map(|dep| reads.binary_search_by(|(read, _)| read.cmp(dep)).map_or(u32::MAX, |at| at as u32))
+            .collect();
+        for window in self.windows.values_mut() {
+            for read in &mut window.reads {
+                *read = places[*read as usize];
+            }
+        }
+        self.deps = Vec::new();
     }
 
     pub fn is_empty(&self) -> bool {

@@ -227,9 +227,12 @@ impl Project {
             // The `def`s whose every read stands, taken with the types. (A
             // window's reads are among the file's: the same link noted both.)
             let windows = inferred.windows.and_then(|recording| {
-                let changed = fingerprints.changed_exports(&exports.deps, id);
-                let standing: Vec<bool> = recording.deps.iter().map(|dep| !changed.contains(&dep)).collect();
-                let recording = recording.keep_standing(|read| standing[read as usize]);
+                // Looked at only where a window read it, each once.
+                let mut standing: Vec<Option<bool>> = vec![None; exports.deps.len()];
+                let recording = recording.keep_standing(|read| {
+                    let Some(known) = standing.get_mut(read as usize) else { return false };
+                    *known.get_or_insert_with(|| fingerprints.stands(&exports.deps[read as usize], id))
+                });
                 (!recording.is_empty()).then_some(recording)
             });
             if let Some(recording) = windows {
@@ -475,7 +478,10 @@ impl Workspace {
                     };
                     let deps = memo.record(kept(found.reads), ids[display]);
                     let pass_one = found.pass_one.map(|pass| (memo.record(kept(pass.reads), ids[display]), pass.table));
-                    let windows = found.recording.filter(|r| !r.is_empty());
+                    let windows = found.recording.filter(|r| !r.is_empty()).map(|mut recording| {
+                        recording.renumber(&deps);
+                        recording
+                    });
                     let inferred = found.types.map(|types| Inferred { types, pass_one, windows });
                     let cached = Cached { hash: source.hash, deps, value: Arc::new(found.exports), validated: 0 };
                     (display.clone(), cached, inferred)
@@ -832,13 +838,9 @@ impl Fingerprints {
         deps.iter().filter(|(dep, _)| dep.reads_exports()).all(|(dep, value)| self.of(dep, reader) == *value)
     }
 
-    /// The reads of `deps` folding the exports in changed (a few, where
-    /// `all_same_exports` says no).
-    fn changed_exports<'d>(&self, deps: &'d [(Dep, u64)], reader: FileId) -> Vec<&'d Dep> {
-        deps.iter()
-            .filter(|(dep, value)| dep.reads_exports() && self.of(dep, reader) != *value)
-            .map(|(dep, _)| dep)
-            .collect()
+    /// Does a read recorded against the structure read the same now?
+    fn stands(&self, (dep, value): &(Dep, u64), reader: FileId) -> bool {
+        !dep.reads_exports() || self.of(dep, reader) == *value
     }
 
     fn record(&self, reads: Vec<Dep>, reader: FileId) -> Vec<(Dep, u64)> {
