@@ -533,7 +533,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     fn take_recording(&mut self) -> Option<replay::Recording> {
         let recorder = self.recorder.take()?;
         let journal = self.index.project.as_ref().map(|link| link.take_journal()).unwrap_or_default();
-        let mut recording = recorder.into_inner().finish(journal, &self.types);
+        let mut recording = recorder.into_inner().finish(journal);
         recording.exit_ivars =
             self.exit_ivars.iter().map(|(at, exit)| (*at, exit.as_ref().map(|map| HashMap::clone(map)))).collect();
         recording.keeps_ivars = self.keeps_ivars.clone();

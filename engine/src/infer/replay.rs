@@ -42,11 +42,10 @@ pub struct Window {
     /// The facts it read, by number in the recording's `deps` (those of
     /// `def`s inferred within it included).
     pub reads: Vec<u32>,
-    /// The nodes its own walk recorded (those inside its `def`).
-    pub keys: Vec<NodeKey>,
-    /// Their types, once the recording is settled (see
+    /// The nodes its own walk recorded (those inside its `def`) with
+    /// their types, once the recording is settled (see
     /// [`Recording::settle`]).
-    pub values: Vec<Type>,
+    pub nodes: Vec<(NodeKey, Type)>,
     pub uses: Vec<Use>,
     /// Loop rounds its own walk spent.
     pub rounds: usize,
@@ -62,6 +61,8 @@ pub struct Recording {
     /// caller's, by start offset (the types carry the rest).
     pub exit_ivars: HashMap<usize, Option<HashMap<String, Type>>>,
     pub keeps_ivars: HashMap<usize, bool>,
+    /// Every `def`'s byte range, by start (none holds another).
+    defs: Vec<(u32, u32)>,
 }
 
 impl Recording {
@@ -94,12 +95,19 @@ impl Recording {
     }
 
     /// Moves the types of the windows' nodes out of `types` into the
-    /// windows, and drops the rest of the node types: what an analysis
-    /// waiting for its turn holds is what it may take, not the whole file.
+    /// windows (the nodes inside each one's `def`), and drops the rest of
+    /// the node types: what an analysis waiting for its turn holds is
+    /// what it may take, not the whole file.
     pub fn settle(&mut self, types: &mut FileTypes) {
-        let mut nodes = std::mem::take(&mut types.types);
-        for window in self.windows.values_mut() {
-            window.values = window.keys.iter().map(|key| nodes.remove(key).unwrap_or_else(Type::untyped)).collect();
+        let defs = std::mem::take(&mut self.defs);
+        for (key, ty) in std::mem::take(&mut types.types) {
+            let after = defs.partition_point(|(start, _)| *start <= key.0);
+            let Some(&(start, end)) = after.checked_sub(1).map(|at| &defs[at]) else { continue };
+            if key.1 <= end && !is_def_node(&key, start, end) {
+                if let Some(window) = self.windows.get_mut(&(start as usize)) {
+                    window.nodes.push((key, ty));
+                }
+            }
         }
     }
 }
@@ -217,8 +225,7 @@ impl Recorder {
         if !(open.kept && budget_left) {
             return;
         }
-        let window =
-            Window { reads, keys: Vec::new(), values: Vec::new(), uses: open.uses, rounds: spent - open.inner_rounds };
+        let window = Window { reads, nodes: Vec::new(), uses: open.uses, rounds: spent - open.inner_rounds };
         self.closed.push((def, window));
     }
 
@@ -265,31 +272,23 @@ impl Recorder {
         }
     }
 
-    /// The windows kept, each with the nodes inside its `def` (a `def`
-    /// holding another is not kept: the nodes are not all its own).
-    pub fn finish(self, journal: crate::infer::index::Journal, types: &HashMap<NodeKey, Type>) -> Recording {
+    /// The windows kept (a `def` holding another is not: the nodes inside
+    /// it are not all its own), with the `def`s' ranges to settle them by.
+    pub fn finish(self, journal: crate::infer::index::Journal) -> Recording {
         let mut recording = Recording { deps: journal.deps, ..Recording::default() };
         if self.spoiled || self.closed.is_empty() {
             return recording;
         }
-        let defs = &self.defs;
-        let nested: HashSet<usize> = defs
+        let nested: HashSet<usize> = self
+            .defs
             .windows(2)
             .filter(|pair| pair[1].1 <= pair[0].1)
             .flat_map(|pair| [pair[0].0 as usize, pair[1].0 as usize])
             .collect();
-        let mut windows: HashMap<usize, Window> =
-            self.closed.into_iter().filter(|(def, _)| !nested.contains(def)).collect();
-        for key in types.keys() {
-            let after = defs.partition_point(|(start, _)| *start <= key.0);
-            let Some(&(start, end)) = after.checked_sub(1).map(|at| &defs[at]) else { continue };
-            if key.1 <= end && !is_def_node(key, start, end) {
-                if let Some(window) = windows.get_mut(&(start as usize)) {
-                    window.keys.push(*key);
-                }
-            }
-        }
-        recording.windows = windows;
+        recording.windows = self.closed.into_iter().filter(|(def, _)| !nested.contains(def)).collect();
+        // A `def` holding others keeps no window, and its range goes: the
+        // ranges left do not overlap.
+        recording.defs = self.defs.into_iter().filter(|(start, _)| !nested.contains(&(*start as usize))).collect();
         recording
     }
 }
@@ -424,8 +423,8 @@ impl super::Inferrer<'_, '_> {
         let replayer = self.replayer.as_ref()?;
         let before = &replayer.types;
         let returned = before.returns.get(&offset).cloned()?;
-        for (key, ty) in window.keys.iter().zip(window.values) {
-            self.types.insert(*key, ty);
+        for (key, ty) in window.nodes {
+            self.types.insert(key, ty);
         }
         if let Some(yields) = before.yields.get(&offset) {
             self.def_yields.insert(offset, yields.clone());
@@ -509,6 +508,20 @@ mod tests {
         keys.iter().map(|k| (*k, Type::untyped())).collect()
     }
 
+    /// The recording with each window's nodes out of `types`, sorted.
+    fn settled(recorder: Recorder, types: HashMap<NodeKey, Type>) -> Recording {
+        let mut recording = recorder.finish(Default::default());
+        recording.settle(&mut FileTypes { types, ..FileTypes::default() });
+        for window in recording.windows.values_mut() {
+            window.nodes.sort_by_key(|(key, _)| *key);
+        }
+        recording
+    }
+
+    fn keys(window: &Window) -> Vec<NodeKey> {
+        window.nodes.iter().map(|(key, _)| *key).collect()
+    }
+
     /// Two `def`s, 10..50 and 60..90, the first calling the second.
     fn two_defs() -> Recorder {
         let mut recorder = Recorder::new(vec![(60, 90), (10, 50)]);
@@ -526,14 +539,12 @@ mod tests {
         let mut recorder = two_defs();
         recorder.close(vec![0, 1], 9, true);
         let all = [key(12, 20), key(62, 70), key(22, 30)];
-        let recording = recorder.finish(Default::default(), &types(&all));
+        let recording = settled(recorder, types(&all));
         let outer = &recording.windows[&10];
         assert_eq!(outer.uses, vec![Use::Def(60)]);
         assert_eq!(outer.rounds, 9 - 2, "the inner def's rounds are its own");
-        let mut keys = outer.keys.clone();
-        keys.sort();
-        assert_eq!(keys, vec![key(12, 20), key(22, 30)]);
-        assert_eq!(recording.windows[&60].keys, vec![key(62, 70)]);
+        assert_eq!(keys(outer), vec![key(12, 20), key(22, 30)]);
+        assert_eq!(keys(&recording.windows[&60]), vec![key(62, 70)]);
     }
 
     #[test]
@@ -544,7 +555,7 @@ mod tests {
         recorder.order_dependent();
         recorder.close(Vec::new(), 0, true);
         recorder.close(Vec::new(), 0, true);
-        let recording = recorder.finish(Default::default(), &HashMap::default());
+        let recording = settled(recorder, HashMap::default());
         assert!(recording.windows.is_empty());
     }
 
@@ -561,7 +572,7 @@ mod tests {
         recorder.met_in_progress(&Use::Def(10));
         recorder.close(Vec::new(), 0, true);
         recorder.close(Vec::new(), 0, true);
-        let recording = recorder.finish(Default::default(), &HashMap::default());
+        let recording = settled(recorder, HashMap::default());
         assert_eq!(recording.windows.keys().copied().collect::<Vec<_>>(), vec![10]);
         // Around a recursion, a window only uses its outcome.
         let mut recorder = Recorder::new(vec![(10, 50), (60, 90), (100, 120)]);
@@ -572,7 +583,7 @@ mod tests {
         recorder.close(Vec::new(), 0, true);
         recorder.close(Vec::new(), 0, true);
         recorder.close(Vec::new(), 0, true);
-        let recording = recorder.finish(Default::default(), &HashMap::default());
+        let recording = settled(recorder, HashMap::default());
         assert_eq!(recording.windows.keys().copied().collect::<Vec<_>>(), vec![100]);
         assert_eq!(recording.windows[&100].uses, vec![Use::Def(10)]);
     }
@@ -583,13 +594,13 @@ mod tests {
         recorder.close(Vec::new(), 9, true);
         // The class body's walk records a node inside the second def.
         recorder.key(key(70, 80));
-        let recording = recorder.finish(Default::default(), &types(&[key(12, 20)]));
+        let recording = settled(recorder, types(&[key(12, 20)]));
         assert!(recording.windows.is_empty());
         // Its own `def` node is the class body's to record.
         let mut recorder = two_defs();
         recorder.close(Vec::new(), 9, true);
         recorder.key((60, 90, NodeKind::DefNode));
-        let recording = recorder.finish(Default::default(), &types(&[key(12, 20)]));
+        let recording = settled(recorder, types(&[key(12, 20)]));
         assert_eq!(recording.windows.len(), 2);
     }
 
@@ -602,10 +613,10 @@ mod tests {
         recorder.close(Vec::new(), 1, true);
         recorder.key(key(12, 20));
         recorder.close(Vec::new(), 1, true);
-        let recording = recorder.finish(Default::default(), &types(&[key(2, 8), key(12, 20)]));
+        let recording = settled(recorder, types(&[key(2, 8), key(12, 20)]));
         let window = &recording.windows[&10];
         assert_eq!(window.uses, vec![Use::Const(Name::from("C::MSG"))]);
-        assert_eq!(window.keys, vec![key(12, 20)]);
+        assert_eq!(keys(window), vec![key(12, 20)]);
         assert_eq!(window.rounds, 0);
     }
 
@@ -616,7 +627,7 @@ mod tests {
         recorder.open(20, 40, 0, 0);
         recorder.close(Vec::new(), 0, true);
         recorder.close(Vec::new(), 0, true);
-        let recording = recorder.finish(Default::default(), &types(&[key(22, 30)]));
+        let recording = settled(recorder, types(&[key(22, 30)]));
         assert!(!recording.windows.contains_key(&10));
     }
 }
