@@ -169,8 +169,7 @@ impl Journal {
         let number = match self.numbers.get(dep) {
             Some(number) => *number,
             None => {
-                let number = self.deps.len() as u32;
-                self.deps.push(dep.clone());
+                let number = self.listed(dep.clone());
                 self.numbers.insert(dep.clone(), number);
                 number
             }
@@ -178,17 +177,24 @@ impl Journal {
         self.log.push(number);
     }
 
+    /// A constant read, looked up by its name (a read is not worth a
+    /// `Dep` built to look it up).
     fn note_constant(&mut self, name: &str) {
         let number = match self.constants.get(name) {
             Some(number) => *number,
             None => {
-                let number = self.deps.len() as u32;
-                self.deps.push(Dep::Constant(Name::from(name)));
+                let number = self.listed(Dep::Constant(Name::from(name)));
                 self.constants.insert(Name::from(name), number);
                 number
             }
         };
         self.log.push(number);
+    }
+
+    /// Lists a fact read for the first time: its number.
+    fn listed(&mut self, dep: Dep) -> u32 {
+        self.deps.push(dep);
+        self.deps.len() as u32 - 1
     }
 }
 

@@ -173,7 +173,6 @@ fn infer_from<'pr, 'e>(
     // reads instance variables through that table.
     let utf8 = literals::utf8_source(parsed.source);
     let recording = matches!(mode, Mode::Record) && index.project.is_some();
-    let replayed = std::cell::Cell::new(0);
     let walk_alone = |ivar_table: Option<IvarTable>, replayer: Option<Box<replay::Replayer>>| {
         let mut alone = Inferrer::new(env, &index, families.clone(), ivar_table);
         alone.utf8_source = utf8;
@@ -192,7 +191,6 @@ fn infer_from<'pr, 'e>(
             alone.evaluate_all_constants();
         }
         let recorded = alone.take_recording();
-        replayed.set(alone.replayed);
         (alone, recorded)
     };
     let sites = ivar_sites::collect(&root);
@@ -202,21 +200,18 @@ fn infer_from<'pr, 'e>(
         Mode::Replay(windows) => (learned, Some(windows)),
         _ => (learned, None),
     };
-    let mut windows = windows;
     // Each window compares what it read of pass one's table with the table
     // pass two starts from.
-    let mut replayer_for = |_: &Option<IvarTable>| -> Option<Box<replay::Replayer>> {
-        let windows = *windows.take()?;
-        (!windows.recording.is_empty()).then(|| {
-            Box::new(replay::Replayer { types: windows.types, recording: windows.recording, table: windows.table })
-        })
-    };
+    let replayer = windows.map(|windows| *windows).filter(|windows| !windows.recording.is_empty()).map(|windows| {
+        Box::new(replay::Replayer { types: windows.types, recording: windows.recording, table: windows.table })
+    });
     // Nothing assigns an instance variable: there is nothing to learn, and
     // one walk does.
     if !sites.writes {
-        let (walked, recorded) = walk_alone(None, replayer_for(&None));
+        let (walked, recorded) = walk_alone(None, replayer);
+        let replayed = walked.replayed;
         let types = walked.finish();
-        return Inference::new(types, index, env, families).with_recording(recorded).replaying(replayed.get());
+        return Inference::new(types, index, env, families).with_recording(recorded).replaying(replayed);
     }
     let (table, pass_one) = match learned {
         Some(table) => (table, None),
@@ -227,14 +222,14 @@ fn infer_from<'pr, 'e>(
             (table, kept)
         }
     };
-    let replayer = replayer_for(&table);
     let Some(table) = table else {
         let (walked, recorded) = walk_alone(None, replayer);
+        let replayed = walked.replayed;
         let types = walked.finish();
         return Inference::new(types, index, env, families)
             .with_pass_one(pass_one)
             .with_recording(recorded)
-            .replaying(replayed.get());
+            .replaying(replayed);
     };
     let (mut second, recorded) = walk_alone(Some(table), replayer);
     let mut ivars = second.ivar_table.take().unwrap_or_default();
@@ -242,12 +237,10 @@ fn infer_from<'pr, 'e>(
         let entry = ivars.entry(key).or_insert(Type::Bot);
         *entry = join(entry, &ty);
     }
+    let replayed = second.replayed;
     let mut types = second.finish();
     types.ivars = ivars;
-    Inference::new(types, index, env, families)
-        .with_pass_one(pass_one)
-        .with_recording(recorded)
-        .replaying(replayed.get())
+    Inference::new(types, index, env, families).with_pass_one(pass_one).with_recording(recorded).replaying(replayed)
 }
 
 /// Pass one: walks only the `def`s that may assign or grow an ivar (and

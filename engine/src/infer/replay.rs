@@ -4,19 +4,18 @@
 //! nothing that changed, and a cold run inferred each of them already.
 //!
 //! The export pass records, per `def` it infers (a window), the project
-//! facts read in it, in order, and what else of the file it used: other
-//! `def`s' results and constants. The workspace keeps the windows whose
-//! reads all answer the same against the folded index. The analysis then
-//! takes such a `def`'s results at the very point a cold inference would
-//! infer it, after making sure that what it used came out the same, so the
-//! answer is the one a cold inference gives (`tests/warm_equals_cold.rs`,
-//! and byte-identical output on the corpora).
+//! facts read in it, and what else of the file it used, in order: other
+//! `def`s' outcomes, constants, pass one's entries. The workspace keeps
+//! the windows whose reads all answer the same against the folded index.
+//! The analysis then takes such a `def`'s results at the very point a
+//! cold inference would infer it, after making sure that what it used came
+//! out the same, so the answer is the one a cold inference gives
+//! (`RIGOR_REPLAY_CHECK` compares the two; `tests/def_replay.rs`).
 //!
 //! A window is not kept when its outcome may depend on the order the file
-//! was walked in: it met a `def` or constant still being inferred, it
-//! evaluated a constant (whose value nodes the class body records too),
-//! a node it recorded is recorded elsewhere as well, or it spent the
-//! loop budget.
+//! was walked in: a recursion through other `def`s or a constant reached
+//! it, a node inside some `def` was recorded by another walk, or it spent
+//! the loop budget.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -118,19 +117,18 @@ pub struct Windows {
     pub types: FileTypes,
     pub recording: Recording,
     /// Pass one's table, and whether it stands (its reads answer the same);
-    /// if not, pass one runs again and the windows hold only if it learns
-    /// the same table.
+    /// if not, pass one runs again, and a window holds only where the
+    /// entries it read ([`Use::Ivar`]) are the same.
     pub table: Option<IvarTable>,
     pub table_stands: bool,
 }
 
-/// An open window of the export pass: a `def`'s, or a constant's
-/// evaluation (`def: None`), whose nodes are the class body's.
+/// An open window of the export pass: a `def`'s (`Use::Def`), or a
+/// constant's evaluation (`Use::Const`), whose nodes are the class body's.
 struct Open {
-    def: Option<usize>,
-    /// The `def`'s byte range, which its own walk records inside.
+    what: Use,
+    /// A `def`'s byte range, which its own walk records inside.
     range: (u32, u32),
-    constant: Option<Name>,
     reads_start: usize,
     uses: Vec<Use>,
     kept: bool,
@@ -159,7 +157,7 @@ impl Recorder {
     /// (outside every `def` window) inside no `def` at all.
     pub fn key(&mut self, key: NodeKey) {
         match self.open.last() {
-            Some(top) if top.def.is_some() => {
+            Some(top @ Open { what: Use::Def(_), .. }) => {
                 if !(top.range.0 <= key.0 && key.1 <= top.range.1) {
                     self.spoiled = true;
                 }
@@ -180,9 +178,8 @@ impl Recorder {
 
     pub fn open(&mut self, def: usize, end: usize, reads_start: usize, rounds: usize) {
         self.open.push(Open {
-            def: Some(def),
+            what: Use::Def(def),
             range: (def as u32, end as u32),
-            constant: None,
             reads_start,
             uses: Vec::new(),
             kept: true,
@@ -195,9 +192,8 @@ impl Recorder {
     /// which the window around it uses.
     pub fn open_constant(&mut self, name: Name, reads_start: usize, rounds: usize) {
         self.open.push(Open {
-            def: None,
+            what: Use::Const(name),
             range: (0, 0),
-            constant: Some(name),
             reads_start,
             uses: Vec::new(),
             kept: true,
@@ -211,20 +207,14 @@ impl Recorder {
         let Some(open) = self.open.pop() else { return };
         let spent = rounds - open.rounds_start;
         if let Some(parent) = self.open.last_mut() {
-            parent.uses.push(match (open.def, &open.constant) {
-                (Some(def), _) => Use::Def(def),
-                (None, Some(name)) => Use::Const(name.clone()),
-                (None, None) => return,
-            });
+            parent.uses.push(open.what.clone());
             // Whatever made this window order-dependent marked the parent
             // too if it touched the parent's walk; else the parent only
             // uses this one's outcome, which a replay compares.
             parent.inner_rounds += spent;
         }
-        let Some(def) = open.def else { return };
-        if !(open.kept && budget_left) {
-            return;
-        }
+        let (Use::Def(def), true) = (&open.what, open.kept && budget_left) else { return };
+        let def = *def;
         let window = Window { reads, nodes: Vec::new(), uses: open.uses, rounds: spent - open.inner_rounds };
         self.closed.push((def, window));
     }
@@ -256,11 +246,7 @@ impl Recorder {
     /// what they find because of where the walk entered it. The windows
     /// around that one only use its outcome, which a replay compares.
     pub fn met_in_progress(&mut self, met: &Use) {
-        let at = self.open.iter().rposition(|open| match met {
-            Use::Def(def) => open.def == Some(*def),
-            Use::Const(name) => open.constant.as_ref() == Some(name),
-            Use::Ivar(_) => false,
-        });
+        let at = self.open.iter().rposition(|open| open.what == *met);
         match at {
             Some(at) if at + 1 == self.open.len() && matches!(met, Use::Def(_)) => {}
             Some(at) => {
