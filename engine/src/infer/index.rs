@@ -557,7 +557,7 @@ impl<'pr> ProgramIndex<'pr> {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };
-        project.read(Dep::ConstantRewritten(full.to_string()));
+        project.read_structure(|| Dep::ConstantRewritten(full.to_string()));
         project.index.constant_rewritten(full)
     }
 
@@ -569,7 +569,7 @@ impl<'pr> ProgramIndex<'pr> {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };
-        project.read(Dep::ConstantRewritten(full.to_string()));
+        project.read_structure(|| Dep::ConstantRewritten(full.to_string()));
         project.index.constant_mutated(full)
     }
 
@@ -739,7 +739,7 @@ impl<'pr> ProgramIndex<'pr> {
     /// Does this file or another define `method` for instances of `class`
     /// in a block run on it (`refine String do def upcase`)?
     pub fn block_replaced(&self, class: &str, method: &str) -> bool {
-        if self.core_replaced.contains(&(class.to_string(), method.to_string())) {
+        if crate::model::index::replaced_exactly(&self.core_replaced, class, method) {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };

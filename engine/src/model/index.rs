@@ -425,6 +425,9 @@ pub struct ProjectIndex {
     outside_mixins: Vec<String>,
     /// Every file's [`FileInterface::made_on`], sorted.
     made_on: Vec<MadeOn>,
+    /// Those of them that may reach a core value ([`MadeOn::reaches_core`]
+    /// asks only these): [`ProjectIndex::redefined`] is asked at every call.
+    core_made: Vec<MadeOn>,
     /// Every file's [`FileInterface::rewritten_constants`].
     rewritten_constants: RewrittenConstants,
     /// Every file's [`FileInterface::mutated_constants`].
@@ -664,6 +667,7 @@ impl ProjectIndex {
         }
         index.made_on.sort();
         index.made_on.dedup();
+        index.core_made = index.made_on.iter().filter(|made| made.core).cloned().collect();
         index.resolve_parts(env);
         index.merge_parts();
         index.add_mixed_in_ivar_writes();
@@ -1552,7 +1556,7 @@ impl ProjectIndex {
     pub fn redefined(&self, method: &str) -> bool {
         self.object_defs.contains(method)
             || self.core_defs.contains(method)
-            || self.made_on.iter().any(|made| made.reaches_core(method))
+            || self.core_made.iter().any(|made| made.reaches_core(method))
     }
 
     /// May some file give `class` (or a class it is below) `method` under
@@ -1582,7 +1586,7 @@ impl ProjectIndex {
     /// run on it (`refine String do def upcase`)?
     /// (What the caller reads of this: `Dep::Redefined`.)
     pub fn block_replaced(&self, class: &str, method: &str) -> bool {
-        self.core_replaced.contains(&(class.to_string(), method.to_string()))
+        replaced_exactly(&self.core_replaced, class, method)
     }
 
     /// May objects of `class` be made without the `initialize` its code
@@ -2328,6 +2332,16 @@ pub type SharedIndex = Arc<ProjectIndex>;
 /// names it where it stands (`Price.class_eval` inside `module Shop`), so
 /// the last segments are compared: a clash only makes the answer careful.
 /// [`ANY_CLASS`] stands for a class nobody can name there.
+/// Is (`class`, `method`) among `replaced`? Asked at every call with a
+/// block: a short set (the usual: none or a few) is compared in place,
+/// allocating nothing.
+pub fn replaced_exactly(replaced: &HashSet<(String, String)>, class: &str, method: &str) -> bool {
+    if replaced.len() > 8 {
+        return replaced.contains(&(class.to_string(), method.to_string()));
+    }
+    replaced.iter().any(|(c, m)| m == method && c == class)
+}
+
 pub fn replaced_on(replaced: &HashSet<(String, String)>, class: &str, method: &str) -> bool {
     // Asked at every `C.new`: compared in place, allocating nothing.
     let wanted = constant_tail(class);
