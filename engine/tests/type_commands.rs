@@ -975,3 +975,24 @@ fn methods_made_under_computed_names_in_another_file_answer_for_the_class() {
     let dir = project(&[a, used, ("lib/b.rb", "n = :upcase\nString.define_method(n) { 1 }\n")]);
     assert_eq!(type_at(dir.path(), "lib/use.rb:3:1"), "untyped");
 }
+
+/// `class C < P` in `module N` names `::P` when `N::P` is opened only
+/// further down the file; when another file opens `N::P` it may have
+/// loaded first, and `N::P` stays the answer (as it does from one file).
+#[test]
+fn a_superclass_is_not_a_class_the_file_opens_only_further_down() {
+    let top = "class P\n  def initialize\n    show\n  end\nend\n\n";
+    let sub = "module N\n  class C < P\n    def initialize\n      super\n      @v = \"s\"\n    end\n\n    def show = @v\n  end\nend\n";
+    let later = "\nmodule N\n  class P\n    def initialize; end\n  end\nend\n";
+    // Line 14 of a.rb: `def show = @v`; the ivar read at column 16.
+    let at = "lib/a.rb:14:16";
+    let alone = project(&[("lib/a.rb", &format!("{top}{sub}{later}"))]);
+    assert_eq!(type_at(alone.path(), at), "String?", "`::P#initialize` calls `show` before `@v` is set");
+    let elsewhere = project(&[("lib/a.rb", &format!("{top}{sub}")), ("lib/b.rb", later)]);
+    assert_eq!(type_at(elsewhere.path(), at), "String", "another file's `N::P` may load first");
+    // (Another file's part has no `initialize` of its own: two would make
+    // neither certain to run.)
+    let opened = "module N\n  class P\n  end\nend\n";
+    let both = project(&[("lib/a.rb", &format!("{top}{sub}{later}")), ("lib/b.rb", opened)]);
+    assert_eq!(type_at(both.path(), at), "String", "reopened here, but another file opens it too");
+}

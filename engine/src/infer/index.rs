@@ -433,10 +433,12 @@ impl<'pr> ProgramIndex<'pr> {
             macro_names: Vec::new(),
             named_symbols: HashSet::default(),
             introspected: HashSet::default(),
+            superclasses_named: Vec::new(),
         };
         walker.visit(root);
         walker.add_macro_names();
         walker.note_bodies_reopened();
+        walker.note_opened_later();
         index.joined_outside = index.join_own_outside_writes();
         index.root = Some(crate::syntax::node_clone(root));
         index.project = project;
@@ -907,7 +909,7 @@ impl<'pr> ProgramIndex<'pr> {
     /// it first: then no answer is certain.
     pub fn resolve_constant(&self, env: &Environment, lexical: &[Name], written: &str) -> Option<Name> {
         if !self.complete {
-            return self.resolve_anew(env, lexical, written);
+            return self.resolve_anew(env, lexical, written, &[]);
         }
         let seen = self.resolved.borrow().get(written).and_then(|scopes| {
             scopes.iter().find(|(scope, _)| scope.as_slice() == lexical).map(|(_, found)| found.clone())
@@ -915,12 +917,14 @@ impl<'pr> ProgramIndex<'pr> {
         if let Some(found) = seen {
             return found;
         }
-        let found = self.resolve_anew(env, lexical, written);
+        let found = self.resolve_anew(env, lexical, written, &[]);
         self.resolved.borrow_mut().entry(written.to_string()).or_default().push((lexical.to_vec(), found.clone()));
         found
     }
 
-    fn resolve_anew(&self, env: &Environment, lexical: &[Name], written: &str) -> Option<Name> {
+    /// `unseen`: classes that do not exist yet where the path is written
+    /// (see [`PendingKind::OpenedLater`]); the lookup goes past them.
+    fn resolve_anew(&self, env: &Environment, lexical: &[Name], written: &str, unseen: &[Name]) -> Option<Name> {
         if let Some(absolute) = written.strip_prefix("::") {
             return self.is_known_constant(env, absolute).then(|| Name::from(absolute));
         }
@@ -928,7 +932,7 @@ impl<'pr> ProgramIndex<'pr> {
             Some((head, rest)) => (head, Some(rest)),
             None => (written, None),
         };
-        let head = match self.resolve_head(env, lexical, head) {
+        let head = match self.resolve_head(env, lexical, head, unseen) {
             Head::Found(head) => head,
             // Some module mixed in from outside may hold it first: no
             // answer is certain, so none is given.
@@ -954,10 +958,11 @@ impl<'pr> ProgramIndex<'pr> {
         }
     }
 
-    fn resolve_head(&self, env: &Environment, lexical: &[Name], head: &str) -> Head {
+    fn resolve_head(&self, env: &Environment, lexical: &[Name], head: &str, unseen: &[Name]) -> Head {
+        let known = |full: &str| self.is_known_constant(env, full) && !unseen.iter().any(|n| &**n == full);
         let mut full = String::new();
         for scope in lexical.iter().rev().filter(|scope| &***scope != SINGLETON_OF_SELF) {
-            if self.is_known_constant(env, member_of(&mut full, scope, head)) {
+            if known(member_of(&mut full, scope, head)) {
                 return Head::Found(Name::from(full));
             }
             // `const_set(:A, v)` in that scope may make it first.
@@ -975,7 +980,7 @@ impl<'pr> ProgramIndex<'pr> {
                 if self.mixed_from_outside(&ancestor) {
                     return Head::Uncertain;
                 }
-                if self.is_known_constant(env, member_of(&mut full, &ancestor, head)) {
+                if known(member_of(&mut full, &ancestor, head)) {
                     return Head::Found(Name::from(full));
                 }
                 if self.constant_rewritten(&full) {
@@ -983,7 +988,7 @@ impl<'pr> ProgramIndex<'pr> {
                 }
             }
         }
-        match self.is_known_constant(env, head) {
+        match known(head) {
             true => Head::Found(Name::from(head)),
             false => Head::Missing,
         }
@@ -1105,6 +1110,23 @@ impl<'pr> ProgramIndex<'pr> {
         names
     }
 
+    /// The classes a superclass line cannot name (see
+    /// [`PendingKind::OpenedLater`]): opened further down this file, and
+    /// neither declared by the signatures nor opened by another file.
+    fn opened_later(&self, env: &Environment, pending: &[(PendingKind, String)]) -> Vec<Name> {
+        let later = pending.iter().filter(|(kind, _)| *kind == PendingKind::OpenedLater);
+        later
+            .filter(|(_, name)| {
+                !env.has_class(name)
+                    && !self.project.as_ref().is_some_and(|project| {
+                        project.read_shape(name);
+                        project.index.opened_elsewhere(name, project.file)
+                    })
+            })
+            .map(|(_, name)| Name::from(name.as_str()))
+            .collect()
+    }
+
     fn resolve_pending(&mut self, env: &Environment) {
         for written in self.top_object_extends.clone() {
             if let Some(name) = self.resolve_constant(env, &[], &written) {
@@ -1121,13 +1143,18 @@ impl<'pr> ProgramIndex<'pr> {
             };
             // `obj.extend(M)` is written inside the class's body.
             let inside: Vec<Name> = lexical.iter().cloned().chain([class.clone()]).collect();
+            let unseen = self.opened_later(env, &pending);
             for (kind, written) in pending {
-                let scope = if matches!(kind, PendingKind::ObjectExtend | PendingKind::IncluderExtend) {
-                    &inside
-                } else {
-                    &lexical
+                let scope = match kind {
+                    PendingKind::OpenedLater => continue,
+                    PendingKind::ObjectExtend | PendingKind::IncluderExtend => &inside,
+                    _ => &lexical,
                 };
-                let resolved = self.resolve_constant(env, scope, &written).filter(|n| *n != class);
+                let resolved = match kind {
+                    PendingKind::Superclass if !unseen.is_empty() => self.resolve_anew(env, scope, &written, &unseen),
+                    _ => self.resolve_constant(env, scope, &written),
+                };
+                let resolved = resolved.filter(|n| *n != class);
                 let user = self.classes.get_mut(&class).expect("listed");
                 match (kind, resolved) {
                     (PendingKind::Superclass, Some(name)) => user.superclass = Superclass::Known(name),
@@ -1153,6 +1180,8 @@ impl<'pr> ProgramIndex<'pr> {
                         self.mixed_from_outside.insert(name);
                     }
                     (PendingKind::ObjectExtend | PendingKind::IncluderExtend, None) => {}
+                    // Read above, never resolved.
+                    (PendingKind::OpenedLater, _) => {}
                     (_, None) => user.unknown_mixins = true,
                 }
             }
@@ -1182,6 +1211,10 @@ struct Walker<'i, 'pr, 'e> {
     /// Where `instance_method` calls start whose method is only looked at
     /// (`.owner`, `.arity`): it is bound to nothing.
     introspected: HashSet<usize>,
+    /// Each class whose superclass is written as a relative constant path:
+    /// where the path starts and its first segment (see
+    /// [`PendingKind::OpenedLater`]).
+    superclasses_named: Vec<(Name, usize, String)>,
     /// For each enclosing `def`, innermost last: is `self` there an
     /// instance of the class (not the class, nor another object)? Then
     /// `extend(M)`, `def self.x` and `define_singleton_method` change that
@@ -1553,6 +1586,37 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let set = leading_class_ivar_writes(body);
         if let Some(class) = self.index.classes.get_mut(full) {
             class.initialized_ivars.extend(set.into_iter().map(|ivar| format!("{CLASS_BODY_SET}{ivar}")));
+        }
+    }
+
+    /// Notes, for each superclass written as a relative path, the classes
+    /// and modules its lookup would find that this file opens only further
+    /// down (see [`PendingKind::OpenedLater`]): `class C < P` in `module N`
+    /// is `::P` when `N::P` comes later.
+    fn note_opened_later(&mut self) {
+        let mut first_opened: HashMap<&str, usize> = HashMap::default();
+        for (at, name) in &self.index.class_at {
+            let first = first_opened.entry(&**name).or_insert(*at);
+            *first = (*first).min(*at);
+        }
+        let mut later: Vec<(Name, Name)> = Vec::new();
+        for (class, at, head) in &self.superclasses_named {
+            let Some(user) = self.index.classes.get(class) else { continue };
+            let scopes = user.lexical.iter().filter(|scope| &***scope != SINGLETON_OF_SELF);
+            let candidates = scopes.map(|scope| format!("{scope}::{head}")).chain([head.clone()]);
+            for candidate in candidates {
+                let opened_after = first_opened.get(candidate.as_str()).is_some_and(|first| first > at);
+                if opened_after && !self.index.constants.contains_key(candidate.as_str()) {
+                    later.push((class.clone(), Name::from(candidate)));
+                }
+            }
+        }
+        for (class, candidate) in later {
+            let user = self.index.classes.get_mut(&class).expect("listed");
+            let entry = (PendingKind::OpenedLater, candidate.to_string());
+            if !user.pending.contains(&entry) {
+                user.pending.push(entry);
+            }
         }
     }
 
@@ -2894,7 +2958,14 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             self.visit(&superclass);
             let entry = self.index.classes.get_mut(&full).expect("opened");
             match constant_path_text(&superclass) {
-                Some(written) => entry.pending.push((PendingKind::Superclass, written)),
+                Some(written) => {
+                    // A `class` in a block may run after the rest of the file.
+                    if !written.starts_with("::") && self.in_block == 0 && self.in_def == 0 {
+                        let head = written.split("::").next().unwrap_or(&written).to_string();
+                        self.superclasses_named.push((full.clone(), superclass.location().start() as usize, head));
+                    }
+                    entry.pending.push((PendingKind::Superclass, written))
+                }
                 // `class Point < Struct.new(:x, :y)`: a Struct subclass.
                 None if is_struct_new(&superclass) => entry.pending.push((PendingKind::Superclass, "::Struct".into())),
                 None => entry.superclass = Superclass::Unknown,
@@ -4358,7 +4429,7 @@ mod tests {
 
     #[test]
     fn classes_resolve_in_their_lexical_scope() {
-        let source = "module A\n  class B < C\n    include M\n    def x; end\n    def self.y; end\n    attr_accessor :z\n  end\n  class C; end\n  module M; end\nend\nclass A::D; end\n";
+        let source = "module A\n  class C; end\n  module M; end\n  class B < C\n    include M\n    def x; end\n    def self.y; end\n    attr_accessor :z\n  end\nend\nclass A::D; end\n";
         index_of(source, |index, env| {
             let b = index.class("A::B").expect("A::B");
             assert_eq!(b.superclass, Superclass::Known(Name::from("A::C")));
@@ -4373,6 +4444,17 @@ mod tests {
             assert_eq!(index.resolve_constant(env, &scope, "C").as_deref(), Some("A::C"));
             assert_eq!(index.resolve_constant(env, &scope, "Nope"), None);
             assert_eq!(index.ancestor_names(env, "A::B"), vec![Name::from("A::M"), Name::from("A::C")]);
+        });
+        // `A::C` opened only further down does not exist when `B < C` runs
+        // (Ruby raises NameError): the superclass is not known.
+        let source = "module A\n  class B < C\n  end\n  class C; end\nend\n";
+        index_of(source, |index, _| {
+            assert_eq!(index.class("A::B").expect("A::B").superclass, Superclass::Unknown);
+        });
+        // A top-level `C` opened before is the one named.
+        let source = "class C; end\nmodule A\n  class B < C\n  end\n  class C; end\nend\n";
+        index_of(source, |index, _| {
+            assert_eq!(index.class("A::B").expect("A::B").superclass, Superclass::Known(Name::from("C")));
         });
     }
 

@@ -123,6 +123,12 @@ pub enum PendingKind {
     /// class that includes the module extends M (and M may reach objects
     /// as through [`PendingKind::ObjectExtend`]).
     IncluderExtend,
+    /// Not a relation but a fact for resolving the superclass: a class or
+    /// module (full name) the file opens only after the `class` line that
+    /// names the superclass. Ruby looks the superclass up when that line
+    /// runs, so it is not this one, unless the signatures or another file
+    /// define it (which may have loaded first).
+    OpenedLater,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

@@ -1255,6 +1255,25 @@ impl ProjectIndex {
         self.classes.get(name).is_some_and(|c| !c.parts.is_empty() && c.parts.iter().all(|(_, p)| !p.is_module))
     }
 
+    /// Does a file other than `file` open the class or module `name`?
+    /// (What the caller reads of this: `Dep::Class`.)
+    pub fn opened_elsewhere(&self, name: &str, file: FileId) -> bool {
+        self.classes.get(name).is_some_and(|class| class.parts.iter().any(|(id, _)| *id != file))
+    }
+
+    /// The classes a part's superclass line cannot name (see
+    /// [`PendingKind::OpenedLater`]): its file opens them further down,
+    /// and neither the signatures nor another file define them.
+    fn opened_later(&self, env: &Environment, written: &[(PendingKind, String)], file: FileId) -> Vec<Name> {
+        written
+            .iter()
+            .filter(|(kind, name)| {
+                *kind == PendingKind::OpenedLater && !env.has_class(name) && !self.opened_elsewhere(name, file)
+            })
+            .map(|(_, name)| Name::from(name.as_str()))
+            .collect()
+    }
+
     /// Resolves each part's written superclass and mixins against the
     /// whole project, in its own lexical scope.
     fn resolve_parts(&mut self, env: &Environment) {
@@ -1279,13 +1298,17 @@ impl ProjectIndex {
                         (Vec::new(), Vec::new(), Vec::new(), false);
                     let mut object_extended = Vec::new();
                     let mut includer_extends = Vec::new();
+                    let file = self.classes[class].parts[at].0;
+                    let unseen = self.opened_later(env, &written, file);
                     for (kind, path) in &written {
                         // `obj.extend(M)` is written inside the class's body.
                         let resolved = match kind {
+                            PendingKind::OpenedLater => continue,
                             PendingKind::ObjectExtend | PendingKind::IncluderExtend => {
                                 let inside: Vec<Name> = lexical.iter().cloned().chain([class.clone()]).collect();
                                 self.resolve_constant(env, &inside, path)
                             }
+                            PendingKind::Superclass => self.resolve_constant_past(env, &lexical, path, &unseen),
                             _ => self.resolve_constant(env, &lexical, path),
                         };
                         let resolved = resolved.filter(|n| n != class);
@@ -1307,6 +1330,8 @@ impl ProjectIndex {
                             }
                             // Not a project module: nothing to say of its methods.
                             (PendingKind::ObjectExtend | PendingKind::IncluderExtend, None) => {}
+                            // Read above, never resolved.
+                            (PendingKind::OpenedLater, _) => {}
                             (_, None) => unknown = true,
                         }
                     }
@@ -1831,11 +1856,25 @@ impl ProjectIndex {
     /// lexical scopes innermost first, the innermost class's ancestors,
     /// then the top level.
     pub fn resolve_constant(&self, env: &Environment, lexical: &[Name], written: &str) -> Option<Name> {
+        self.resolve_constant_past(env, lexical, written, &[])
+    }
+
+    /// [`ProjectIndex::resolve_constant`], going past the classes in
+    /// `unseen`, which do not exist yet where the path is written (see
+    /// [`PendingKind::OpenedLater`]).
+    fn resolve_constant_past(
+        &self,
+        env: &Environment,
+        lexical: &[Name],
+        written: &str,
+        unseen: &[Name],
+    ) -> Option<Name> {
         let known = |full: &str| {
-            self.classes.contains_key(full)
+            (self.classes.contains_key(full)
                 || self.constants.contains_key(full)
                 || env.has_class(full)
-                || env.constant(full).is_some()
+                || env.constant(full).is_some())
+                && !unseen.iter().any(|name| &**name == full)
         };
         if let Some(absolute) = written.strip_prefix("::") {
             return known(absolute).then(|| Name::from(absolute));
