@@ -687,8 +687,10 @@ const CASES: &[(&str, &str)] = &[
     // Elements that hold nothing mutable keep their types.
     ("a = [1, 2]\nx = a[0]\na", "[1, 2]"),
     ("a = [[1]]\nn = a.size\na", "[Array[Integer]]"),
-    // A hash's new default is what a missing key reads.
-    ("h = {a: 1}\nh.default = \"d\"\nh[:zz]", "Integer | String | nil"),
+    // A hash's new default is what a missing key reads; not nil, so a read
+    // is not nil either, which `Hash[K, V]` cannot say: an untyped member.
+    ("h = {a: 1}\nh.default = \"d\"\nh[:zz]", "Integer | String | untyped | nil"),
+    ("h = {a: 1}\nh.default = nil\nh[:zz]", "Integer?"),
     // Code that can assign the scope's locals unseen: none is known after it.
     ("x = 5\neval(\"x = 's'\")\nx", "untyped"),
     ("x = 5\nb = binding\ny = 1\nb.local_variable_set(:y, :s)\n[x, y]", "[untyped, untyped]"),

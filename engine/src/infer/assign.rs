@@ -229,9 +229,16 @@ pub fn mutated_container(ty: &Type, method: &str, args: &[Type]) -> Type {
                     vec![union([kv[0].clone(), widened(key)]), union([kv[1].clone(), widened(value)])],
                 ),
                 // A missing key reads the new default (`h[:gone]`): it joins
-                // what a read may give, as a value would.
+                // what a read may give, as a value would. A default that is
+                // not nil means a read never gives nil, which `Hash[K, V]`
+                // cannot say (its `[]` gives `V?`): an untyped member keeps
+                // the nil rule off, as after `Hash.new(default)`.
                 ("default=", [value]) => {
-                    Type::generic("Hash", vec![kv[0].clone(), union([kv[1].clone(), widened(value)])])
+                    let mut read = vec![kv[1].clone(), widened(value)];
+                    if !value.may_be_nil() {
+                        read.push(Type::untyped());
+                    }
+                    Type::generic("Hash", vec![kv[0].clone(), union(read)])
                 }
                 (
                     "delete"

@@ -2324,12 +2324,11 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
-    /// Notes that `method` of `class` (as written) has a body, or objects,
-    /// its class body does not show (see `construction_replaced`).
     /// A constant read as the receiver of a mutation: its name's last
     /// part (which constant of that name it is may be another file's).
     fn note_constant_mutated(&mut self, receiver: &Node<'pr>) {
-        if let Some(written) = constant_path_text(receiver) {
+        // `(TAGS = {...}).default = x`: the constant just assigned.
+        if let Some(written) = constant_path_text(receiver).or_else(|| constant_assigned_in(receiver)) {
             let tail = crate::model::index::constant_tail(&written).to_string();
             self.index.mutated_constants.insert(tail);
         }
@@ -2341,6 +2340,8 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// Notes that `method` of `class` (as written) has a body, or objects,
+    /// its class body does not show (see `construction_replaced`).
     fn note_replaced(&mut self, class: String, method: &str) {
         self.index.core_replaced.insert((class, method.to_string()));
     }
@@ -4413,6 +4414,22 @@ fn member_of<'b>(buffer: &'b mut String, parent: &str, member: &str) -> &'b str 
     buffer.push_str("::");
     buffer.push_str(member);
     buffer
+}
+
+/// The constant `(X = value)` or `(A::X = value)` assigns, as written: the
+/// parentheses give the value, so a call on them is a call on the constant.
+fn constant_assigned_in(node: &Node<'_>) -> Option<String> {
+    let body = node.as_parentheses_node()?.body()?;
+    let statements = body.as_statements_node()?;
+    let mut statements = statements.body().iter();
+    let (Some(only), None) = (statements.next(), statements.next()) else { return None };
+    match &only {
+        Node::ConstantWriteNode { .. } => Some(name(only.as_constant_write_node()?.name())),
+        Node::ConstantPathWriteNode { .. } => {
+            constant_path_text(&only.as_constant_path_write_node()?.target().as_node())
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
