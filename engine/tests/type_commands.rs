@@ -996,3 +996,18 @@ fn a_superclass_is_not_a_class_the_file_opens_only_further_down() {
     let both = project(&[("lib/a.rb", &format!("{top}{sub}{later}")), ("lib/b.rb", opened)]);
     assert_eq!(type_at(both.path(), at), "String", "reopened here, but another file opens it too");
 }
+
+/// A module's instance method that writes `@x`, extended into a class by
+/// another file, writes the class object's own `@x` when called on it: the
+/// class's singleton method, in a third file, does not read nil alone
+/// (Ruby gives 3).
+#[test]
+fn a_class_ivar_written_by_a_module_extended_in_another_file_is_not_nil() {
+    let writer = ("lib/w.rb", "module W\n  def setup_x\n    @x = 3\n  end\nend\n");
+    let reader = ("lib/c2.rb", "class C\n  def self.r = @x\nend\n");
+    let dir = project(&[writer, ("lib/c1.rb", "class C\n  extend W\n  setup_x\nend\n"), reader]);
+    assert_eq!(type_at(dir.path(), "lib/c2.rb:2:16"), "3?");
+    // Extended with a module that does not write it: nil, as Ruby reads it.
+    let dir = project(&[writer, ("lib/c1.rb", "class C\n  extend Comparable\nend\n"), reader]);
+    assert_eq!(type_at(dir.path(), "lib/c2.rb:2:16"), "nil");
+}

@@ -486,11 +486,27 @@ impl<'pr> Inferrer<'pr, '_> {
         if self.family_library_writes(&facts, side) {
             return Type::untyped();
         }
+        // `extend W` where W's methods write it: on the class object too.
+        let writers = match side {
+            Side::Singleton => self.extended_writers(&facts.members, ivar),
+            Side::Instance => Some(Vec::new()),
+        };
+        let Some(writers) = writers else { return Type::untyped() };
         // Never assigned anywhere in the family: Ruby reads an unset
         // instance variable as nil.
         let key = (family.clone(), side, ivar.to_string());
-        let assigned = table.get(&key).cloned().unwrap_or(Type::Bot);
+        let mut assigned = table.get(&key).cloned().unwrap_or(Type::Bot);
         self.note_use(super::replay::Use::Ivar(key));
+        for module in writers {
+            // Another file's module: what it writes is the project's.
+            if !self.index.is_local(&module) {
+                return Type::untyped();
+            }
+            let family = self.families.get(&module).cloned().unwrap_or(module);
+            let key = (family, Side::Instance, ivar.to_string());
+            assigned = union([assigned, table.get(&key).cloned().unwrap_or(Type::Bot)]);
+            self.note_use(super::replay::Use::Ivar(key));
+        }
         let assigned = &assigned;
         let members = &facts.members;
         let initialized =
@@ -609,6 +625,11 @@ impl<'pr> Inferrer<'pr, '_> {
                 return Some(Type::untyped());
             }
         }
+        let writers = match side {
+            Side::Singleton => self.extended_writers(&members, ivar),
+            Side::Instance => Some(Vec::new()),
+        };
+        let Some(writers) = writers else { return Some(Type::untyped()) };
         // Pass one is what learns this file's own writes: until it ends,
         // they are unknown (not absent, which would leave only nil). Asked
         // first: pass one's answer does not depend on the exports.
@@ -629,6 +650,18 @@ impl<'pr> Inferrer<'pr, '_> {
         for member in &members {
             project.read(crate::model::index::Dep::Ivars(member.clone()));
             if let Some(elsewhere) = project.index.ivar_writes(member, side, ivar, project.file) {
+                writes.push(elsewhere);
+            }
+        }
+        for module in writers {
+            let family = self.families.get(&module).cloned().unwrap_or_else(|| module.clone());
+            let key = (family, Side::Instance, ivar.to_string());
+            if let Some(local) = self.ivar_table.as_ref().and_then(|t| t.get(&key)) {
+                writes.push(local.clone());
+            }
+            self.note_use(super::replay::Use::Ivar(key));
+            project.read(crate::model::index::Dep::Ivars(module.clone()));
+            if let Some(elsewhere) = project.index.ivar_writes(&module, Side::Instance, ivar, project.file) {
                 writes.push(elsewhere);
             }
         }
@@ -695,6 +728,49 @@ impl<'pr> Inferrer<'pr, '_> {
             };
         }
         false
+    }
+
+    /// The project modules whose instance methods may write `ivar` on the
+    /// class object of one of `members` (or of a superclass): those it is
+    /// extended with (`extend W`, `extend self`), and what they include.
+    /// Called on the class, such a method writes the class's own `@ivar`.
+    /// `None` when one of them writes ivars nobody can list.
+    fn extended_writers(&self, members: &[Name], ivar: &str) -> Option<Vec<Name>> {
+        let mut modules: Vec<Name> = Vec::new();
+        for member in members {
+            let mut current = Some(member.clone());
+            let mut guard = 0;
+            while let Some(name) = current.take() {
+                guard += 1;
+                let Some(user) = self.index.class_shape(&name).filter(|_| guard <= 64) else { break };
+                modules.extend(user.extends.iter().cloned());
+                if user.extends_self {
+                    modules.push(name.clone());
+                }
+                current = match &user.superclass {
+                    Superclass::Known(parent) => Some(parent.clone()),
+                    _ => None,
+                };
+            }
+        }
+        let mut seen: Vec<Name> = Vec::new();
+        let mut writers = Vec::new();
+        while let Some(module) = modules.pop() {
+            if seen.contains(&module) {
+                continue;
+            }
+            seen.push(module.clone());
+            let Some(user) = self.index.class_shape(&module) else { continue };
+            if user.ivars_opaque || user.ivars_set_from_outside.contains(ivar) {
+                return None;
+            }
+            if user.ivars_written.iter().any(|written| written == ivar) {
+                writers.push(module.clone());
+            }
+            modules.extend(user.includes.iter().chain(&user.prepends).cloned());
+        }
+        writers.sort();
+        Some(writers)
     }
 
     /// Does every object whose methods read `class`'s `@ivar` come out of
