@@ -1011,3 +1011,38 @@ fn a_class_ivar_written_by_a_module_extended_in_another_file_is_not_nil() {
     let dir = project(&[writer, ("lib/c1.rb", "class C\n  extend Comparable\nend\n"), reader]);
     assert_eq!(type_at(dir.path(), "lib/c2.rb:2:16"), "nil");
 }
+
+/// A parent's `initialize` (in another file) that calls methods of its own
+/// before the subclass's assignments after `super`: the subclass's ivar
+/// counts as set when none of those methods, nor what they call, reads
+/// it, as it does when both classes are in one file. It does not when the
+/// subclass overrides one of them, or one reads it (Ruby prints nil).
+#[test]
+fn a_parents_own_calls_in_another_file_are_judged_by_what_they_read() {
+    let base = |validate: &str| {
+        format!(
+            "class Base\n  def initialize(opts)\n    validate(opts)\n    @opts = opts\n  end\n\n  def validate(opts)\n    {validate}\n  end\n\n  def check = @seen\nend\n"
+        )
+    };
+    let child = |extra: &str| {
+        format!("class Child < Base\n  def initialize(opts)\n    super\n    @items = []\n  end\n{extra}\n  def count = @items.size\nend\n")
+    };
+    // `def count = @items.size` is the last line but one; the ivar at column 15.
+    let at = |source: &str| format!("lib/child.rb:{}:15", source.lines().count() - 1);
+    let quiet = base("raise ArgumentError unless opts.is_a?(Hash)");
+    let plain = child("");
+    let dir = project(&[("lib/base.rb", &quiet), ("lib/child.rb", &plain)]);
+    assert_eq!(type_at(dir.path(), &at(&plain)), "Array[untyped]");
+    // The parent's own `@opts`, assigned after the call, is set too.
+    let reader = child("\n  def opts = @opts\n");
+    let dir = project(&[("lib/base.rb", &quiet), ("lib/child.rb", &reader)]);
+    assert_eq!(type_at(dir.path(), "lib/child.rb:7:14"), "untyped");
+    // The subclass overrides what the parent calls, and reads it there.
+    let overrides = child("\n  def validate(opts) = p(@items)\n");
+    let dir = project(&[("lib/base.rb", &quiet), ("lib/child.rb", &overrides)]);
+    assert_eq!(type_at(dir.path(), &at(&overrides)), "Array[untyped]?");
+    // What the parent calls calls on, and reads it.
+    let reads = base("check\n    p @items");
+    let dir = project(&[("lib/base.rb", &reads), ("lib/child.rb", &plain)]);
+    assert_eq!(type_at(dir.path(), &at(&plain)), "Array[untyped]?");
+}

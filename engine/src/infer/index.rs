@@ -439,6 +439,7 @@ impl<'pr> ProgramIndex<'pr> {
         walker.add_macro_names();
         walker.note_bodies_reopened();
         walker.note_opened_later();
+        walker.note_own_calls_read();
         index.joined_outside = index.join_own_outside_writes();
         index.root = Some(crate::syntax::node_clone(root));
         index.project = project;
@@ -1618,6 +1619,66 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 user.pending.push(entry);
             }
         }
+    }
+
+    /// For each class whose `initialize` calls methods of its own before
+    /// it assigns an ivar ([`CALLS_OWN_ONLY`], [`AFTER_CALLS`]), notes what
+    /// those methods, and what they call in turn, may read
+    /// ([`OWN_CALLS_READ`]): another file's subclass has no bodies to look
+    /// at. Only when every method reached is a `def` of the class here.
+    fn note_own_calls_read(&mut self) {
+        let mut notes: Vec<(Name, String)> = Vec::new();
+        for (name, class) in &self.index.classes {
+            let mut pending: Vec<String> = Vec::new();
+            for marker in &class.initialized_ivars {
+                let called = marker
+                    .strip_prefix(CALLS_OWN_ONLY)
+                    .or_else(|| marker.strip_prefix(AFTER_CALLS).and_then(|m| m.split_once('|')).map(|(c, _)| c));
+                pending.extend(called.into_iter().flat_map(|c| c.split(',')).map(str::to_string));
+            }
+            if pending.is_empty() {
+                continue;
+            }
+            if let Some(read) = self.own_calls_read(class, pending) {
+                notes.push((name.clone(), read));
+            }
+        }
+        for (name, read) in notes {
+            self.index.classes.get_mut(&name).expect("listed").initialized_ivars.insert(read);
+        }
+    }
+
+    /// [`OWN_CALLS_READ`]'s marker for the methods `pending` of `class`,
+    /// closed over what their bodies call; `None` when one is not a `def`
+    /// of the class here, or calls anything else.
+    fn own_calls_read(&self, class: &UserClass, mut pending: Vec<String>) -> Option<String> {
+        let mut names: Vec<String> = Vec::new();
+        let mut ivars: Vec<String> = Vec::new();
+        let mut kernel: Vec<&str> = Vec::new();
+        while let Some(method) = pending.pop() {
+            if names.contains(&method) {
+                continue;
+            }
+            if names.len() >= 64 || method.starts_with(VIA_IVAR) || method.starts_with(NEW_OF) {
+                return None;
+            }
+            let Some(MethodEntry::Def(id)) = class.instance_methods.get(method.as_str()) else { return None };
+            // Defined twice: whichever runs, its body counts.
+            let ids = class.redefined.get(&(Side::Instance, method.clone())).cloned().unwrap_or_else(|| vec![*id]);
+            names.push(method);
+            for id in ids {
+                let Some(body) = self.index.defs.get(id)?.node.as_def_node()?.body() else { continue };
+                ivars.extend(ivars_read_in(&body));
+                kernel.extend(kernel_calls_in(&body));
+                pending.extend(own_calls_of_body(&body)?);
+            }
+        }
+        names.sort();
+        ivars.sort();
+        ivars.dedup();
+        kernel.sort_unstable();
+        kernel.dedup();
+        Some(format!("{OWN_CALLS_READ}{}|{}|{}", names.join(","), ivars.join(","), kernel.join(",")))
     }
 
     /// A module opened by more than one body here: any of them may run
@@ -3963,6 +4024,13 @@ pub const VIA_IVAR: &str = "<via>";
 /// none of those, nor what they call in turn, reads.
 pub const CALLS_OWN_ONLY: &str = "<calls-own>";
 
+/// What the methods of its own an `initialize` calls ([`CALLS_OWN_ONLY`],
+/// [`AFTER_CALLS`]), and what they call in turn, may read, as
+/// `<own-calls-read>names|@ivars|kernel functions` (each sorted, comma
+/// separated): for a subclass in another file, which cannot see their
+/// bodies, to judge as [`CALLS_OWN_ONLY`] says.
+pub const OWN_CALLS_READ: &str = "<own-calls-read>";
+
 /// Marks an `initialize` whose straight-line prefix ends in a call of a
 /// method of its own (`reset`), followed by the method's name.
 pub const CALLS_HELPER: &str = "<call>";
@@ -4317,6 +4385,24 @@ pub fn own_calls_of_body(body: &Node<'_>) -> Option<Vec<String>> {
     names.sort();
     names.dedup();
     Some(names)
+}
+
+/// The instance variables `node` reads (or asks whether they are set), as
+/// [`reads_ivar`] finds them.
+fn ivars_read_in(node: &Node<'_>) -> Vec<String> {
+    crate::syntax::walk::all_nodes(node)
+        .iter()
+        .filter_map(|part| match part {
+            Node::InstanceVariableReadNode { .. } => part.as_instance_variable_read_node().map(|n| n.name()),
+            Node::InstanceVariableOrWriteNode { .. } => part.as_instance_variable_or_write_node().map(|n| n.name()),
+            Node::InstanceVariableAndWriteNode { .. } => part.as_instance_variable_and_write_node().map(|n| n.name()),
+            Node::InstanceVariableOperatorWriteNode { .. } => {
+                part.as_instance_variable_operator_write_node().map(|n| n.name())
+            }
+            _ => None,
+        })
+        .map(name)
+        .collect()
 }
 
 /// Does `node` read the instance variable `ivar` (or ask whether it is set)?

@@ -1020,7 +1020,9 @@ impl<'pr> Inferrer<'pr, '_> {
     /// nor what they call in turn, can read `ivar`? Only for a class this
     /// file alone defines.
     fn own_calls_cannot_read(&self, class: &str, ivar: &str) -> bool {
-        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else { return false };
+        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else {
+            return self.summary_none_reads(class, ivar, |marker| marker.strip_prefix(super::index::CALLS_OWN_ONLY));
+        };
         let Some(called) = user.initialized_ivars.iter().find_map(|m| m.strip_prefix(super::index::CALLS_OWN_ONLY))
         else {
             return false;
@@ -1028,12 +1030,44 @@ impl<'pr> Inferrer<'pr, '_> {
         self.none_reads(class, user, called, ivar)
     }
 
+    /// [`Self::none_reads`] for a class another file defines (alone): the
+    /// methods its `initialize` calls (those `called` finds among its
+    /// markers) are judged by what that file noted of their bodies
+    /// ([`super::index::OWN_CALLS_READ`]), and by the same checks on what
+    /// may override them.
+    fn summary_none_reads(&self, class: &str, ivar: &str, called: impl Fn(&str) -> Option<&str>) -> bool {
+        let Some(user) = self.index.class(class).filter(|c| !c.spread) else { return false };
+        let Some(called) = user.initialized_ivars.iter().find_map(|m| called(m)) else { return false };
+        let Some(summary) = user.initialized_ivars.iter().find_map(|m| m.strip_prefix(super::index::OWN_CALLS_READ))
+        else {
+            return false;
+        };
+        let mut parts = summary.split('|');
+        let (Some(names), Some(read), Some(kernel)) = (parts.next(), parts.next(), parts.next()) else { return false };
+        let names: Vec<&str> = names.split(',').collect();
+        if !called.split(',').all(|name| names.contains(&name)) || read.split(',').any(|read| read == ivar) {
+            return false;
+        }
+        let alone = self.alone_in_family(class);
+        if names.iter().any(|name| (!alone && !self.kept_below(class, name)) || self.replaced_from_outside(class, name))
+        {
+            return false;
+        }
+        let kernel: Vec<&str> = kernel.split(',').filter(|k| !k.is_empty()).collect();
+        self.kernel_functions_kept(class, &kernel)
+    }
+
     /// Does `initialize` assign `ivar` after calls of the object's own
     /// methods none of which, nor what they call in turn, reads it
     /// (`@re = compile(pattern)`)? Only for a class this file alone
     /// defines, alone in its family (nothing can override the methods).
     fn assigned_after_own_calls(&self, class: &str, ivar: &str) -> bool {
-        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else { return false };
+        let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else {
+            return self.summary_none_reads(class, ivar, |marker| {
+                let (called, assigned) = marker.strip_prefix(super::index::AFTER_CALLS)?.split_once('|')?;
+                (assigned == ivar).then_some(called)
+            });
+        };
         let Some(called) = user.initialized_ivars.iter().find_map(|m| {
             let (called, assigned) = m.strip_prefix(super::index::AFTER_CALLS)?.split_once('|')?;
             (assigned == ivar).then_some(called)
