@@ -381,6 +381,35 @@ fn a_parent_initialize_that_stops_calling_the_hook_reaches_a_warm_answer() {
 }
 
 #[test]
+fn a_superclass_another_file_comes_to_open_reaches_a_warm_answer() {
+    // `class C < P` in `module N` names `::P` while only this file opens
+    // `N::P`, further down; once another file opens `N::P` too, it may
+    // have loaded first, and `N::P` is the answer.
+    let (before, after) = warm_answers_across_an_edit_of_another_file(
+        "class P\n  def m = 1\nend\nmodule N\n  class C < P\n  end\n  class P\n    def m = \"s\"\n  end\nend\nclass U < N::C\nend\n",
+        "module N\n  class P\n  end\nend\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
+    assert!(after.contains("undefined method `bogus_call` for \\\"s\\\""), "{after}");
+}
+
+#[test]
+fn a_parent_hook_that_comes_to_read_the_ivar_reaches_a_warm_answer() {
+    // `U`'s `@list`, set after `super`, counts as set while the hook the
+    // parent's `initialize` calls (in another file) does not read it; an
+    // edit of that file's body makes it read `@list` first.
+    let parent =
+        |hook: &str| format!("class Parent\n  def initialize\n    check\n  end\n  def check\n{hook}  end\nend\n");
+    let (before, after) = warm_answers_across_an_edit(
+        "class U < Parent\n  def initialize\n    super\n    @list = [1]\n  end\n  def m = @list << 2\nend\n",
+        &parent("    y = 1\n"),
+        &parent("    p @list\n"),
+    );
+    assert!(!before.contains("call.possible-nil-receiver"), "{before}");
+    assert!(after.contains("call.possible-nil-receiver"), "`@list` may be read unset now: {after}");
+}
+
+#[test]
 fn a_module_mixed_in_from_outside_that_gains_the_method_reaches_a_warm_super() {
     // `U#m`'s `super` runs `P#m` until the module another file includes
     // into `U` from outside its body defines `m` too.
