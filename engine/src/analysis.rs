@@ -238,7 +238,7 @@ pub fn analyse_with_link(
         let mut diagnostics: Vec<Diagnostic> = errors
             .iter()
             .map(|(offset, message)| {
-                let (line, column) = parsed.lines.position(*offset);
+                let (line, column) = parsed.lines().position(*offset);
                 Diagnostic::without_rule(display, line, column, message.clone())
             })
             .collect();
@@ -280,7 +280,7 @@ fn run_rules(
         let mut findings = Vec::new();
         (rule.check)(&context, &mut findings);
         for finding in findings {
-            let (line, column) = parsed.lines.position(finding.offset);
+            let (line, column) = parsed.lines().position(finding.offset);
             if !suppressions.covers(finding.rule, line) {
                 diagnostics.push(into_diagnostic(finding, display, line, column, severity));
             }

@@ -119,7 +119,7 @@ pub fn line_types(parsed: &ParsedFile<'_>, types: &FileTypes) -> BTreeMap<usize,
     statements.sort_by_key(|s| (s.location().end(), std::cmp::Reverse(s.location().start())));
     let mut by_line = BTreeMap::new();
     for statement in &statements {
-        by_line.insert(end_line(&parsed.lines, statement), type_of(statement));
+        by_line.insert(end_line(parsed.lines(), statement), type_of(statement));
     }
     // Lines no statement ends (an `if` or block header) show the widest
     // expression ending there.
@@ -128,7 +128,7 @@ pub fn line_types(parsed: &ParsedFile<'_>, types: &FileTypes) -> BTreeMap<usize,
         if is_container(node) || !crate::syntax::node_kind::is_expression(node) {
             continue;
         }
-        let line = end_line(&parsed.lines, node);
+        let line = end_line(parsed.lines(), node);
         let width = node.location().end() - node.location().start();
         if widest.get(&line).is_none_or(|(best, _)| width > *best) {
             widest.insert(line, (width, node));
@@ -149,12 +149,12 @@ pub fn line_types(parsed: &ParsedFile<'_>, types: &FileTypes) -> BTreeMap<usize,
     for node in &nodes {
         if node.as_def_node().is_some() {
             let start = node.location().start() as usize;
-            let line = parsed.lines.position(start).0;
+            let line = parsed.lines().position(start).0;
             let inside = statements.iter().any(|statement| {
                 let (from, to) = (statement.location().start() as usize, statement.location().end() as usize);
                 from < start
                     && to >= node.location().end() as usize
-                    && parsed.lines.position(from).0 == line
+                    && parsed.lines().position(from).0 == line
                     && !takes_def(statement, node)
             });
             if inside {

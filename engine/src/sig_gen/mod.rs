@@ -214,7 +214,7 @@ fn analyse_file(
         let types = infer::types_in_project(&parsed, env, link, prior);
         let index = ProgramIndex::build(&root, env);
         let observing = options.params == ParamsMode::Observed;
-        let mut found = walk::walk(&root, &index, observing.then_some(&types), &parsed.lines);
+        let mut found = walk::walk(&root, &index, observing.then_some(&types), parsed.lines());
         if observing {
             for site in &mut found.defs {
                 site.bound = bound_positionals(&index, &types, site.offset);

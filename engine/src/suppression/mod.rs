@@ -34,7 +34,7 @@ pub fn markers(parsed: &ParsedFile<'_>) -> Vec<Placed> {
             let text = crate::syntax::decoded(comment.text());
             let marker = marker::parse(&text)?;
             let offset = comment.location().start() as usize;
-            Some(Placed { offset, line: parsed.lines.position(offset).0, marker })
+            Some(Placed { offset, line: parsed.lines().position(offset).0, marker })
         })
         .collect()
 }

@@ -13,7 +13,9 @@ pub use version::RubyVersion;
 pub struct ParsedFile<'a> {
     pub source: &'a [u8],
     pub result: ParseResult<'a>,
-    pub lines: LineIndex,
+    /// Where lines start, worked out when a position is first asked for:
+    /// the passes that only infer never ask.
+    lines: std::cell::OnceCell<LineIndex>,
 }
 
 impl<'a> ParsedFile<'a> {
@@ -23,7 +25,11 @@ impl<'a> ParsedFile<'a> {
 
     /// Parses with the grammar of one Ruby version (`target_ruby:`).
     pub fn parse_as(source: &'a [u8], version: RubyVersion) -> Self {
-        ParsedFile { source, result: version.parse_source(source), lines: LineIndex::new(source) }
+        ParsedFile { source, result: version.parse_source(source), lines: std::cell::OnceCell::new() }
+    }
+
+    pub fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(self.source))
     }
 
     pub fn root(&self) -> Node<'_> {

@@ -140,7 +140,7 @@ mod tests {
         let project = crate::rules::project::ProjectFacts::default();
         let mut out = Vec::new();
         check(&RuleContext::new(&parsed, "t.rb", &env, &project), &mut out);
-        out.iter().map(|f| parsed.lines.position(f.offset).0).collect()
+        out.iter().map(|f| parsed.lines().position(f.offset).0).collect()
     }
 
     #[test]

@@ -49,7 +49,7 @@ impl DuplicateKeys<'_, '_> {
             let offset = start(&key.location());
             match first_seen.get(&literal) {
                 Some(&earlier) => {
-                    let (line, _) = self.file.lines.position(earlier);
+                    let (line, _) = self.file.lines().position(earlier);
                     self.out.push(Finding::new(
                         &RULE,
                         offset,
