@@ -901,6 +901,11 @@ const CASES: &[(&str, &str)] = &[
     ("class Base\n  KIND = :base\nend\nclass Sub < Base\nend\nSub.const_set(:KIND, :sub)\nSub::KIND", "untyped"),
     ("A = 1\nmodule Outer\n  const_set(:A, \"a\")\n  class Inner\n    def a = A\n  end\nend\nOuter::Inner.new.a", "untyped"),
     ("class Base\n  KIND = :base\n  def kind = KIND\nend\nclass Sub < Base\nend\nSub.const_set(:KIND, :sub)\nSub.new.kind", ":base"),
+    // Set through a constant that holds the class (Ruby 3.1: "five" both).
+    ("class Sub\n  KIND = 1\nend\nS = Sub\nS.const_set(:KIND, \"five\")\nSub::KIND", "1 | untyped"),
+    ("class Sub\n  KIND = 1\nend\nS = Sub\nS::KIND = \"five\"\nSub::KIND", "1 | untyped"),
+    // A class or module of that name opened here is no alias.
+    ("class Sub\n  KIND = 1\nend\nmodule S\nend\nS::KIND = \"five\"\nSub::KIND", "1"),
     // `initialize` handing its argument to a helper of its own: what the
     // helper surely assigns is set, whatever the argument (gherkin's
     // TokenMatcher); not past an early return or a default that may read it.

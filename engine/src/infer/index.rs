@@ -434,12 +434,14 @@ impl<'pr> ProgramIndex<'pr> {
             named_symbols: HashSet::default(),
             introspected: HashSet::default(),
             superclasses_named: Vec::new(),
+            written_on: Vec::new(),
         };
         walker.visit(root);
         walker.add_macro_names();
         walker.note_bodies_reopened();
         walker.note_opened_later();
         walker.note_own_calls_read();
+        walker.note_writes_through_aliases();
         index.joined_outside = index.join_own_outside_writes();
         index.root = Some(crate::syntax::node_clone(root));
         index.project = project;
@@ -1216,6 +1218,10 @@ struct Walker<'i, 'pr, 'e> {
     /// where the path starts and its first segment (see
     /// [`PendingKind::OpenedLater`]).
     superclasses_named: Vec<(Name, usize, String)>,
+    /// Constants set by name on a namespace written as a constant
+    /// (`S.const_set(:KIND, v)`, `S::KIND = v`): (namespace, name). See
+    /// [`Walker::note_writes_through_aliases`].
+    written_on: Vec<(String, String)>,
     /// For each enclosing `def`, innermost last: is `self` there an
     /// instance of the class (not the class, nor another object)? Then
     /// `extend(M)`, `def self.x` and `define_singleton_method` change that
@@ -1679,6 +1685,22 @@ impl<'pr> Walker<'_, 'pr, '_> {
         kernel.sort_unstable();
         kernel.dedup();
         Some(format!("{OWN_CALLS_READ}{}|{}|{}", names.join(","), ivars.join(","), kernel.join(",")))
+    }
+
+    /// `S = Sub; S.const_set(:KIND, v)` (or `S::KIND = v`) sets `Sub::KIND`:
+    /// a namespace written as a constant this file assigns (not a class or
+    /// module it opens) may be any class, so the name is taken as set in
+    /// every namespace. (An alias another file assigns is not followed.)
+    fn note_writes_through_aliases(&mut self) {
+        let index = &mut *self.index;
+        for (owner, constant) in &self.written_on {
+            let names = |full: &str| crate::model::index::may_name_class(owner, full);
+            let aliased =
+                index.constants.keys().any(|full| names(full)) && !index.classes.keys().any(|full| names(full));
+            if aliased {
+                index.rewritten_constants.insert(constant.clone());
+            }
+        }
     }
 
     /// A module opened by more than one body here: any of them may run
@@ -2759,6 +2781,11 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 Some("" | "Object") | None => Some(constant.clone()),
                 Some(owner) => Some(format!("{owner}::{constant}")),
             };
+            if let (Some(owner), Some(Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. })) =
+                (owner.as_deref(), call.receiver())
+            {
+                self.written_on.push((owner.to_string(), constant.clone()));
+            }
             if let Some(written) = written {
                 self.index.rewritten_constants.insert(written);
             }
@@ -3326,6 +3353,11 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
 
     fn visit_constant_path_write_node(&mut self, write: &ruby_prism::ConstantPathWriteNode<'pr>) {
         let written = constant_path_text(&write.target().as_node());
+        if let Some((owner, constant)) = written.as_deref().and_then(|w| w.rsplit_once("::")) {
+            if !owner.is_empty() {
+                self.written_on.push((owner.to_string(), constant.to_string()));
+            }
+        }
         if !written.as_ref().is_some_and(|w| self.struct_class(w, &write.value())) {
             self.constant_write(written, write.value());
         }
