@@ -693,6 +693,11 @@ const CASES: &[(&str, &str)] = &[
     ("h = {a: 1}\nh.default = nil\nh[:zz]", "Integer?"),
     // Code that can assign the scope's locals unseen: none is known after it.
     ("x = 5\neval(\"x = 's'\")\nx", "untyped"),
+    // Also when sent by name, or run from a Method object (Ruby 3.1: "s").
+    ("x = 5\nsend(:binding).local_variable_set(:x, 's')\nx", "untyped"),
+    ("x = 5\n__send__(:eval, \"x = 's'\")\nx", "untyped"),
+    ("x = 5\nmethod(:binding).call.local_variable_set(:x, 's')\nx", "untyped"),
+    ("x = 5\nsend(:puts)\nx", "5"),
     ("x = 5\nb = binding\ny = 1\nb.local_variable_set(:y, :s)\n[x, y]", "[untyped, untyped]"),
     ("x = 1\n\"s\".instance_eval(\"x = 2\")\nx", "untyped"),
     ("x = 1\npr = proc { }\npr.binding.local_variable_set(:x, 9)\nx", "untyped"),

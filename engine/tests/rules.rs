@@ -276,6 +276,8 @@ fn dead_assignment() {
         "def f\n  x = 1\n  b = binding\n  b.local_variable_get(:x)\nend",
         "def f\n  x = 1\n  eval(\"x\")\n  nil\nend",
         "def f\n  x = 1\n  local_variables\nend",
+        "def f\n  x = 1\n  b = send(:binding)\n  b.local_variable_get(:x)\nend",
+        "def f\n  x = 1\n  method(:eval).call(\"x\")\n  nil\nend",
         "def f(a)\n  a = 1\n  super\nend",
         "def f(a)\n  a = 1\n  super\n  2\nend",
         // Reads anywhere in the method, blocks and interpolation included.

@@ -1877,12 +1877,27 @@ fn runs_code_it_holds(ty: &Type) -> bool {
 /// (of the scope, or `Proc#binding` of a block made in it), `eval` of a
 /// string, and the string forms of `instance_eval`, `class_eval` and
 /// `module_eval`, which see the caller's locals too.
+///
+/// Also either sent by a literal name (`send(:binding)`, `__send__(:eval,
+/// code)`), or made a Method object that runs it later
+/// (`method(:binding).call`): Kernel's `binding` and `eval` take the frame
+/// of the method that called `send` (or made the Method). A name computed
+/// at run time is not followed.
 fn reaches_caller_locals(method: &str, call: &CallNode<'_>) -> bool {
     let arguments = call.arguments().is_some_and(|a| !a.arguments().is_empty());
     match method {
         "binding" => !arguments,
         "eval" => true,
         "instance_eval" | "class_eval" | "module_eval" => arguments && call.block().is_none(),
+        "send" | "__send__" | "method" => {
+            let first = call.arguments().and_then(|a| a.arguments().iter().next());
+            let named = first.as_ref().and_then(|node| match node {
+                Node::SymbolNode { .. } => node.as_symbol_node().map(|s| s.unescaped().to_vec()),
+                Node::StringNode { .. } => node.as_string_node().map(|s| s.unescaped().to_vec()),
+                _ => None,
+            });
+            matches!(named.as_deref(), Some(b"binding" | b"eval"))
+        }
         _ => false,
     }
 }

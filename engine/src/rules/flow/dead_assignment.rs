@@ -127,7 +127,17 @@ impl<'pr> Visit<'pr> for MethodScope {
         let string_eval = matches!(method.as_str(), "instance_eval" | "class_eval" | "module_eval" | "class_exec")
             && node.block().is_none()
             && node.arguments().is_some();
-        if (implicit_self && matches!(method.as_str(), "binding" | "eval" | "local_variables")) || string_eval {
+        // `send(:binding)`, `method(:eval)`: the same, by name.
+        let by_name = matches!(method.as_str(), "send" | "__send__" | "method")
+            && node.arguments().and_then(|a| a.arguments().iter().next()).is_some_and(|first| {
+                first
+                    .as_symbol_node()
+                    .is_some_and(|s| matches!(s.unescaped(), b"binding" | b"eval" | b"local_variables"))
+            });
+        if (implicit_self && matches!(method.as_str(), "binding" | "eval" | "local_variables"))
+            || string_eval
+            || by_name
+        {
             self.reads_implicitly = true;
         }
         visit_call_node(self, node);
