@@ -693,6 +693,14 @@ const CASES: &[(&str, &str)] = &[
     ("h = {a: 1}\nh.default = nil\nh[:zz]", "Integer?"),
     // Code that can assign the scope's locals unseen: none is known after it.
     ("x = 5\neval(\"x = 's'\")\nx", "untyped"),
+    // The `else` of `if !a && !b ... elsif a`: `b` is truthy there.
+    ("def f(a, b)\n  b = [nil, \"s\"].sample\n  if !a && !b\n    0\n  elsif a\n    1\n  else\n    probe(b)\n  end\nend", "String"),
+    ("def f(m)\n  m = /(a)?(b)?/.match(\"b\")\n  return unless m\n  if !m[1] && !m[2]\n    0\n  elsif m[1]\n    1\n  else\n    probe(m[2])\n  end\nend", "String"),
+    ("def f(a, b, c)\n  c = [nil, 1].sample\n  if !a && !b && !c\n    0\n  elsif a\n    1\n  elsif b\n    2\n  else\n    probe(c)\n  end\nend", "1"),
+    // Not when a read of the conjunction is left open, or a condition
+    // runs code (`check(a)` may change what `b` holds).
+    ("def f(a, b, c)\n  c = [nil, 1].sample\n  if !a && !b && !c\n    0\n  elsif a\n    1\n  else\n    probe(c)\n  end\nend", "1?"),
+    ("def f(a, b)\n  b = [nil, \"s\"].sample\n  if !a && !b\n    0\n  elsif check(a)\n    1\n  elsif a\n    2\n  else\n    probe(b)\n  end\nend", "String?"),
     // Also when sent by name, or run from a Method object (Ruby 3.1: "s").
     ("x = 5\nsend(:binding).local_variable_set(:x, 's')\nx", "untyped"),
     ("x = 5\n__send__(:eval, \"x = 's'\")\nx", "untyped"),

@@ -33,13 +33,26 @@ pub(super) enum CaseEquality {
 
 impl<'pr> Inferrer<'pr, '_> {
     pub fn if_node(&mut self, node: &Node<'pr>, state: &mut State, frame: &Frame) -> Type {
+        // The conditions this is an `elsif` of (none for an `if` nested
+        // anywhere inside it).
+        let mut chain = std::mem::take(&mut self.elsif_chain);
         let Some(branch) = node.as_if_node() else { return Type::untyped() };
         let condition = self.condition(&branch.predicate(), state, frame);
         let mut then_state = condition.truthy;
         let then_type = self.statements(branch.statements(), &mut then_state, frame);
         let mut else_state = condition.falsy;
+        chain.push(branch.predicate());
         let else_type = match branch.subsequent() {
-            Some(subsequent) => self.else_like(&subsequent, &mut else_state, frame),
+            Some(subsequent) => {
+                if subsequent.as_if_node().is_some() {
+                    self.elsif_chain = chain;
+                } else {
+                    self.settle_disjunction(&chain, &mut else_state);
+                }
+                let ty = self.else_like(&subsequent, &mut else_state, frame);
+                self.elsif_chain.clear();
+                ty
+            }
             None => {
                 if else_state.is_some() {
                     Type::nil()
@@ -70,6 +83,26 @@ impl<'pr> Inferrer<'pr, '_> {
         };
         *state = join_states(&then_state, &else_state);
         union([then_type, else_type])
+    }
+
+    /// In the `else` of an `if`/`elsif` chain every condition was falsy:
+    /// `if !a && !b ... elsif a ... else` runs with `b` truthy, which the
+    /// joined flows of the `&&` no longer say. Where one condition is such
+    /// a conjunction of negated reads and all of its reads but one are
+    /// the whole condition of another, that one is narrowed truthy. Only
+    /// for chains of reads that run nothing (see [`pure_condition`]).
+    fn settle_disjunction(&self, chain: &[Node<'pr>], state: &mut State) {
+        if chain.len() < 2 || state.is_none() || !chain.iter().all(pure_condition) || self.index.core_redefined("!") {
+            return;
+        }
+        let falsy: Vec<String> = chain.iter().filter(|c| is_plain_read(c)).map(read_text).collect();
+        for condition in chain {
+            let Some(negated) = negated_conjuncts(condition) else { continue };
+            let mut open = negated.iter().filter(|read| !falsy.contains(&read_text(read)));
+            if let (Some(only), None) = (open.next(), open.next()) {
+                self.narrow_node(only, state, Type::truthy_part);
+            }
+        }
     }
 
     /// An `else` clause or an `elsif` (an IfNode).
@@ -797,4 +830,54 @@ fn may_mutate(node: &Node<'_>) -> bool {
                 | Node::XStringNode { .. }
         )
     })
+}
+
+/// A local, an instance variable, or a stable read (`m[2]`, `opts[:a]`).
+fn is_plain_read(node: &Node<'_>) -> bool {
+    matches!(node, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. })
+        || super::narrow::stable_read(node).is_some()
+}
+
+/// How a read is written, to match the same read elsewhere in a chain.
+fn read_text(node: &Node<'_>) -> String {
+    crate::syntax::text(&node.location())
+}
+
+/// `!a && !b && ...` (parenthesized or not): the negated reads.
+fn negated_conjuncts<'pr>(node: &Node<'pr>) -> Option<Vec<Node<'pr>>> {
+    let node = crate::syntax::unparenthesize(crate::syntax::node_clone(node));
+    match &node {
+        Node::AndNode { .. } => {
+            let and = node.as_and_node()?;
+            let mut reads = negated_conjuncts(&and.left())?;
+            reads.extend(negated_conjuncts(&and.right())?);
+            Some(reads)
+        }
+        Node::CallNode { .. } => {
+            let call = node.as_call_node()?;
+            let receiver = call.receiver()?;
+            (call.name().as_slice() == b"!" && call.arguments().is_none() && is_plain_read(&receiver))
+                .then(|| vec![receiver])
+        }
+        _ => None,
+    }
+}
+
+/// A condition that runs no code of the program: reads, `!`, `&&`, `||`.
+fn pure_condition(node: &Node<'_>) -> bool {
+    let node = crate::syntax::unparenthesize(crate::syntax::node_clone(node));
+    match &node {
+        Node::AndNode { .. } => {
+            node.as_and_node().is_some_and(|n| pure_condition(&n.left()) && pure_condition(&n.right()))
+        }
+        Node::OrNode { .. } => {
+            node.as_or_node().is_some_and(|n| pure_condition(&n.left()) && pure_condition(&n.right()))
+        }
+        Node::CallNode { .. } if !is_plain_read(&node) => node.as_call_node().is_some_and(|call| {
+            call.name().as_slice() == b"!"
+                && call.arguments().is_none()
+                && call.receiver().is_some_and(|r| pure_condition(&r))
+        }),
+        _ => is_plain_read(&node),
+    }
 }

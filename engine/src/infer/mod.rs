@@ -457,6 +457,9 @@ pub(crate) struct Inferrer<'pr, 'a> {
     quiet_calls: HashSet<NodeKey>,
     /// Set by the last `dispatch` that found such a call.
     dispatched_quietly: bool,
+    /// The conditions of the `if`/`elsif`s the `if` walked next is an
+    /// `elsif` of, all falsy where it runs (see `control::if_node`).
+    elsif_chain: Vec<Node<'pr>>,
     /// String literals are UTF-8 text (see `literals::utf8_source`).
     pub utf8_source: bool,
     /// Calls to project methods, for parameter inference.
@@ -511,6 +514,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             stop_risks: 0,
             quiet_calls: HashSet::default(),
             dispatched_quietly: false,
+            elsif_chain: Vec::new(),
             loop_rounds: 0,
             utf8_source: true,
             call_log: call_sites::CallRecorder::default(),
