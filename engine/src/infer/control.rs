@@ -845,6 +845,7 @@ fn read_text(node: &Node<'_>) -> String {
 
 /// `!a && !b && ...` (parenthesized or not): the negated reads.
 fn negated_conjuncts<'pr>(node: &Node<'pr>) -> Option<Vec<Node<'pr>>> {
+    crate::stack_guard::ensure_room();
     let node = crate::syntax::unparenthesize(crate::syntax::node_clone(node));
     match &node {
         Node::AndNode { .. } => {
@@ -865,6 +866,7 @@ fn negated_conjuncts<'pr>(node: &Node<'pr>) -> Option<Vec<Node<'pr>>> {
 
 /// A condition that runs no code of the program: reads, `!`, `&&`, `||`.
 fn pure_condition(node: &Node<'_>) -> bool {
+    crate::stack_guard::ensure_room();
     let node = crate::syntax::unparenthesize(crate::syntax::node_clone(node));
     match &node {
         Node::AndNode { .. } => {
