@@ -1046,3 +1046,20 @@ fn a_parents_own_calls_in_another_file_are_judged_by_what_they_read() {
     let dir = project(&[("lib/base.rb", &reads), ("lib/child.rb", &plain)]);
     assert_eq!(type_at(dir.path(), &at(&plain)), "Array[untyped]?");
 }
+
+/// `S.const_set(:KIND, v)` where another file assigns `S = Sub` sets
+/// `Sub::KIND` (Ruby prints "five"): the name counts as set anywhere.
+#[test]
+fn a_constant_set_through_an_alias_another_file_assigns_is_not_as_written() {
+    let files = |alias: &str| {
+        project(&[
+            ("lib/sub.rb", "class Sub\n  KIND = 1\nend\n"),
+            ("lib/alias.rb", alias),
+            ("lib/set.rb", "S.const_set(:KIND, \"five\")\n"),
+            ("lib/use.rb", "v = Sub::KIND\n"),
+        ])
+    };
+    assert_eq!(type_at(files("S = Sub\n").path(), "lib/use.rb:1:1"), "1 | untyped");
+    // `S` a module of its own: `S::KIND` is its constant, not `Sub`'s.
+    assert_eq!(type_at(files("module S\nend\n").path(), "lib/use.rb:1:1"), "1");
+}

@@ -394,6 +394,19 @@ fn a_superclass_another_file_comes_to_open_reaches_a_warm_answer() {
 }
 
 #[test]
+fn a_constant_alias_another_file_comes_to_assign_reaches_a_warm_answer() {
+    // `S.const_set(:KIND, ...)` sets `U::KIND` once another file makes `S`
+    // an alias of `U`.
+    let (before, after) = warm_answers_across_an_edit(
+        "class U\n  KIND = 1\n  def m = KIND\nend\nS.const_set(:KIND, 2)\n",
+        "module S\nend\n",
+        "S = U\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
+    assert!(!after.contains("bogus_call` for 1"), "`KIND` may be 2 now: {after}");
+}
+
+#[test]
 fn a_parent_hook_that_comes_to_read_the_ivar_reaches_a_warm_answer() {
     // `U`'s `@list`, set after `super`, counts as set while the hook the
     // parent's `initialize` calls (in another file) does not read it; an

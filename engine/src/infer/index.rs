@@ -80,6 +80,8 @@ pub struct ProgramIndex<'pr> {
     /// v)`, `remove_const(:X)`): a constant of that name may hold what the
     /// assignment does not say.
     rewritten_constants: HashSet<String>,
+    /// See [`FileInterface::written_on`].
+    written_on: HashSet<(String, String)>,
     /// See [`FileInterface::mutated_constants`].
     mutated_constants: HashSet<String>,
     /// See [`FileInterface::mutated_readers`].
@@ -400,6 +402,7 @@ impl<'pr> ProgramIndex<'pr> {
             class_mixins: HashSet::default(),
             top_object_extends: Vec::new(),
             rewritten_constants: HashSet::default(),
+            written_on: HashSet::default(),
             mutated_constants: HashSet::default(),
             mutated_readers: HashSet::default(),
             block_runners: HashSet::default(),
@@ -434,7 +437,6 @@ impl<'pr> ProgramIndex<'pr> {
             named_symbols: HashSet::default(),
             introspected: HashSet::default(),
             superclasses_named: Vec::new(),
-            written_on: Vec::new(),
         };
         walker.visit(root);
         walker.add_macro_names();
@@ -533,6 +535,7 @@ impl<'pr> ProgramIndex<'pr> {
             core_replaced: sorted(&self.core_replaced),
             class_mixins: sorted(&self.class_mixins),
             rewritten_constants: sorted(&self.rewritten_constants),
+            written_on: sorted(&self.written_on),
             mutated_constants: sorted(&self.mutated_constants),
             mutated_readers: sorted(&self.mutated_readers),
             block_runners: sorted(&self.block_runners),
@@ -1218,10 +1221,6 @@ struct Walker<'i, 'pr, 'e> {
     /// where the path starts and its first segment (see
     /// [`PendingKind::OpenedLater`]).
     superclasses_named: Vec<(Name, usize, String)>,
-    /// Constants set by name on a namespace written as a constant
-    /// (`S.const_set(:KIND, v)`, `S::KIND = v`): (namespace, name). See
-    /// [`Walker::note_writes_through_aliases`].
-    written_on: Vec<(String, String)>,
     /// For each enclosing `def`, innermost last: is `self` there an
     /// instance of the class (not the class, nor another object)? Then
     /// `extend(M)`, `def self.x` and `define_singleton_method` change that
@@ -1690,10 +1689,11 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// `S = Sub; S.const_set(:KIND, v)` (or `S::KIND = v`) sets `Sub::KIND`:
     /// a namespace written as a constant this file assigns (not a class or
     /// module it opens) may be any class, so the name is taken as set in
-    /// every namespace. (An alias another file assigns is not followed.)
+    /// every namespace. (An alias another file assigns: see
+    /// [`FileInterface::written_on`].)
     fn note_writes_through_aliases(&mut self) {
         let index = &mut *self.index;
-        for (owner, constant) in &self.written_on {
+        for (owner, constant) in &index.written_on {
             let names = |full: &str| crate::model::index::may_name_class(owner, full);
             let aliased =
                 index.constants.keys().any(|full| names(full)) && !index.classes.keys().any(|full| names(full));
@@ -2784,7 +2784,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             if let (Some(owner), Some(Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. })) =
                 (owner.as_deref(), call.receiver())
             {
-                self.written_on.push((owner.to_string(), constant.clone()));
+                self.index.written_on.insert((owner.to_string(), constant.clone()));
             }
             if let Some(written) = written {
                 self.index.rewritten_constants.insert(written);
@@ -3355,7 +3355,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
         let written = constant_path_text(&write.target().as_node());
         if let Some((owner, constant)) = written.as_deref().and_then(|w| w.rsplit_once("::")) {
             if !owner.is_empty() {
-                self.written_on.push((owner.to_string(), constant.to_string()));
+                self.index.written_on.insert((owner.to_string(), constant.to_string()));
             }
         }
         if !written.as_ref().is_some_and(|w| self.struct_class(w, &write.value())) {

@@ -67,6 +67,13 @@ pub struct FileInterface {
     /// `M::X`, `remove_const(:X)` in `M`'s body too; `X` where the
     /// receiver has no name), sorted.
     pub rewritten_constants: Vec<String>,
+    /// (namespace as written, name): constants it sets by name on a
+    /// namespace written as a constant (`S.const_set(:KIND, v)`, `S::KIND =
+    /// v`), sorted. Where `S` is a constant some file assigns, not a class
+    /// or module any opens, it may hold any class: the name counts as set
+    /// in every namespace.
+    #[serde(default)]
+    pub written_on: Vec<(String, String)>,
     /// The last part of the name of each constant whose value it mutates
     /// in place (`REGISTRY[k] = v`, `PORTS << x`), sorted.
     #[serde(default)]
@@ -655,6 +662,15 @@ impl ProjectIndex {
                 let entry = index.constants.entry(constant.clone()).or_insert_with(|| (Vec::new(), Type::untyped()));
                 if !entry.0.contains(&id) {
                     entry.0.push(id);
+                }
+            }
+        }
+        // `S.const_set(:KIND, v)` where another file assigns `S = Sub`.
+        for (_, file) in files {
+            for (owner, constant) in &file.written_on {
+                let names = |full: &str| may_name_class(owner, full);
+                if index.constants.keys().any(|full| names(full)) && !index.classes.keys().any(|full| names(full)) {
+                    index.rewritten_constants.insert(constant.clone());
                 }
             }
         }
