@@ -917,6 +917,9 @@ const CASES: &[(&str, &str)] = &[
     // Set through a constant that holds the class (Ruby 3.1: "five" both).
     ("class Sub\n  KIND = 1\nend\nS = Sub\nS.const_set(:KIND, \"five\")\nSub::KIND", "1 | untyped"),
     ("class Sub\n  KIND = 1\nend\nS = Sub\nS::KIND = \"five\"\nSub::KIND", "1 | untyped"),
+    // A name computed at run time on an alias is not followed: it would
+    // make every constant of every namespace unknown.
+    ("class Sub\nend\nS = Sub\nname = :K\nS.const_set(name, 2)\nX = 1\nX", "1"),
     // A class or module of that name opened here is no alias.
     ("class Sub\n  KIND = 1\nend\nmodule S\nend\nS::KIND = \"five\"\nSub::KIND", "1"),
     // `initialize` handing its argument to a helper of its own: what the

@@ -2781,8 +2781,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 Some("" | "Object") | None => Some(constant.clone()),
                 Some(owner) => Some(format!("{owner}::{constant}")),
             };
-            if let (Some(owner), Some(Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. })) =
-                (owner.as_deref(), call.receiver())
+            // (A name computed at run time on an alias: any constant of any
+            // namespace, not followed, as for a receiver nobody can name.)
+            if let (Some(owner), Some(Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. }), false) =
+                (owner.as_deref(), call.receiver(), constant == "*")
             {
                 self.index.written_on.insert((owner.to_string(), constant.clone()));
             }
