@@ -1694,10 +1694,8 @@ impl<'pr> Walker<'_, 'pr, '_> {
     fn note_writes_through_aliases(&mut self) {
         let index = &mut *self.index;
         for (owner, constant) in &index.written_on {
-            let names = |full: &str| crate::model::index::may_name_class(owner, full);
-            let aliased =
-                index.constants.keys().any(|full| names(full)) && !index.classes.keys().any(|full| names(full));
-            if aliased {
+            let (constants, classes) = (index.constants.keys().map(|n| &**n), index.classes.keys().map(|n| &**n));
+            if crate::model::index::names_an_alias(owner, constants, classes) {
                 index.rewritten_constants.insert(constant.clone());
             }
         }

@@ -668,8 +668,8 @@ impl ProjectIndex {
         // `S.const_set(:KIND, v)` where another file assigns `S = Sub`.
         for (_, file) in files {
             for (owner, constant) in &file.written_on {
-                let names = |full: &str| may_name_class(owner, full);
-                if index.constants.keys().any(|full| names(full)) && !index.classes.keys().any(|full| names(full)) {
+                let (constants, classes) = (index.constants.keys().map(|n| &**n), index.classes.keys().map(|n| &**n));
+                if names_an_alias(owner, constants, classes) {
                     index.rewritten_constants.insert(constant.clone());
                 }
             }
@@ -2411,6 +2411,17 @@ pub fn may_name_class(written: &str, full: &str) -> bool {
         Some(rooted) => rooted == full,
         None => ends_in_segments(full, written),
     }
+}
+
+/// May `owner`, a namespace as written (`S` of `S.const_set(:KIND, v)`),
+/// be a constant holding some class: it names one of `constants` and none
+/// of the `classes` and modules opened? See [`FileInterface::written_on`].
+pub fn names_an_alias<'n>(
+    owner: &str,
+    mut constants: impl Iterator<Item = &'n str>,
+    mut classes: impl Iterator<Item = &'n str>,
+) -> bool {
+    constants.any(|full| may_name_class(owner, full)) && !classes.any(|full| may_name_class(owner, full))
 }
 
 /// Does the name `whole` end in the segments `tail`? (`A::B` ends in `B`
