@@ -1600,6 +1600,9 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// down (see [`PendingKind::OpenedLater`]): `class C < P` in `module N`
     /// is `::P` when `N::P` comes later.
     fn note_opened_later(&mut self) {
+        if self.superclasses_named.is_empty() {
+            return;
+        }
         let mut first_opened: HashMap<&str, usize> = HashMap::default();
         for (at, name) in &self.index.class_at {
             let first = first_opened.entry(&**name).or_insert(*at);
@@ -4422,19 +4425,21 @@ pub fn own_calls_of_body(body: &Node<'_>) -> Option<Vec<String>> {
 /// The instance variables `node` reads (or asks whether they are set), as
 /// [`reads_ivar`] finds them.
 fn ivars_read_in(node: &Node<'_>) -> Vec<String> {
-    crate::syntax::walk::all_nodes(node)
-        .iter()
-        .filter_map(|part| match part {
-            Node::InstanceVariableReadNode { .. } => part.as_instance_variable_read_node().map(|n| n.name()),
-            Node::InstanceVariableOrWriteNode { .. } => part.as_instance_variable_or_write_node().map(|n| n.name()),
-            Node::InstanceVariableAndWriteNode { .. } => part.as_instance_variable_and_write_node().map(|n| n.name()),
-            Node::InstanceVariableOperatorWriteNode { .. } => {
-                part.as_instance_variable_operator_write_node().map(|n| n.name())
-            }
-            _ => None,
-        })
-        .map(name)
-        .collect()
+    crate::syntax::walk::all_nodes(node).iter().filter_map(ivar_read).map(name).collect()
+}
+
+/// The instance variable a node reads, or asks whether it is set (`@x`,
+/// `@x ||= v`, `@x &&= v`, `@x += 1`).
+fn ivar_read<'pr>(node: &Node<'pr>) -> Option<ruby_prism::ConstantId<'pr>> {
+    match node {
+        Node::InstanceVariableReadNode { .. } => node.as_instance_variable_read_node().map(|n| n.name()),
+        Node::InstanceVariableOrWriteNode { .. } => node.as_instance_variable_or_write_node().map(|n| n.name()),
+        Node::InstanceVariableAndWriteNode { .. } => node.as_instance_variable_and_write_node().map(|n| n.name()),
+        Node::InstanceVariableOperatorWriteNode { .. } => {
+            node.as_instance_variable_operator_write_node().map(|n| n.name())
+        }
+        _ => None,
+    }
 }
 
 /// Does `node` read the instance variable `ivar` (or ask whether it is set)?
@@ -4454,18 +4459,7 @@ pub fn reads_ivar(node: &Node<'_>, ivar: &str) -> bool {
     }
     impl Finder<'_> {
         fn note(&mut self, node: &Node<'_>) {
-            let read = match node {
-                Node::InstanceVariableReadNode { .. } => node.as_instance_variable_read_node().map(|n| n.name()),
-                Node::InstanceVariableOrWriteNode { .. } => node.as_instance_variable_or_write_node().map(|n| n.name()),
-                Node::InstanceVariableAndWriteNode { .. } => {
-                    node.as_instance_variable_and_write_node().map(|n| n.name())
-                }
-                Node::InstanceVariableOperatorWriteNode { .. } => {
-                    node.as_instance_variable_operator_write_node().map(|n| n.name())
-                }
-                _ => None,
-            };
-            self.found |= read.is_some_and(|n| name(n) == self.ivar);
+            self.found |= ivar_read(node).is_some_and(|n| name(n) == self.ivar);
         }
     }
     let mut finder = Finder { ivar, found: false };

@@ -2383,12 +2383,8 @@ fn canonical_shape(class: &UserClass) -> String {
 /// Shared ownership of an index between the files analysed against it.
 pub type SharedIndex = Arc<ProjectIndex>;
 
-/// Is `(class, method)` among `replaced`? A file writes a class as it
-/// names it where it stands (`Price.class_eval` inside `module Shop`), so
-/// the last segments are compared: a clash only makes the answer careful.
-/// [`ANY_CLASS`] stands for a class nobody can name there.
-/// Is (`class`, `method`) among `replaced`? Asked at every call with a
-/// block: a short set (the usual: none or a few) is compared in place,
+/// Is (`class`, `method`) among `replaced`, the class written exactly so
+/// (unlike [`replaced_on`])? Asked at every call with a block: a short set (the usual: none or a few) is compared in place,
 /// allocating nothing.
 pub fn replaced_exactly(replaced: &HashSet<(String, String)>, class: &str, method: &str) -> bool {
     if replaced.len() > 8 {
@@ -2397,6 +2393,10 @@ pub fn replaced_exactly(replaced: &HashSet<(String, String)>, class: &str, metho
     replaced.iter().any(|(c, m)| m == method && c == class)
 }
 
+/// Is `(class, method)` among `replaced`? A file writes a class as it
+/// names it where it stands (`Price.class_eval` inside `module Shop`), so
+/// the last segments are compared: a clash only makes the answer careful.
+/// [`ANY_CLASS`] stands for a class nobody can name there.
 pub fn replaced_on(replaced: &HashSet<(String, String)>, class: &str, method: &str) -> bool {
     // Asked at every `C.new`: compared in place, allocating nothing.
     let wanted = constant_tail(class);
