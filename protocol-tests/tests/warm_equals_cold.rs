@@ -436,6 +436,35 @@ fn a_module_mixed_in_from_outside_that_gains_the_method_reaches_a_warm_super() {
 }
 
 #[test]
+fn a_class_another_file_comes_to_give_methods_reaches_a_warm_undefined_method() {
+    // An empty `class Foo` is judged whole (nobody reopens a class to add
+    // nothing); once another file gives it a method, it may be a class
+    // code out of view creates, and is not. Whether it has methods is read
+    // apart from which: the warm model must see that it came to have one.
+    let (empty, given) = warm_answers_across_an_edit(
+        "class U\n  def m = Foo.new\nend\n",
+        "class Foo\nend\n",
+        "class Foo\n  def baz = 1\nend\n",
+    );
+    assert!(empty.contains("undefined method `bogus_call` for Foo"), "{empty}");
+    assert!(!given.contains("bogus_call"), "`Foo` may be reopened now: {given}");
+}
+
+#[test]
+fn a_namespace_module_that_comes_to_have_methods_reaches_a_warm_answer() {
+    // `Foo.name` on a module the project opens only for constants may be
+    // the gem's that creates it (untyped); once it has a method of its
+    // own, the project defines it, and `Module#name` answers.
+    let (before, after) = warm_answers_across_an_edit(
+        "class U\n  def m = Foo.name.to_s\nend\n",
+        "module Foo\n  X = 1\nend\n",
+        "module Foo\n  def self.z = 1\nend\n",
+    );
+    assert!(!before.contains("bogus_call"), "{before}");
+    assert!(after.contains("undefined method `bogus_call` for String"), "{after}");
+}
+
+#[test]
 fn a_top_level_def_in_another_file_reaches_a_warm_answer() {
     // `rand(10)` is Kernel's until another file defines `rand` at the top
     // level: Object's own, which every object's implicit call runs first.

@@ -472,6 +472,14 @@ impl<'pr> ProgramIndex<'pr> {
         self.class_reading(name, |project| project.read_method(name, method))
     }
 
+    /// Does the class define any method, on either side? Reads whether
+    /// other files' parts define any, not which.
+    pub fn defines_any_method(&self, name: &str) -> bool {
+        let note = |project: &ProjectLink| project.read_structure(|| Dep::AnyMethods(Name::from(name)));
+        self.class_reading(name, note)
+            .is_some_and(|class| !class.instance_methods.is_empty() || !class.singleton_methods.is_empty())
+    }
+
     /// This file's class, or the project's, noting the read `note` says.
     fn class_reading(&self, name: &str, note: impl FnOnce(&ProjectLink)) -> Option<&UserClass> {
         if let Some(local) = self.classes.get(name) {

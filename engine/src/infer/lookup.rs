@@ -553,20 +553,17 @@ impl<'a> Inferrer<'_, 'a> {
     }
 
     /// Does the project give this module nothing but nested constants: no
-    /// method on either side, no mixin, no `extend self`? (Reads the
-    /// module whole.)
+    /// method on either side, no mixin, no `extend self`? (Reads its shape,
+    /// and whether it has any method, not which.)
     pub(super) fn namespace_only(&self, module: &str) -> bool {
-        // The shape first: a class's tables are not read.
-        self.index.class_shape(module).is_some_and(|user| user.is_module)
-            && self.index.class(module).is_some_and(|user| {
-                user.instance_methods.is_empty()
-                    && user.singleton_methods.is_empty()
-                    && user.includes.is_empty()
-                    && user.extends.is_empty()
-                    && user.prepends.is_empty()
-                    && !user.extends_self
-                    && !user.computed_mixins
-            })
+        self.index.class_shape(module).is_some_and(|user| {
+            user.is_module
+                && user.includes.is_empty()
+                && user.extends.is_empty()
+                && user.prepends.is_empty()
+                && !user.extends_self
+                && !user.computed_mixins
+        }) && !self.index.defines_any_method(module)
     }
 
     /// This file's definitions of `method` on `side` in classes below

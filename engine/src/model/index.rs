@@ -468,6 +468,10 @@ pub enum Dep {
     /// What other files' parts of a class define under one method name,
     /// on either side (a lookup reads one name, not the table).
     Method(Name, String),
+    /// Whether other files' parts of a class define any method at all, on
+    /// either side (not which: read by whoever asks whether a class has
+    /// methods, where a method added to a class that has some changes nothing).
+    AnyMethods(Name),
     /// What other files' definitions of a method return.
     Return(Name, Side, String),
     /// What other files write to a class's instance variables.
@@ -608,6 +612,7 @@ impl Dep {
             Dep::Class(_)
             | Dep::Methods(_)
             | Dep::Method(..)
+            | Dep::AnyMethods(_)
             | Dep::Facts
             | Dep::FactName(_)
             | Dep::Redefined(_)
@@ -783,12 +788,6 @@ impl ProjectIndex {
             .is_some_and(|c| c.parts.iter().any(|(_, part)| part.instance_methods.contains_key(method)))
     }
 
-    /// By instance method name, the project's classes and modules that
-    /// define it, sorted.
-    fn instance_method_definers(&self) -> HashMap<&str, Vec<&Name>> {
-        self.method_definers(Side::Instance)
-    }
-
     /// By method name on `side`, the project's classes and modules that
     /// define it, sorted.
     fn method_definers(&self, side: Side) -> HashMap<&str, Vec<&Name>> {
@@ -934,6 +933,15 @@ impl ProjectIndex {
         (!out.is_empty()).then_some(out)
     }
 
+    /// The classes and modules defining `method` on `side`, sorted.
+    fn definers(&self, side: Side, method: &str) -> &[Name] {
+        let definers = match side {
+            Side::Instance => &self.instance_definers,
+            Side::Singleton => &self.singleton_definers,
+        };
+        definers.get(method).map_or(&[], Vec::as_slice)
+    }
+
     /// Each part of a descendant of `class` that defines `method` on
     /// `side`: the descendant, its file and the entry.
     fn overriding_parts<'s>(
@@ -942,11 +950,7 @@ impl ProjectIndex {
         side: Side,
         method: &'s str,
     ) -> impl Iterator<Item = (&'s Name, FileId, &'s MethodEntry)> + 's {
-        let definers = match side {
-            Side::Instance => &self.instance_definers,
-            Side::Singleton => &self.singleton_definers,
-        };
-        let definers = definers.get(method).map_or(&[][..], Vec::as_slice);
+        let definers = self.definers(side, method);
         // Only the few that define the method are looked into.
         let defining = move |descendant: &&Name| definers.binary_search(*descendant).is_ok();
         self.descendants(class).iter().filter(defining).flat_map(move |descendant| {
@@ -984,13 +988,7 @@ impl ProjectIndex {
         let names: Vec<Name> = sorted_keys(&self.classes);
         let ((params, entries), folded) = rayon::join(
             || self.fold_calls(exports),
-            || {
-                let definers = self.instance_method_definers();
-                names
-                    .par_iter()
-                    .flat_map_iter(|class| self.fold_returns(class, &returns, &definers))
-                    .collect::<Vec<_>>()
-            },
+            || names.par_iter().flat_map_iter(|class| self.fold_returns(class, &returns)).collect::<Vec<_>>(),
         );
         self.params = params;
         super::params::resolve_forwarded(&mut self.params);
@@ -1025,7 +1023,6 @@ impl ProjectIndex {
         &self,
         class: &Name,
         returns: &HashMap<(&str, Side, &str), Vec<Defined>>,
-        definers: &HashMap<&str, Vec<&Name>>,
     ) -> Vec<(u32, Type, Option<Vec<Type>>)> {
         let mut out = Vec::new();
         let descendants = self.descendants(class).to_vec();
@@ -1043,6 +1040,17 @@ impl ProjectIndex {
             .collect();
         let untyped = Type::untyped();
         let below = self.mixins_below(class);
+        // What `made_below` asks, sifted once per class, not per method:
+        // the computed-name entries that may make a method of a descendant.
+        let made: Vec<&MadeMethods> = self
+            .made_on
+            .iter()
+            .filter(|made| {
+                made.class == ANY_CLASS
+                    || descendants.iter().any(|below| constant_tail(&made.class) == constant_tail(below))
+            })
+            .map(|made| &made.made)
+            .collect();
         for (method, side, id) in parts {
             let mut all: Vec<&Type> = Vec::new();
             let mut yielded: Vec<Option<&[Type]>> = Vec::new();
@@ -1057,21 +1065,19 @@ impl ProjectIndex {
                 }
             };
             add(class);
+            let definers = self.definers(side, &method);
             if side == Side::Instance {
-                // `mixin_overriders`, from the few modules defining the name.
-                let defining = definers.get(method.as_str()).into_iter().flatten();
-                for module in defining.filter(|module| **module != class && below.binary_search(module).is_ok()) {
+                // `mixin_overriders`.
+                for module in in_both(below, definers).filter(|module| *module != class) {
                     add(module);
                 }
             }
-            for descendant in &descendants {
-                if self.class(descendant).is_some_and(|c| c.methods(side).contains_key(&method)) {
-                    add(descendant);
-                }
+            for descendant in in_both(&descendants, definers) {
+                add(descendant);
             }
             // Some object may answer it its own way (`def obj.name`, or
             // under a computed name in a class below).
-            if self.object_defs.contains(&method) || self.made_below(class, side, &method) {
+            if self.object_defs.contains(&method) || made.iter().any(|made| made.covers(side, &method)) {
                 all.push(&untyped);
                 yielded.push(None);
             }
@@ -2001,6 +2007,15 @@ impl ProjectIndex {
                         .hash(&mut hasher);
                 }
             }
+            Dep::AnyMethods(name) => {
+                21u8.hash(&mut hasher);
+                let parts = self.classes.get(name).map(|c| c.parts.as_slice()).unwrap_or_default();
+                parts
+                    .iter()
+                    .filter(|(file, _)| *file != reader)
+                    .any(|(_, part)| !part.instance_methods.is_empty() || !part.singleton_methods.is_empty())
+                    .hash(&mut hasher);
+            }
             Dep::Class(name) => {
                 0u8.hash(&mut hasher);
                 match self.part_prints.get(name) {
@@ -2135,7 +2150,7 @@ impl ProjectIndex {
     /// for this reader leaves that part out)?
     pub fn touches(&self, dep: &Dep, reader: FileId) -> bool {
         match dep {
-            Dep::Class(name) | Dep::Methods(name) | Dep::Method(name, _) => {
+            Dep::Class(name) | Dep::Methods(name) | Dep::Method(name, _) | Dep::AnyMethods(name) => {
                 self.part_prints.get(name).is_some_and(|prints| prints.position(reader).is_some())
             }
             Dep::Constant(name) | Dep::ConstantNamed(name) => {
@@ -2380,6 +2395,14 @@ fn canonical_shape(class: &UserClass) -> String {
     )
 }
 
+/// The names two sorted lists both hold, in order: the shorter one walked,
+/// the longer searched (a method most classes define has hundreds of
+/// definers; most classes have no descendant).
+fn in_both<'a>(one: &'a [Name], other: &'a [Name]) -> impl Iterator<Item = &'a Name> + 'a {
+    let (walked, searched) = if one.len() <= other.len() { (one, other) } else { (other, one) };
+    walked.iter().filter(move |name| searched.binary_search(name).is_ok())
+}
+
 /// Shared ownership of an index between the files analysed against it.
 pub type SharedIndex = Arc<ProjectIndex>;
 
@@ -2511,6 +2534,7 @@ mod tests {
                 Dep::ConstantNamed(Name::from(format!("{class}::LIMIT"))),
                 Dep::ObjectMixinsDefine("shout".to_string()),
                 Dep::OutsideMixed(Name::from(class)),
+                Dep::AnyMethods(Name::from(class)),
             ] {
                 assert!(!dep.reads_exports());
                 for reader in 0..files.len() as FileId {
@@ -2523,7 +2547,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(compared, 84);
+        assert_eq!(compared, 96);
         assert!(structure.object_mixins_define("shout"), "a read the test compares is not trivially empty");
         // And a read of the exports does change: the test can tell. Who
         // assigns a constant stands; its type comes with the exports.

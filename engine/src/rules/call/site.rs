@@ -84,7 +84,7 @@ pub fn shown(ty: &Type) -> String {
 pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool {
     let Some((class, side)) = receiver_class(ty) else { return false };
     // A project class counts as known: the model sees all of it.
-    let project_class = cx.inference().index.project.is_some() && cx.inference().index.class(&class).is_some();
+    let project_class = cx.inference().index.project.is_some() && cx.inference().index.class_shape(&class).is_some();
     if !(cx.env.has_class(&class) || project_class) {
         return false;
     }
@@ -144,10 +144,11 @@ pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool
 /// an `initialize`, or is an empty class body (nobody reopens a class to
 /// add nothing).
 fn defined_here(cx: &RuleContext<'_, '_>, class: &str) -> bool {
-    let Some(user) = cx.inference().index.class(class) else { return false };
+    let index = &cx.inference().index;
+    let Some(user) = index.class_shape(class) else { return false };
     user.written.iter().any(|(kind, _)| *kind == crate::model::classes::PendingKind::Superclass)
-        || user.instance_methods.contains_key("initialize")
-        || (user.instance_methods.is_empty() && user.singleton_methods.is_empty())
+        || index.class_for_method(class, "initialize").is_some_and(|c| c.instance_methods.contains_key("initialize"))
+        || !index.defines_any_method(class)
 }
 
 fn ancestry(cx: &RuleContext<'_, '_>, class: &str) -> Vec<String> {
