@@ -18,6 +18,7 @@
 //! one a cold run computes (`tests/warm_equals_cold.rs` proves it on real
 //! code under random edits).
 
+mod deps;
 mod figures;
 mod persist;
 
@@ -32,6 +33,8 @@ use std::hash::{Hash, Hasher};
 use thread_local::ThreadLocal;
 
 pub use figures::CacheFigures;
+
+use deps::{DepId, DepTable};
 
 use crate::analysis::{self, FileReport, Settings};
 use crate::files::Target;
@@ -48,15 +51,22 @@ use crate::rules::project::ProjectFacts;
 pub const DEFAULT_CAPACITY: usize = 20_000;
 
 /// A value derived from a file, with the project facts it read and what
-/// they read as at the time.
+/// they read as at the time: numbered in the workspace's [`DepTable`]
+/// (`D = Dep` where they are stored on disk).
 #[derive(serde::Serialize, serde::Deserialize)]
-struct Cached<T> {
+struct Cached<T, D = DepId> {
     hash: ContentHash,
-    deps: Vec<(Dep, u64)>,
+    deps: Vec<(D, u64)>,
     value: T,
     /// The index generation it was last found valid for.
     #[serde(skip)]
     validated: u64,
+}
+
+impl<T> Cached<T, Dep> {
+    fn numbered(self, table: &mut DepTable) -> Cached<T> {
+        Cached { hash: self.hash, deps: table.numbered(self.deps), value: self.value, validated: self.validated }
+    }
 }
 
 /// What a file defines, read off its syntax alone.
@@ -128,6 +138,8 @@ pub struct Workspace {
     /// How many facts the last fingerprint memo held: the next starts that
     /// large, not growing through a dozen rehashes of 100,000 reads.
     memo_size: usize,
+    /// The facts the cached answers read, numbered.
+    deps: DepTable,
 }
 
 /// What the last call built, and from which files.
@@ -211,19 +223,28 @@ impl Project {
         mut self,
         inferred: HashMap<String, Inferred>,
         files: &HashMap<String, FileState>,
+        table: &DepTable,
         keyed: bool,
     ) -> Project {
         let fingerprints = &self.fingerprints;
+        let named = |deps: &[(DepId, u64)]| -> Vec<Dep> {
+            if keyed {
+                deps.iter().map(|(id, _)| table.dep(*id).clone()).collect()
+            } else {
+                Vec::new()
+            }
+        };
         let (sources, ids) = (&self.sources, &self.ids);
         let reuse = |(display, inferred): (String, Inferred)| -> Option<(String, Reuse)> {
             let state = files.get(&display)?;
             let id = *ids.get(&display)?;
             let exports = state.exports.as_ref().filter(|c| sources.get(&display).is_some_and(|s| s.hash == c.hash))?;
-            if fingerprints.all_same_exports(&exports.deps, id) {
-                let reads = if keyed { exports.deps.iter().map(|(dep, _)| dep.clone()).collect() } else { Vec::new() };
+            if fingerprints.all_same_exports(table, &exports.deps, id) {
+                let reads = named(&exports.deps);
                 return Some((display, Reuse { prior: Prior::Types(Box::new(inferred.types)), reads }));
             }
-            let pass_one_stands = inferred.pass_one.as_ref().map(|(deps, _)| fingerprints.all_same_exports(deps, id));
+            let pass_one_stands =
+                inferred.pass_one.as_ref().map(|(deps, _)| fingerprints.all_same_exports(table, deps, id));
             // The `def`s whose every read stands, taken with the types. (A
             // window's reads are among the file's: the same link noted both.)
             let windows = inferred.windows.and_then(|recording| {
@@ -231,29 +252,29 @@ impl Project {
                 let mut standing: Vec<Option<bool>> = vec![None; exports.deps.len()];
                 let recording = recording.keep_standing(|read| {
                     let Some(known) = standing.get_mut(read as usize) else { return false };
-                    *known.get_or_insert_with(|| fingerprints.stands(&exports.deps[read as usize], id))
+                    *known.get_or_insert_with(|| fingerprints.stands(table, &exports.deps[read as usize], id))
                 });
                 (!recording.is_empty()).then_some(recording)
             });
             if let Some(recording) = windows {
                 // Reads the analysis does not make again are the export
                 // pass's: all of them, for a report keyed by what it read.
-                let reads = if keyed { exports.deps.iter().map(|(dep, _)| dep.clone()).collect() } else { Vec::new() };
-                let (table, table_stands) = match inferred.pass_one {
-                    Some((_, table)) => (table, pass_one_stands == Some(true)),
+                let reads = named(&exports.deps);
+                let (ivar_table, table_stands) = match inferred.pass_one {
+                    Some((_, ivar_table)) => (ivar_table, pass_one_stands == Some(true)),
                     None => (None, true),
                 };
                 let (mut types, mut recording) = (inferred.types, recording);
                 recording.settle(&mut types);
-                let windows = replay::Windows { types, recording, table, table_stands };
+                let windows = replay::Windows { types, recording, table: ivar_table, table_stands };
                 return Some((display, Reuse { prior: Prior::Windows(Box::new(windows)), reads }));
             }
-            let (deps, table) = inferred.pass_one?;
+            let (deps, ivar_table) = inferred.pass_one?;
             // The types fall here: freed on the analysis threads.
             drop(inferred.types);
             (pass_one_stands == Some(true)).then(|| {
-                let reads = if keyed { deps.into_iter().map(|(dep, _)| dep).collect() } else { Vec::new() };
-                (display, Reuse { prior: Prior::PassOne(table), reads })
+                let reads = named(&deps);
+                (display, Reuse { prior: Prior::PassOne(ivar_table), reads })
             })
         };
         let standing: HashMap<String, Reuse> =
@@ -308,6 +329,7 @@ impl Workspace {
             vanished: Vec::new(),
             outlives_call: true,
             memo_size: 0,
+            deps: DepTable::default(),
         }
     }
 
@@ -322,6 +344,15 @@ impl Workspace {
             // by path and stat, not by settings or signatures.
             self.files.clear();
             self.last = None;
+            self.deps.clear();
+        }
+        if self.deps.wants_renumbering() {
+            // Between calls: no number is held anywhere but in the files'.
+            let kept = self.files.values_mut().flat_map(|state| {
+                let exports = state.exports.iter_mut().map(|cached| &mut cached.deps);
+                exports.chain(state.report.iter_mut().map(|cached| &mut cached.deps))
+            });
+            self.deps.renumber(kept);
         }
         self.context = Some(context);
         self.tick += 1;
@@ -443,14 +474,14 @@ impl Workspace {
         let mut memo = Fingerprints::new(structure.clone(), self.memo_size);
         // Every file's reads are looked at when the structure changed: on
         // the analysis threads, as the work they decide.
-        let files = &self.files;
+        let (files, table) = (&self.files, &self.deps);
         let to_infer: Vec<(String, Source)> = analysis::on_analysis_thread(|| {
             present
                 .par_iter()
                 .filter(|(display, source)| {
                     // Under the last structure, what was valid stays valid.
                     !files[display].exports.as_ref().is_some_and(|c| {
-                        c.hash == source.hash && (same_structure || memo.all_same(&c.deps, ids[display]))
+                        c.hash == source.hash && (same_structure || memo.all_same(table, &c.deps, ids[display]))
                     })
                 })
                 .cloned()
@@ -458,7 +489,8 @@ impl Workspace {
         });
         figures.exports_derived = to_infer.len();
         let keyed = self.outlives_call;
-        let derived: Vec<(String, Cached<Arc<FileExports>>, Option<Inferred>)> = analysis::on_analysis_thread(|| {
+        type Derived = (String, Cached<Arc<FileExports>, Dep>, Option<Inferred<Dep>>);
+        let derived: Vec<Derived> = analysis::on_analysis_thread(|| {
             to_infer
                 .par_iter()
                 .map(|(display, source)| {
@@ -491,6 +523,12 @@ impl Workspace {
         let mut inferred: HashMap<String, Inferred> = HashMap::default();
         let mut same_exports = true;
         for (display, cached, found) in derived {
+            let cached = cached.numbered(&mut self.deps);
+            let found = found.map(|found| Inferred {
+                types: found.types,
+                pass_one: found.pass_one.map(|(deps, ivar_table)| (self.deps.numbered(deps), ivar_table)),
+                windows: found.windows,
+            });
             if let Some(state) = self.files.get_mut(&display) {
                 same_exports &= state.exports.as_ref().is_some_and(|old| old.value == cached.value);
                 state.exports = Some(cached);
@@ -517,7 +555,7 @@ impl Workspace {
             note_figures(&figures);
             let last = self.last.as_mut().expect("same files as the last call");
             last.files = key;
-            return last.project(ids, present, figures).keep_standing(inferred, &self.files, keyed);
+            return last.project(ids, present, figures).keep_standing(inferred, &self.files, &self.deps, keyed);
         }
         // 5. Fold them in (the analyses in `check` read this).
         let exports: Vec<Option<&FileExports>> =
@@ -564,6 +602,7 @@ impl Workspace {
         Project::new(index, facts, facts_fingerprint, ids, present, self.generation, figures).keep_standing(
             inferred,
             &self.files,
+            &self.deps,
             keyed,
         )
     }
@@ -588,7 +627,7 @@ impl Workspace {
         let keyed = self.outlives_call;
         // Whether each target's report stands, worked out on the analysis
         // threads (every report's reads are looked at after a change).
-        let files = &self.files;
+        let (files, table) = (&self.files, &self.deps);
         let standing: Vec<bool> = analysis::on_analysis_thread(|| {
             targets
                 .par_iter()
@@ -598,8 +637,9 @@ impl Workspace {
                     files.get(display).and_then(|state| state.report.as_ref()).is_some_and(|cached| {
                         cached.hash == source.hash
                             && (cached.validated == generation
-                                || (cached.deps.first() == Some(&(Dep::Facts, facts_fingerprint))
-                                    && memo.all_same(&cached.deps[1..], project.ids[display])))
+                                || (cached.deps.first().is_some_and(|(id, print)| {
+                                    *print == facts_fingerprint && *table.dep(*id) == Dep::Facts
+                                }) && memo.all_same(table, &cached.deps[1..], project.ids[display])))
                     })
                 })
                 .collect()
@@ -678,6 +718,7 @@ impl Workspace {
         for (at, display, hash, report, deps) in done {
             // Unkeyed reports are never looked at again: not kept at all.
             if let Some(state) = self.files.get_mut(&display).filter(|_| keyed) {
+                let deps = self.deps.numbered(deps);
                 state.report =
                     Some(Cached { hash, deps, value: Arc::new(report.clone()), validated: project.generation });
                 state.dirty = true;
@@ -732,15 +773,15 @@ type Reanalysis = (usize, String, Source, Option<Prior>, Vec<Dep>);
 
 /// What the export pass inferred of a file: its types, and pass one's
 /// table with what pass one read (recorded as the exports' reads are).
-struct Inferred {
+struct Inferred<D = DepId> {
     types: FileTypes,
-    pass_one: Option<(Recorded, Option<IvarTable>)>,
+    pass_one: Option<(Recorded<D>, Option<IvarTable>)>,
     /// Each `def`'s walk (its reads are among the exports').
     windows: Option<Recording>,
 }
 
-/// Reads with what each read as.
-type Recorded = Vec<(Dep, u64)>;
+/// Reads with what each read as (numbered once the export pass is done).
+type Recorded<D = DepId> = Vec<(D, u64)>;
 
 /// What a file's analysis takes from the export pass, and what that read.
 pub struct Reuse {
@@ -771,13 +812,16 @@ struct Fingerprints {
     /// the memo. One memo per analysis thread: a fingerprint is cheap to
     /// compute twice, and a shared map's lock cost more than the misses.
     memo: ThreadLocal<RefCell<HashMap<Dep, Memo>>>,
+    /// The same for facts cached answers read, by number (see
+    /// [`DepTable`]): what a check after a change asks, 200,000 times.
+    by_number: ThreadLocal<RefCell<Vec<Memo>>>,
     /// How many facts each thread's memo starts with room for.
     expected: usize,
 }
 
 /// A fact's fingerprint for readers that own none of it, and for each
 /// reader that owns part of it (whose own part is left out).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Memo {
     shared: Option<u64>,
     owners: Vec<(FileId, u64)>,
@@ -801,7 +845,7 @@ impl Memo {
 
 impl Fingerprints {
     fn new(index: SharedIndex, expected: usize) -> Fingerprints {
-        Fingerprints { index, facts: None, memo: ThreadLocal::new(), expected }
+        Fingerprints { index, facts: None, memo: ThreadLocal::new(), by_number: ThreadLocal::new(), expected }
     }
 
     fn with_facts(mut self, facts: Arc<ProjectFacts>) -> Fingerprints {
@@ -816,10 +860,7 @@ impl Fingerprints {
         if let Some(known) = memo.borrow().get(dep).and_then(|m| m.get(owner)) {
             return known;
         }
-        let value = match dep {
-            Dep::FactName(name) => self.facts.as_ref().map_or(0, |facts| facts.name_fingerprint(name)),
-            _ => self.index.fingerprint(dep, reader),
-        };
+        let value = self.compute(dep, reader);
         let mut memo = memo.borrow_mut();
         match memo.get_mut(dep) {
             Some(entry) => entry.set(owner, value),
@@ -828,19 +869,43 @@ impl Fingerprints {
         value
     }
 
-    fn all_same(&self, deps: &[(Dep, u64)], reader: FileId) -> bool {
-        deps.iter().all(|(dep, value)| self.of(dep, reader) == *value)
+    fn compute(&self, dep: &Dep, reader: FileId) -> u64 {
+        match dep {
+            Dep::FactName(name) => self.facts.as_ref().map_or(0, |facts| facts.name_fingerprint(name)),
+            _ => self.index.fingerprint(dep, reader),
+        }
+    }
+
+    /// [`Self::of`] for a numbered fact.
+    fn of_number(&self, table: &DepTable, id: DepId, reader: FileId) -> u64 {
+        let dep = table.dep(id);
+        let owner = self.index.touches(dep, reader).then_some(reader);
+        let memo = self.by_number.get_or(|| RefCell::new(vec![Memo::default(); table.len()]));
+        if let Some(known) = memo.borrow().get(id as usize).and_then(|m| m.get(owner)) {
+            return known;
+        }
+        let value = self.compute(dep, reader);
+        let mut memo = memo.borrow_mut();
+        if memo.len() <= id as usize {
+            memo.resize(table.len().max(id as usize + 1), Memo::default());
+        }
+        memo[id as usize].set(owner, value);
+        value
+    }
+
+    fn all_same(&self, table: &DepTable, deps: &[(DepId, u64)], reader: FileId) -> bool {
+        deps.iter().all(|(id, value)| self.of_number(table, *id, reader) == *value)
     }
 
     /// `all_same` for reads recorded against this index's structure: only
     /// what folding the exports in may change is looked at again.
-    fn all_same_exports(&self, deps: &[(Dep, u64)], reader: FileId) -> bool {
-        deps.iter().filter(|(dep, _)| dep.reads_exports()).all(|(dep, value)| self.of(dep, reader) == *value)
+    fn all_same_exports(&self, table: &DepTable, deps: &[(DepId, u64)], reader: FileId) -> bool {
+        deps.iter().all(|read| self.stands(table, read, reader))
     }
 
     /// Does a read recorded against the structure read the same now?
-    fn stands(&self, (dep, value): &(Dep, u64), reader: FileId) -> bool {
-        !dep.reads_exports() || self.of(dep, reader) == *value
+    fn stands(&self, table: &DepTable, (id, value): &(DepId, u64), reader: FileId) -> bool {
+        !table.dep(*id).reads_exports() || self.of_number(table, *id, reader) == *value
     }
 
     fn record(&self, reads: Vec<Dep>, reader: FileId) -> Vec<(Dep, u64)> {
@@ -947,3 +1012,39 @@ static KEEP_WARM: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool:
 static WARM: Mutex<Vec<(PathBuf, Workspace)>> = Mutex::new(Vec::new());
 /// Roots a worker keeps warm at once.
 const WARM_ROOTS: usize = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checked(workspace: &mut Workspace, root: &Path) -> String {
+        let targets: Vec<Target> =
+            ["a.rb", "b.rb", "c.rb"].into_iter().map(|d| Target::File { display: d.to_string() }).collect();
+        let settings = Settings::default();
+        let mut project = workspace.project(&targets, root, &settings);
+        format!("{:?}", workspace.check(&mut project, &targets, root, &settings))
+    }
+
+    #[test]
+    fn a_warm_answer_after_the_facts_read_are_renumbered_is_a_cold_one() {
+        let dir = tempfile::tempdir().expect("scratch");
+        let root = dir.path();
+        let write = |name: &str, text: &str| std::fs::write(root.join(name), text).expect("write");
+        write("a.rb", "class Price < Object\n  def label = \"p\"\nend\n");
+        write("b.rb", "class Use\n  def m = Price.new.label.bogus\nend\n");
+        write("c.rb", "class Other\n  def n = Price.new.lable\nend\n");
+        let mut warm = Workspace::with_capacity(100);
+        warm.deps = DepTable::renumbering_often();
+        let before = checked(&mut warm, root);
+        assert!(before.contains("lable") && before.contains("bogus"), "{before}");
+        // (Content, not stat, tells the edit: same size, maybe the same tick.)
+        write("a.rb", "class Price < Object\n  def label = 1\n  def lable = 2\nend\n");
+        let warm_answer = checked(&mut warm, root);
+        assert!(warm.deps.renumberings() > 0, "the table was built again");
+        let cold_answer = checked(&mut Workspace::with_capacity(100), root);
+        assert_eq!(warm_answer, cold_answer);
+        assert!(!warm_answer.contains("lable"), "{warm_answer}");
+        // And once more, on renumbered facts alone: nothing changed.
+        assert_eq!(checked(&mut warm, root), cold_answer);
+    }
+}

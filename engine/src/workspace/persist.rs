@@ -39,10 +39,12 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::deps::DepTable;
 use super::{Cached, FileFacts, FileState, Workspace};
 use crate::analysis::{self, FileReport};
 use crate::cache_files::{build_id, frame, framed_len, prune_other_builds, unframe, write_atomically};
 use crate::diagnostic::{Diagnostic, EvidenceTier, Severity};
+use crate::model::index::Dep;
 use crate::model::index::FileExports;
 use crate::model::sources::{ContentHash, Source};
 
@@ -85,8 +87,8 @@ struct Found<'b> {
 /// One file's derived values as read from disk.
 pub(super) struct Loaded {
     pub facts: FileFacts,
-    pub exports: Option<Cached<Arc<FileExports>>>,
-    pub report: Option<Cached<Arc<FileReport>>>,
+    pub exports: Option<Cached<Arc<FileExports>, Dep>>,
+    pub report: Option<Cached<Arc<FileReport>, Dep>>,
 }
 
 /// An entry's payload: generic so one layout serves writing (borrowed)
@@ -100,7 +102,9 @@ struct Entry<F, E, R> {
     report: Option<R>,
 }
 
-type EntryIn = Entry<FileFacts, Cached<Arc<FileExports>>, Cached<StoredReport>>;
+/// (The facts read are stored as themselves: a workspace's numbers for
+/// them are its own.)
+type EntryIn = Entry<FileFacts, Cached<Arc<FileExports>, Dep>, Cached<StoredReport, Dep>>;
 
 /// A report as stored: `Diagnostic` holds `&'static` rule ids, found
 /// again in the catalogue on reading.
@@ -333,12 +337,12 @@ impl DiskCache {
 
     /// Appends the entries of `states` to the pack, in one write under an
     /// exclusive lock; they are encoded in parallel.
-    pub fn store_all(&self, states: &[(&str, &FileState)]) {
+    pub fn store_all(&self, states: &[(&str, &FileState)], table: &DepTable) {
         if !self.writable.load(Ordering::Relaxed) {
             return;
         }
         let encoded: Vec<std::io::Result<Vec<u8>>> =
-            states.par_iter().map(|(display, state)| self.encode(display, state)).collect();
+            states.par_iter().map(|(display, state)| self.encode(display, state, table)).collect();
         let appended = encoded.into_iter().collect::<std::io::Result<Vec<Vec<u8>>>>().and_then(|entries| {
             let mut file = std::fs::OpenOptions::new().append(true).create(true).open(&self.pack)?;
             lock(&file, libc::LOCK_EX);
@@ -355,21 +359,21 @@ impl DiskCache {
         }
     }
 
-    fn encode(&self, display: &str, state: &FileState) -> std::io::Result<Vec<u8>> {
+    fn encode(&self, display: &str, state: &FileState, table: &DepTable) -> std::io::Result<Vec<u8>> {
         let current = |hash: ContentHash| hash == state.hash;
         let report = state.report.as_ref().filter(|c| current(c.hash)).map(|cached| Cached {
             hash: cached.hash,
-            deps: cached.deps.clone(),
+            deps: table.named(&cached.deps),
             value: StoredReport::of(&cached.value),
             validated: 0,
         });
-        let entry = Entry {
-            root: self.root.clone(),
-            path: display.to_string(),
-            facts: &*state.facts,
-            exports: state.exports.as_ref().filter(|c| current(c.hash)),
-            report,
-        };
+        let exports = state.exports.as_ref().filter(|c| current(c.hash)).map(|cached| Cached {
+            hash: cached.hash,
+            deps: table.named(&cached.deps),
+            value: &*cached.value,
+            validated: 0,
+        });
+        let entry = Entry { root: self.root.clone(), path: display.to_string(), facts: &*state.facts, exports, report };
         let payload = postcard::to_stdvec(&entry).map_err(std::io::Error::other)?;
         Ok(frame(MAGIC, FORMAT, &[self.context, state.hash], &payload))
     }
@@ -446,8 +450,8 @@ impl Workspace {
                 hash: source.hash,
                 source,
                 facts: Arc::new(loaded.facts),
-                exports: loaded.exports,
-                report: loaded.report,
+                exports: loaded.exports.map(|cached| cached.numbered(&mut self.deps)),
+                report: loaded.report.map(|cached| cached.numbered(&mut self.deps)),
                 used: self.tick,
                 dirty: false,
             };
@@ -468,7 +472,7 @@ impl Workspace {
             .map(|(display, state)| (display.as_str(), state))
             .collect();
         if !dirty.is_empty() {
-            analysis::on_analysis_thread(|| disk.store_all(&dirty));
+            analysis::on_analysis_thread(|| disk.store_all(&dirty, &self.deps));
         }
         disk.sweep(self.files.keys().map(String::as_str));
         for state in self.files.values_mut() {

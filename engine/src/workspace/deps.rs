@@ -1,0 +1,135 @@
+//! The project facts cached answers read, numbered. A cached answer keeps
+//! numbers; a check after a change looks each fact up by number instead of
+//! hashing and comparing it again. (rubocop's files keep about 200,000
+//! reads between them, of some 20,000 different facts, and every one is
+//! looked at again whenever the project's structure changes.)
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::model::index::Dep;
+
+/// A fact's number in a [`DepTable`].
+pub type DepId = u32;
+
+/// How many facts a table holds before it is first renumbered.
+const FIRST_RENUMBERING: usize = 1 << 16;
+
+pub struct DepTable {
+    numbers: HashMap<Dep, DepId>,
+    deps: Vec<Dep>,
+    /// Past this many facts, the table is built again from the live
+    /// answers' reads: facts nobody reads any more are dropped.
+    limit: usize,
+    /// How many times it was.
+    renumberings: usize,
+}
+
+impl Default for DepTable {
+    fn default() -> Self {
+        DepTable { numbers: HashMap::default(), deps: Vec::new(), limit: FIRST_RENUMBERING, renumberings: 0 }
+    }
+}
+
+impl DepTable {
+    pub fn dep(&self, id: DepId) -> &Dep {
+        &self.deps[id as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.deps.len()
+    }
+
+    fn number(&mut self, dep: Dep) -> DepId {
+        if let Some(id) = self.numbers.get(&dep) {
+            return *id;
+        }
+        let id = DepId::try_from(self.deps.len()).expect("fewer than 2^32 facts");
+        self.deps.push(dep.clone());
+        self.numbers.insert(dep, id);
+        id
+    }
+
+    /// Forgets every fact (when every answer that read one goes).
+    pub fn clear(&mut self) {
+        self.numbers.clear();
+        self.deps.clear();
+    }
+
+    /// Reads with their prints, numbered.
+    pub fn numbered(&mut self, reads: Vec<(Dep, u64)>) -> Vec<(DepId, u64)> {
+        reads.into_iter().map(|(dep, print)| (self.number(dep), print)).collect()
+    }
+
+    /// Numbered reads as the facts they are (to store, or to hand on).
+    pub fn named(&self, reads: &[(DepId, u64)]) -> Vec<(Dep, u64)> {
+        reads.iter().map(|(id, print)| (self.dep(*id).clone(), *print)).collect()
+    }
+
+    /// Does the table hold so many facts that it should be built again?
+    pub fn wants_renumbering(&self) -> bool {
+        self.deps.len() > self.limit
+    }
+
+    /// A table built again whenever it has grown at all (for tests).
+    #[cfg(test)]
+    pub fn renumbering_often() -> DepTable {
+        DepTable { limit: 0, ..DepTable::default() }
+    }
+
+    #[cfg(test)]
+    pub fn renumberings(&self) -> usize {
+        self.renumberings
+    }
+
+    /// Builds the table again from the reads still kept (each list given
+    /// once, renumbered in place), so that a worker alive for days holds
+    /// only the facts its answers read.
+    pub fn renumber<'a>(&mut self, kept: impl IntoIterator<Item = &'a mut Vec<(DepId, u64)>>) {
+        let (limit, renumberings) = (self.limit, self.renumberings + 1);
+        let old = std::mem::take(self);
+        let mut new_ids: Vec<Option<DepId>> = vec![None; old.deps.len()];
+        let mut deps = old.deps.into_iter().map(Some).collect::<Vec<_>>();
+        for reads in kept {
+            for (id, _) in reads.iter_mut() {
+                let slot = &mut new_ids[*id as usize];
+                *id = match slot {
+                    Some(new) => *new,
+                    None => {
+                        let dep = deps[*id as usize].take().expect("each fact moved once");
+                        let new = self.number(dep);
+                        *slot = Some(new);
+                        new
+                    }
+                };
+            }
+        }
+        self.limit = if limit == 0 { 0 } else { FIRST_RENUMBERING.max(2 * self.deps.len()) };
+        self.renumberings = renumberings;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Name;
+
+    #[test]
+    fn a_fact_keeps_its_number_and_renumbering_keeps_only_what_is_read() {
+        let mut table = DepTable::default();
+        let class = |name: &str| Dep::Class(Name::from(name));
+        let mut a = table.numbered(vec![(class("A"), 1), (class("B"), 2)]);
+        let mut b = table.numbered(vec![(class("B"), 2), (class("C"), 3)]);
+        assert_eq!(a[1].0, b[0].0, "one number for one fact");
+        assert_eq!(table.len(), 3);
+        assert_eq!(table.named(&a), vec![(class("A"), 1), (class("B"), 2)]);
+        // `A` is read no more.
+        a.remove(0);
+        table.renumber([&mut a, &mut b]);
+        assert_eq!(table.len(), 2);
+        assert_eq!(table.named(&a), vec![(class("B"), 2)]);
+        assert_eq!(table.named(&b), vec![(class("B"), 2), (class("C"), 3)]);
+        // New facts number on from there.
+        let c = table.numbered(vec![(class("A"), 4)]);
+        assert_eq!(c[0].0, 2);
+    }
+}
