@@ -1125,6 +1125,12 @@ impl ProjectIndex {
         // class with many subclasses): by borrowed key, allocating nothing.
         let by_key: HashMap<(&str, Side, &str), &Vec<CallShape>> =
             calls.iter().map(|((class, side, method), shapes)| ((&**class, *side, method.as_str()), shapes)).collect();
+        let entries_by_key: HashMap<(&str, Side, &str), &Vec<EntrySite>> =
+            entries.iter().map(|((class, side, method), sites)| ((&**class, *side, method.as_str()), sites)).collect();
+        // The names some call or entry is logged under: the others need
+        // no look at every relative.
+        let logged: HashSet<(Side, &str)> =
+            by_key.keys().chain(entries_by_key.keys()).map(|(_, side, method)| (*side, *method)).collect();
         // A call on a class the project does not define may reach a project
         // method through an ancestry only the signatures know.
         // So may a call on a class whose place in the hierarchy is not
@@ -1172,7 +1178,8 @@ impl ProjectIndex {
                 let mut methods: Vec<&String> = merged.methods(side).keys().collect();
                 methods.sort();
                 for method in methods {
-                    if escaped.contains(method.as_str())
+                    if !logged.contains(&(side, method.as_str()))
+                        || escaped.contains(method.as_str())
                         || outside.contains(method)
                         || prefixes.iter().any(|p| method.starts_with(p))
                         || suffixes.iter().any(|p| method.ends_with(p))
@@ -1188,8 +1195,8 @@ impl ProjectIndex {
                                 shapes.push(shape.clone());
                             }
                         }
-                        let key = (receiver.clone(), side, method.clone());
-                        for site in entries.get(&key).into_iter().flatten() {
+                        let key = (&**receiver, side, method.as_str());
+                        for site in entries_by_key.get(&key).into_iter().copied().flatten() {
                             if !sites.contains(site) {
                                 sites.push(site.clone());
                             }
@@ -2148,6 +2155,48 @@ impl ProjectIndex {
 
     /// Does the reader own part of what `dep` reads (so its fingerprint
     /// for this reader leaves that part out)?
+    /// Every file [`Self::touches`] says of `dep`, sorted: worked out once
+    /// per fact where many readers ask.
+    pub fn touchers(&self, dep: &Dep) -> Vec<FileId> {
+        let mut files: Vec<FileId> = match dep {
+            Dep::Class(name)
+            | Dep::Methods(name)
+            | Dep::Method(name, _)
+            | Dep::AnyMethods(name)
+            | Dep::Return(name, _, _) => {
+                return self.part_prints.get(name).map_or_else(Vec::new, |prints| prints.files.clone())
+            }
+            Dep::Constant(name) | Dep::ConstantNamed(name) => {
+                self.constants.get(name).map_or_else(Vec::new, |(files, _)| files.clone())
+            }
+            Dep::Ivars(class) => self
+                .ivars_by_class
+                .get(class)
+                .into_iter()
+                .flatten()
+                .flat_map(|key| self.ivars[key].iter().map(|(file, _)| *file))
+                .collect(),
+            Dep::Overrides(class, side, method) => {
+                self.overriding_parts(class, *side, method).map(|(_, file, _)| file).collect()
+            }
+            Dep::Facts
+            | Dep::FactName(_)
+            | Dep::Exported
+            | Dep::Params(..)
+            | Dep::EntryIvars(..)
+            | Dep::MixinOverrides(..)
+            | Dep::Redefined(_)
+            | Dep::ConstantRewritten(_)
+            | Dep::OutsideIvar(..)
+            | Dep::ObjectMade
+            | Dep::ObjectMixinsDefine(_)
+            | Dep::OutsideMixed(_) => Vec::new(),
+        };
+        files.sort_unstable();
+        files.dedup();
+        files
+    }
+
     pub fn touches(&self, dep: &Dep, reader: FileId) -> bool {
         match dep {
             Dep::Class(name) | Dep::Methods(name) | Dep::Method(name, _) | Dep::AnyMethods(name) => {
@@ -2501,8 +2550,8 @@ mod tests {
 
     /// `Dep::reads_exports` lets a reuse check skip the other reads: they
     /// must read the same before and after the exports are folded in.
-    #[test]
-    fn folding_exports_leaves_the_structural_reads_as_they_were() {
+    /// Three files' structure, and the same with their exports folded in.
+    fn base_leaf_mod() -> (Arc<ProjectIndex>, ProjectIndex) {
         let files = [
             ("lib/base.rb", "class Base\n  include Mod\n  LIMIT = 3\n  def label = \"base\"\n  def initialize; @n = 1; end\nend\n"),
             ("lib/mod.rb", "module Mod\n  def shout = label.upcase\nend\n"),
@@ -2524,6 +2573,41 @@ mod tests {
             })
             .collect();
         let folded = (*structure).clone().with_exports(&exports.iter().map(Some).collect::<Vec<_>>());
+        (structure, folded)
+    }
+
+    #[test]
+    fn the_files_a_fact_is_touched_by_are_those_touches_says() {
+        let (_, folded) = base_leaf_mod();
+        let mut touched = 0;
+        for class in ["Base", "Leaf", "Mod", "Missing"] {
+            let name = || Name::from(class);
+            for dep in [
+                Dep::Class(name()),
+                Dep::Methods(name()),
+                Dep::Method(name(), "label".to_string()),
+                Dep::AnyMethods(name()),
+                Dep::Return(name(), Side::Instance, "label".to_string()),
+                Dep::Constant(Name::from(format!("{class}::LIMIT"))),
+                Dep::ConstantNamed(Name::from(format!("{class}::LIMIT"))),
+                Dep::Ivars(name()),
+                Dep::Overrides(name(), Side::Instance, "label".to_string()),
+                Dep::Params(name(), Side::Instance, "label".to_string()),
+            ] {
+                let touchers = folded.touchers(&dep);
+                for reader in 0..3 {
+                    assert_eq!(touchers.contains(&reader), folded.touches(&dep, reader), "{dep:?} for {reader}");
+                    touched += usize::from(touchers.contains(&reader));
+                }
+            }
+        }
+        // Base's and Leaf's parts, Base's ivar and constant, Leaf's override.
+        assert!(touched >= 10, "{touched}");
+    }
+
+    #[test]
+    fn folding_exports_leaves_the_structural_reads_as_they_were() {
+        let (structure, folded) = base_leaf_mod();
         let mut compared = 0;
         for class in ["Base", "Leaf", "Mod", "Missing"] {
             for dep in [
@@ -2537,7 +2621,7 @@ mod tests {
                 Dep::AnyMethods(Name::from(class)),
             ] {
                 assert!(!dep.reads_exports());
-                for reader in 0..files.len() as FileId {
+                for reader in 0..3 {
                     assert_eq!(
                         structure.fingerprint(&dep, reader),
                         folded.fingerprint(&dep, reader),

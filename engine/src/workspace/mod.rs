@@ -24,7 +24,7 @@ mod persist;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -814,14 +814,25 @@ struct Fingerprints {
     memo: ThreadLocal<RefCell<HashMap<Dep, Memo>>>,
     /// The same for facts cached answers read, by number (see
     /// [`DepTable`]): what a check after a change asks, 200,000 times.
-    by_number: ThreadLocal<RefCell<Vec<Memo>>>,
+    /// Shared by the threads, each fact worked out once.
+    by_number: OnceLock<Vec<Numbered>>,
+    /// Their prints for readers that own part of them.
+    owned: ThreadLocal<RefCell<HashMap<(DepId, FileId), u64>>>,
     /// How many facts each thread's memo starts with room for.
     expected: usize,
 }
 
 /// A fact's fingerprint for readers that own none of it, and for each
 /// reader that owns part of it (whose own part is left out).
-#[derive(Default, Clone)]
+/// A numbered fact's print for readers that own none of it, and which
+/// readers own part of it.
+#[derive(Default)]
+struct Numbered {
+    shared: OnceLock<u64>,
+    touchers: OnceLock<Box<[FileId]>>,
+}
+
+#[derive(Default)]
 struct Memo {
     shared: Option<u64>,
     owners: Vec<(FileId, u64)>,
@@ -845,7 +856,14 @@ impl Memo {
 
 impl Fingerprints {
     fn new(index: SharedIndex, expected: usize) -> Fingerprints {
-        Fingerprints { index, facts: None, memo: ThreadLocal::new(), by_number: ThreadLocal::new(), expected }
+        Fingerprints {
+            index,
+            facts: None,
+            memo: ThreadLocal::new(),
+            by_number: OnceLock::new(),
+            owned: ThreadLocal::new(),
+            expected,
+        }
     }
 
     fn with_facts(mut self, facts: Arc<ProjectFacts>) -> Fingerprints {
@@ -879,17 +897,20 @@ impl Fingerprints {
     /// [`Self::of`] for a numbered fact.
     fn of_number(&self, table: &DepTable, id: DepId, reader: FileId) -> u64 {
         let dep = table.dep(id);
-        let owner = self.index.touches(dep, reader).then_some(reader);
-        let memo = self.by_number.get_or(|| RefCell::new(vec![Memo::default(); table.len()]));
-        if let Some(known) = memo.borrow().get(id as usize).and_then(|m| m.get(owner)) {
-            return known;
+        // (Numbers are handed out between checks: the table seen first
+        // holds every one asked.)
+        let slots = self.by_number.get_or_init(|| (0..table.len()).map(|_| Numbered::default()).collect());
+        let Some(slot) = slots.get(id as usize) else { return self.compute(dep, reader) };
+        let touchers = slot.touchers.get_or_init(|| self.index.touchers(dep).into_boxed_slice());
+        if touchers.binary_search(&reader).is_err() {
+            return *slot.shared.get_or_init(|| self.compute(dep, reader));
+        }
+        let owned = self.owned.get_or_default();
+        if let Some(known) = owned.borrow().get(&(id, reader)) {
+            return *known;
         }
         let value = self.compute(dep, reader);
-        let mut memo = memo.borrow_mut();
-        if memo.len() <= id as usize {
-            memo.resize(table.len().max(id as usize + 1), Memo::default());
-        }
-        memo[id as usize].set(owner, value);
+        owned.borrow_mut().insert((id, reader), value);
         value
     }
 
