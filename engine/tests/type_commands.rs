@@ -252,6 +252,37 @@ fn a_method_defined_in_a_block_in_another_file_may_answer_for_the_class() {
 }
 
 #[test]
+fn super_reaches_an_ancestors_method_in_another_file_and_not_its_overrides() {
+    // Ruby 3.1 prints :from_m, :from_p, 5, "base" and 1 for these: `super`
+    // runs the next body up the ancestors (a module Mid includes, one Base
+    // prepends), never an override below, so it is what that body returns,
+    // as it is when every class is in one file. Sub's own overrides (the
+    // pass that learns other files' returns sees them `untyped`) do not
+    // widen it; a method two files define stays unknown.
+    let dir = project(&[
+        ("lib/p.rb", "module P\n  def pre = :from_p\nend\n"),
+        (
+            "lib/base.rb",
+            "class Base\n  prepend P\n  def pre = 1\n  def foo = \"base\"\n  def one = 1\n  def self.create = 5\n  def twice = 1\nend\n",
+        ),
+        ("lib/again.rb", "class Base\n  def twice = 2.5\nend\n"),
+        ("lib/m.rb", "module M\n  def foo = :from_m\nend\n"),
+        ("lib/mid.rb", "class Mid < Base\n  include M\nend\n"),
+        ("lib/plain.rb", "class Plain < Base\n  def foo = super\n  def one = super\nend\n"),
+        (
+            "lib/sub.rb",
+            "class Sub < Mid\n  def foo = super\n  def pre = super\n  def self.create = super\n  def twice = super\nend\n",
+        ),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/sub.rb:2:13"), ":from_m");
+    assert_eq!(type_at(dir.path(), "lib/sub.rb:3:13"), ":from_p");
+    assert_eq!(type_at(dir.path(), "lib/sub.rb:4:21"), "5");
+    assert_eq!(type_at(dir.path(), "lib/plain.rb:2:13"), "\"base\"");
+    assert_eq!(type_at(dir.path(), "lib/plain.rb:3:13"), "1");
+    assert_eq!(type_at(dir.path(), "lib/sub.rb:5:15"), "untyped");
+}
+
+#[test]
 fn a_core_method_the_project_redefines_is_not_the_cores() {
     // Ruby: `def s.swapcase = 2` makes `s.swapcase` 2; a reopened Array's
     // `size` makes `[1, 2].size` 7, an alias in a reopened Symbol makes

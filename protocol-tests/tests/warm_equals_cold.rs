@@ -465,6 +465,20 @@ fn a_namespace_module_that_comes_to_have_methods_reaches_a_warm_answer() {
 }
 
 #[test]
+fn a_super_whose_target_alone_changes_reaches_a_warm_answer() {
+    // `super` in `U#m` runs `Base#m`'s own body: 1, then 2. What a call on
+    // a `Base` may return (`Other#m`'s Integer with it) reads the same
+    // before and after, so only a print of the own body's return sees it.
+    let (before, after) = warm_answers_across_an_edit(
+        "class U < Base\n  def m = super.bogus_call\nend\n",
+        "class Base\n  def m = 1\nend\nclass Other < Base\n  def m = Integer(\"3\")\nend\n",
+        "class Base\n  def m = 2\nend\nclass Other < Base\n  def m = Integer(\"3\")\nend\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for 1"), "{before}");
+    assert!(after.contains("undefined method `bogus_call` for 2"), "{after}");
+}
+
+#[test]
 fn a_top_level_def_in_another_file_reaches_a_warm_answer() {
     // `rand(10)` is Kernel's until another file defines `rand` at the top
     // level: Object's own, which every object's implicit call runs first.

@@ -1689,6 +1689,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let plan = match callee {
             Callee::Rbs(found) => self.rbs_plan(Some(found), method, frame.self_type.clone(), &args, &block),
             Callee::Def(id) => Plan::Defs(vec![id]),
+            // An ancestor's method in another file: what its own bodies
+            // return (`super` runs one of them, never an override below).
+            Callee::External(id) => Plan::Fixed(self.index.external_own_return(id)),
             _ => Plan::Fixed(Type::untyped()),
         };
         let plans = vec![plan];

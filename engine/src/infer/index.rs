@@ -827,6 +827,19 @@ impl<'pr> ProgramIndex<'pr> {
         }
     }
 
+    /// What another file's method's own definitions return, without its
+    /// overrides below (what `super` from a subclass reaches).
+    pub fn external_own_return(&self, id: u32) -> Type {
+        match &self.project {
+            Some(project) => {
+                let method = project.index.method(id);
+                project.read(Dep::Return(method.owner.clone(), method.side, method.name.clone()));
+                method.own.clone()
+            }
+            None => Type::untyped(),
+        }
+    }
+
     /// Whose method another file's method is: the class (as the project
     /// names it) and side. (The lookup that found it read where it is.)
     pub fn external_owner(&self, id: u32) -> Option<(Name, Side)> {

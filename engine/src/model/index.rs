@@ -196,6 +196,10 @@ type Defined<'e> = (&'e Type, Option<&'e [Type]>);
 #[derive(Debug, Clone)]
 pub struct ExternalMethod {
     pub returns: Type,
+    /// What the class's own definitions return (every file's), without
+    /// its subclasses' and mixins' overrides: what `super` from below
+    /// reaches, which runs exactly this body.
+    pub own: Type,
     /// What it yields its block, when every definition's yields are known
     /// and agree in number (see `infer::yields`).
     pub yields: Option<Vec<Type>>,
@@ -203,6 +207,15 @@ pub struct ExternalMethod {
     pub owner: Name,
     pub side: Side,
     pub name: String,
+}
+
+/// One method's answers once the exports are folded in (see
+/// [`ExternalMethod`]).
+struct Folded {
+    id: u32,
+    returns: Type,
+    own: Type,
+    yields: Option<Vec<Type>>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -994,8 +1007,9 @@ impl ProjectIndex {
         super::params::resolve_forwarded(&mut self.params);
         super::params::resolve_forwarded_blocks(&mut self.params);
         self.entry_ivars = super::params::resolve_entries(&entries);
-        for (id, returns, yields) in folded {
+        for Folded { id, returns, own, yields } in folded {
             self.methods[id as usize].returns = returns;
+            self.methods[id as usize].own = own;
             self.methods[id as usize].yields = yields;
         }
         for (name, (_, ty)) in self.constants.iter_mut() {
@@ -1019,11 +1033,7 @@ impl ProjectIndex {
     /// one's return, the union over every file defining it and over the
     /// project's overrides in subclasses (the receiver may be a subclass
     /// instance), and what it yields when every definition agrees.
-    fn fold_returns(
-        &self,
-        class: &Name,
-        returns: &HashMap<(&str, Side, &str), Vec<Defined>>,
-    ) -> Vec<(u32, Type, Option<Vec<Type>>)> {
+    fn fold_returns(&self, class: &Name, returns: &HashMap<(&str, Side, &str), Vec<Defined>>) -> Vec<Folded> {
         let mut out = Vec::new();
         let descendants = self.descendants(class).to_vec();
         let parts: Vec<(String, Side, u32)> = self.classes[class]
@@ -1052,6 +1062,10 @@ impl ProjectIndex {
             .map(|made| &made.made)
             .collect();
         for (method, side, id) in parts {
+            let own = match returns.get(&(class.as_ref(), side, method.as_str())) {
+                Some(found) => union(found.iter().map(|(ty, _)| (*ty).clone())),
+                None => Type::untyped(),
+            };
             let mut all: Vec<&Type> = Vec::new();
             let mut yielded: Vec<Option<&[Type]>> = Vec::new();
             let mut add = |owner: &str| match returns.get(&(owner, side, method.as_str())) {
@@ -1081,7 +1095,7 @@ impl ProjectIndex {
                 all.push(&untyped);
                 yielded.push(None);
             }
-            out.push((id, union(all.into_iter().cloned()), agreed_yields(&yielded)));
+            out.push(Folded { id, returns: union(all.into_iter().cloned()), own, yields: agreed_yields(&yielded) });
         }
         out
     }
@@ -1264,6 +1278,7 @@ impl ProjectIndex {
                     MethodEntry::Def(_) | MethodEntry::Reader(_) | MethodEntry::External(_) => {
                         self.methods.push(ExternalMethod {
                             returns: Type::untyped(),
+                            own: Type::untyped(),
                             yields: None,
                             owner: class.name.clone(),
                             side,
@@ -2045,7 +2060,8 @@ impl ProjectIndex {
                     match part.methods(*side).get(method) {
                         Some(MethodEntry::External(id)) => {
                             let method = &self.methods[*id as usize];
-                            (self.paths.get(*file as usize), &method.returns, &method.yields).hash(&mut hasher)
+                            (self.paths.get(*file as usize), &method.returns, &method.own, &method.yields)
+                                .hash(&mut hasher)
                         }
                         other => (self.paths.get(*file as usize), other.is_some()).hash(&mut hasher),
                     }
