@@ -479,6 +479,20 @@ fn a_super_whose_target_alone_changes_reaches_a_warm_answer() {
 }
 
 #[test]
+fn an_override_added_below_the_receivers_class_reaches_a_warm_answer() {
+    // `kind` on a `U` runs `Base#kind` alone (1) while nothing below `U`
+    // overrides it; once `V < U` does, it may be `V`'s ("v") too, and the
+    // rule says nothing of a value that may be either.
+    let (before, after) = warm_answers_across_an_edit(
+        "class U < Base\n  def m = kind.bogus_call\nend\n",
+        "class Base\n  def kind = 1\nend\n",
+        "class Base\n  def kind = 1\nend\nclass V < U\n  def kind = \"v\"\nend\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for 1\""), "{before}");
+    assert!(!after.contains("bogus_call"), "{after}");
+}
+
+#[test]
 fn a_top_level_def_in_another_file_reaches_a_warm_answer() {
     // `rand(10)` is Kernel's until another file defines `rand` at the top
     // level: Object's own, which every object's implicit call runs first.

@@ -105,8 +105,12 @@ pub(super) enum Plan<'e> {
         owner_args: HashMap<Arc<str>, RType>,
     },
     Defs(Vec<usize>),
-    /// A method of another file of the project (its number in the index).
+    /// A method of another file of the project (its number in the index),
+    /// with every override below its class that a call may run.
     External(u32),
+    /// The same method's own bodies alone: nothing below the receiver's
+    /// class overrides it, or `super` reaches it.
+    ExternalOwn(u32),
     Reader {
         ivar: String,
         class: Name,
@@ -947,7 +951,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 } else {
                     None
                 };
-                let project_method = plans.iter().any(|p| matches!(p, Plan::Defs(_) | Plan::External(_)));
+                let project_method =
+                    plans.iter().any(|p| matches!(p, Plan::Defs(_) | Plan::External(_) | Plan::ExternalOwn(_)));
                 if project_method && node.parameters().is_some() {
                     self.walk_yielding_defs(plans);
                 }
@@ -1070,6 +1075,10 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     strict = true;
                     self.index.external_yields(*id)?
                 }
+                Plan::ExternalOwn(id) => {
+                    strict = true;
+                    self.index.external_own_yields(*id)?
+                }
                 Plan::Rbs { overloads, receiver, owner_args } => {
                     let mut per_overload: Option<Vec<Type>> = None;
                     for overload in overloads {
@@ -1122,6 +1131,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             Plan::Fixed(ty) => ty.clone(),
             Plan::Defs(defs) => union(defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>()),
             Plan::External(id) => self.index.external_return(*id),
+            Plan::ExternalOwn(id) => self.index.external_own_return(*id),
             Plan::Reader { ivar, class, side } => self.class_ivar_type(class, *side, ivar, false),
             Plan::Rbs { overloads, receiver, owner_args } => union(
                 overloads
@@ -1309,7 +1319,19 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     }
                 }
             }
-            Callee::External(id) => Plan::External(id),
+            // Another file's method: what its own bodies return when no
+            // class below the receiver's overrides it, here or elsewhere.
+            Callee::External(id) => {
+                let below = self.overrides(&class, side, method);
+                let own_alone = below.defs.is_empty()
+                    && !below.opaque
+                    && self.index.overrides_elsewhere(&class, side, method).is_none();
+                if own_alone {
+                    Plan::ExternalOwn(id)
+                } else {
+                    Plan::External(id)
+                }
+            }
             Callee::Reader(ivar) => Plan::Reader { ivar, class, side },
             Callee::Writer => Plan::Fixed(args.last().and_then(Arg::positional).cloned().unwrap_or_else(Type::untyped)),
             Callee::Opaque => Plan::Fixed(Type::untyped()),
@@ -1691,7 +1713,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             Callee::Def(id) => Plan::Defs(vec![id]),
             // An ancestor's method in another file: what its own bodies
             // return (`super` runs one of them, never an override below).
-            Callee::External(id) => Plan::Fixed(self.index.external_own_return(id)),
+            Callee::External(id) => Plan::ExternalOwn(id),
             _ => Plan::Fixed(Type::untyped()),
         };
         let plans = vec![plan];

@@ -840,6 +840,15 @@ impl<'pr> ProgramIndex<'pr> {
         }
     }
 
+    /// What another file's method's own definitions yield its block, when
+    /// known (see [`Self::external_own_return`]).
+    pub fn external_own_yields(&self, id: u32) -> Option<Vec<Type>> {
+        let project = self.project.as_ref()?;
+        let method = project.index.method(id);
+        project.read(Dep::Return(method.owner.clone(), method.side, method.name.clone()));
+        method.own_yields.clone()
+    }
+
     /// Whose method another file's method is: the class (as the project
     /// names it) and side. (The lookup that found it read where it is.)
     pub fn external_owner(&self, id: u32) -> Option<(Name, Side)> {

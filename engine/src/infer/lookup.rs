@@ -583,6 +583,20 @@ impl<'a> Inferrer<'_, 'a> {
         let single = single || (side == Side::Singleton && self.index.class_objects_replace(method));
         let mut found = Overriders { defs: Vec::new(), opaque: extended || single };
         for below in self.index.classes.values().filter(|c| &*c.name != class) {
+            // A class below that extends a module answering the name
+            // (`class Cop < Base; extend AutoCorrector`): its class method
+            // is the module's, ahead of `class`'s own.
+            if side == Side::Singleton
+                && !self.is_module(class)
+                && below
+                    .extends
+                    .iter()
+                    .any(|module| !matches!(self.lookup(module, Side::Instance, method), Callee::Missing { .. }))
+                && self.relation(&below.name, class) == super::signature::Relation::Is
+            {
+                found.opaque = true;
+                continue;
+            }
             // A class below that makes names at run time may make this one
             // (`define_method(:"set#{x}")`): its body cannot be seen.
             let made = below.makes(side, method);

@@ -200,6 +200,8 @@ pub struct ExternalMethod {
     /// its subclasses' and mixins' overrides: what `super` from below
     /// reaches, which runs exactly this body.
     pub own: Type,
+    /// What those own definitions yield, as `yields` says it.
+    pub own_yields: Option<Vec<Type>>,
     /// What it yields its block, when every definition's yields are known
     /// and agree in number (see `infer::yields`).
     pub yields: Option<Vec<Type>>,
@@ -216,6 +218,7 @@ struct Folded {
     returns: Type,
     own: Type,
     yields: Option<Vec<Type>>,
+    own_yields: Option<Vec<Type>>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -928,6 +931,7 @@ impl ProjectIndex {
         }
         // (What the caller reads of this: `Dep::Overrides`.)
         if (side == Side::Instance && self.is_extended(class))
+            || (side == Side::Singleton && self.extended_below(class, method))
             || self.object_defs.contains(method)
             || self.made_below(class, side, method)
             || self.library_mixed_below(class, side, method)
@@ -1007,9 +1011,10 @@ impl ProjectIndex {
         super::params::resolve_forwarded(&mut self.params);
         super::params::resolve_forwarded_blocks(&mut self.params);
         self.entry_ivars = super::params::resolve_entries(&entries);
-        for Folded { id, returns, own, yields } in folded {
+        for Folded { id, returns, own, yields, own_yields } in folded {
             self.methods[id as usize].returns = returns;
             self.methods[id as usize].own = own;
+            self.methods[id as usize].own_yields = own_yields;
             self.methods[id as usize].yields = yields;
         }
         for (name, (_, ty)) in self.constants.iter_mut() {
@@ -1062,9 +1067,12 @@ impl ProjectIndex {
             .map(|made| &made.made)
             .collect();
         for (method, side, id) in parts {
-            let own = match returns.get(&(class.as_ref(), side, method.as_str())) {
-                Some(found) => union(found.iter().map(|(ty, _)| (*ty).clone())),
-                None => Type::untyped(),
+            let (own, own_yields) = match returns.get(&(class.as_ref(), side, method.as_str())) {
+                Some(found) => (
+                    union(found.iter().map(|(ty, _)| (*ty).clone())),
+                    agreed_yields(&found.iter().map(|(_, yields)| *yields).collect::<Vec<_>>()),
+                ),
+                None => (Type::untyped(), None),
             };
             let mut all: Vec<&Type> = Vec::new();
             let mut yielded: Vec<Option<&[Type]>> = Vec::new();
@@ -1089,13 +1097,18 @@ impl ProjectIndex {
             for descendant in in_both(&descendants, definers) {
                 add(descendant);
             }
-            // Some object may answer it its own way (`def obj.name`, or
-            // under a computed name in a class below).
-            if self.object_defs.contains(&method) || made.iter().any(|made| made.covers(side, &method)) {
+            // Some object may answer it its own way (`def obj.name`, under
+            // a computed name in a class below, or, for a class method, a
+            // module a class below extends).
+            if self.object_defs.contains(&method)
+                || made.iter().any(|made| made.covers(side, &method))
+                || (side == Side::Singleton && self.extended_below(class, &method))
+            {
                 all.push(&untyped);
                 yielded.push(None);
             }
-            out.push(Folded { id, returns: union(all.into_iter().cloned()), own, yields: agreed_yields(&yielded) });
+            let (returns, yields) = (union(all.into_iter().cloned()), agreed_yields(&yielded));
+            out.push(Folded { id, returns, own, yields, own_yields });
         }
         out
     }
@@ -1279,6 +1292,7 @@ impl ProjectIndex {
                         self.methods.push(ExternalMethod {
                             returns: Type::untyped(),
                             own: Type::untyped(),
+                            own_yields: None,
                             yields: None,
                             owner: class.name.clone(),
                             side,
@@ -1463,6 +1477,39 @@ impl ProjectIndex {
 
     /// Does a class below `class` have a library module's `method` mixed
     /// in (see `library_mixed`), ahead of `class`'s own?
+    /// Does a class below the class `class` extend a project module that
+    /// defines the instance method `method` (itself or through what it
+    /// includes)?
+    /// Then that class's `method` is the module's, ahead of `class`'s own
+    /// class method (`class Cop < Base; extend AutoCorrector`).
+    pub fn extended_below(&self, class: &str, method: &str) -> bool {
+        // A module's own singleton methods reach no class that includes it.
+        if self.class(class).is_some_and(|user| user.is_module) {
+            return false;
+        }
+        let mut seen: HashSet<&Name> = HashSet::default();
+        let mut pending: Vec<&Name> = self
+            .descendants(class)
+            .iter()
+            .filter(|below| &***below != class)
+            .filter_map(|below| self.class(below))
+            .flat_map(|user| user.extends.iter())
+            .collect();
+        while let Some(module) = pending.pop() {
+            if !seen.insert(module) {
+                continue;
+            }
+            let Some(project_module) = self.classes.get(module) else { continue };
+            if project_module.parts.iter().any(|(_, part)| part.instance_methods.contains_key(method)) {
+                return true;
+            }
+            if let Some(user) = &project_module.merged {
+                pending.extend(user.includes.iter().chain(&user.prepends));
+            }
+        }
+        false
+    }
+
     pub fn library_mixed_below(&self, class: &str, side: Side, method: &str) -> bool {
         self.descendants(class)
             .iter()
@@ -2060,8 +2107,8 @@ impl ProjectIndex {
                     match part.methods(*side).get(method) {
                         Some(MethodEntry::External(id)) => {
                             let method = &self.methods[*id as usize];
-                            (self.paths.get(*file as usize), &method.returns, &method.own, &method.yields)
-                                .hash(&mut hasher)
+                            let own = (&method.own, &method.own_yields);
+                            (self.paths.get(*file as usize), &method.returns, own, &method.yields).hash(&mut hasher)
                         }
                         other => (self.paths.get(*file as usize), other.is_some()).hash(&mut hasher),
                     }
@@ -2111,6 +2158,7 @@ impl ProjectIndex {
             Dep::Overrides(class, side, method) => {
                 12u8.hash(&mut hasher);
                 (*side == Side::Instance && self.is_extended(class)).hash(&mut hasher);
+                (*side == Side::Singleton && self.extended_below(class, method)).hash(&mut hasher);
                 self.library_mixed_below(class, *side, method).hash(&mut hasher);
                 self.object_defs.contains(method.as_str()).hash(&mut hasher);
                 self.made_below(class, *side, method).hash(&mut hasher);
