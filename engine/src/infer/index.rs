@@ -815,38 +815,35 @@ impl<'pr> ProgramIndex<'pr> {
         found
     }
 
+    /// Another file's method, its answers read (`Dep::Return` prints them
+    /// all: its returns and yields, with and without the overrides below).
+    fn read_external(&self, id: u32) -> Option<&crate::model::index::ExternalMethod> {
+        let project = self.project.as_ref()?;
+        let method = project.index.method(id);
+        project.read(Dep::Return(method.owner.clone(), method.side, method.name.clone()));
+        Some(method)
+    }
+
     /// The return type another file's method has.
     pub fn external_return(&self, id: u32) -> Type {
-        match &self.project {
-            Some(project) => {
-                let method = project.index.method(id);
-                project.read(Dep::Return(method.owner.clone(), method.side, method.name.clone()));
-                method.returns.clone()
-            }
-            None => Type::untyped(),
-        }
+        self.read_external(id).map_or_else(Type::untyped, |method| method.returns.clone())
     }
 
     /// What another file's method's own definitions return, without its
     /// overrides below (what `super` from a subclass reaches).
     pub fn external_own_return(&self, id: u32) -> Type {
-        match &self.project {
-            Some(project) => {
-                let method = project.index.method(id);
-                project.read(Dep::Return(method.owner.clone(), method.side, method.name.clone()));
-                method.own.clone()
-            }
-            None => Type::untyped(),
-        }
+        self.read_external(id).map_or_else(Type::untyped, |method| method.own.clone())
+    }
+
+    /// What another file's method yields its block, when known.
+    pub fn external_yields(&self, id: u32) -> Option<Vec<Type>> {
+        self.read_external(id)?.yields.clone()
     }
 
     /// What another file's method's own definitions yield its block, when
     /// known (see [`Self::external_own_return`]).
     pub fn external_own_yields(&self, id: u32) -> Option<Vec<Type>> {
-        let project = self.project.as_ref()?;
-        let method = project.index.method(id);
-        project.read(Dep::Return(method.owner.clone(), method.side, method.name.clone()));
-        method.own_yields.clone()
+        self.read_external(id)?.own_yields.clone()
     }
 
     /// Whose method another file's method is: the class (as the project
@@ -854,14 +851,6 @@ impl<'pr> ProgramIndex<'pr> {
     pub fn external_owner(&self, id: u32) -> Option<(Name, Side)> {
         let method = self.project.as_ref()?.index.method(id);
         Some((method.owner.clone(), method.side))
-    }
-
-    /// What another file's method yields its block, when known.
-    pub fn external_yields(&self, id: u32) -> Option<Vec<Type>> {
-        let project = self.project.as_ref()?;
-        let method = project.index.method(id);
-        project.read(Dep::Return(method.owner.clone(), method.side, method.name.clone()));
-        method.yields.clone()
     }
 
     /// Completes this file's classes with their parts in other files.
