@@ -1475,13 +1475,10 @@ impl ProjectIndex {
         out
     }
 
-    /// Does a class below `class` have a library module's `method` mixed
-    /// in (see `library_mixed`), ahead of `class`'s own?
     /// Does a class below the class `class` extend a project module that
     /// defines the instance method `method` (itself or through what it
-    /// includes)?
-    /// Then that class's `method` is the module's, ahead of `class`'s own
-    /// class method (`class Cop < Base; extend AutoCorrector`).
+    /// includes)? Then that class's `method` is the module's, ahead of
+    /// `class`'s own class method (`class Cop < Base; extend AutoCorrector`).
     pub fn extended_below(&self, class: &str, method: &str) -> bool {
         // A module's own singleton methods reach no class that includes it.
         if self.class(class).is_some_and(|user| user.is_module) {
@@ -1510,6 +1507,8 @@ impl ProjectIndex {
         false
     }
 
+    /// Does a class below `class` have a library module's `method` mixed
+    /// in (see `library_mixed`), ahead of `class`'s own?
     pub fn library_mixed_below(&self, class: &str, side: Side, method: &str) -> bool {
         self.descendants(class)
             .iter()
@@ -2217,8 +2216,6 @@ impl ProjectIndex {
         self.classes.contains_key(name).hash(hasher);
     }
 
-    /// Does the reader own part of what `dep` reads (so its fingerprint
-    /// for this reader leaves that part out)?
     /// Every file [`Self::touches`] says of `dep`, sorted: worked out once
     /// per fact where many readers ask.
     pub fn touchers(&self, dep: &Dep) -> Vec<FileId> {
@@ -2261,6 +2258,8 @@ impl ProjectIndex {
         files
     }
 
+    /// Does the reader own part of what `dep` reads (so its fingerprint
+    /// for this reader leaves that part out)?
     pub fn touches(&self, dep: &Dep, reader: FileId) -> bool {
         match dep {
             Dep::Class(name) | Dep::Methods(name) | Dep::Method(name, _) | Dep::AnyMethods(name) => {
@@ -2520,8 +2519,8 @@ fn in_both<'a>(one: &'a [Name], other: &'a [Name]) -> impl Iterator<Item = &'a N
 pub type SharedIndex = Arc<ProjectIndex>;
 
 /// Is (`class`, `method`) among `replaced`, the class written exactly so
-/// (unlike [`replaced_on`])? Asked at every call with a block: a short set (the usual: none or a few) is compared in place,
-/// allocating nothing.
+/// (unlike [`replaced_on`])? Asked at every call with a block: a short set
+/// (the usual: none or a few) is compared in place, allocating nothing.
 pub fn replaced_exactly(replaced: &HashSet<(String, String)>, class: &str, method: &str) -> bool {
     if replaced.len() > 8 {
         return replaced.contains(&(class.to_string(), method.to_string()));

@@ -822,8 +822,6 @@ struct Fingerprints {
     expected: usize,
 }
 
-/// A fact's fingerprint for readers that own none of it, and for each
-/// reader that owns part of it (whose own part is left out).
 /// A numbered fact's print for readers that own none of it, and which
 /// readers own part of it.
 #[derive(Default)]
@@ -832,6 +830,8 @@ struct Numbered {
     touchers: OnceLock<Box<[FileId]>>,
 }
 
+/// A fact's fingerprint for readers that own none of it, and for each
+/// reader that owns part of it (whose own part is left out).
 #[derive(Default)]
 struct Memo {
     shared: Option<u64>,
