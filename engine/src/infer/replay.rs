@@ -75,12 +75,9 @@ impl Recording {
     /// file's reads, which the workspace keeps anyway) and drops the
     /// recording's own list. A read not found there gets `u32::MAX`,
     /// which stands for nothing.
-    pub fn renumber<T>(&mut self, reads: &[(Dep, T)]) {
-        let places: Vec<u32> = self
-            .deps
-            .iter()
-            .map(|dep| reads.binary_search_by(|(read, _)| read.cmp(dep)).map_or(u32::MAX, |at| at as u32))
-            .collect();
+    pub fn renumber(&mut self, reads: &[Dep]) {
+        let places: Vec<u32> =
+            self.deps.iter().map(|dep| reads.binary_search(dep).map_or(u32::MAX, |at| at as u32)).collect();
         for window in self.windows.values_mut() {
             for read in &mut window.reads {
                 *read = places[*read as usize];

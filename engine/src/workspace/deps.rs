@@ -4,7 +4,11 @@
 //! reads between them, of some 20,000 different facts, and every one is
 //! looked at again whenever the project's structure changes.)
 
-use rustc_hash::FxHashMap as HashMap;
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 
 use crate::model::index::Dep;
 
@@ -53,6 +57,15 @@ impl DepTable {
     pub fn clear(&mut self) {
         self.numbers.clear();
         self.deps.clear();
+    }
+
+    /// The facts a [`Numbering`] met that the table lacked, numbered on
+    /// from its end as the numbering said.
+    pub fn extend(&mut self, new: NewFacts) {
+        for (id, dep) in new.0 {
+            debug_assert_eq!(id as usize, self.deps.len(), "numbers handed out in a row");
+            self.number(dep);
+        }
     }
 
     /// Reads with their prints, numbered.
@@ -108,6 +121,54 @@ impl DepTable {
     }
 }
 
+/// Numbers for the facts the analysis threads record, handed out while
+/// they run: the table's own, and from its end on for facts it lacks
+/// (added to it after, by [`DepTable::extend`]). Each read is hashed
+/// once, on the thread that made it.
+pub struct Numbering<'t> {
+    table: &'t DepTable,
+    /// New facts, in shards so that the threads seldom wait on each other.
+    new: [Mutex<HashMap<Dep, DepId>>; SHARDS],
+    next: AtomicU32,
+}
+
+const SHARDS: usize = 16;
+
+/// The facts a numbering met that its table lacked, by number.
+pub struct NewFacts(Vec<(DepId, Dep)>);
+
+impl<'t> Numbering<'t> {
+    pub fn new(table: &'t DepTable) -> Numbering<'t> {
+        let next = DepId::try_from(table.len()).expect("fewer than 2^32 facts");
+        Numbering { table, new: Default::default(), next: AtomicU32::new(next) }
+    }
+
+    /// The facts met that the table lacks, for [`DepTable::extend`].
+    pub fn into_new(self) -> NewFacts {
+        let mut new: Vec<(DepId, Dep)> = Vec::new();
+        for shard in self.new {
+            new.extend(shard.into_inner().unwrap_or_else(|p| p.into_inner()).into_iter().map(|(dep, id)| (id, dep)));
+        }
+        new.sort_unstable_by_key(|(id, _)| *id);
+        NewFacts(new)
+    }
+
+    pub fn id(&self, dep: &Dep) -> DepId {
+        if let Some(id) = self.table.numbers.get(dep) {
+            return *id;
+        }
+        let shard = FxBuildHasher.hash_one(dep) as usize % SHARDS;
+        let mut new = self.new[shard].lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(id) = new.get(dep) {
+            return *id;
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        assert!(id < DepId::MAX, "fewer than 2^32 facts");
+        new.insert(dep.clone(), id);
+        id
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +192,28 @@ mod tests {
         // New facts number on from there.
         let c = table.numbered(vec![(class("A"), 4)]);
         assert_eq!(c[0].0, 2);
+    }
+
+    #[test]
+    fn a_numbering_hands_out_the_tables_numbers_and_new_ones_after_them() {
+        let class = |name: &str| Dep::Class(Name::from(name));
+        let mut table = DepTable::default();
+        table.numbered(vec![(class("A"), 1), (class("B"), 2)]);
+        let numbering = Numbering::new(&table);
+        let ids: Vec<DepId> = std::thread::scope(|scope| {
+            let numbering = &numbering;
+            let threads: Vec<_> =
+                ["B", "C", "D", "C"].into_iter().map(|name| scope.spawn(move || numbering.id(&class(name)))).collect();
+            threads.into_iter().map(|thread| thread.join().expect("no panic")).collect()
+        });
+        assert_eq!(ids[0], 1, "a fact the table holds keeps its number");
+        assert_eq!(ids[1], ids[3], "one number for one new fact, whichever thread met it");
+        assert!(ids[1] >= 2 && ids[2] >= 2 && ids[1] != ids[2]);
+        let new = numbering.into_new();
+        table.extend(new);
+        assert_eq!(table.len(), 4);
+        assert_eq!(*table.dep(ids[1]), class("C"));
+        assert_eq!(*table.dep(ids[2]), class("D"));
+        assert_eq!(table.numbered(vec![(class("D"), 0)])[0].0, ids[2]);
     }
 }

@@ -20,21 +20,21 @@
 
 mod deps;
 mod figures;
+mod fingerprints;
 mod persist;
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHasher};
 use std::hash::{Hash, Hasher};
-use thread_local::ThreadLocal;
 
 pub use figures::CacheFigures;
 
-use deps::{DepId, DepTable};
+use deps::{DepId, DepTable, Numbering};
+use fingerprints::Fingerprints;
 
 use crate::analysis::{self, FileReport, Settings};
 use crate::files::Target;
@@ -135,9 +135,6 @@ pub struct Workspace {
     /// Whether what a call derives is used after it (kept warm, or on
     /// disk): only then are reports keyed by what they read.
     outlives_call: bool,
-    /// How many facts the last fingerprint memo held: the next starts that
-    /// large, not growing through a dozen rehashes of 100,000 reads.
-    memo_size: usize,
     /// The facts the cached answers read, numbered.
     deps: DepTable,
 }
@@ -201,7 +198,7 @@ impl Project {
         generation: u64,
         figures: CacheFigures,
     ) -> Project {
-        let fingerprints = Fingerprints::new(index.clone(), 0).with_facts(facts.clone());
+        let fingerprints = Fingerprints::new(index.clone()).with_facts(facts.clone());
         Project {
             index,
             facts,
@@ -227,9 +224,9 @@ impl Project {
         keyed: bool,
     ) -> Project {
         let fingerprints = &self.fingerprints;
-        let named = |deps: &[(DepId, u64)]| -> Vec<Dep> {
+        let named = |deps: &[(DepId, u64)]| -> Vec<DepId> {
             if keyed {
-                deps.iter().map(|(id, _)| table.dep(*id).clone()).collect()
+                deps.iter().map(|(id, _)| *id).collect()
             } else {
                 Vec::new()
             }
@@ -328,7 +325,6 @@ impl Workspace {
             disk: None,
             vanished: Vec::new(),
             outlives_call: true,
-            memo_size: 0,
             deps: DepTable::default(),
         }
     }
@@ -471,7 +467,7 @@ impl Workspace {
 
         figures.phases.structure = lap(&mut phase);
         // 4. Exports against the structure.
-        let mut memo = Fingerprints::new(structure.clone(), self.memo_size);
+        let memo = Fingerprints::new(structure.clone());
         // Every file's reads are looked at when the structure changed: on
         // the analysis threads, as the work they decide.
         let (files, table) = (&self.files, &self.deps);
@@ -489,7 +485,8 @@ impl Workspace {
         });
         figures.exports_derived = to_infer.len();
         let keyed = self.outlives_call;
-        type Derived = (String, Cached<Arc<FileExports>, Dep>, Option<Inferred<Dep>>);
+        let numbering = Numbering::new(&self.deps);
+        type Derived = (String, Cached<Arc<FileExports>>, Option<Inferred>);
         let derived: Vec<Derived> = analysis::on_analysis_thread(|| {
             to_infer
                 .par_iter()
@@ -508,10 +505,13 @@ impl Workspace {
                             reads.into_iter().filter(Dep::reads_exports).collect()
                         }
                     };
-                    let deps = memo.record(kept(found.reads), ids[display]);
-                    let pass_one = found.pass_one.map(|pass| (memo.record(kept(pass.reads), ids[display]), pass.table));
+                    let reads = kept(found.reads);
+                    let deps = memo.record(&numbering, &reads, ids[display]);
+                    let pass_one = found
+                        .pass_one
+                        .map(|pass| (memo.record(&numbering, &kept(pass.reads), ids[display]), pass.table));
                     let windows = found.recording.filter(|r| !r.is_empty()).map(|mut recording| {
-                        recording.renumber(&deps);
+                        recording.renumber(&reads);
                         recording
                     });
                     let inferred = found.types.map(|types| Inferred { types, pass_one, windows });
@@ -520,15 +520,11 @@ impl Workspace {
                 })
                 .collect()
         });
+        let new = numbering.into_new();
+        self.deps.extend(new);
         let mut inferred: HashMap<String, Inferred> = HashMap::default();
         let mut same_exports = true;
         for (display, cached, found) in derived {
-            let cached = cached.numbered(&mut self.deps);
-            let found = found.map(|found| Inferred {
-                types: found.types,
-                pass_one: found.pass_one.map(|(deps, ivar_table)| (self.deps.numbered(deps), ivar_table)),
-                windows: found.windows,
-            });
             if let Some(state) = self.files.get_mut(&display) {
                 same_exports &= state.exports.as_ref().is_some_and(|old| old.value == cached.value);
                 state.exports = Some(cached);
@@ -538,7 +534,6 @@ impl Workspace {
                 inferred.insert(display, found);
             }
         }
-        self.remember_memo_size(&mut memo);
         drop(memo);
 
         figures.phases.exports = lap(&mut phase);
@@ -618,7 +613,6 @@ impl Workspace {
         settings: &Settings,
     ) -> Vec<FileReport> {
         let started = Instant::now();
-        project.fingerprints.expected = self.memo_size;
         let memo = &project.fingerprints;
         let facts_fingerprint = project.facts_fingerprint;
         let mut work: Vec<Reanalysis> = Vec::new();
@@ -698,34 +692,41 @@ impl Workspace {
             .sum();
         project.figures.reanalysed = work.len();
         let facts = project.facts.clone();
+        let numbering = Numbering::new(&self.deps);
+        let facts_read = (numbering.id(&Dep::Facts), facts_fingerprint);
         let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
             work.into_par_iter()
                 .map(|(at, display, source, types, prior_reads)| {
                     let link = project.link(&display).map(|link| link.keeping(keyed));
-                    let (report, mut reads) =
+                    let (report, reads) =
                         analysis::analyse_with_link(&display, &source.bytes, settings, &facts, link, types);
-                    let mut deps = vec![(Dep::Facts, facts_fingerprint)];
+                    let mut deps = Vec::new();
                     if keyed {
-                        reads.extend(prior_reads);
-                        reads.sort();
-                        reads.dedup();
-                        deps.extend(memo.record(reads, project.ids[&display]));
+                        let reader = project.ids[&display];
+                        deps = memo.record(&numbering, &reads, reader);
+                        deps.extend(prior_reads.into_iter().map(|id| (id, memo.of_number(table, id, reader))));
+                        deps.sort_unstable_by_key(|(id, _)| *id);
+                        deps.dedup_by_key(|(id, _)| *id);
+                        deps.retain(|(id, _)| *id != facts_read.0);
                     }
+                    // The rules' facts as a whole come first (a check looks
+                    // at them before the rest).
+                    deps.insert(0, facts_read);
                     (at, display, source.hash, report, deps)
                 })
                 .collect()
         });
+        let new = numbering.into_new();
+        self.deps.extend(new);
         for (at, display, hash, report, deps) in done {
             // Unkeyed reports are never looked at again: not kept at all.
             if let Some(state) = self.files.get_mut(&display).filter(|_| keyed) {
-                let deps = self.deps.numbered(deps);
                 state.report =
                     Some(Cached { hash, deps, value: Arc::new(report.clone()), validated: project.generation });
                 state.dirty = true;
             }
             out[at] = Some(report);
         }
-        self.remember_memo_size(&mut project.fingerprints);
         project.figures.phases.analysis = started.elapsed().as_secs_f64() * 1e3;
         project.figures.millis += project.figures.phases.analysis;
         note_figures(&project.figures);
@@ -734,13 +735,6 @@ impl Workspace {
 
     /// Drops the least recently used files past the capacity, and files
     /// of earlier calls that no longer exist.
-    fn remember_memo_size(&mut self, used: &mut Fingerprints) {
-        let largest = used.memo.iter_mut().map(|memo| memo.get_mut().len()).max().unwrap_or(0);
-        if largest > 0 {
-            self.memo_size = largest;
-        }
-    }
-
     fn evict(&mut self) {
         let tick = self.tick;
         let cwd = self.context.as_ref().map(|c| c.cwd.clone()).unwrap_or_default();
@@ -769,28 +763,28 @@ impl Workspace {
 
 /// A target to analyse again: its place, path, content, what of the export
 /// pass's inference stands, and what that part read.
-type Reanalysis = (usize, String, Source, Option<Prior>, Vec<Dep>);
+type Reanalysis = (usize, String, Source, Option<Prior>, Vec<DepId>);
 
 /// What the export pass inferred of a file: its types, and pass one's
 /// table with what pass one read (recorded as the exports' reads are).
-struct Inferred<D = DepId> {
+struct Inferred {
     types: FileTypes,
-    pass_one: Option<(Recorded<D>, Option<IvarTable>)>,
+    pass_one: Option<(Recorded, Option<IvarTable>)>,
     /// Each `def`'s walk (its reads are among the exports').
     windows: Option<Recording>,
 }
 
-/// Reads with what each read as (numbered once the export pass is done).
-type Recorded<D = DepId> = Vec<(D, u64)>;
+/// Reads, numbered, with what each read as.
+type Recorded = Vec<(DepId, u64)>;
 
 /// What a file's analysis takes from the export pass, and what that read.
 pub struct Reuse {
     prior: Prior,
-    reads: Vec<Dep>,
+    reads: Vec<DepId>,
 }
 
 /// A target analysed again: its place, path, content hash, report and reads.
-type Reanalysed = (usize, String, ContentHash, FileReport, Vec<(Dep, u64)>);
+type Reanalysed = (usize, String, ContentHash, FileReport, Vec<(DepId, u64)>);
 
 /// Milliseconds since `phase`, which moves on to now.
 fn lap(phase: &mut Instant) -> f64 {
@@ -798,146 +792,6 @@ fn lap(phase: &mut Instant) -> f64 {
     let millis = (now - *phase).as_secs_f64() * 1e3;
     *phase = now;
     millis
-}
-
-/// Fingerprints of project facts under one index, each computed once
-/// (per reader, where the reader's own part is left out).
-struct Fingerprints {
-    index: SharedIndex,
-    /// The rules' facts, for `FactName` (absent in the export pass, which
-    /// runs no rule).
-    facts: Option<Arc<ProjectFacts>>,
-    /// By fact, looked up by reference: every file's every read comes
-    /// through here when a structure changes, and most are answered from
-    /// the memo. One memo per analysis thread: a fingerprint is cheap to
-    /// compute twice, and a shared map's lock cost more than the misses.
-    memo: ThreadLocal<RefCell<HashMap<Dep, Memo>>>,
-    /// The same for facts cached answers read, by number (see
-    /// [`DepTable`]): what a check after a change asks, 200,000 times.
-    /// Shared by the threads, each fact worked out once.
-    by_number: OnceLock<Vec<Numbered>>,
-    /// Their prints for readers that own part of them.
-    owned: ThreadLocal<RefCell<HashMap<(DepId, FileId), u64>>>,
-    /// How many facts each thread's memo starts with room for.
-    expected: usize,
-}
-
-/// A numbered fact's print for readers that own none of it, and which
-/// readers own part of it.
-#[derive(Default)]
-struct Numbered {
-    shared: OnceLock<u64>,
-    touchers: OnceLock<Box<[FileId]>>,
-}
-
-/// A fact's fingerprint for readers that own none of it, and for each
-/// reader that owns part of it (whose own part is left out).
-#[derive(Default)]
-struct Memo {
-    shared: Option<u64>,
-    owners: Vec<(FileId, u64)>,
-}
-
-impl Memo {
-    fn get(&self, owner: Option<FileId>) -> Option<u64> {
-        match owner {
-            None => self.shared,
-            Some(reader) => self.owners.iter().find(|(file, _)| *file == reader).map(|(_, value)| *value),
-        }
-    }
-
-    fn set(&mut self, owner: Option<FileId>, value: u64) {
-        match owner {
-            None => self.shared = Some(value),
-            Some(reader) => self.owners.push((reader, value)),
-        }
-    }
-}
-
-impl Fingerprints {
-    fn new(index: SharedIndex, expected: usize) -> Fingerprints {
-        Fingerprints {
-            index,
-            facts: None,
-            memo: ThreadLocal::new(),
-            by_number: OnceLock::new(),
-            owned: ThreadLocal::new(),
-            expected,
-        }
-    }
-
-    fn with_facts(mut self, facts: Arc<ProjectFacts>) -> Fingerprints {
-        self.facts = Some(facts);
-        self
-    }
-
-    fn of(&self, dep: &Dep, reader: FileId) -> u64 {
-        let owner = self.index.touches(dep, reader).then_some(reader);
-        let memo =
-            self.memo.get_or(|| RefCell::new(HashMap::with_capacity_and_hasher(self.expected, Default::default())));
-        if let Some(known) = memo.borrow().get(dep).and_then(|m| m.get(owner)) {
-            return known;
-        }
-        let value = self.compute(dep, reader);
-        let mut memo = memo.borrow_mut();
-        match memo.get_mut(dep) {
-            Some(entry) => entry.set(owner, value),
-            None => memo.entry(dep.clone()).or_default().set(owner, value),
-        }
-        value
-    }
-
-    fn compute(&self, dep: &Dep, reader: FileId) -> u64 {
-        match dep {
-            Dep::FactName(name) => self.facts.as_ref().map_or(0, |facts| facts.name_fingerprint(name)),
-            _ => self.index.fingerprint(dep, reader),
-        }
-    }
-
-    /// [`Self::of`] for a numbered fact.
-    fn of_number(&self, table: &DepTable, id: DepId, reader: FileId) -> u64 {
-        let dep = table.dep(id);
-        // (Numbers are handed out between checks: the table seen first
-        // holds every one asked.)
-        let slots = self.by_number.get_or_init(|| (0..table.len()).map(|_| Numbered::default()).collect());
-        let Some(slot) = slots.get(id as usize) else { return self.compute(dep, reader) };
-        let touchers = slot.touchers.get_or_init(|| self.index.touchers(dep).into_boxed_slice());
-        if touchers.binary_search(&reader).is_err() {
-            return *slot.shared.get_or_init(|| self.compute(dep, reader));
-        }
-        let owned = self.owned.get_or_default();
-        if let Some(known) = owned.borrow().get(&(id, reader)) {
-            return *known;
-        }
-        let value = self.compute(dep, reader);
-        owned.borrow_mut().insert((id, reader), value);
-        value
-    }
-
-    fn all_same(&self, table: &DepTable, deps: &[(DepId, u64)], reader: FileId) -> bool {
-        deps.iter().all(|(id, value)| self.of_number(table, *id, reader) == *value)
-    }
-
-    /// `all_same` for reads recorded against this index's structure: only
-    /// what folding the exports in may change is looked at again.
-    fn all_same_exports(&self, table: &DepTable, deps: &[(DepId, u64)], reader: FileId) -> bool {
-        deps.iter().all(|read| self.stands(table, read, reader))
-    }
-
-    /// Does a read recorded against the structure read the same now?
-    fn stands(&self, table: &DepTable, (id, value): &(DepId, u64), reader: FileId) -> bool {
-        !table.dep(*id).reads_exports() || self.of_number(table, *id, reader) == *value
-    }
-
-    fn record(&self, reads: Vec<Dep>, reader: FileId) -> Vec<(Dep, u64)> {
-        reads
-            .into_iter()
-            .map(|dep| {
-                let value = self.of(&dep, reader);
-                (dep, value)
-            })
-            .collect()
-    }
 }
 
 fn facts_of(display: &str, source: &[u8], settings: &Settings, env: &Environment) -> FileFacts {
