@@ -484,12 +484,15 @@ impl Workspace {
                 .collect()
         });
         figures.exports_derived = to_infer.len();
+        let mut to_infer = to_infer;
+        largest_first(&mut to_infer, |(_, source)| source.bytes.len());
         let keyed = self.outlives_call;
         let numbering = Numbering::new(&self.deps);
         type Derived = (String, Cached<Arc<FileExports>>, Option<Inferred>);
         let derived: Vec<Derived> = analysis::on_analysis_thread(|| {
             to_infer
                 .par_iter()
+                .with_max_len(1)
                 .map(|(display, source)| {
                     // Only what folding may change is asked again in a
                     // call whose model is dropped after it.
@@ -691,11 +694,13 @@ impl Workspace {
             })
             .sum();
         project.figures.reanalysed = work.len();
+        largest_first(&mut work, |w| w.2.bytes.len());
         let facts = project.facts.clone();
         let numbering = Numbering::new(&self.deps);
         let facts_read = (numbering.id(&Dep::Facts), facts_fingerprint);
         let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
             work.into_par_iter()
+                .with_max_len(1)
                 .map(|(at, display, source, types, prior_reads)| {
                     let link = project.link(&display).map(|link| link.keeping(keyed));
                     let (report, reads) =
@@ -785,6 +790,13 @@ pub struct Reuse {
 
 /// A target analysed again: its place, path, content hash, report and reads.
 type Reanalysed = (usize, String, ContentHash, FileReport, Vec<(DepId, u64)>);
+
+/// Orders work by size, the largest first, each item a task of its own: a
+/// large file started last would keep one thread busy after the others
+/// ran out of work (rdoc's generated Markdown parser takes 100 ms).
+fn largest_first<T>(work: &mut [T], size: impl Fn(&T) -> usize) {
+    work.sort_by_key(|item| std::cmp::Reverse(size(item)));
+}
 
 /// Milliseconds since `phase`, which moves on to now.
 fn lap(phase: &mut Instant) -> f64 {
