@@ -63,8 +63,12 @@ GEM_SUITES = {"rubocop": "rubocop-1.39.0", "kramdown": "kramdown-2.4.0", "rouge"
 def record(workload, scratch, roots, args=(), extra_env=None, timeout=300):
     out = scratch / (workload.stem + ".jsonl")
     env = dict(os.environ, SOUNDNESS_OUT=str(out), SOUNDNESS_ROOTS=":".join(roots), **(extra_env or {}))
-    run = subprocess.run(["ruby", "-r", str(HERE / "recorder.rb"), str(workload), *args], env=env,
-                         cwd=scratch, capture_output=True, text=True, timeout=timeout)
+    try:
+        run = subprocess.run(["ruby", "-r", str(HERE / "recorder.rb"), str(workload), *args], env=env,
+                             cwd=scratch, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"scripts/soundness: workload {workload.name} ran past its bound of {timeout} s under the "
+                 "recorder (a hang, or a machine busy with other work: run it alone)")
     if run.returncode != 0:
         sys.exit(f"scripts/soundness: workload {workload.name} failed:\n{run.stderr[-3000:]}")
     return [json.loads(line) for line in out.read_text().splitlines()]
@@ -114,7 +118,9 @@ def gem_suite(name):
         libraries = sorted(p / "lib" for p in GEMS.iterdir()) + [REPO / "corpus/usr/lib/ruby/vendor_ruby"]
         inputs = [str(path) for path in gem_inputs(name, quick)]
         env = {"RUBYLIB": ":".join(str(p) for p in libraries)}
-        records = record(HERE / f"gems/{name}.rb", scratch, [str(gem / "lib")], inputs, env, timeout=900)
+        # rubocop's full run takes minutes under the recorder, and twice
+        # that on a machine busy with a build: the bound catches a hang.
+        records = record(HERE / f"gems/{name}.rb", scratch, [str(gem / "lib")], inputs, env, timeout=1800)
         ran = f"{name} over {len(inputs)} files" if inputs else f"{name} on its driver's own input"
         return ran, merge(records), infer(engine, ["lib"], gem)
     return suite
