@@ -2216,8 +2216,9 @@ impl ProjectIndex {
         self.classes.contains_key(name).hash(hasher);
     }
 
-    /// Every file [`Self::touches`] says of `dep`, sorted: worked out once
-    /// per fact where many readers ask.
+    /// The files that own part of what `dep` reads (a reader's fingerprint
+    /// of it leaves its own part out), sorted: worked out once per fact
+    /// where many readers ask.
     pub fn touchers(&self, dep: &Dep) -> Vec<FileId> {
         let mut files: Vec<FileId> = match dep {
             Dep::Class(name)
@@ -2258,8 +2259,9 @@ impl ProjectIndex {
         files
     }
 
-    /// Does the reader own part of what `dep` reads (so its fingerprint
-    /// for this reader leaves that part out)?
+    /// Does the reader own part of what `dep` reads? [`Self::touchers`]
+    /// asked of one reader, written out apart to check it against.
+    #[cfg(test)]
     pub fn touches(&self, dep: &Dep, reader: FileId) -> bool {
         match dep {
             Dep::Class(name) | Dep::Methods(name) | Dep::Method(name, _) | Dep::AnyMethods(name) => {

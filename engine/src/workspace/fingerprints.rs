@@ -1,7 +1,8 @@
 //! What project facts read as under one index: each fact's fingerprint,
 //! worked out once and kept by the fact's number (see [`DepTable`]).
 //! Every file's every read comes through here when the structure changes
-//! (some 200,000 on rubocop), so a read costs an array index, not a hash.
+//! (some 200,000 on rubocop), so a numbered read's print costs an array
+//! index, not a hash.
 
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};

@@ -224,7 +224,7 @@ impl Project {
         keyed: bool,
     ) -> Project {
         let fingerprints = &self.fingerprints;
-        let named = |deps: &[(DepId, u64)]| -> Vec<DepId> {
+        let ids_read = |deps: &[(DepId, u64)]| -> Vec<DepId> {
             if keyed {
                 deps.iter().map(|(id, _)| *id).collect()
             } else {
@@ -237,7 +237,7 @@ impl Project {
             let id = *ids.get(&display)?;
             let exports = state.exports.as_ref().filter(|c| sources.get(&display).is_some_and(|s| s.hash == c.hash))?;
             if fingerprints.all_same_exports(table, &exports.deps, id) {
-                let reads = named(&exports.deps);
+                let reads = ids_read(&exports.deps);
                 return Some((display, Reuse { prior: Prior::Types(Box::new(inferred.types)), reads }));
             }
             let pass_one_stands =
@@ -256,7 +256,7 @@ impl Project {
             if let Some(recording) = windows {
                 // Reads the analysis does not make again are the export
                 // pass's: all of them, for a report keyed by what it read.
-                let reads = named(&exports.deps);
+                let reads = ids_read(&exports.deps);
                 let (ivar_table, table_stands) = match inferred.pass_one {
                     Some((_, ivar_table)) => (ivar_table, pass_one_stands == Some(true)),
                     None => (None, true),
@@ -270,7 +270,7 @@ impl Project {
             // The types fall here: freed on the analysis threads.
             drop(inferred.types);
             (pass_one_stands == Some(true)).then(|| {
-                let reads = named(&deps);
+                let reads = ids_read(&deps);
                 (display, Reuse { prior: Prior::PassOne(ivar_table), reads })
             })
         };
@@ -471,7 +471,7 @@ impl Workspace {
         // Every file's reads are looked at when the structure changed: on
         // the analysis threads, as the work they decide.
         let (files, table) = (&self.files, &self.deps);
-        let to_infer: Vec<(String, Source)> = analysis::on_analysis_thread(|| {
+        let mut to_infer: Vec<(String, Source)> = analysis::on_analysis_thread(|| {
             present
                 .par_iter()
                 .filter(|(display, source)| {
@@ -484,7 +484,6 @@ impl Workspace {
                 .collect()
         });
         figures.exports_derived = to_infer.len();
-        let mut to_infer = to_infer;
         largest_first(&mut to_infer, |(_, source)| source.bytes.len());
         let keyed = self.outlives_call;
         let numbering = Numbering::new(&self.deps);
