@@ -104,6 +104,47 @@ impl MadeOn {
     }
 }
 
+/// Every file's [`MadeOn`]s, by the last segment of the class each names:
+/// a lookup, asked at every call of a method, then reads only the entries
+/// that may cover its class, not every computed-name call of the project.
+#[derive(Debug, Default, Clone)]
+pub struct MadeOnTable {
+    /// Those naming no class ([`crate::model::index::ANY_CLASS`]).
+    any_class: Vec<MadeMethods>,
+    by_tail: HashMap<String, Vec<MadeMethods>>,
+}
+
+impl MadeOnTable {
+    pub fn of<'m>(list: impl IntoIterator<Item = &'m MadeOn>) -> MadeOnTable {
+        use crate::model::index::{constant_tail, ANY_CLASS};
+        let mut table = MadeOnTable::default();
+        for made in list {
+            if made.class == ANY_CLASS {
+                table.any_class.push(made.made.clone());
+            } else {
+                table.by_tail.entry(constant_tail(&made.class).to_owned()).or_default().push(made.made.clone());
+            }
+        }
+        table
+    }
+
+    /// What [`MadeOn::any_covers`] answers for the listed entries.
+    pub fn covers(&self, class: &str, side: Side, method: &str) -> bool {
+        self.any_class_covers(side, method) || self.named_covers(class, side, method)
+    }
+
+    /// Does an entry naming no class cover `method` on `side`?
+    pub fn any_class_covers(&self, side: Side, method: &str) -> bool {
+        self.any_class.iter().any(|made| made.covers(side, method))
+    }
+
+    /// Does an entry naming `class` (by its last segment) cover it?
+    pub fn named_covers(&self, class: &str, side: Side, method: &str) -> bool {
+        let tail = crate::model::index::constant_tail(class);
+        self.by_tail.get(tail).is_some_and(|list| list.iter().any(|made| made.covers(side, method)))
+    }
+}
+
 /// Marks, in [`UserClass::initialized_ivars`], a class whose `initialize`
 /// has several bodies (defined twice, in one file or in two): none of them
 /// can be said to be the one that runs.

@@ -16,7 +16,9 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 
-use super::classes::{add_mixin, MadeMethods, MadeOn, MethodEntry, PendingKind, Side, Superclass, UserClass};
+use super::classes::{
+    add_mixin, MadeMethods, MadeOn, MadeOnTable, MethodEntry, PendingKind, Side, Superclass, UserClass,
+};
 use super::params::{CallLog, CallShape, EntrySite, ParameterPolicy};
 use crate::rbs::Environment;
 use crate::types::{join_positions, union, Name, Type};
@@ -451,6 +453,8 @@ pub struct ProjectIndex {
     /// Those of them that may reach a core value ([`MadeOn::reaches_core`]
     /// asks only these): [`ProjectIndex::redefined`] is asked at every call.
     core_made: Vec<MadeOn>,
+    /// The same, by class, for [`ProjectIndex::made_on`].
+    made_table: MadeOnTable,
     /// Every file's [`FileInterface::rewritten_constants`].
     rewritten_constants: RewrittenConstants,
     /// Every file's [`FileInterface::mutated_constants`].
@@ -705,6 +709,7 @@ impl ProjectIndex {
         index.made_on.sort();
         index.made_on.dedup();
         index.core_made = index.made_on.iter().filter(|made| made.core).cloned().collect();
+        index.made_table = MadeOnTable::of(&index.made_on);
         index.resolve_parts(env);
         index.merge_parts();
         index.add_mixed_in_ivar_writes();
@@ -1678,17 +1683,14 @@ impl ProjectIndex {
     /// a computed name from outside its body (`Foo.define_method(n)`)?
     /// (What the caller reads of this: `Dep::ObjectMade`.)
     pub fn made_on(&self, class: &str, side: Side, method: &str) -> bool {
-        MadeOn::any_covers(&self.made_on, class, side, method)
+        self.made_table.covers(class, side, method)
     }
 
     /// May some file so give `method` to a class below `class`, or to one
     /// nobody names? (What the caller reads of this: `Dep::Overrides`.)
     pub fn made_below(&self, class: &str, side: Side, method: &str) -> bool {
-        self.made_on.iter().any(|made| {
-            made.made.covers(side, method)
-                && (made.class == ANY_CLASS
-                    || self.descendants(class).iter().any(|below| made.covers(below, side, method)))
-        })
+        self.made_table.any_class_covers(side, method)
+            || self.descendants(class).iter().any(|below| self.made_table.named_covers(below, side, method))
     }
 
     /// Does some file define `method` at the top level, as Object's?
