@@ -130,6 +130,31 @@ fn check_takes_standing_defs_and_infers_as_a_plain_walk_does() {
     let _: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
 }
 
+/// Classes whose body is one `def`: their body's statements span exactly
+/// the `def`, and are the class walk's, not the `def`'s.
+const SOLO: &str = "require_relative 'base'
+
+class Helper
+  def twice(n) = n * 2
+end
+
+class Solo < Base
+  def go(v)
+    report(Helper.new.twice(v))
+  end
+end
+";
+
+#[test]
+fn a_class_of_one_def_keeps_its_files_windows() {
+    let dir = project(&[("lib/base.rb", BASE), ("lib/solo.rb", SOLO)]);
+    let (_, taken, differences) = checked(dir.path(), &["check", "--format", "json", "--no-stats", "lib"]);
+    assert!(differences.is_empty(), "replayed analysis differs from a plain one:\n{}", differences.join("\n"));
+    // `go` reads `Base#report`, which the exports change; `twice` reads
+    // nothing that changed and is taken.
+    assert_eq!(taken, 1, "Helper#twice is taken, Solo#go walked again");
+}
+
 #[test]
 fn coverage_takes_the_same_windows_through_the_type_commands_path() {
     let dir = fixture();

@@ -99,7 +99,7 @@ impl Recording {
         for (key, ty) in std::mem::take(&mut types.types) {
             let after = defs.partition_point(|(start, _)| *start <= key.0);
             let Some(&(start, end)) = after.checked_sub(1).map(|at| &defs[at]) else { continue };
-            if key.1 <= end && !is_def_node(&key, start, end) {
+            if key.1 <= end && !around_def(&key, start, end) {
                 if let Some(window) = self.windows.get_mut(&(start as usize)) {
                     window.nodes.push((key, ty));
                 }
@@ -167,10 +167,10 @@ impl Recorder {
         }
     }
 
-    /// Inside a `def`, and not its own node (which the walk around it records).
+    /// Inside a `def`, and not recorded by the walk around it ([`around_def`]).
     fn strictly_inside_def(&self, key: NodeKey) -> bool {
         let after = self.defs.partition_point(|(start, _)| *start <= key.0);
-        self.defs[..after].iter().rev().take(4).any(|&(start, end)| key.1 <= end && !is_def_node(&key, start, end))
+        self.defs[..after].iter().rev().take(4).any(|&(start, end)| key.1 <= end && !around_def(&key, start, end))
     }
 
     pub fn open(&mut self, def: usize, end: usize, reads_start: usize, rounds: usize) {
@@ -276,10 +276,14 @@ impl Recorder {
     }
 }
 
-/// The `def` node itself, which the walk around the `def` records (its
-/// body may span the same bytes: `def f; x; rescue; end`).
-fn is_def_node(key: &NodeKey, start: u32, end: u32) -> bool {
-    (key.0, key.1, key.2) == (start, end, crate::syntax::node_kind::NodeKind::DefNode)
+/// Recorded at the `def`'s very span but by the walk around it: the `def`
+/// node itself, or the statements (or program) holding nothing but that
+/// `def` (`class E; def x; end; end`). The `def`'s body may span the same
+/// bytes too (`def f; x; rescue; end`): that is the `def`'s own.
+fn around_def(key: &NodeKey, start: u32, end: u32) -> bool {
+    use crate::syntax::node_kind::NodeKind;
+    (key.0, key.1) == (start, end)
+        && matches!(key.2, NodeKind::DefNode | NodeKind::StatementsNode | NodeKind::ProgramNode)
 }
 
 /// The analysis's side: the windows it may take, and the export pass's
@@ -585,6 +589,29 @@ mod tests {
         recorder.key((60, 90, NodeKind::DefNode));
         let recording = settled(recorder, types(&[key(12, 20)]));
         assert_eq!(recording.windows.len(), 2);
+    }
+
+    #[test]
+    fn the_statements_holding_only_a_def_are_the_walk_arounds_not_the_defs() {
+        // `class E; def x; 1; end; end`: the class body's statements span
+        // exactly the `def` (10..50), and the class body's walk records
+        // them after the `def`'s window closed.
+        let mut recorder = Recorder::new(vec![(10, 50)]);
+        recorder.open(10, 50, 0, 0);
+        recorder.key(key(20, 30));
+        recorder.close(Vec::new(), 0, true);
+        let around = (10, 50, NodeKind::StatementsNode);
+        recorder.key((10, 50, NodeKind::DefNode));
+        recorder.key(around);
+        let recording = settled(recorder, types(&[key(20, 30), around]));
+        assert_eq!(keys(&recording.windows[&10]), vec![key(20, 30)], "the statements are not the window's");
+        // A `def` whose body is a `begin` of the same span (`def f; x;
+        // rescue; end`) has its body inside: the walk around may not record it.
+        let mut recorder = Recorder::new(vec![(10, 50)]);
+        recorder.open(10, 50, 0, 0);
+        recorder.close(Vec::new(), 0, true);
+        recorder.key((10, 50, NodeKind::BeginNode));
+        assert!(settled(recorder, HashMap::default()).windows.is_empty());
     }
 
     #[test]
