@@ -1503,7 +1503,7 @@ fn computed_name(node: &Node<'_>) -> Option<(String, String)> {
 /// own, their `write` may be the program's code.
 const OUTPUT_GLOBALS: &[&[u8]] = &[b"$stdout", b"$stderr", b"$>"];
 
-/// Kernel's functions that write to [`OUTPUT_GLOBALS`].
+/// Kernel's functions that write to `$stdout`, `$stderr` or `$>`.
 pub const OUTPUT_FUNCTIONS: &[&str] = &["puts", "print", "p", "pp", "warn", "printf", "putc", "display"];
 
 /// `def self.included(base)`'s one parameter (or `def included(base)`'s

@@ -2,7 +2,7 @@
 //! on axum/hyper in the gateway's one-threaded runtime. Every HTTP session
 //! is an ordinary [`crate::session`] on an in-memory connection, so they all
 //! share the one worker, its reloads and its warm state, as control-socket
-//! sessions do; a [`relay::Relay`] routes each session's messages to the
+//! sessions do; a relay (`relay::Relay`) routes each session's messages to the
 //! HTTP response waiting for them.
 
 mod endpoint;
@@ -46,6 +46,8 @@ pub struct HttpOptions {
     /// `Authorization: Bearer <the token in this file>`
     #[arg(long, value_name = "FILE", global = true)]
     pub auth_token_file: Option<PathBuf>,
+    // The text is `--help`'s, where a bare URL reads as it should.
+    #[allow(rustdoc::bare_urls)]
     /// With --transport http: also accept requests whose Origin is this
     /// (e.g. https://app.example.com); loopback origins are always accepted
     /// (repeatable)
