@@ -130,18 +130,15 @@ impl MadeOnTable {
 
     /// What [`MadeOn::any_covers`] answers for the listed entries.
     pub fn covers(&self, class: &str, side: Side, method: &str) -> bool {
-        self.any_class_covers(side, method) || self.named_covers(class, side, method)
+        self.naming(std::slice::from_ref(&class)).any(|made| made.covers(side, method))
     }
 
-    /// Does an entry naming no class cover `method` on `side`?
-    pub fn any_class_covers(&self, side: Side, method: &str) -> bool {
-        self.any_class.iter().any(|made| made.covers(side, method))
-    }
-
-    /// Does an entry naming `class` (by its last segment) cover it?
-    pub fn named_covers(&self, class: &str, side: Side, method: &str) -> bool {
-        let tail = crate::model::index::constant_tail(class);
-        self.by_tail.get(tail).is_some_and(|list| list.iter().any(|made| made.covers(side, method)))
+    /// The entries that may make a method of one of `classes` (each
+    /// compared by its last segment), with those naming no class.
+    pub fn naming<'t, C: AsRef<str>>(&'t self, classes: &'t [C]) -> impl Iterator<Item = &'t MadeMethods> + 't {
+        let named =
+            classes.iter().filter_map(|class| self.by_tail.get(crate::model::index::constant_tail(class.as_ref())));
+        self.any_class.iter().chain(named.flatten())
     }
 }
 

@@ -1062,15 +1062,7 @@ impl ProjectIndex {
         let below = self.mixins_below(class);
         // What `made_below` asks, sifted once per class, not per method:
         // the computed-name entries that may make a method of a descendant.
-        let made: Vec<&MadeMethods> = self
-            .made_on
-            .iter()
-            .filter(|made| {
-                made.class == ANY_CLASS
-                    || descendants.iter().any(|below| constant_tail(&made.class) == constant_tail(below))
-            })
-            .map(|made| &made.made)
-            .collect();
+        let made: Vec<&MadeMethods> = self.made_table.naming(&descendants).collect();
         for (method, side, id) in parts {
             let (own, own_yields) = match returns.get(&(class.as_ref(), side, method.as_str())) {
                 Some(found) => (
@@ -1689,8 +1681,7 @@ impl ProjectIndex {
     /// May some file so give `method` to a class below `class`, or to one
     /// nobody names? (What the caller reads of this: `Dep::Overrides`.)
     pub fn made_below(&self, class: &str, side: Side, method: &str) -> bool {
-        self.made_table.any_class_covers(side, method)
-            || self.descendants(class).iter().any(|below| self.made_table.named_covers(below, side, method))
+        self.made_table.naming(self.descendants(class)).any(|made| made.covers(side, method))
     }
 
     /// Does some file define `method` at the top level, as Object's?
