@@ -179,3 +179,112 @@ fn a_def_whose_read_changed_is_walked_again_with_the_folded_answer() {
     let answer: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON answer");
     assert_eq!(answer["type"], "[untyped]", "report(...) is typed from Base's def: {answer}");
 }
+
+/// Pass one reads `Base#report`, whose return the exports change, so an
+/// analysis runs pass one again: `initialize` is walked again, while
+/// `reset` and `add` read nothing that changed and are taken from the
+/// export pass's pass one, with the instance variables they assign.
+const TALLY: &str = "require_relative 'base'
+
+class Tally < Base
+  def initialize
+    @log = report(1)
+    reset
+  end
+
+  def reset
+    @count = 0
+    @names = []
+  end
+
+  def add(name)
+    @names << name
+    @count += 1
+  end
+
+  def count = @count
+
+  def names = @names
+end
+";
+
+/// How many `def`s the analyses' pass one took, from the replay check's lines.
+fn pass_one_taken(dir: &Path) -> (usize, Vec<String>) {
+    let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
+        .args(["check", "--format", "json", "--no-stats", "lib"])
+        .env("RIGOR_REPLAY_CHECK", "1")
+        .current_dir(dir)
+        .output()
+        .expect("rigor runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let taken = stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("REPLAY-PASS-ONE-TAKEN "))
+        .map(|n| n.trim().parse::<usize>().expect("a count"))
+        .sum();
+    (taken, stderr.lines().filter(|line| line.starts_with("REPLAY-DIFF")).map(String::from).collect())
+}
+
+#[test]
+fn a_pass_one_run_again_takes_the_defs_whose_reads_stand_with_their_assignments() {
+    let dir = project(&[("lib/base.rb", BASE), ("lib/tally.rb", TALLY)]);
+    let (taken, differences) = pass_one_taken(dir.path());
+    assert!(differences.is_empty(), "replayed pass one differs from a plain one:\n{}", differences.join("\n"));
+    assert_eq!(taken, 2, "reset and add are taken, initialize walked again");
+    let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
+        .args(["check", "--format", "json", "lib"])
+        .current_dir(dir.path())
+        .output()
+        .expect("rigor runs");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    let cache = &report["stats"]["cache"];
+    assert_eq!(cache["pass_one_defs_standing"], 2, "the figures count them: {cache}");
+    // What the taken `def`s assigned is in the table the readers see (as
+    // in a cold walk: `initialize` calls `reset`, but whether it has run
+    // is not followed through the call, so nil stays).
+    let type_at = |position: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
+            .args(["type-of", "--format", "json", position])
+            .current_dir(dir.path())
+            .output()
+            .expect("rigor runs");
+        let answer: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON answer");
+        answer["type"].as_str().expect("a type").to_string()
+    };
+    assert_eq!(type_at("lib/tally.rb:19:15"), "0 | untyped | nil");
+    assert_eq!(type_at("lib/tally.rb:21:15"), "Array[untyped]?");
+}
+
+/// `start` assigns `@mode` before it first calls `prepare`, which assigns
+/// `@mode` too: taken alone, its assignment would come after `prepare`'s.
+/// Its window is taken only when `prepare` was inferred before it.
+const ORDERED: &str = "require_relative 'base'
+
+class Ordered < Base
+  def initialize
+    @log = report(1)
+    start
+  end
+
+  def start
+    @mode = :start
+    prepare
+  end
+
+  def prepare
+    @mode = 'prepared'
+  end
+
+  def mode = @mode
+end
+";
+
+#[test]
+fn a_def_that_assigns_before_a_use_not_yet_inferred_is_walked() {
+    let dir = project(&[("lib/base.rb", BASE), ("lib/ordered.rb", ORDERED)]);
+    let (taken, differences) = pass_one_taken(dir.path());
+    assert!(differences.is_empty(), "replayed pass one differs from a plain one:\n{}", differences.join("\n"));
+    // `start` is met first (from `initialize`) with `prepare` not yet
+    // inferred: walked. `prepare`, inferred inside it, is taken.
+    assert_eq!(taken, 1, "only prepare is taken");
+}

@@ -135,6 +135,8 @@ pub struct PassOne {
     pub reads: Vec<Dep>,
     /// `None`: pass one saw no write it could type.
     pub table: Option<IvarTable>,
+    /// The export pass's record of pass one's `def` walks.
+    pub first: Option<replay::FirstPass>,
 }
 
 /// What an earlier inference of the same bytes lets another skip.
@@ -194,12 +196,17 @@ fn infer_from<'pr, 'e>(
         (alone, recorded)
     };
     let sites = ivar_sites::collect(&root);
-    let (learned, windows) = match mode {
+    let (learned, mut windows) = match mode {
         // Pass one's table stands: pass two starts at once.
         Mode::Replay(windows) if windows.table_stands => (Some(windows.table.clone()), Some(windows)),
         Mode::Replay(windows) => (learned, Some(windows)),
         _ => (learned, None),
     };
+    // A pass one that runs again takes its own windows that stand.
+    let first = windows
+        .as_mut()
+        .and_then(|windows| windows.first.take())
+        .map(|first| Box::new(replay::Replayer { types: first.types, recording: first.recording, table: None }));
     // Each window compares what it read of pass one's table with the table
     // pass two starts from.
     let replayer = windows.map(|windows| *windows).filter(|windows| !windows.recording.is_empty()).map(|windows| {
@@ -216,9 +223,15 @@ fn infer_from<'pr, 'e>(
     let (table, pass_one) = match learned {
         Some(table) => (table, None),
         None => {
-            let table = pass_one(&index, env, &families, utf8, &root, sites.defs);
+            let walk = PassOneWalk { index: &index, env, families: &families, utf8, root: &root };
+            let check = (replay::checking() && first.is_some()).then(|| sites.defs.clone());
+            let (table, first) = pass_one(walk, sites.defs, recording, first);
+            if let Some(defs) = check {
+                let (plain, _) = pass_one(walk, defs, false, None);
+                replay::compare_tables(table.as_ref(), plain.as_ref());
+            }
             // Kept when a later inference against another index may skip it.
-            let kept = index.project.as_ref().map(|link| PassOne { reads: link.reads(), table: table.clone() });
+            let kept = index.project.as_ref().map(|link| PassOne { reads: link.reads(), table: table.clone(), first });
             (table, kept)
         }
     };
@@ -245,26 +258,45 @@ fn infer_from<'pr, 'e>(
 
 /// Pass one: walks only the `def`s that may assign or grow an ivar (and
 /// what they call), keeping only what was assigned to instance variables.
+/// `record`: the export pass records each `def`'s walk (see `replay`);
+/// `replayer`: an analysis takes those walks that stand.
 fn pass_one(
-    index: &ProgramIndex<'_>,
-    env: &Environment,
-    families: &Rc<HashMap<Name, Name>>,
-    utf8: bool,
-    root: &Node<'_>,
+    walk: PassOneWalk<'_, '_, '_>,
     defs: rustc_hash::FxHashSet<usize>,
-) -> Option<IvarTable> {
+    record: bool,
+    replayer: Option<Box<replay::Replayer>>,
+) -> (Option<IvarTable>, Option<replay::FirstPass>) {
+    let PassOneWalk { index, env, families, utf8, root } = walk;
     let mut first = Inferrer::new(env, index, families.clone(), None);
     first.utf8_source = utf8;
     first.ivar_scan = Some(defs);
+    if let (true, Some(link)) = (record, index.project.as_ref()) {
+        link.start_journal();
+        let defs = index.defs.iter().map(|def| (def.node.location().start(), def.node.location().end())).collect();
+        first.recorder = Some(std::cell::RefCell::new(replay::Recorder::new(defs)));
+    }
+    first.replayer = replayer;
     first.program(root);
-    if first.ivar_writes.is_empty() {
-        return None;
+    if replay::checking() && first.replayer.is_some() {
+        eprintln!("REPLAY-PASS-ONE-TAKEN {}", first.replayed);
     }
     let mut table = std::mem::take(&mut first.ivar_writes);
+    let mutations = std::mem::take(&mut first.ivar_mutations);
+    let recorded = first.take_recording().filter(|recording| !recording.is_empty()).map(|recording| {
+        let mut types = first.finish();
+        // Pass one's node types are its own: only its `def`s' outcomes
+        // and constants are compared.
+        types.types = HashMap::default();
+        types.calls = Default::default();
+        replay::FirstPass { types, recording }
+    });
+    if table.is_empty() {
+        return (None, recorded);
+    }
     // Mutations pass one saw on instance variables it could not type yet
     // (`@items << x`) grow what the assignments put there.
     for _ in 0..2 {
-        for (key, mutations) in &first.ivar_mutations {
+        for (key, mutations) in &mutations {
             if let Some(assigned) = table.get(key).cloned() {
                 let grown = mutations.iter().fold(assigned.clone(), |ty, (method, args)| {
                     join(&ty, &assign::mutated_container(&ty, method, args))
@@ -273,7 +305,17 @@ fn pass_one(
             }
         }
     }
-    Some(table)
+    (Some(table), recorded)
+}
+
+/// What pass one walks: the file, its index, and the environment.
+#[derive(Clone, Copy)]
+struct PassOneWalk<'w, 'pr, 'e> {
+    index: &'w ProgramIndex<'pr>,
+    env: &'e Environment,
+    families: &'w Rc<HashMap<Name, Name>>,
+    utf8: bool,
+    root: &'w Node<'pr>,
 }
 
 /// The types of a file of a project, inferred against the index behind
@@ -599,20 +641,42 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// Notes a mutating call on an instance variable of the frame's class.
     pub fn note_ivar_mutation(&mut self, frame: &Frame, name: &str, method: &str, args: &[Type]) {
         let Some((class, side)) = &frame.class else { return };
-        let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
-        let entry = self.ivar_mutations.entry((family, *side, name.to_string())).or_default();
-        if entry.len() < 64 {
-            entry.push((method.to_string(), args.to_vec()));
-        }
+        self.apply_ivar_event(replay::Event::Mutation(
+            class.clone(),
+            *side,
+            name.to_string(),
+            method.to_string(),
+            args.to_vec(),
+        ));
     }
 
     /// Notes an assignment to an instance variable of the frame's class.
     pub fn note_ivar_write(&mut self, frame: &Frame, name: &str, ty: &Type) {
         let Some((class, side)) = &frame.class else { return };
+        self.apply_ivar_event(replay::Event::Write(class.clone(), *side, name.to_string(), ty.forget_mutable()));
+    }
+
+    /// Adds an assignment (or a growing call) to what this pass learns of
+    /// an instance variable, and to the window recording it (pass one's
+    /// are replayed, in order, where the analysis takes the window).
+    pub(crate) fn apply_ivar_event(&mut self, event: replay::Event) {
+        let (replay::Event::Write(class, side, name, _) | replay::Event::Mutation(class, side, name, ..)) = &event;
         let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
-        let key = (family, *side, name.to_string());
-        let settled = ty.forget_mutable();
-        let entry = self.ivar_writes.entry(key).or_insert(Type::Bot);
-        *entry = join(entry, &settled);
+        let key = (family, *side, name.clone());
+        match &event {
+            replay::Event::Write(.., settled) => {
+                let entry = self.ivar_writes.entry(key).or_insert(Type::Bot);
+                *entry = join(entry, settled);
+            }
+            replay::Event::Mutation(.., method, args) => {
+                let entry = self.ivar_mutations.entry(key).or_default();
+                if entry.len() < 64 {
+                    entry.push((method.clone(), args.clone()));
+                }
+            }
+        }
+        if let Some(recorder) = self.recorder.as_mut().filter(|_| self.ivar_scan.is_some()) {
+            recorder.get_mut().event(event);
+        }
     }
 }

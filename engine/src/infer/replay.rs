@@ -35,6 +35,15 @@ pub enum Use {
     Ivar(super::IvarKey),
 }
 
+/// What pass one's walk of a `def` left besides types: an instance
+/// variable assigned or grown, by the class and side of the frame it was
+/// in (the file's families map it to its key).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    Write(Name, super::Side, String, Type),
+    Mutation(Name, super::Side, String, String, Vec<Type>),
+}
+
 /// One `def`'s inference as the export pass walked it.
 #[derive(Debug, Clone)]
 pub struct Window {
@@ -48,6 +57,9 @@ pub struct Window {
     pub uses: Vec<Use>,
     /// Loop rounds its own walk spent.
     pub rounds: usize,
+    /// Pass one's: what its own walk assigned, in order, each with how
+    /// many of `uses` it came after.
+    pub events: Vec<(u32, Event)>,
 }
 
 /// What the export pass recorded of a file's `def`s.
@@ -118,6 +130,16 @@ pub struct Windows {
     /// entries it read ([`Use::Ivar`]) are the same.
     pub table: Option<IvarTable>,
     pub table_stands: bool,
+    /// Pass one's own windows, for a pass one that runs again.
+    pub first: Option<FirstPass>,
+}
+
+/// What the export pass's pass one recorded: its windows, and what it
+/// found of the file's `def`s and constants (no node types: pass one's
+/// are dropped).
+pub struct FirstPass {
+    pub types: FileTypes,
+    pub recording: Recording,
 }
 
 /// An open window of the export pass: a `def`'s (`Use::Def`), or a
@@ -128,6 +150,7 @@ struct Open {
     range: (u32, u32),
     reads_start: usize,
     uses: Vec<Use>,
+    events: Vec<(u32, Event)>,
     kept: bool,
     rounds_start: usize,
     inner_rounds: usize,
@@ -179,6 +202,7 @@ impl Recorder {
             range: (def as u32, end as u32),
             reads_start,
             uses: Vec::new(),
+            events: Vec::new(),
             kept: true,
             rounds_start: rounds,
             inner_rounds: 0,
@@ -193,6 +217,7 @@ impl Recorder {
             range: (0, 0),
             reads_start,
             uses: Vec::new(),
+            events: Vec::new(),
             kept: true,
             rounds_start: rounds,
             inner_rounds: 0,
@@ -212,7 +237,13 @@ impl Recorder {
         }
         let (Use::Def(def), true) = (&open.what, open.kept && budget_left) else { return };
         let def = *def;
-        let window = Window { reads, nodes: Vec::new(), uses: open.uses, rounds: spent - open.inner_rounds };
+        let window = Window {
+            reads,
+            nodes: Vec::new(),
+            uses: open.uses,
+            rounds: spent - open.inner_rounds,
+            events: open.events,
+        };
         self.closed.push((def, window));
     }
 
@@ -227,6 +258,15 @@ impl Recorder {
             if !top.uses.contains(&used) {
                 top.uses.push(used);
             }
+        }
+    }
+
+    /// Pass one's walk assigned or grew an instance variable: the
+    /// innermost window's (a constant's is never replayed alone: a walk
+    /// evaluating it again does it again).
+    pub fn event(&mut self, event: Event) {
+        if let Some(top) = self.open.last_mut() {
+            top.events.push((top.uses.len() as u32, event));
         }
     }
 
@@ -373,8 +413,18 @@ impl super::Inferrer<'_, '_> {
     }
 
     fn replay_window(&mut self, offset: usize, window: Window) -> Option<Type> {
+        // Pass one's assignments are applied after the uses are asked; in
+        // a cold walk, those that came before some use came before what
+        // asking it may do (infer a `def`, which assigns too). So the uses
+        // after the first assignment must be settled already, as they came
+        // out before: asking them does nothing.
+        let first_event = window.events.first().map_or(window.uses.len(), |(at, _)| *at as usize);
+        let later = window.uses.get(first_event..).unwrap_or_default();
+        if !later.iter().all(|used| self.settled_as_before(used)) {
+            return None;
+        }
         // In the order the window first used them, as a cold walk would.
-        for used in &window.uses {
+        for used in &window.uses[..first_event.min(window.uses.len())] {
             match used {
                 Use::Def(def) => {
                     if matches!(self.methods.get(def), Some(super::MethodState::InProgress)) {
@@ -423,7 +473,29 @@ impl super::Inferrer<'_, '_> {
             self.keeps_ivars.insert(offset, *keeps);
         }
         self.loop_rounds += window.rounds;
+        for (_, event) in window.events {
+            self.apply_ivar_event(event);
+        }
         Some(returned)
+    }
+
+    /// Is what the window used already inferred (or evaluated, or read),
+    /// as it was in the export pass?
+    fn settled_as_before(&self, used: &Use) -> bool {
+        let Some(replayer) = self.replayer.as_ref() else { return false };
+        match used {
+            Use::Def(def) => {
+                matches!(self.methods.get(def), Some(super::MethodState::Done(_))) && self.same_def_outcome(*def)
+            }
+            Use::Ivar(key) => {
+                self.ivar_table.as_ref().map(|table| table.get(key))
+                    == replayer.table.as_ref().map(|table| table.get(key))
+            }
+            Use::Const(name) => match self.constants.get(name) {
+                Some(Some(ty)) => replayer.types.constants.get(name) == Some(ty),
+                _ => false,
+            },
+        }
     }
 
     /// Did the `def` at `offset` come out as in the export pass?
@@ -451,6 +523,15 @@ impl super::Inferrer<'_, '_> {
 pub fn checking() -> bool {
     static CHECKING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *CHECKING.get_or_init(|| std::env::var_os("RIGOR_REPLAY_CHECK").is_some())
+}
+
+/// Prints to stderr whether a pass one that took windows learned another
+/// table than a plain one.
+pub fn compare_tables(replayed: Option<&IvarTable>, plain: Option<&IvarTable>) {
+    eprintln!("REPLAY-PASS-ONE");
+    if replayed != plain {
+        eprintln!("REPLAY-DIFF pass one's table: {replayed:?} vs {plain:?}");
+    }
 }
 
 /// Prints to stderr where a replayed inference differs from a plain one,
@@ -628,6 +709,35 @@ mod tests {
         assert_eq!(window.uses, vec![Use::Const(Name::from("C::MSG"))]);
         assert_eq!(keys(window), vec![key(12, 20)]);
         assert_eq!(window.rounds, 0);
+    }
+
+    fn write(ivar: &str) -> Event {
+        Event::Write(Name::from("C"), crate::infer::Side::Instance, ivar.to_string(), Type::untyped())
+    }
+
+    #[test]
+    fn pass_ones_assignments_are_the_innermost_walks_each_after_the_uses_before_it() {
+        let mut recorder = Recorder::new(vec![(10, 50), (60, 90)]);
+        recorder.open(10, 50, 0, 0);
+        recorder.event(write("@a"));
+        // The second `def`, inferred inside the first: its assignment is its own.
+        recorder.open(60, 90, 0, 0);
+        recorder.event(write("@b"));
+        recorder.close(Vec::new(), 0, true);
+        recorder.event(write("@c"));
+        // A constant evaluated inside: what it assigns is done again by
+        // whatever evaluates it again, not by the window around it.
+        recorder.open_constant(Name::from("C::X"), 0, 0);
+        recorder.event(write("@d"));
+        recorder.close(Vec::new(), 0, true);
+        recorder.close(Vec::new(), 0, true);
+        // Outside every window: the class body's, walked again anyway.
+        recorder.event(write("@e"));
+        let recording = settled(recorder, HashMap::default());
+        let outer = &recording.windows[&10];
+        assert_eq!(outer.uses, vec![Use::Def(60), Use::Const(Name::from("C::X"))]);
+        assert_eq!(outer.events, vec![(0, write("@a")), (1, write("@c"))]);
+        assert_eq!(recording.windows[&60].events, vec![(0, write("@b"))]);
     }
 
     #[test]

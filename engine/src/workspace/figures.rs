@@ -34,6 +34,11 @@ pub struct CacheFigures {
     /// each one's types where a cold walk would infer it, when what it used
     /// came out the same (see `infer::replay`).
     pub defs_standing: usize,
+    /// The same for pass one, where it runs again: the `def`s whose walk
+    /// by the export pass's pass one read nothing that changed, which the
+    /// analysis's pass one takes (with the instance-variable assignments
+    /// they made) where a cold walk would infer them.
+    pub pass_one_defs_standing: usize,
     /// What became of the project index: `kept` (no file changed),
     /// `cut off` (files changed, but nothing another file reads: the last
     /// index stands), `refolded` (same structure, new exports) or `rebuilt`.

@@ -38,7 +38,7 @@ use fingerprints::Fingerprints;
 
 use crate::analysis::{self, FileReport, Settings};
 use crate::files::Target;
-use crate::infer::replay::{self, Recording};
+use crate::infer::replay::{self, FirstPass, Recording};
 use crate::infer::{FileTypes, IvarTable, Prior, ProjectLink};
 use crate::model::index::{Dep, FileExports, FileId, FileInterface, ProjectIndex, SharedIndex};
 use crate::model::sources::{ContentHash, Look, Source, SourceStore};
@@ -241,32 +241,42 @@ impl Project {
                 return Some((display, Reuse { prior: Prior::Types(Box::new(inferred.types)), reads }));
             }
             let pass_one_stands =
-                inferred.pass_one.as_ref().map(|(deps, _)| fingerprints.all_same_exports(table, deps, id));
+                inferred.pass_one.as_ref().map(|(deps, ..)| fingerprints.all_same_exports(table, deps, id));
             // The `def`s whose every read stands, taken with the types. (A
             // window's reads are among the file's: the same link noted both.)
-            let windows = inferred.windows.and_then(|recording| {
-                // Looked at only where a window read it, each once.
-                let mut standing: Vec<Option<bool>> = vec![None; exports.deps.len()];
+            // Looked at only where a window read it, each once.
+            let mut standing: Vec<Option<bool>> = vec![None; exports.deps.len()];
+            let mut keep = |recording: Recording| {
                 let recording = recording.keep_standing(|read| {
                     let Some(known) = standing.get_mut(read as usize) else { return false };
                     *known.get_or_insert_with(|| fingerprints.stands(table, &exports.deps[read as usize], id))
                 });
                 (!recording.is_empty()).then_some(recording)
-            });
-            if let Some(recording) = windows {
+            };
+            let windows = inferred.windows.and_then(&mut keep);
+            let (pass_one, first) = match inferred.pass_one {
+                // A pass one that runs again takes its own windows that stand.
+                Some((deps, ivar_table, Some(first))) if pass_one_stands == Some(false) => {
+                    let first = keep(first.recording).map(|recording| FirstPass { types: first.types, recording });
+                    (Some((deps, ivar_table)), first)
+                }
+                Some((deps, ivar_table, _)) => (Some((deps, ivar_table)), None),
+                None => (None, None),
+            };
+            if windows.is_some() || first.is_some() {
                 // Reads the analysis does not make again are the export
                 // pass's: all of them, for a report keyed by what it read.
                 let reads = ids_read(&exports.deps);
-                let (ivar_table, table_stands) = match inferred.pass_one {
+                let (ivar_table, table_stands) = match pass_one {
                     Some((_, ivar_table)) => (ivar_table, pass_one_stands == Some(true)),
                     None => (None, true),
                 };
-                let (mut types, mut recording) = (inferred.types, recording);
+                let (mut types, mut recording) = (inferred.types, windows.unwrap_or_default());
                 recording.settle(&mut types);
-                let windows = replay::Windows { types, recording, table: ivar_table, table_stands };
+                let windows = replay::Windows { types, recording, table: ivar_table, table_stands, first };
                 return Some((display, Reuse { prior: Prior::Windows(Box::new(windows)), reads }));
             }
-            let (deps, ivar_table) = inferred.pass_one?;
+            let (deps, ivar_table) = pass_one?;
             // The types fall here: freed on the analysis threads.
             drop(inferred.types);
             (pass_one_stands == Some(true)).then(|| {
@@ -509,9 +519,13 @@ impl Workspace {
                     };
                     let reads = kept(found.reads);
                     let deps = memo.record(&numbering, &reads, ids[display]);
-                    let pass_one = found
-                        .pass_one
-                        .map(|pass| (memo.record(&numbering, &kept(pass.reads), ids[display]), pass.table));
+                    let pass_one = found.pass_one.map(|pass| {
+                        let first = pass.first.map(|mut first| {
+                            first.recording.renumber(&reads);
+                            first
+                        });
+                        (memo.record(&numbering, &kept(pass.reads), ids[display]), pass.table, first)
+                    });
                     let windows = found.recording.filter(|r| !r.is_empty()).map(|mut recording| {
                         recording.renumber(&reads);
                         recording
@@ -692,6 +706,15 @@ impl Workspace {
                 _ => 0,
             })
             .sum();
+        project.figures.pass_one_defs_standing = work
+            .iter()
+            .map(|w| match &w.3 {
+                Some(Prior::Windows(windows)) => {
+                    windows.first.as_ref().map_or(0, |first| first.recording.windows.len())
+                }
+                _ => 0,
+            })
+            .sum();
         project.figures.reanalysed = work.len();
         largest_first(&mut work, |w| w.2.bytes.len());
         let facts = project.facts.clone();
@@ -773,7 +796,7 @@ type Reanalysis = (usize, String, Source, Option<Prior>, Vec<DepId>);
 /// table with what pass one read (recorded as the exports' reads are).
 struct Inferred {
     types: FileTypes,
-    pass_one: Option<(Recorded, Option<IvarTable>)>,
+    pass_one: Option<(Recorded, Option<IvarTable>, Option<FirstPass>)>,
     /// Each `def`'s walk (its reads are among the exports').
     windows: Option<Recording>,
 }
