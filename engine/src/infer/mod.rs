@@ -282,14 +282,12 @@ fn pass_one(
     }
     let mut table = std::mem::take(&mut first.ivar_writes);
     let mutations = std::mem::take(&mut first.ivar_mutations);
-    let recorded = first.take_recording().filter(|recording| !recording.is_empty()).map(|recording| {
-        let mut types = first.finish();
-        // Pass one's node types are its own: only its `def`s' outcomes
-        // and constants are compared.
-        types.types = HashMap::default();
-        types.calls = Default::default();
-        replay::FirstPass { types, recording }
-    });
+    // Pass one's node types are its own: only its `def`s' outcomes and
+    // constants are compared.
+    let recorded = first
+        .take_recording()
+        .filter(|recording| !recording.is_empty())
+        .map(|recording| replay::FirstPass { types: first.outcomes(), recording });
     if table.is_empty() {
         return (None, recorded);
     }
@@ -579,7 +577,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         Some(recording)
     }
 
-    fn finish(self) -> FileTypes {
+    fn finish(mut self) -> FileTypes {
+        let types = std::mem::take(&mut self.types);
+        let calls = std::mem::take(&mut self.call_log).into_log();
+        FileTypes { types, calls, ..self.outcomes() }
+    }
+
+    /// What the walk found of the file's `def`s and constants, without the
+    /// node types and calls.
+    fn outcomes(self) -> FileTypes {
         let returns = self
             .methods
             .into_iter()
@@ -589,8 +595,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             })
             .collect();
         let constants = self.constants.into_iter().filter_map(|(name, ty)| Some((name, ty?))).collect();
-        let calls = self.call_log.into_log();
-        FileTypes { types: self.types, returns, yields: self.def_yields, constants, ivars: HashMap::default(), calls }
+        FileTypes { returns, yields: self.def_yields, constants, ..FileTypes::default() }
     }
 
     /// Evaluates the constants the file assigns that nothing read, so the
