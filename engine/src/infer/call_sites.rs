@@ -29,6 +29,18 @@ pub struct CallRecorder {
 
 impl CallRecorder {
     /// The log for the file's exports, in a stable order.
+    /// A call of the method `key`, made at `entry`, passing `shape`.
+    pub fn add(&mut self, key: &(Name, Side, String), entry: &EntrySite, shape: &CallShape) {
+        CallLog::add_entry(&mut self.entries, key.clone(), entry.clone());
+        CallLog::add(&mut self.calls, key.clone(), shape.clone());
+    }
+
+    pub fn escape(&mut self, method: &str) {
+        if !self.escaped.contains(method) {
+            self.escaped.insert(method.to_string());
+        }
+    }
+
     pub fn into_log(self) -> CallLog {
         let mut calls: Vec<((Name, Side, String), Vec<CallShape>)> = self.calls.into_iter().collect();
         calls.sort_by(|a, b| a.0.cmp(&b.0));
@@ -141,8 +153,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 },
             };
             let key = (key.0, key.1, method.to_string());
-            CallLog::add_entry(&mut self.call_log.entries, key.clone(), entry.clone());
-            CallLog::add(&mut self.call_log.calls, key, shape.clone());
+            self.apply_event(super::replay::Event::Call(key, entry.clone(), shape.clone()));
         }
     }
 
@@ -220,8 +231,8 @@ impl<'pr> Inferrer<'pr, '_> {
 
     /// A name something may call with arguments no call site shows.
     pub(super) fn note_escape(&mut self, method: &str) {
-        if self.parameter_policy() != ParameterPolicy::Off && !self.call_log.escaped.contains(method) {
-            self.call_log.escaped.insert(method.to_string());
+        if self.parameter_policy() != ParameterPolicy::Off {
+            self.apply_event(super::replay::Event::Escape(method.to_string()));
         }
     }
 

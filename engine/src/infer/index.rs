@@ -248,6 +248,11 @@ impl ProjectLink {
         self.journal.borrow_mut().take().unwrap_or_default()
     }
 
+    /// Lists again a read a replayed walk made (see `super::replay`).
+    pub(crate) fn journal_read(&self, dep: &Dep) {
+        self.journal(dep);
+    }
+
     fn journal(&self, dep: &Dep) {
         if let Some(journal) = self.journal.borrow_mut().as_mut() {
             journal.note(dep);

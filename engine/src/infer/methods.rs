@@ -109,12 +109,13 @@ impl<'pr> Inferrer<'pr, '_> {
             None => {}
         }
         self.methods.insert(offset, MethodState::InProgress);
-        if let Some(ty) = self.replay_def(offset) {
-            self.methods.insert(offset, MethodState::Done(ty.clone()));
-            return ty;
-        }
+        // A window recording this walk opens first: what taking an earlier
+        // walk asks is this one's, whether it is taken or walked again.
         self.open_window(offset, self.index.def(id).node.location().end() as usize);
-        let ty = self.infer_def(id);
+        let ty = match self.replay_def(offset) {
+            Some(ty) => ty,
+            None => self.infer_def(id),
+        };
         self.close_window();
         self.methods.insert(offset, MethodState::Done(ty.clone()));
         ty
@@ -634,6 +635,7 @@ impl<'pr> Inferrer<'pr, '_> {
         // they are unknown (not absent, which would leave only nil). Asked
         // first: pass one's answer does not depend on the exports.
         if self.ivar_scan.is_some() {
+            self.note_use(super::replay::Use::Unlearned);
             return Some(Type::untyped());
         }
         project.read_exported();

@@ -125,7 +125,13 @@ pub fn infer_for_exports<'pr, 'e>(
     env: &'e Environment,
     project: ProjectLink,
 ) -> Inference<'pr, 'e> {
-    infer_from(parsed, env, Some(project), None, Mode::Record)
+    let check = replay::checking().then(|| project.again());
+    let inference = infer_from(parsed, env, Some(project), None, Mode::Record);
+    if let Some(link) = check {
+        let plain = infer_from(parsed, env, Some(link), None, Mode::Plain).types;
+        replay::compare_exports(&inference.types, &plain, parsed.source, inference.replayed);
+    }
+    inference
 }
 
 /// What pass one learned of a file's instance-variable writes, and the
@@ -206,12 +212,13 @@ fn infer_from<'pr, 'e>(
     let first = windows
         .as_mut()
         .and_then(|windows| windows.first.take())
-        .map(|first| Box::new(replay::Replayer { types: first.types, recording: first.recording, table: None }));
+        .map(|first| Box::new(replay::Replayer::for_analysis(first.types, first.recording, None)));
     // Each window compares what it read of pass one's table with the table
     // pass two starts from.
-    let replayer = windows.map(|windows| *windows).filter(|windows| !windows.recording.is_empty()).map(|windows| {
-        Box::new(replay::Replayer { types: windows.types, recording: windows.recording, table: windows.table })
-    });
+    let replayer = windows
+        .map(|windows| *windows)
+        .filter(|windows| !windows.recording.is_empty())
+        .map(|windows| Box::new(replay::Replayer::for_analysis(windows.types, windows.recording, windows.table)));
     // Nothing assigns an instance variable: there is nothing to learn, and
     // one walk does.
     if !sites.writes {
@@ -220,7 +227,7 @@ fn infer_from<'pr, 'e>(
         let types = walked.finish();
         return Inference::new(types, index, env, families).with_recording(recorded).replaying(replayed);
     }
-    let (table, pass_one) = match learned {
+    let (table, mut pass_one) = match learned {
         Some(table) => (table, None),
         None => {
             let walk = PassOneWalk { index: &index, env, families: &families, utf8, root: &root };
@@ -235,8 +242,28 @@ fn infer_from<'pr, 'e>(
             (table, kept)
         }
     };
+    // The export pass's pass two takes pass one's walk of each `def` that
+    // read nothing pass two answers otherwise (an instance variable pass
+    // one had not learned); the analysis's pass one may take them after.
+    let replayer = replayer.or_else(|| {
+        let first = pass_one.as_mut()?.first.take()?;
+        Some(Box::new(replay::Replayer {
+            types: first.types,
+            recording: first.recording,
+            table: None,
+            calls_matter: true,
+            keep: true,
+        }))
+    });
+    let hand_back = |second: &mut Inferrer<'_, '_>, pass_one: &mut Option<PassOne>| {
+        let kept = second.replayer.take().filter(|replayer| replayer.keep);
+        if let (Some(pass), Some(replayer)) = (pass_one.as_mut(), kept) {
+            pass.first = Some(replayer.into_first_pass());
+        }
+    };
     let Some(table) = table else {
-        let (walked, recorded) = walk_alone(None, replayer);
+        let (mut walked, recorded) = walk_alone(None, replayer);
+        hand_back(&mut walked, &mut pass_one);
         let replayed = walked.replayed;
         let types = walked.finish();
         return Inference::new(types, index, env, families)
@@ -245,6 +272,7 @@ fn infer_from<'pr, 'e>(
             .replaying(replayed);
     };
     let (mut second, recorded) = walk_alone(Some(table), replayer);
+    hand_back(&mut second, &mut pass_one);
     let mut ivars = second.ivar_table.take().unwrap_or_default();
     for (key, ty) in std::mem::take(&mut second.ivar_writes) {
         let entry = ivars.entry(key).or_insert(Type::Bot);
@@ -282,12 +310,16 @@ fn pass_one(
     }
     let mut table = std::mem::take(&mut first.ivar_writes);
     let mutations = std::mem::take(&mut first.ivar_mutations);
-    // Pass one's node types are its own: only its `def`s' outcomes and
-    // constants are compared.
-    let recorded = first
-        .take_recording()
-        .filter(|recording| !recording.is_empty())
-        .map(|recording| replay::FirstPass { types: first.outcomes(), recording });
+    // Each window takes its nodes' types, for pass two to take; the rest
+    // of pass one's node types go.
+    let recorded = match first.take_recording().filter(|recording| !recording.is_empty()) {
+        Some(mut recording) => {
+            let mut nodes = FileTypes { types: std::mem::take(&mut first.types), ..FileTypes::default() };
+            recording.settle(&mut nodes);
+            Some(replay::FirstPass { types: first.outcomes(), recording })
+        }
+        None => None,
+    };
     if table.is_empty() {
         return (None, recorded);
     }
@@ -646,7 +678,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// Notes a mutating call on an instance variable of the frame's class.
     pub fn note_ivar_mutation(&mut self, frame: &Frame, name: &str, method: &str, args: &[Type]) {
         let Some((class, side)) = &frame.class else { return };
-        self.apply_ivar_event(replay::Event::Mutation(
+        self.apply_event(replay::Event::Mutation(
             class.clone(),
             *side,
             name.to_string(),
@@ -658,27 +690,28 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// Notes an assignment to an instance variable of the frame's class.
     pub fn note_ivar_write(&mut self, frame: &Frame, name: &str, ty: &Type) {
         let Some((class, side)) = &frame.class else { return };
-        self.apply_ivar_event(replay::Event::Write(class.clone(), *side, name.to_string(), ty.forget_mutable()));
+        self.apply_event(replay::Event::Write(class.clone(), *side, name.to_string(), ty.forget_mutable()));
     }
 
-    /// Adds an assignment (or a growing call) to what this pass learns of
-    /// an instance variable, and to the window recording it (pass one's
-    /// are replayed, in order, where the analysis takes the window).
-    pub(crate) fn apply_ivar_event(&mut self, event: replay::Event) {
-        let (replay::Event::Write(class, side, name, _) | replay::Event::Mutation(class, side, name, ..)) = &event;
-        let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
-        let key = (family, *side, name.clone());
+    /// Adds to what this pass learns of instance variables and calls, and
+    /// to the window recording it: pass one's are replayed, in order,
+    /// where a later walk takes the window.
+    pub(crate) fn apply_event(&mut self, event: replay::Event) {
         match &event {
-            replay::Event::Write(.., settled) => {
-                let entry = self.ivar_writes.entry(key).or_insert(Type::Bot);
+            replay::Event::Write(class, side, name, settled) => {
+                let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
+                let entry = self.ivar_writes.entry((family, *side, name.clone())).or_insert(Type::Bot);
                 *entry = join(entry, settled);
             }
-            replay::Event::Mutation(.., method, args) => {
-                let entry = self.ivar_mutations.entry(key).or_default();
+            replay::Event::Mutation(class, side, name, method, args) => {
+                let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
+                let entry = self.ivar_mutations.entry((family, *side, name.clone())).or_default();
                 if entry.len() < 64 {
                     entry.push((method.clone(), args.clone()));
                 }
             }
+            replay::Event::Call(key, entry, shape) => self.call_log.add(key, entry, shape),
+            replay::Event::Escape(method) => self.call_log.escape(method),
         }
         if let Some(recorder) = self.recorder.as_mut().filter(|_| self.ivar_scan.is_some()) {
             recorder.get_mut().event(event);

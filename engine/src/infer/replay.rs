@@ -33,15 +33,23 @@ pub enum Use {
     /// What pass one's table says of an instance variable (and whether
     /// there is a table at all).
     Ivar(super::IvarKey),
+    /// An instance variable read while pass one had not learned the
+    /// file's writes: answered `untyped` then, otherwise in pass two.
+    Unlearned,
 }
 
-/// What pass one's walk of a `def` left besides types: an instance
-/// variable assigned or grown, by the class and side of the frame it was
-/// in (the file's families map it to its key).
+/// What pass one's walk of a `def` left besides types, in the order the
+/// walk did it (each is added to something order may show in).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
+    /// An instance variable assigned, or grown by a call, by the class and
+    /// side of the frame it was in (the file's families map it to its key).
     Write(Name, super::Side, String, Type),
     Mutation(Name, super::Side, String, String, Vec<Type>),
+    /// A call of a method: where it was made, and what it passed.
+    Call((Name, super::Side, String), crate::model::params::EntrySite, crate::model::params::CallShape),
+    /// A name something may call with arguments no call site shows.
+    Escape(String),
 }
 
 /// One `def`'s inference as the export pass walked it.
@@ -331,13 +339,41 @@ fn around_def(key: &NodeKey, start: u32, end: u32) -> bool {
 pub(crate) struct Replayer {
     pub types: FileTypes,
     pub recording: Recording,
-    /// The table the export pass's pass two read.
+    /// The table the walk recorded read.
     pub table: Option<IvarTable>,
+    /// The walk taking the windows keeps its call log (the export pass's
+    /// pass two): the calls they made are made again, in order.
+    pub calls_matter: bool,
+    /// The windows stay for a later walk (the analysis's pass one), less
+    /// their nodes.
+    pub keep: bool,
 }
 
 impl Replayer {
+    /// The windows of an analysis, which keeps no call log and leaves
+    /// nothing for a later walk.
+    pub fn for_analysis(types: FileTypes, recording: Recording, table: Option<IvarTable>) -> Replayer {
+        Replayer { types, recording, table, calls_matter: false, keep: false }
+    }
+
     pub fn take(&mut self, def: usize) -> Option<Window> {
-        self.recording.windows.remove(&def)
+        if !self.keep {
+            return self.recording.windows.remove(&def);
+        }
+        let window = self.recording.windows.get_mut(&def)?;
+        let nodes = std::mem::take(&mut window.nodes);
+        Some(Window { nodes, ..window.clone() })
+    }
+
+    /// What stays of the windows for a later walk (see `keep`): an
+    /// analysis keeps no call log, so the calls go with the nodes.
+    pub fn into_first_pass(mut self) -> FirstPass {
+        for window in self.recording.windows.values_mut() {
+            window.nodes = Vec::new();
+            window.events.retain(|(_, event)| matches!(event, Event::Write(..) | Event::Mutation(..)));
+            window.events.shrink_to_fit();
+        }
+        FirstPass { types: self.types, recording: self.recording }
     }
 }
 
@@ -413,18 +449,22 @@ impl super::Inferrer<'_, '_> {
     }
 
     fn replay_window(&mut self, offset: usize, window: Window) -> Option<Type> {
-        // Pass one's assignments are applied after the uses are asked; in
-        // a cold walk, those that came before some use came before what
-        // asking it may do (infer a `def`, which assigns too). So the uses
-        // after the first assignment must be settled already, as they came
-        // out before: asking them does nothing.
-        let first_event = window.events.first().map_or(window.uses.len(), |(at, _)| *at as usize);
-        let later = window.uses.get(first_event..).unwrap_or_default();
+        // What the window did that this walk keeps (pass one's recorded
+        // assignments, and calls where the call log is kept) is done again
+        // after the uses are asked; in a cold walk, what came before some
+        // use came before what asking it may do (infer a `def`, which does
+        // such things too). So the uses after the first such event must be
+        // settled already, as they came out before: asking them does nothing.
+        let calls_matter = self.replayer.as_ref()?.calls_matter;
+        let kept = |event: &Event| calls_matter || matches!(event, Event::Write(..) | Event::Mutation(..));
+        let first_event =
+            window.events.iter().find(|(_, event)| kept(event)).map_or(usize::MAX, |(at, _)| *at as usize);
+        let (asked, later) = window.uses.split_at(first_event.min(window.uses.len()));
         if !later.iter().all(|used| self.settled_as_before(used)) {
             return None;
         }
         // In the order the window first used them, as a cold walk would.
-        for used in &window.uses[..first_event.min(window.uses.len())] {
+        for used in asked {
             match used {
                 Use::Def(def) => {
                     if matches!(self.methods.get(def), Some(super::MethodState::InProgress)) {
@@ -436,11 +476,11 @@ impl super::Inferrer<'_, '_> {
                         return None;
                     }
                 }
-                Use::Ivar(key) => {
-                    let before = self.replayer.as_ref()?.table.as_ref().map(|table| table.get(key));
-                    if self.ivar_table.as_ref().map(|table| table.get(key)) != before {
+                Use::Ivar(_) | Use::Unlearned => {
+                    if !self.settled_as_before(used) {
                         return None;
                     }
+                    self.note_use(used.clone());
                 }
                 Use::Const(name) => {
                     if matches!(self.constants.get(name), Some(None)) {
@@ -453,6 +493,11 @@ impl super::Inferrer<'_, '_> {
                     }
                 }
             }
+        }
+        // A cold walk would ask the settled ones too: a window recording
+        // this walk uses them.
+        for used in later {
+            self.note_use(used.clone());
         }
         if self.loop_rounds + window.rounds >= super::control::LOOP_ROUND_BUDGET {
             return None;
@@ -473,8 +518,18 @@ impl super::Inferrer<'_, '_> {
             self.keeps_ivars.insert(offset, *keeps);
         }
         self.loop_rounds += window.rounds;
+        // The facts it read, for a window recording this walk.
+        if let Some(link) = self.index.project.as_ref() {
+            for read in &window.reads {
+                if let Some(dep) = replayer.recording.deps.get(*read as usize) {
+                    link.journal_read(dep);
+                }
+            }
+        }
         for (_, event) in window.events {
-            self.apply_ivar_event(event);
+            if kept(&event) {
+                self.apply_event(event);
+            }
         }
         Some(returned)
     }
@@ -495,6 +550,8 @@ impl super::Inferrer<'_, '_> {
                 Some(Some(ty)) => replayer.types.constants.get(name) == Some(ty),
                 _ => false,
             },
+            // Pass one's answer, given again only by pass one.
+            Use::Unlearned => self.ivar_scan.is_some(),
         }
     }
 
@@ -531,6 +588,20 @@ pub fn compare_tables(replayed: Option<&IvarTable>, plain: Option<&IvarTable>) {
     eprintln!("REPLAY-PASS-ONE");
     if replayed != plain {
         eprintln!("REPLAY-DIFF pass one's table: {replayed:?} vs {plain:?}");
+    }
+}
+
+/// Prints to stderr where the export pass's inference, whose pass two took
+/// pass one's walks, differs from a plain one: in the types, and in what
+/// it exports of instance variables and calls.
+pub fn compare_exports(replayed: &FileTypes, plain: &FileTypes, source: &[u8], taken: usize) {
+    eprintln!("REPLAY-EXPORT-TAKEN {taken}");
+    compare(replayed, plain, source, 0);
+    if replayed.ivars != plain.ivars {
+        eprintln!("REPLAY-DIFF exported ivars differ");
+    }
+    if replayed.calls != plain.calls {
+        eprintln!("REPLAY-DIFF exported calls differ");
     }
 }
 
