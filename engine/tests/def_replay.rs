@@ -96,23 +96,35 @@ cop.joined
 cop.parsed('12')
 ";
 
-/// Runs `rigor ARGS` in `dir` with the replay check on: stdout, and how
-/// many `def`s were taken, and the differences found.
-fn checked(dir: &Path, args: &[&str]) -> (String, usize, Vec<String>) {
+/// Runs `rigor ARGS` in `dir` with the replay check on: stdout and stderr.
+fn run_checked(dir: &Path, args: &[&str]) -> (String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
         .args(args)
         .env("RIGOR_REPLAY_CHECK", "1")
         .current_dir(dir)
         .output()
         .expect("rigor runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let taken = stderr
+    (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+/// The counts the replay check printed after `prefix`, summed.
+fn counted(stderr: &str, prefix: &str) -> usize {
+    stderr
         .lines()
-        .filter_map(|line| line.strip_prefix("REPLAY-TAKEN "))
+        .filter_map(|line| line.strip_prefix(prefix))
         .map(|n| n.trim().parse::<usize>().expect("a count"))
-        .sum();
-    let differences = stderr.lines().filter(|line| line.starts_with("REPLAY-DIFF")).map(String::from).collect();
-    (String::from_utf8_lossy(&output.stdout).into_owned(), taken, differences)
+        .sum()
+}
+
+fn differences(stderr: &str) -> Vec<String> {
+    stderr.lines().filter(|line| line.starts_with("REPLAY-DIFF")).map(String::from).collect()
+}
+
+/// Runs `rigor ARGS` in `dir` with the replay check on: stdout, and how
+/// many `def`s the analyses took, and the differences found.
+fn checked(dir: &Path, args: &[&str]) -> (String, usize, Vec<String>) {
+    let (stdout, stderr) = run_checked(dir, args);
+    (stdout, counted(&stderr, "REPLAY-TAKEN "), differences(&stderr))
 }
 
 fn fixture() -> tempfile::TempDir {
@@ -208,21 +220,10 @@ class Tally < Base
 end
 ";
 
-/// How many `def`s the analyses' pass one took, from the replay check's lines.
+/// How many `def`s the analyses' pass one took, and the differences found.
 fn pass_one_taken(dir: &Path) -> (usize, Vec<String>) {
-    let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
-        .args(["check", "--format", "json", "--no-stats", "lib"])
-        .env("RIGOR_REPLAY_CHECK", "1")
-        .current_dir(dir)
-        .output()
-        .expect("rigor runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let taken = stderr
-        .lines()
-        .filter_map(|line| line.strip_prefix("REPLAY-PASS-ONE-TAKEN "))
-        .map(|n| n.trim().parse::<usize>().expect("a count"))
-        .sum();
-    (taken, stderr.lines().filter(|line| line.starts_with("REPLAY-DIFF")).map(String::from).collect())
+    let (_, stderr) = run_checked(dir, &["check", "--format", "json", "--no-stats", "lib"]);
+    (counted(&stderr, "REPLAY-PASS-ONE-TAKEN "), differences(&stderr))
 }
 
 #[test]
@@ -289,22 +290,11 @@ fn a_def_that_assigns_before_a_use_not_yet_inferred_is_walked() {
     assert_eq!(taken, 1, "only prepare is taken");
 }
 
-/// Runs `rigor check` with the replay check on: how many `def`s the export
-/// pass's pass two took from its pass one, and the differences found.
+/// How many `def`s the export pass's pass two took from its pass one, and
+/// the differences found.
 fn export_taken(dir: &Path) -> (usize, Vec<String>) {
-    let output = Command::new(env!("CARGO_BIN_EXE_rigor"))
-        .args(["check", "--format", "json", "--no-stats", "lib"])
-        .env("RIGOR_REPLAY_CHECK", "1")
-        .current_dir(dir)
-        .output()
-        .expect("rigor runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let taken = stderr
-        .lines()
-        .filter_map(|line| line.strip_prefix("REPLAY-EXPORT-TAKEN "))
-        .map(|n| n.trim().parse::<usize>().expect("a count"))
-        .sum();
-    (taken, stderr.lines().filter(|line| line.starts_with("REPLAY-DIFF")).map(String::from).collect())
+    let (_, stderr) = run_checked(dir, &["check", "--format", "json", "--no-stats", "lib"]);
+    (counted(&stderr, "REPLAY-EXPORT-TAKEN "), differences(&stderr))
 }
 
 /// `initialize` calls `log` before it first calls `setup`, which calls

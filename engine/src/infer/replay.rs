@@ -812,6 +812,30 @@ mod tests {
     }
 
     #[test]
+    fn a_replayer_that_keeps_its_windows_hands_them_on_without_nodes_or_calls() {
+        let mut recorder = Recorder::new(vec![(10, 50)]);
+        recorder.open(10, 50, 0, 0);
+        recorder.key(key(12, 20));
+        recorder.event(write("@a"));
+        let call = Event::Call((Name::from("C"), crate::infer::Side::Instance, "log".into()), Default::default(), {
+            crate::model::params::CallShape::opaque()
+        });
+        recorder.event(call.clone());
+        recorder.close(Vec::new(), 0, true);
+        let recording = settled(recorder, types(&[key(12, 20)]));
+        let mut replayer =
+            Replayer { types: FileTypes::default(), recording, table: None, calls_matter: true, keep: true };
+        let taken = replayer.take(10).expect("the window");
+        assert_eq!(keys(&taken), vec![key(12, 20)]);
+        assert_eq!(taken.events, vec![(0, write("@a")), (0, call)]);
+        // Taken again by the analysis's pass one: no nodes, no calls.
+        let first = replayer.into_first_pass();
+        let kept = &first.recording.windows[&10];
+        assert!(kept.nodes.is_empty());
+        assert_eq!(kept.events, vec![(0, write("@a"))]);
+    }
+
+    #[test]
     fn a_def_holding_another_is_not_kept() {
         let mut recorder = Recorder::new(vec![(10, 90), (20, 40)]);
         recorder.open(10, 90, 0, 0);
