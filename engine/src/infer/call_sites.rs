@@ -30,15 +30,13 @@ pub struct CallRecorder {
 impl CallRecorder {
     /// The log for the file's exports, in a stable order.
     /// A call of the method `key`, made at `entry`, passing `shape`.
-    pub fn add(&mut self, key: &(Name, Side, String), entry: &EntrySite, shape: &CallShape) {
-        CallLog::add_entry(&mut self.entries, key.clone(), entry.clone());
-        CallLog::add(&mut self.calls, key.clone(), shape.clone());
+    pub fn add(&mut self, key: (Name, Side, String), entry: EntrySite, shape: CallShape) {
+        CallLog::add_entry(&mut self.entries, key.clone(), entry);
+        CallLog::add(&mut self.calls, key, shape);
     }
 
-    pub fn escape(&mut self, method: &str) {
-        if !self.escaped.contains(method) {
-            self.escaped.insert(method.to_string());
-        }
+    pub fn escape(&mut self, method: String) {
+        self.escaped.insert(method);
     }
 
     pub fn into_log(self) -> CallLog {
@@ -231,7 +229,9 @@ impl<'pr> Inferrer<'pr, '_> {
 
     /// A name something may call with arguments no call site shows.
     pub(super) fn note_escape(&mut self, method: &str) {
-        if self.parameter_policy() != ParameterPolicy::Off {
+        // A name noted before needs nothing more, unless a window records it.
+        let known = self.call_log.escaped.contains(method) && !self.recording_events();
+        if self.parameter_policy() != ParameterPolicy::Off && !known {
             self.apply_event(super::replay::Event::Escape(method.to_string()));
         }
     }

@@ -696,25 +696,35 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// Adds to what this pass learns of instance variables and calls, and
     /// to the window recording it: pass one's are replayed, in order,
     /// where a later walk takes the window.
+    /// Pass one of the export pass: each `def`'s window records what its
+    /// walk did (see `replay::Event`).
+    fn recording_events(&self) -> bool {
+        self.recorder.is_some() && self.ivar_scan.is_some()
+    }
+
     pub(crate) fn apply_event(&mut self, event: replay::Event) {
-        match &event {
+        // (Every walk comes here at every assignment and call: the event
+        // is cloned only for a recording.)
+        if self.recording_events() {
+            if let Some(recorder) = self.recorder.as_mut() {
+                recorder.get_mut().event(event.clone());
+            }
+        }
+        match event {
             replay::Event::Write(class, side, name, settled) => {
-                let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
-                let entry = self.ivar_writes.entry((family, *side, name.clone())).or_insert(Type::Bot);
-                *entry = join(entry, settled);
+                let family = self.families.get(&class).cloned().unwrap_or(class);
+                let entry = self.ivar_writes.entry((family, side, name)).or_insert(Type::Bot);
+                *entry = join(entry, &settled);
             }
             replay::Event::Mutation(class, side, name, method, args) => {
-                let family = self.families.get(class).cloned().unwrap_or_else(|| class.clone());
-                let entry = self.ivar_mutations.entry((family, *side, name.clone())).or_default();
+                let family = self.families.get(&class).cloned().unwrap_or(class);
+                let entry = self.ivar_mutations.entry((family, side, name)).or_default();
                 if entry.len() < 64 {
-                    entry.push((method.clone(), args.clone()));
+                    entry.push((method, args));
                 }
             }
             replay::Event::Call(key, entry, shape) => self.call_log.add(key, entry, shape),
             replay::Event::Escape(method) => self.call_log.escape(method),
-        }
-        if let Some(recorder) = self.recorder.as_mut().filter(|_| self.ivar_scan.is_some()) {
-            recorder.get_mut().event(event);
         }
     }
 }
