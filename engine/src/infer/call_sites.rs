@@ -28,17 +28,18 @@ pub struct CallRecorder {
 }
 
 impl CallRecorder {
-    /// The log for the file's exports, in a stable order.
     /// A call of the method `key`, made at `entry`, passing `shape`.
     pub fn add(&mut self, key: (Name, Side, String), entry: EntrySite, shape: CallShape) {
         CallLog::add_entry(&mut self.entries, key.clone(), entry);
         CallLog::add(&mut self.calls, key, shape);
     }
 
+    /// A name something may call with arguments no call site shows.
     pub fn escape(&mut self, method: String) {
         self.escaped.insert(method);
     }
 
+    /// The log for the file's exports, in a stable order.
     pub fn into_log(self) -> CallLog {
         let mut calls: Vec<((Name, Side, String), Vec<CallShape>)> = self.calls.into_iter().collect();
         calls.sort_by(|a, b| a.0.cmp(&b.0));

@@ -188,10 +188,8 @@ fn infer_from<'pr, 'e>(
         // that, the table grows once or twice, not a dozen times, and is
         // not kept (until the analysis reuses it) at twice its size.
         alone.types.reserve(parsed.source.len() / 24);
-        if let (true, Some(link)) = (recording, index.project.as_ref()) {
-            link.start_journal();
-            let defs = index.defs.iter().map(|def| (def.node.location().start(), def.node.location().end())).collect();
-            alone.recorder = Some(std::cell::RefCell::new(replay::Recorder::new(defs)));
+        if recording {
+            alone.recorder = replay::Recorder::start(&index);
         }
         alone.replayer = replayer;
         alone.program(&root);
@@ -247,13 +245,7 @@ fn infer_from<'pr, 'e>(
     // one had not learned); the analysis's pass one may take them after.
     let replayer = replayer.or_else(|| {
         let first = pass_one.as_mut()?.first.take()?;
-        Some(Box::new(replay::Replayer {
-            types: first.types,
-            recording: first.recording,
-            table: None,
-            calls_matter: true,
-            keep: true,
-        }))
+        Some(Box::new(replay::Replayer::for_pass_two(first)))
     });
     let hand_back = |second: &mut Inferrer<'_, '_>, pass_one: &mut Option<PassOne>| {
         let kept = second.replayer.take().filter(|replayer| replayer.keep);
@@ -298,10 +290,8 @@ fn pass_one(
     let mut first = Inferrer::new(env, index, families.clone(), None);
     first.utf8_source = utf8;
     first.ivar_scan = Some(defs);
-    if let (true, Some(link)) = (record, index.project.as_ref()) {
-        link.start_journal();
-        let defs = index.defs.iter().map(|def| (def.node.location().start(), def.node.location().end())).collect();
-        first.recorder = Some(std::cell::RefCell::new(replay::Recorder::new(defs)));
+    if record {
+        first.recorder = replay::Recorder::start(index);
     }
     first.replayer = replayer;
     first.program(root);
@@ -385,7 +375,8 @@ pub fn infer_with_prior<'pr, 'e>(
             let replayed = infer_from(parsed, env, project, None, Mode::Replay(windows));
             if let Some(link) = check {
                 let plain = infer_in_project(parsed, env, Some(link)).types;
-                replay::compare(&replayed.types, &plain, parsed.source, replayed.replayed);
+                eprintln!("REPLAY-TAKEN {}", replayed.replayed);
+                replay::compare(&replayed.types, &plain, parsed.source);
             }
             replayed
         }

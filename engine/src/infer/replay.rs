@@ -52,6 +52,13 @@ pub enum Event {
     Escape(String),
 }
 
+impl Event {
+    /// What pass one learns of instance variables (the rest is calls).
+    pub fn is_ivars(&self) -> bool {
+        matches!(self, Event::Write(..) | Event::Mutation(..))
+    }
+}
+
 /// One `def`'s inference as the export pass walked it.
 #[derive(Debug, Clone)]
 pub struct Window {
@@ -65,8 +72,8 @@ pub struct Window {
     pub uses: Vec<Use>,
     /// Loop rounds its own walk spent.
     pub rounds: usize,
-    /// Pass one's: what its own walk assigned, in order, each with how
-    /// many of `uses` it came after.
+    /// Pass one's: what its own walk assigned and called, in order, each
+    /// with how many of `uses` it came after.
     pub events: Vec<(u32, Event)>,
 }
 
@@ -143,8 +150,8 @@ pub struct Windows {
 }
 
 /// What the export pass's pass one recorded: its windows, and what it
-/// found of the file's `def`s and constants (no node types: pass one's
-/// are dropped).
+/// found of the file's `def`s and constants. The windows hold their node
+/// types (and calls) only until pass two has taken what it may.
 pub struct FirstPass {
     pub types: FileTypes,
     pub recording: Recording,
@@ -176,6 +183,14 @@ pub(crate) struct Recorder {
 }
 
 impl Recorder {
+    /// A recorder of a walk of the file behind `index`, with the project's
+    /// journal of reads started (none outside a project).
+    pub fn start(index: &super::ProgramIndex<'_>) -> Option<std::cell::RefCell<Recorder>> {
+        index.project.as_ref()?.start_journal();
+        let defs = index.defs.iter().map(|def| (def.node.location().start(), def.node.location().end())).collect();
+        Some(std::cell::RefCell::new(Recorder::new(defs)))
+    }
+
     pub fn new(mut defs: Vec<(u32, u32)>) -> Recorder {
         defs.sort_unstable();
         Recorder { defs, open: Vec::new(), closed: Vec::new(), spoiled: false }
@@ -269,9 +284,9 @@ impl Recorder {
         }
     }
 
-    /// Pass one's walk assigned or grew an instance variable: the
-    /// innermost window's (a constant's is never replayed alone: a walk
-    /// evaluating it again does it again).
+    /// Pass one's walk assigned or grew an instance variable, or made a
+    /// call: the innermost window's (a constant's is never replayed alone:
+    /// a walk evaluating it again does it again).
     pub fn event(&mut self, event: Event) {
         if let Some(top) = self.open.last_mut() {
             top.events.push((top.uses.len() as u32, event));
@@ -356,6 +371,13 @@ impl Replayer {
         Replayer { types, recording, table, calls_matter: false, keep: false }
     }
 
+    /// Pass one's windows, for the export pass's pass two, which keeps its
+    /// call log and hands the windows on to the analysis (see
+    /// [`Replayer::into_first_pass`]).
+    pub fn for_pass_two(first: FirstPass) -> Replayer {
+        Replayer { types: first.types, recording: first.recording, table: None, calls_matter: true, keep: true }
+    }
+
     pub fn take(&mut self, def: usize) -> Option<Window> {
         if !self.keep {
             return self.recording.windows.remove(&def);
@@ -370,7 +392,7 @@ impl Replayer {
     pub fn into_first_pass(mut self) -> FirstPass {
         for window in self.recording.windows.values_mut() {
             window.nodes = Vec::new();
-            window.events.retain(|(_, event)| matches!(event, Event::Write(..) | Event::Mutation(..)));
+            window.events.retain(|(_, event)| event.is_ivars());
             window.events.shrink_to_fit();
         }
         FirstPass { types: self.types, recording: self.recording }
@@ -456,7 +478,7 @@ impl super::Inferrer<'_, '_> {
         // such things too). So the uses after the first such event must be
         // settled already, as they came out before: asking them does nothing.
         let calls_matter = self.replayer.as_ref()?.calls_matter;
-        let kept = |event: &Event| calls_matter || matches!(event, Event::Write(..) | Event::Mutation(..));
+        let kept = |event: &Event| calls_matter || event.is_ivars();
         let first_event =
             window.events.iter().find(|(_, event)| kept(event)).map_or(usize::MAX, |(at, _)| *at as usize);
         let (asked, later) = window.uses.split_at(first_event.min(window.uses.len()));
@@ -596,7 +618,7 @@ pub fn compare_tables(replayed: Option<&IvarTable>, plain: Option<&IvarTable>) {
 /// it exports of instance variables and calls.
 pub fn compare_exports(replayed: &FileTypes, plain: &FileTypes, source: &[u8], taken: usize) {
     eprintln!("REPLAY-EXPORT-TAKEN {taken}");
-    compare(replayed, plain, source, 0);
+    compare(replayed, plain, source);
     if replayed.ivars != plain.ivars {
         eprintln!("REPLAY-DIFF exported ivars differ");
     }
@@ -605,10 +627,8 @@ pub fn compare_exports(replayed: &FileTypes, plain: &FileTypes, source: &[u8], t
     }
 }
 
-/// Prints to stderr where a replayed inference differs from a plain one,
-/// and how many `def`s it took.
-pub fn compare(replayed: &FileTypes, plain: &FileTypes, source: &[u8], taken: usize) {
-    eprintln!("REPLAY-TAKEN {taken}");
+/// Prints to stderr where a replayed inference differs from a plain one.
+pub fn compare(replayed: &FileTypes, plain: &FileTypes, source: &[u8]) {
     let line = |at: u32| source[..at as usize].iter().filter(|b| **b == b'\n').count() + 1;
     let mut differences = Vec::new();
     for (key, ty) in &plain.types {
@@ -823,8 +843,7 @@ mod tests {
         recorder.event(call.clone());
         recorder.close(Vec::new(), 0, true);
         let recording = settled(recorder, types(&[key(12, 20)]));
-        let mut replayer =
-            Replayer { types: FileTypes::default(), recording, table: None, calls_matter: true, keep: true };
+        let mut replayer = Replayer::for_pass_two(FirstPass { types: FileTypes::default(), recording });
         let taken = replayer.take(10).expect("the window");
         assert_eq!(keys(&taken), vec![key(12, 20)]);
         assert_eq!(taken.events, vec![(0, write("@a")), (0, call)]);
