@@ -133,6 +133,22 @@ impl MadeOnTable {
         self.naming(std::slice::from_ref(&class)).any(|made| made.covers(side, method))
     }
 
+    /// Does an entry that may make a method of one of `classes` cover
+    /// `method` on `side`? What `naming(classes).any(covers)` answers,
+    /// walking whichever side is shorter: a base class of plugins has
+    /// hundreds of classes below it, a project only a few such entries.
+    pub fn covers_any_of<C: AsRef<str>>(&self, classes: &[C], side: Side, method: &str) -> bool {
+        use crate::model::index::constant_tail;
+        if self.by_tail.len() >= classes.len() {
+            return self.naming(classes).any(|made| made.covers(side, method));
+        }
+        self.any_class.iter().any(|made| made.covers(side, method))
+            || self.by_tail.iter().any(|(tail, made)| {
+                made.iter().any(|made| made.covers(side, method))
+                    && classes.iter().any(|class| constant_tail(class.as_ref()) == tail.as_str())
+            })
+    }
+
     /// The entries that may make a method of one of `classes` (each
     /// compared by its last segment), with those naming no class.
     pub fn naming<'t, C: AsRef<str>>(&'t self, classes: &'t [C]) -> impl Iterator<Item = &'t MadeMethods> + 't {

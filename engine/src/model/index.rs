@@ -834,11 +834,7 @@ impl ProjectIndex {
     /// include in turn).
     fn mixin_overriders(&self, class: &str, method: &str) -> Vec<Name> {
         let Some(definers) = self.instance_definers.get(method) else { return Vec::new() };
-        self.mixins_below(class)
-            .iter()
-            .filter(|module| &***module != class && definers.binary_search(module).is_ok())
-            .cloned()
-            .collect()
+        sorted_meet(self.mixins_below(class), definers).filter(|module| &***module != class).cloned().collect()
     }
 
     /// Every module mixed into single objects or into a subclass of
@@ -972,10 +968,8 @@ impl ProjectIndex {
         side: Side,
         method: &'s str,
     ) -> impl Iterator<Item = (&'s Name, FileId, &'s MethodEntry)> + 's {
-        let definers = self.definers(side, method);
         // Only the few that define the method are looked into.
-        let defining = move |descendant: &&Name| definers.binary_search(*descendant).is_ok();
-        self.descendants(class).iter().filter(defining).flat_map(move |descendant| {
+        sorted_meet(self.descendants(class), self.definers(side, method)).flat_map(move |descendant| {
             self.classes.get(descendant).into_iter().flat_map(move |project_class| {
                 project_class
                     .parts
@@ -1681,7 +1675,7 @@ impl ProjectIndex {
     /// May some file so give `method` to a class below `class`, or to one
     /// nobody names? (What the caller reads of this: `Dep::Overrides`.)
     pub fn made_below(&self, class: &str, side: Side, method: &str) -> bool {
-        self.made_table.naming(self.descendants(class)).any(|made| made.covers(side, method))
+        self.made_table.covers_any_of(self.descendants(class), side, method)
     }
 
     /// Does some file define `method` at the top level, as Object's?
@@ -2404,6 +2398,15 @@ fn descendants_of(subclasses: &HashMap<Name, Vec<Name>>, class: &Name) -> Vec<Na
     }
     out.sort();
     out
+}
+
+/// The names in both of two sorted lists that hold each name once, in
+/// order: the shorter list filtered by a search of the longer. A base
+/// class of plugins has hundreds of descendants and modules below it,
+/// and a method only a few definers.
+fn sorted_meet<'a>(a: &'a [Name], b: &'a [Name]) -> impl Iterator<Item = &'a Name> + 'a {
+    let (few, many) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    few.iter().filter(move |name| many.binary_search(name).is_ok())
 }
 
 fn sorted_keys<V>(map: &HashMap<Name, V>) -> Vec<Name> {
