@@ -178,7 +178,6 @@ impl<'pr> Inferrer<'pr, '_> {
         let info = self.index.def(id);
         let (class, side) = info.owner.clone()?;
         let def = info.node.as_def_node()?;
-        let method = name(def.name());
         let eligible = match policy {
             ParameterPolicy::Off => false,
             ParameterPolicy::Private => {
@@ -188,10 +187,12 @@ impl<'pr> Inferrer<'pr, '_> {
         };
         // Classes the signatures know have callers and relatives this
         // project does not show; a declared method's RBS is its contract.
+        // The name is copied only for a def that may be typed by its calls.
+        let method = crate::syntax::name_text(def.name());
         if !eligible || info.dual || params::called_by_ruby(&method) || self.env.has_class(&class) {
             return None;
         }
-        Some((class, side, method))
+        Some((class, side, method.into_owned()))
     }
 
     /// The instance variables every call of `def` surely set before it

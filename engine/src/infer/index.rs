@@ -4356,7 +4356,7 @@ pub fn own_calls_only(node: &Node<'_>) -> Option<Vec<String>> {
             self.note(&node);
         }
         fn visit_call_node(&mut self, call: &CallNode<'pr>) {
-            let method = name(call.name());
+            let method = crate::syntax::name_text(call.name());
             // `X.new(self)`: the object handed to a constructor, which is
             // judged by what its `initialize` does ([`NEW_OF`]).
             let hands_self = call
@@ -4378,21 +4378,21 @@ pub fn own_calls_only(node: &Node<'_>) -> Option<Vec<String>> {
                 return;
             }
             match call.receiver() {
-                None if KERNEL_FUNCTIONS.contains(&method.as_str()) => {}
+                None if KERNEL_FUNCTIONS.contains(&&*method) => {}
                 // `method(:handle)`: a Method object that may call `handle`
                 // later (counted as a call of it); a name computed, any.
-                None if matches!(method.as_str(), "method" | "public_method") => {
+                None if matches!(&*method, "method" | "public_method") => {
                     match literal_argument(call, 0) {
                         Some(named) if call.block().is_none() => self.names.push(named),
-                        _ => self.names.push(method),
+                        _ => self.names.push(method.into_owned()),
                     }
                     return;
                 }
-                None => self.names.push(method),
+                None => self.names.push(method.into_owned()),
                 Some(Node::SelfNode { .. }) if method == "class" => return,
                 Some(Node::SelfNode { .. }) => {
                     // The receiver is the object: a call by name, no more.
-                    self.names.push(method);
+                    self.names.push(method.into_owned());
                     if let Some(arguments) = call.arguments() {
                         self.visit(&arguments.as_node());
                     }
@@ -4505,7 +4505,7 @@ fn may_call_back(node: &Node<'_>) -> bool {
             self.note(&node);
         }
         fn visit_call_node(&mut self, call: &CallNode<'pr>) {
-            if call.receiver().is_none() && !KERNEL_FUNCTIONS.contains(&name(call.name()).as_str()) {
+            if call.receiver().is_none() && !KERNEL_FUNCTIONS.contains(&&*crate::syntax::name_text(call.name())) {
                 self.found = true;
             }
             // `self.class` reaches the class, not the object's state.

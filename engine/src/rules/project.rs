@@ -673,14 +673,14 @@ impl Collector {
     }
 
     fn defining_call(&mut self, call: &CallNode<'_>) {
-        let method = name(call.name());
+        let method = crate::syntax::name_text(call.name());
         if method == "new" && call.receiver().as_ref().and_then(constant_path_text).as_deref() == Some("Class") {
             let first = call.arguments().and_then(|a| a.arguments().iter().next());
             if let Some(written) = first.as_ref().and_then(constant_path_text) {
                 self.facts.subclassed.insert(constant_tail(&written).to_string());
             }
         }
-        if STRING_EVALS.contains(&method.as_str()) && call.block().is_none() {
+        if STRING_EVALS.contains(&&*method) && call.block().is_none() {
             self.facts.evaluates_strings = true;
             self.string_eval(call, &method);
             return;
@@ -691,7 +691,7 @@ impl Collector {
             let symbol = first.as_symbol_node()?;
             Some(crate::syntax::decoded(symbol.unescaped()).into_owned())
         });
-        if let Some(named) = named.filter(|_| NAMES_A_METHOD_TO_CALL.contains(&method.as_str())) {
+        if let Some(named) = named.filter(|_| NAMES_A_METHOD_TO_CALL.contains(&&*method)) {
             if STRING_EVALS.contains(&named.as_str()) || named == "binding" {
                 self.facts.evaluates_strings = true;
             }
@@ -707,7 +707,7 @@ impl Collector {
         let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
         // Sends peeled one by one (`C.send(:public_send, :attr_writer, :v)`).
         let (mut method, mut skip) = (method, 0);
-        while matches!(method.as_str(), "send" | "__send__" | "public_send") {
+        while matches!(&*method, "send" | "__send__" | "public_send") {
             let Some(sent) = arguments.get(skip) else { return };
             let mut names = Vec::new();
             if sent.as_symbol_node().is_none() && sent.as_string_node().is_none() {
@@ -721,7 +721,7 @@ impl Collector {
                 return;
             }
             literal_names(sent, &mut names);
-            method = names.pop().unwrap_or_default();
+            method = std::borrow::Cow::Owned(names.pop().unwrap_or_default());
             skip += 1;
         }
         // An alias of a method that makes methods (`alias_method :aw,
@@ -730,7 +730,7 @@ impl Collector {
         if method == "alias_method" && arguments.get(skip + 1).is_some_and(names_a_maker) {
             self.facts.dynamic_classes.insert("Object".to_string());
         }
-        if MIXINS.contains(&method.as_str()) {
+        if MIXINS.contains(&&*method) {
             self.mixin(call, &method, &arguments[skip..]);
             return;
         }
@@ -738,11 +738,11 @@ impl Collector {
             self.made_public(call, &arguments[skip..], skip > 0);
             return;
         }
-        if matches!(method.as_str(), "private" | "protected" | "private_class_method") {
+        if matches!(&*method, "private" | "protected" | "private_class_method") {
             self.made_private(&arguments[skip..]);
             return;
         }
-        if matches!(method.as_str(), "undef_method" | "remove_method") {
+        if matches!(&*method, "undef_method" | "remove_method") {
             // A method removed is not given to anyone: only what judges
             // a `def` by its parameters must know it may be gone.
             for argument in &arguments[skip..] {
@@ -752,7 +752,7 @@ impl Collector {
             }
             return;
         }
-        if !DEFINING_CALLS.contains(&method.as_str()) {
+        if !DEFINING_CALLS.contains(&&*method) {
             return;
         }
         // `Struct.new(:a, :b)` and `OpenStruct.new(a: 1)` define readers
@@ -766,12 +766,12 @@ impl Collector {
         }
         let mut names = Vec::new();
         for argument in &arguments[skip..] {
-            if !literal_names(argument, &mut names) && NAMES_METHODS.contains(&method.as_str()) {
+            if !literal_names(argument, &mut names) && NAMES_METHODS.contains(&&*method) {
                 // A computed name: the target may answer to anything.
                 self.mark_target_dynamic(call);
             }
         }
-        let writers = matches!(method.as_str(), "attr_writer" | "attr_accessor" | "new" | "member" | "define");
+        let writers = matches!(&*method, "attr_writer" | "attr_accessor" | "new" | "member" | "define");
         for name in names {
             if writers {
                 self.facts.anywhere.insert(format!("{name}="));
@@ -832,8 +832,8 @@ fn changes_visibility(body: &Node<'_>) -> bool {
 
 /// What `self` is in the block of `call`.
 fn block_self(call: &CallNode<'_>) -> BlockSelf {
-    let method = name(call.name());
-    if RUN_ON_RECEIVER.contains(&method.as_str()) {
+    let method = crate::syntax::name_text(call.name());
+    if RUN_ON_RECEIVER.contains(&&*method) {
         return match call.receiver() {
             None | Some(Node::SelfNode { .. }) => BlockSelf::Kept,
             Some(receiver) => match constant_path_text(&receiver) {

@@ -109,8 +109,8 @@ impl<'pr> Visit<'pr> for AlwaysRaises<'_, 'pr> {
     }
 
     fn visit_call_node(&mut self, node: &CallNode<'pr>) {
-        let method = name(node.name());
-        if DIVISIONS.contains(&method.as_str()) {
+        let method = crate::syntax::name_text(node.name());
+        if DIVISIONS.contains(&&*method) {
             let arguments: Vec<Node<'pr>> =
                 node.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
             if let ([divisor], Some(receiver), Some(anchor)) =
@@ -120,7 +120,7 @@ impl<'pr> Visit<'pr> for AlwaysRaises<'_, 'pr> {
                     if is_integer_expression(&receiver) {
                         self.out.push(finding(start(&anchor), &method));
                     } else {
-                        self.typed_later.push((receiver, start(&anchor), method.clone()));
+                        self.typed_later.push((receiver, start(&anchor), method.to_string()));
                     }
                 }
             }

@@ -121,23 +121,21 @@ impl<'pr> Visit<'pr> for MethodScope {
     }
 
     fn visit_call_node(&mut self, node: &CallNode<'pr>) {
-        let method = name(node.name());
+        let method = crate::syntax::name_text(node.name());
+        let method = &*method;
         let implicit_self = node.receiver().is_none();
         // String evals see the caller's locals; block forms are ordinary reads.
-        let string_eval = matches!(method.as_str(), "instance_eval" | "class_eval" | "module_eval" | "class_exec")
+        let string_eval = matches!(method, "instance_eval" | "class_eval" | "module_eval" | "class_exec")
             && node.block().is_none()
             && node.arguments().is_some();
         // `send(:binding)`, `method(:eval)`: the same, by name.
-        let by_name = matches!(method.as_str(), "send" | "__send__" | "method")
+        let by_name = matches!(method, "send" | "__send__" | "method")
             && node.arguments().and_then(|a| a.arguments().iter().next()).is_some_and(|first| {
                 first
                     .as_symbol_node()
                     .is_some_and(|s| matches!(s.unescaped(), b"binding" | b"eval" | b"local_variables"))
             });
-        if (implicit_self && matches!(method.as_str(), "binding" | "eval" | "local_variables"))
-            || string_eval
-            || by_name
-        {
+        if (implicit_self && matches!(method, "binding" | "eval" | "local_variables")) || string_eval || by_name {
             self.reads_implicitly = true;
         }
         visit_call_node(self, node);

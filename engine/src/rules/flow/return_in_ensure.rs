@@ -7,7 +7,7 @@ use ruby_prism::{
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::stack_guard::ensure_room;
-use crate::syntax::{name, start};
+use crate::syntax::start;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "flow.return-in-ensure",
@@ -54,7 +54,7 @@ impl ReturnInEnsure<'_> {
 /// `define_singleton_method`, with or without a receiver
 /// (`klass.define_method(:m) { return 1 }`; public since Ruby 2.5).
 fn block_is_own_scope(call: &CallNode<'_>) -> bool {
-    match name(call.name()).as_str() {
+    match &*crate::syntax::name_text(call.name()) {
         "lambda" => call.receiver().is_none(),
         "define_method" | "define_singleton_method" => true,
         _ => false,
