@@ -591,27 +591,43 @@ fn names_constant(written: &str, full: &str) -> bool {
 #[derive(Debug, Default, Clone)]
 pub struct RewrittenConstants {
     by_tail: HashMap<String, Vec<String>>,
-    /// Names computed at run time (`M::*`, `*`).
-    computed: Vec<String>,
+    /// Names computed at run time in a namespace (`M::*`), by the last
+    /// part of the namespace: a constant's namespace can only end in
+    /// segments whose last part is its own.
+    computed_by_owner_tail: HashMap<String, Vec<String>>,
+    /// Names computed at run time in any namespace (`*`), and the few
+    /// whose namespace is spelt so oddly that its last part may not be
+    /// the one a match ends in (stray colons): asked of every constant.
+    computed_anywhere: Vec<String>,
 }
 
 impl RewrittenConstants {
     pub fn insert(&mut self, written: String) {
-        if written.ends_with('*') {
-            if !self.computed.contains(&written) {
-                self.computed.push(written);
+        let list = match written.strip_suffix('*') {
+            Some(namespace) => {
+                let owner = namespace.strip_suffix("::").unwrap_or(namespace);
+                let plain = owner.split("::").all(|segment| !segment.is_empty() && !segment.contains(':'));
+                if plain {
+                    self.computed_by_owner_tail.entry(constant_tail(owner).to_string()).or_default()
+                } else {
+                    &mut self.computed_anywhere
+                }
             }
-            return;
-        }
-        let tails = self.by_tail.entry(constant_tail(&written).to_string()).or_default();
-        if !tails.contains(&written) {
-            tails.push(written);
+            None => self.by_tail.entry(constant_tail(&written).to_string()).or_default(),
+        };
+        if !list.contains(&written) {
+            list.push(written);
         }
     }
 
     pub fn covers(&self, full: &str) -> bool {
-        self.by_tail.get(constant_tail(full)).is_some_and(|written| constant_rewrites(written, full))
-            || constant_rewrites(&self.computed, full)
+        if self.by_tail.get(constant_tail(full)).is_some_and(|written| constant_rewrites(written, full))
+            || constant_rewrites(&self.computed_anywhere, full)
+        {
+            return true;
+        }
+        let parent = last_separator(full).map_or("", |at| &full[..at]);
+        self.computed_by_owner_tail.get(constant_tail(parent)).is_some_and(|written| constant_rewrites(written, full))
     }
 }
 
@@ -2600,6 +2616,46 @@ mod tests {
     use crate::analysis;
     use crate::infer::ProjectLink;
     use crate::syntax::RubyVersion;
+
+    /// The table answers what asking every written name would: its keys
+    /// only choose which names to ask.
+    #[test]
+    fn rewritten_constants_answer_as_the_whole_list_does() {
+        let written = ["LIST", "A::LIST", "B::C::X", "M::*", "A::M::*", "N::*", "*", "::R::*", "Q:::*", "::S"];
+        let names = [
+            "LIST",
+            "A::LIST",
+            "Z::A::LIST",
+            "X",
+            "C::X",
+            "B::C::X",
+            "Y::B::C::X",
+            "M::K",
+            "A::M::K",
+            "M::M::K",
+            "K",
+            "M",
+            "N",
+            "N::K",
+            "R::K",
+            "::R::K",
+            "Q:::K",
+            "Q::K",
+            "S",
+            "::S",
+            "A::S",
+        ];
+        for count in 0..=written.len() {
+            let mut table = RewrittenConstants::default();
+            let listed: Vec<String> = written[..count].iter().map(|w| w.to_string()).collect();
+            for w in &listed {
+                table.insert(w.clone());
+            }
+            for full in names {
+                assert_eq!(table.covers(full), constant_rewrites(&listed, full), "{full} against {listed:?}");
+            }
+        }
+    }
 
     #[test]
     fn constant_tail_is_what_follows_the_last_double_colon() {
