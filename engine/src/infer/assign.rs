@@ -409,18 +409,13 @@ impl<'pr> Inferrer<'pr, '_> {
         match node {
             Node::LocalVariableReadNode { .. } => {
                 if let Some(read) = node.as_local_variable_read_node() {
-                    let local = name(read.name());
-                    if let Some(ty) = flow.locals.get_mut(&local) {
-                        if ty.has_mutable_contents() {
-                            *ty = ty.forget_contents();
-                        }
-                    }
+                    forget_local_contents(flow, &crate::syntax::name_text(read.name()));
                 }
                 true
             }
             Node::InstanceVariableReadNode { .. } => {
                 if let Some(read) = node.as_instance_variable_read_node() {
-                    flow.ivars.remove(&name(read.name()));
+                    flow.ivars.remove(&*crate::syntax::name_text(read.name()));
                 }
                 true
             }
@@ -428,11 +423,7 @@ impl<'pr> Inferrer<'pr, '_> {
             // passed on, so the written variable shares it too.
             Node::LocalVariableWriteNode { .. } => {
                 let Some(write) = node.as_local_variable_write_node() else { return false };
-                if let Some(ty) = flow.locals.get_mut(&name(write.name())) {
-                    if ty.has_mutable_contents() {
-                        *ty = ty.forget_contents();
-                    }
-                }
+                forget_local_contents(flow, &crate::syntax::name_text(write.name()));
                 self.escape(&write.value(), state);
                 true
             }
@@ -538,7 +529,8 @@ impl<'pr> Inferrer<'pr, '_> {
             // `k << "q"` (`def k = @x`), `self.items.clear`: what a method of
             // the object gives may be what any of its ivars holds.
             None | Some(Node::SelfNode { .. }) => {
-                if let Some(flow) = state.as_mut() {
+                // (Asked first: see `forget_local_contents`.)
+                if let Some(flow) = state.as_mut().filter(|f| f.ivars.values().any(Type::has_mutable_contents)) {
                     flow.ivars.retain(|_, held| !held.has_mutable_contents());
                 }
             }
@@ -758,5 +750,16 @@ impl<'pr> Inferrer<'pr, '_> {
             _ => {}
         }
         self.record(target, ty);
+    }
+}
+
+/// A local's type forgets what its mutable value holds (another name may
+/// change it). Asked first: a table shared with other flows is copied by
+/// any write, even one that changes nothing.
+fn forget_local_contents(flow: &mut super::flow::Flow, local: &str) {
+    if flow.locals.get(local).is_some_and(Type::has_mutable_contents) {
+        if let Some(ty) = flow.locals.get_mut(local) {
+            *ty = ty.forget_contents();
+        }
     }
 }

@@ -382,7 +382,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     (Node::ForwardingArgumentsNode { .. } | Node::BlockArgumentNode { .. }, _) => Arg::Forward,
                     (argument, ty) => {
                         let read = argument.as_local_variable_read_node();
-                        let param = read.zip(frame.forwardable.as_ref()).and_then(|(r, f)| f.param(&name(r.name())));
+                        let param = read
+                            .zip(frame.forwardable.as_ref())
+                            .and_then(|(r, f)| f.param(&crate::syntax::name_text(r.name())));
                         if let Some(param) = param {
                             forwarded.push((args.len(), param));
                         }
@@ -452,7 +454,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         let receiver_local = receiver_node
             .as_ref()
             .and_then(|r| r.as_local_variable_read_node())
-            .map(|read| crate::syntax::name(read.name()));
+            .map(|read| crate::syntax::name_text(read.name()));
         let site = CallSite {
             method: &method,
             args: &args,

@@ -97,6 +97,67 @@ where
     }
 }
 
+/// A table that can say it is empty and be emptied.
+pub trait Table {
+    fn is_empty(&self) -> bool;
+    fn clear(&mut self);
+}
+
+impl<K, V> Table for HashMap<K, V> {
+    fn is_empty(&self) -> bool {
+        HashMap::is_empty(self)
+    }
+    fn clear(&mut self) {
+        HashMap::clear(self)
+    }
+}
+
+impl<K> Table for HashSet<K> {
+    fn is_empty(&self) -> bool {
+        HashSet::is_empty(self)
+    }
+    fn clear(&mut self) {
+        HashSet::clear(self)
+    }
+}
+
+impl<T: Clone + Table> Shared<T> {
+    /// Empties the table, copying nothing when it is empty already (a
+    /// write through `DerefMut` copies a shared table first, even one that
+    /// changes nothing): most calls clear the ivar facts of a flow that
+    /// has none.
+    pub fn clear(&mut self) {
+        if !Table::is_empty(&*self.0) {
+            Table::clear(std::rc::Rc::make_mut(&mut self.0));
+        }
+    }
+}
+
+impl<K: Clone + Eq + std::hash::Hash, V: Clone> Shared<HashMap<K, V>> {
+    /// Removes `key`, copying nothing when it is not there (see [`Shared::clear`]).
+    pub fn remove<Q>(&mut self, key: &Q) -> Option<V>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: std::hash::Hash + Eq + ?Sized,
+    {
+        if !self.0.contains_key(key) {
+            return None;
+        }
+        std::rc::Rc::make_mut(&mut self.0).remove(key)
+    }
+}
+
+impl<K: Clone + Eq + std::hash::Hash> Shared<HashSet<K>> {
+    /// Removes `key`, copying nothing when it is not there (see [`Shared::clear`]).
+    pub fn remove<Q>(&mut self, key: &Q) -> bool
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: std::hash::Hash + Eq + ?Sized,
+    {
+        self.0.contains(key) && std::rc::Rc::make_mut(&mut self.0).remove(key)
+    }
+}
+
 impl<T: Clone> std::ops::DerefMut for Shared<T> {
     fn deref_mut(&mut self) -> &mut T {
         std::rc::Rc::make_mut(&mut self.0)
@@ -324,6 +385,26 @@ fn names_local(read: &str, local: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Emptying an empty table or removing what is not there copies no
+    /// shared table; removing what is there does. (Every call that may
+    /// write ivars clears them, most often in a flow that has none.)
+    #[test]
+    fn writes_that_change_nothing_copy_no_shared_table() {
+        let a = Flow::default();
+        let mut b = a.clone();
+        b.ivars.clear();
+        b.ivars_set.remove("@x");
+        b.locals.remove("x");
+        assert!(a.ivars.same(&b.ivars) && a.ivars_set.same(&b.ivars_set) && a.locals.same(&b.locals));
+        let mut c = b.clone();
+        c.locals.insert("x".into(), Type::nil());
+        let mut d = c.clone();
+        assert_eq!(d.locals.remove("x"), Some(Type::nil()));
+        assert!(!c.locals.same(&d.locals) && c.locals.contains_key("x") && !d.locals.contains_key("x"));
+        // Two empty flows share their tables from the start.
+        assert!(Flow::default().locals.same(&Flow::default().locals));
+    }
 
     #[test]
     fn a_local_bound_on_one_path_is_nil_on_the_other() {

@@ -83,6 +83,16 @@ struct MethodScope {
     reads_implicitly: bool,
 }
 
+impl MethodScope {
+    /// Notes a local read, copying its name only the first time.
+    fn note_read(&mut self, id: ruby_prism::ConstantId<'_>) {
+        let local = crate::syntax::name_text(id);
+        if !self.reads.contains(&*local) {
+            self.reads.insert(local.into_owned());
+        }
+    }
+}
+
 impl<'pr> Visit<'pr> for MethodScope {
     fn visit_branch_node_enter(&mut self, _node: Node<'pr>) {
         ensure_room();
@@ -102,21 +112,21 @@ impl<'pr> Visit<'pr> for MethodScope {
     }
 
     fn visit_local_variable_read_node(&mut self, node: &LocalVariableReadNode<'pr>) {
-        self.reads.insert(name(node.name()));
+        self.note_read(node.name());
     }
 
     fn visit_local_variable_operator_write_node(&mut self, node: &LocalVariableOperatorWriteNode<'pr>) {
-        self.reads.insert(name(node.name()));
+        self.note_read(node.name());
         ruby_prism::visit_local_variable_operator_write_node(self, node);
     }
 
     fn visit_local_variable_or_write_node(&mut self, node: &LocalVariableOrWriteNode<'pr>) {
-        self.reads.insert(name(node.name()));
+        self.note_read(node.name());
         ruby_prism::visit_local_variable_or_write_node(self, node);
     }
 
     fn visit_local_variable_and_write_node(&mut self, node: &LocalVariableAndWriteNode<'pr>) {
-        self.reads.insert(name(node.name()));
+        self.note_read(node.name());
         ruby_prism::visit_local_variable_and_write_node(self, node);
     }
 
