@@ -397,16 +397,19 @@ impl NameTable {
         if let Some(absolute) = written.strip_prefix("::") {
             return Name::from(absolute);
         }
-        for depth in (0..=context.len()).rev() {
-            let mut candidate = context[..depth].join("::");
-            if !candidate.is_empty() {
+        let mut candidate = String::new();
+        for depth in (1..=context.len()).rev() {
+            candidate.clear();
+            for part in &context[..depth] {
+                candidate.push_str(part);
                 candidate.push_str("::");
             }
             candidate.push_str(written);
-            if self.known.contains(&candidate) {
-                return Name::from(candidate);
+            if self.known.contains(candidate.as_str()) {
+                return Name::from(candidate.as_str());
             }
         }
+        // At the top level the name is itself, known or not.
         written.clone()
     }
 }
@@ -418,6 +421,19 @@ mod tests {
 
     fn env(sources: &[&str]) -> Environment {
         Environment::build(sources.iter().map(|s| convert_file(s).unwrap()).collect())
+    }
+
+    #[test]
+    fn names_resolve_from_the_innermost_scope_out() {
+        let table = NameTable { known: ["A::C", "C", "A::B::D", "E"].into_iter().map(String::from).collect() };
+        let resolve = |context: &[&str], written: &str| table.resolve(context, &Name::from(written)).to_string();
+        assert_eq!(resolve(&["A", "B"], "C"), "A::C");
+        assert_eq!(resolve(&["A", "B"], "D"), "A::B::D");
+        assert_eq!(resolve(&["A"], "D"), "D", "an unknown name stays as written");
+        assert_eq!(resolve(&["A", "B"], "E"), "E");
+        assert_eq!(resolve(&["A", "B"], "::C"), "C", "an absolute name is itself");
+        assert_eq!(resolve(&[], "C"), "C");
+        assert_eq!(resolve(&["A"], "B::D"), "A::B::D", "a path resolves by its whole spelling");
     }
 
     #[test]
