@@ -270,10 +270,10 @@ fn run_rules(
     reused: Option<Prior>,
     reads: &mut Vec<Dep>,
 ) -> Vec<Diagnostic> {
-    let suppressions = Suppressions::of(parsed);
     let signatures = signatures_of(settings);
     let env = &signatures.env;
     let context = RuleContext::new(parsed, display, env, project).in_project(link, reused);
+    let suppressions = Suppressions::of(context.markers());
     let mut diagnostics = Vec::new();
     for rule in rules::all() {
         let Some(severity) = settings.severity_of(rule) else { continue };

@@ -32,6 +32,9 @@ pub struct RuleContext<'f, 'src> {
     /// Whether code the engine cannot see may run before this file's: asked
     /// at every call a rule judges, the same answer for the whole file.
     unseen_code: OnceCell<bool>,
+    /// The file's suppression markers: the rules about markers and the
+    /// suppression of findings all read them.
+    markers: OnceCell<Vec<crate::suppression::Placed>>,
 }
 
 impl<'f, 'src> RuleContext<'f, 'src> {
@@ -49,6 +52,7 @@ impl<'f, 'src> RuleContext<'f, 'src> {
             block_spans: OnceCell::new(),
             hazards: OnceCell::new(),
             unseen_code: OnceCell::new(),
+            markers: OnceCell::new(),
         }
     }
 
@@ -63,6 +67,11 @@ impl<'f, 'src> RuleContext<'f, 'src> {
     /// Inference over the file, run on first use only.
     pub fn inference(&self) -> &Inference<'f, 'f> {
         self.inference.get_or_init(|| infer_with_prior(self.parsed, self.env, self.link.take(), self.reused.take()))
+    }
+
+    /// Every suppression marker in the file's comments, in source order.
+    pub fn markers(&self) -> &[crate::suppression::Placed] {
+        self.markers.get_or_init(|| crate::suppression::markers(self.parsed))
     }
 
     /// The inference, if some rule asked for it.

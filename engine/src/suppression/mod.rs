@@ -29,7 +29,7 @@ pub fn markers(parsed: &ParsedFile<'_>) -> Vec<Placed> {
         .comments()
         .filter(|comment| comment.type_() == CommentType::InlineComment)
         // Every marker has `rigor:` in it: most comments need no decoding.
-        .filter(|comment| memchr::memmem::find(comment.text(), b"rigor:").is_some())
+        .filter(|comment| MARKER_WORD.with(|finder| finder.find(comment.text()).is_some()))
         .filter_map(|comment| {
             let text = crate::syntax::decoded(comment.text());
             let marker = marker::parse(&text)?;
@@ -37,6 +37,11 @@ pub fn markers(parsed: &ParsedFile<'_>) -> Vec<Placed> {
             Some(Placed { offset, line: parsed.lines().position(offset).0, marker })
         })
         .collect()
+}
+
+thread_local! {
+    /// Built once: a search built per comment cost more than the search.
+    static MARKER_WORD: memchr::memmem::Finder<'static> = memchr::memmem::Finder::new(b"rigor:");
 }
 
 /// What a file's markers silence.
@@ -47,9 +52,9 @@ pub struct Suppressions {
 }
 
 impl Suppressions {
-    pub fn of(parsed: &ParsedFile<'_>) -> Suppressions {
+    pub fn of(markers: &[Placed]) -> Suppressions {
         let mut suppressions = Suppressions::default();
-        for placed in markers(parsed) {
+        for placed in markers.iter().cloned() {
             match placed.marker {
                 Marker::Line(tokens) => suppressions.by_line.entry(placed.line).or_default().extend(tokens),
                 Marker::File(tokens) => suppressions.file.extend(tokens),

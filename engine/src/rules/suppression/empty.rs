@@ -1,6 +1,6 @@
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
-use crate::suppression::{markers, Marker};
+use crate::suppression::Marker;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "suppression.empty",
@@ -20,8 +20,7 @@ pub static RULE: RuleInfo = RuleInfo {
 };
 
 fn check(context: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
-    let file = context.parsed;
-    for placed in markers(file) {
+    for placed in context.markers() {
         if let Marker::Line(tokens) | Marker::File(tokens) = &placed.marker {
             if tokens.is_empty() {
                 let spelling = placed.marker.spelling();

@@ -1,6 +1,6 @@
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
-use crate::suppression::{markers, Marker};
+use crate::suppression::Marker;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "suppression.unknown-marker",
@@ -23,8 +23,7 @@ pub static RULE: RuleInfo = RuleInfo {
 };
 
 fn check(context: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
-    let file = context.parsed;
-    for placed in markers(file) {
+    for placed in context.markers() {
         if let Marker::Unknown(word) = &placed.marker {
             out.push(Finding::new(
                 &RULE,

@@ -1,6 +1,6 @@
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
-use crate::suppression::{known, markers, Marker};
+use crate::suppression::{known, Marker};
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "suppression.unknown-rule",
@@ -24,8 +24,7 @@ pub static RULE: RuleInfo = RuleInfo {
 };
 
 fn check(context: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
-    let file = context.parsed;
-    for placed in markers(file) {
+    for placed in context.markers() {
         let (Marker::Line(tokens) | Marker::File(tokens)) = &placed.marker else { continue };
         for token in tokens.iter().filter(|token| !known::is_known(token)) {
             out.push(Finding::new(
