@@ -69,16 +69,19 @@ pub(super) fn analyse(
     let targets = files::expand(&paths, &io.cwd, &config.exclude);
     let mut config = config;
     cache.apply(&mut config, &io.cwd);
-    let signatures = crate::signatures::load(&config, &io.cwd);
-    config
-        .warnings
-        .extend(signatures.warnings.iter().map(|w| ConfigWarning { kind: "signatures", message: w.clone() }));
-    config.settings.signatures = Some(signatures.signatures);
     let project_files = files::project_files(&config, &targets, &io.cwd);
-    let (reports, figures) = workspace::with_workspace(&io.cwd, config.cache_dir.as_deref(), |workspace| {
-        let mut project = workspace.project(&project_files, &io.cwd, &config.settings);
+    let cache_dir = config.cache_dir.clone();
+    let (reports, figures) = workspace::with_workspace(&io.cwd, cache_dir.as_deref(), |workspace| {
+        let (signatures, looked) = workspace::load_signatures_looking(workspace, &config, &project_files, &io.cwd);
+        config
+            .warnings
+            .extend(signatures.warnings.iter().map(|w| ConfigWarning { kind: "signatures", message: w.clone() }));
+        config.settings.signatures = Some(signatures.signatures);
+        let mut project = workspace.project_looked(looked, &io.cwd, &config.settings);
         let reports = workspace.check(&mut project, &targets, &io.cwd, &config.settings);
-        (reports, project.figures)
+        let figures = std::mem::take(&mut project.figures);
+        workspace::discard(project);
+        (reports, figures)
     });
     Ok(Ok(Analysed { config, reports, figures }))
 }

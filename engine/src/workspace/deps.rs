@@ -62,9 +62,14 @@ impl DepTable {
     /// The facts a [`Numbering`] met that the table lacked, numbered on
     /// from its end as the numbering said.
     pub fn extend(&mut self, new: NewFacts) {
+        self.deps.reserve(new.0.len());
+        self.numbers.reserve(new.0.len());
         for (id, dep) in new.0 {
+            // A numbering hands out numbers only to facts the table lacks.
             debug_assert_eq!(id as usize, self.deps.len(), "numbers handed out in a row");
-            self.number(dep);
+            debug_assert!(!self.numbers.contains_key(&dep), "a new fact is new");
+            self.deps.push(dep.clone());
+            self.numbers.insert(dep, id);
         }
     }
 

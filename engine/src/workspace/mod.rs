@@ -166,6 +166,33 @@ impl Last {
     }
 }
 
+/// What [`Workspace::look`] found: the project's files that could be
+/// read, with what they hold, in the order asked.
+pub struct Looked {
+    present: Vec<(String, Source)>,
+    reread: usize,
+    rehashed: usize,
+    millis: f64,
+}
+
+/// Loads `config`'s signatures while `workspace` looks at the project's
+/// `files`: neither needs the other, and a cold run spends some ten
+/// milliseconds on each (the signatures mostly on one thread).
+pub fn load_signatures_looking(
+    workspace: &mut Workspace,
+    config: &crate::config::Config,
+    files: &[Target],
+    cwd: &Path,
+) -> (crate::signatures::ProjectSignatures, Looked) {
+    std::thread::scope(|scope| {
+        let looking = scope.spawn(|| workspace.look(files, cwd));
+        // Here, not on the new thread: loading keeps the main stack.
+        let signatures = crate::signatures::load(config, cwd);
+        let looked = looking.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (signatures, looked)
+    })
+}
+
 /// The project brought up to date for one call: its index with exports,
 /// the rules' project facts, and each file's number and content.
 pub struct Project {
@@ -341,9 +368,44 @@ impl Workspace {
 
     /// Brings the project made of `files` up to date (steps 1-4 above).
     pub fn project(&mut self, files: &[Target], cwd: &Path, settings: &Settings) -> Project {
+        let looked = self.look(files, cwd);
+        self.project_looked(looked, cwd, settings)
+    }
+
+    /// Step 1 alone: what each of `files` holds now. It needs neither the
+    /// settings nor the signatures, so a command may look while they load
+    /// (`project_loading_signatures`).
+    pub fn look(&mut self, files: &[Target], cwd: &Path) -> Looked {
+        let started = Instant::now();
+        let mut looked = Looked { present: Vec::new(), reread: 0, rehashed: 0, millis: 0.0 };
+        let displays: Vec<&String> = files
+            .iter()
+            .filter_map(|target| match target {
+                Target::File { display } => Some(display),
+                Target::Missing { .. } => None,
+            })
+            .collect();
+        let paths: Vec<PathBuf> = displays.iter().map(|display| cwd.join(display)).collect();
+        for (display, found) in displays.into_iter().zip(self.sources.look_all(&paths)) {
+            // A file that cannot be read is no part of the project.
+            let Ok((source, look)) = found else { continue };
+            match look {
+                Look::Unchanged => {}
+                Look::Rehashed => looked.rehashed += 1,
+                Look::Changed => looked.reread += 1,
+            }
+            looked.present.push((display.clone(), source));
+        }
+        looked.millis = started.elapsed().as_secs_f64() * 1e3;
+        looked
+    }
+
+    /// Steps 2-4, on what [`Self::look`] found.
+    pub fn project_looked(&mut self, looked: Looked, cwd: &Path, settings: &Settings) -> Project {
         let started = Instant::now();
         let mut phase = started;
-        let mut figures = CacheFigures::default();
+        let mut figures = CacheFigures { reread: looked.reread, rehashed: looked.rehashed, ..CacheFigures::default() };
+        let (present, looked_millis) = (looked.present, looked.millis);
         let context = Context::of(cwd, settings);
         if !self.context.as_ref().is_some_and(|c| c.same(&context)) {
             // Everything derived goes. The files' bytes stay: they are keyed
@@ -366,28 +428,8 @@ impl Workspace {
         let env = &signatures.env;
         self.open_disk(cwd, signatures.content);
 
-        // 1. Look at every file.
-        let mut present: Vec<(String, Source)> = Vec::new();
-        let displays: Vec<&String> = files
-            .iter()
-            .filter_map(|target| match target {
-                Target::File { display } => Some(display),
-                Target::Missing { .. } => None,
-            })
-            .collect();
-        let paths: Vec<PathBuf> = displays.iter().map(|display| cwd.join(display)).collect();
-        for (display, looked) in displays.into_iter().zip(self.sources.look_all(&paths)) {
-            // A file that cannot be read is no part of the project.
-            let Ok((source, look)) = looked else { continue };
-            match look {
-                Look::Unchanged => {}
-                Look::Rehashed => figures.rehashed += 1,
-                Look::Changed => figures.reread += 1,
-            }
-            present.push((display.clone(), source));
-        }
-
-        figures.phases.look = lap(&mut phase);
+        // 1. Every file was looked at (`look`).
+        figures.phases.look = looked_millis + lap(&mut phase);
         let key: Vec<(String, ContentHash)> = present.iter().map(|(d, s)| (d.clone(), s.hash)).collect();
         if let Some(last) = self.last.as_ref().filter(|last| last.files == key) {
             // Nothing changed: the last project stands as it was.
@@ -399,7 +441,7 @@ impl Workspace {
             figures.files_cached = self.files.len();
             figures.project_files = present.len();
             figures.index = "kept";
-            figures.millis = started.elapsed().as_secs_f64() * 1e3;
+            figures.millis = looked_millis + started.elapsed().as_secs_f64() * 1e3;
             note_figures(&figures);
             let ids = present.iter().enumerate().map(|(i, (d, _))| (d.clone(), i as FileId)).collect();
             return last.project(ids, present, figures);
@@ -562,7 +604,7 @@ impl Workspace {
             figures.files_cached = self.files.len();
             figures.project_files = present.len();
             figures.index = "cut off";
-            figures.millis = started.elapsed().as_secs_f64() * 1e3;
+            figures.millis = looked_millis + started.elapsed().as_secs_f64() * 1e3;
             note_figures(&figures);
             let last = self.last.as_mut().expect("same files as the last call");
             last.files = key;
@@ -578,15 +620,24 @@ impl Workspace {
         } else {
             (Arc::try_unwrap(structure).unwrap_or_else(|shared| (*shared).clone()), None)
         };
-        let index = Arc::new(analysis::on_analysis_thread(|| folded.with_exports(&exports)));
+        let files = &self.files;
+        let (index, facts) = analysis::on_analysis_thread(|| {
+            rayon::join(
+                || folded.with_exports(&exports),
+                // Beside the fold, whose own parallel work leaves a thread
+                // idle at times: merging the rules' facts is serial.
+                || {
+                    present
+                        .iter()
+                        .map(|(display, _)| files[display].facts.rules.clone())
+                        .fold(ProjectFacts::default(), ProjectFacts::merge)
+                        .settle()
+                },
+            )
+        });
+        let index = Arc::new(index);
         drop(exports);
         drop(interfaces);
-
-        let facts = present
-            .iter()
-            .map(|(display, _)| self.files[display].facts.rules.clone())
-            .fold(ProjectFacts::default(), ProjectFacts::merge)
-            .settle();
         let mut hasher = FxHasher::default();
         for (display, _) in &present {
             self.files[display].facts.shape_fingerprint.hash(&mut hasher);
@@ -598,7 +649,7 @@ impl Workspace {
         figures.files_cached = self.files.len();
         figures.project_files = present.len();
         figures.index = if same_structure { "refolded" } else { "rebuilt" };
-        figures.millis = started.elapsed().as_secs_f64() * 1e3;
+        figures.millis = looked_millis + started.elapsed().as_secs_f64() * 1e3;
         note_figures(&figures);
         self.generation += 1;
         let facts = Arc::new(facts);
@@ -903,6 +954,15 @@ fn note_figures(figures: &CacheFigures) {
 }
 
 static LAST_FIGURES: Mutex<Option<CacheFigures>> = Mutex::new(None);
+
+/// Drops what a command is done with, unless the process exits right
+/// after the command (see [`one_shot_process`]): a cold check's project
+/// index is some hundred thousand allocations to free, serially.
+pub fn discard<T>(value: T) {
+    if ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed) && !KEEP_WARM.load(std::sync::atomic::Ordering::Relaxed) {
+        std::mem::forget(value);
+    }
+}
 
 /// This process runs one command and exits (the `rigor` binary, not a
 /// test calling the CLI in-process): its workspace need not be freed.
