@@ -35,6 +35,8 @@ pub struct RuleContext<'f, 'src> {
     /// The file's suppression markers: the rules about markers and the
     /// suppression of findings all read them.
     markers: OnceCell<Vec<crate::suppression::Placed>>,
+    /// Each class's own `def`s with their visibility (two rules read it).
+    visibilities: OnceCell<rustc_hash::FxHashMap<String, crate::rules::def::visibility::ClassMethods>>,
 }
 
 impl<'f, 'src> RuleContext<'f, 'src> {
@@ -53,6 +55,7 @@ impl<'f, 'src> RuleContext<'f, 'src> {
             hazards: OnceCell::new(),
             unseen_code: OnceCell::new(),
             markers: OnceCell::new(),
+            visibilities: OnceCell::new(),
         }
     }
 
@@ -72,6 +75,12 @@ impl<'f, 'src> RuleContext<'f, 'src> {
     /// Every suppression marker in the file's comments, in source order.
     pub fn markers(&self) -> &[crate::suppression::Placed] {
         self.markers.get_or_init(|| crate::suppression::markers(self.parsed))
+    }
+
+    /// Each class the file opens (as written, qualified by nesting): its
+    /// superclass as written and its own methods' visibility.
+    pub fn visibilities(&self) -> &rustc_hash::FxHashMap<String, crate::rules::def::visibility::ClassMethods> {
+        self.visibilities.get_or_init(|| crate::rules::def::visibility::collect(&self.parsed.root()))
     }
 
     /// The inference, if some rule asked for it.

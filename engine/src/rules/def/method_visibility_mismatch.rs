@@ -1,6 +1,6 @@
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::call::site::shown;
-use crate::rules::def::visibility::{self, Visibility};
+use crate::rules::def::visibility::Visibility;
 use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::types::Type;
 
@@ -28,7 +28,7 @@ pub static RULE: RuleInfo = RuleInfo {
 };
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
-    let classes = visibility::collect(&cx.parsed.root());
+    let classes = cx.visibilities();
     if classes.values().all(|c| c.methods.values().all(|m| m.visibility != Visibility::Private)) {
         return;
     }

@@ -32,8 +32,8 @@ fn rank(visibility: Visibility) -> u8 {
 }
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
-    let classes = visibility::collect(&cx.parsed.root());
-    for (name, class) in &classes {
+    let classes = cx.visibilities();
+    for (name, class) in classes {
         for (method, defined) in &class.methods {
             // `initialize` and friends are private by nature.
             if matches!(method.as_str(), "initialize" | "initialize_copy" | "respond_to_missing?" | "method_missing") {
@@ -42,7 +42,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             let mut parent = class.superclass.clone();
             let mut seen = vec![name.clone()];
             while let Some(written) = parent.take() {
-                let Some(found) = resolve(&classes, name, &written) else { break };
+                let Some(found) = resolve(classes, name, &written) else { break };
                 if seen.contains(&found) {
                     break;
                 }
