@@ -36,6 +36,19 @@ pub fn load(config: &Config, cwd: &Path) -> ProjectSignatures {
     ProjectSignatures { signatures, warnings: all }
 }
 
+/// [`load`], while `work` runs on another thread: finding and reading a
+/// project's files needs no signatures, and a cold run spends some ten
+/// milliseconds on each, the signatures mostly on one thread.
+pub fn load_beside<T: Send>(config: &Config, cwd: &Path, work: impl FnOnce() -> T + Send) -> (ProjectSignatures, T) {
+    std::thread::scope(|scope| {
+        let working = scope.spawn(work);
+        // Here, not on the new thread: loading keeps the main stack.
+        let signatures = load(config, cwd);
+        let done = working.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (signatures, done)
+    })
+}
+
 /// The `.rbs` files [`load`] reads (what `sig-gen` looks type parameters
 /// up in).
 pub fn files(config: &Config, cwd: &Path) -> Vec<PathBuf> {

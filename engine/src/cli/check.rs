@@ -66,13 +66,15 @@ pub(super) fn analyse(
     } else {
         config.paths.clone().unwrap_or_else(|| vec!["lib".to_string()])
     };
-    let targets = files::expand(&paths, &io.cwd, &config.exclude);
     let mut config = config;
     cache.apply(&mut config, &io.cwd);
-    let project_files = files::project_files(&config, &targets, &io.cwd);
     let cache_dir = config.cache_dir.clone();
     let (reports, figures) = workspace::with_workspace(&io.cwd, cache_dir.as_deref(), |workspace| {
-        let (signatures, looked) = workspace::load_signatures_looking(workspace, &config, &project_files, &io.cwd);
+        let (signatures, (targets, looked)) = crate::signatures::load_beside(&config, &io.cwd, || {
+            let targets = files::expand(&paths, &io.cwd, &config.exclude);
+            let project_files = files::project_files(&config, &targets, &io.cwd);
+            (targets, workspace.look(&project_files, &io.cwd))
+        });
         config
             .warnings
             .extend(signatures.warnings.iter().map(|w| ConfigWarning { kind: "signatures", message: w.clone() }));

@@ -175,24 +175,6 @@ pub struct Looked {
     millis: f64,
 }
 
-/// Loads `config`'s signatures while `workspace` looks at the project's
-/// `files`: neither needs the other, and a cold run spends some ten
-/// milliseconds on each (the signatures mostly on one thread).
-pub fn load_signatures_looking(
-    workspace: &mut Workspace,
-    config: &crate::config::Config,
-    files: &[Target],
-    cwd: &Path,
-) -> (crate::signatures::ProjectSignatures, Looked) {
-    std::thread::scope(|scope| {
-        let looking = scope.spawn(|| workspace.look(files, cwd));
-        // Here, not on the new thread: loading keeps the main stack.
-        let signatures = crate::signatures::load(config, cwd);
-        let looked = looking.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (signatures, looked)
-    })
-}
-
 /// The project brought up to date for one call: its index with exports,
 /// the rules' project facts, and each file's number and content.
 pub struct Project {
@@ -374,7 +356,7 @@ impl Workspace {
 
     /// Step 1 alone: what each of `files` holds now. It needs neither the
     /// settings nor the signatures, so a command may look while they load
-    /// (`project_loading_signatures`).
+    /// (`signatures::load_beside`).
     pub fn look(&mut self, files: &[Target], cwd: &Path) -> Looked {
         let started = Instant::now();
         let mut looked = Looked { present: Vec::new(), reread: 0, rehashed: 0, millis: 0.0 };
