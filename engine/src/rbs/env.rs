@@ -199,8 +199,7 @@ impl Environment {
     }
 
     fn resolve_names(&mut self) {
-        let resolver =
-            NameTable { known: self.classes.keys().chain(self.aliases.keys()).map(|n| n.to_string()).collect() };
+        let resolver = NameTable::of(self.classes.keys().chain(self.aliases.keys()).map(|n| n.to_string()));
         for decl in self.classes.values_mut() {
             let own = decl.name.to_string();
             let context: Vec<&str> = own.split("::").collect();
@@ -390,12 +389,26 @@ pub fn bind(params: &[Arc<str>], args: &[RType]) -> HashMap<Arc<str>, RType> {
 
 struct NameTable {
     known: HashSet<String>,
+    /// Every segment but the first of a known name: a name whose first
+    /// segment is not one of them is known nowhere inside another.
+    inner_segments: HashSet<String>,
 }
 
 impl NameTable {
+    fn of(known: impl Iterator<Item = String>) -> NameTable {
+        let known: HashSet<String> = known.collect();
+        let inner_segments = known.iter().flat_map(|name| name.split("::").skip(1)).map(str::to_string).collect();
+        NameTable { known, inner_segments }
+    }
+
     fn resolve(&self, context: &[&str], written: &Name) -> Name {
         if let Some(absolute) = written.strip_prefix("::") {
             return Name::from(absolute);
+        }
+        let head = written.split("::").next().unwrap_or_default();
+        if !self.inner_segments.contains(head) {
+            // Most names: no scope holds one of that name.
+            return written.clone();
         }
         let mut candidate = String::new();
         for depth in (1..=context.len()).rev() {
@@ -425,7 +438,7 @@ mod tests {
 
     #[test]
     fn names_resolve_from_the_innermost_scope_out() {
-        let table = NameTable { known: ["A::C", "C", "A::B::D", "E"].into_iter().map(String::from).collect() };
+        let table = NameTable::of(["A::C", "C", "A::B::D", "E"].into_iter().map(String::from));
         let resolve = |context: &[&str], written: &str| table.resolve(context, &Name::from(written)).to_string();
         assert_eq!(resolve(&["A", "B"], "C"), "A::C");
         assert_eq!(resolve(&["A", "B"], "D"), "A::B::D");
@@ -434,6 +447,8 @@ mod tests {
         assert_eq!(resolve(&["A", "B"], "::C"), "C", "an absolute name is itself");
         assert_eq!(resolve(&[], "C"), "C");
         assert_eq!(resolve(&["A"], "B::D"), "A::B::D", "a path resolves by its whole spelling");
+        assert_eq!(resolve(&["A", "B"], "B::D"), "A::B::D");
+        assert_eq!(resolve(&["A", "B"], "B::C"), "B::C", "no scope holds it: as written");
     }
 
     #[test]
