@@ -726,8 +726,8 @@ impl ProjectIndex {
         index.made_on.dedup();
         index.core_made = index.made_on.iter().filter(|made| made.core).cloned().collect();
         index.made_table = MadeOnTable::of(&index.made_on);
+        // Leaves every class's parts merged (`merge_parts`).
         index.resolve_parts(env);
-        index.merge_parts();
         index.add_mixed_in_ivar_writes();
         index.core_defs.extend(index.core_mixin_methods(env));
         index.library_mixed = index.library_mixin_methods(env);
@@ -1286,30 +1286,27 @@ impl ProjectIndex {
         let mut part = class.clone();
         part.redefined = HashMap::default();
         for side in [Side::Instance, Side::Singleton] {
-            let table = match side {
-                Side::Instance => &mut part.instance_methods,
-                Side::Singleton => &mut part.singleton_methods,
+            let (own, table) = match side {
+                Side::Instance => (&class.instance_methods, &mut part.instance_methods),
+                Side::Singleton => (&class.singleton_methods, &mut part.singleton_methods),
             };
-            let mut names: Vec<String> = table.keys().cloned().collect();
-            names.sort();
+            // Numbered in name order, whatever order the table keeps.
+            let mut names: Vec<&String> = own.keys().collect();
+            names.sort_unstable();
             for method in names {
-                let entry = table[&method];
-                let converted = match entry {
-                    MethodEntry::Def(_) | MethodEntry::Reader(_) | MethodEntry::External(_) => {
-                        self.methods.push(ExternalMethod {
-                            returns: Type::untyped(),
-                            own: Type::untyped(),
-                            own_yields: None,
-                            yields: None,
-                            owner: class.name.clone(),
-                            side,
-                            name: method.clone(),
-                        });
-                        MethodEntry::External((self.methods.len() - 1) as u32)
-                    }
-                    other => other,
-                };
-                table.insert(method, converted);
+                let entry = table.get_mut(method).expect("a copy holds every name");
+                if let MethodEntry::Def(_) | MethodEntry::Reader(_) | MethodEntry::External(_) = entry {
+                    self.methods.push(ExternalMethod {
+                        returns: Type::untyped(),
+                        own: Type::untyped(),
+                        own_yields: None,
+                        yields: None,
+                        owner: class.name.clone(),
+                        side,
+                        name: method.clone(),
+                    });
+                    *entry = MethodEntry::External((self.methods.len() - 1) as u32);
+                }
             }
         }
         part
@@ -1340,7 +1337,8 @@ impl ProjectIndex {
     }
 
     /// Resolves each part's written superclass and mixins against the
-    /// whole project, in its own lexical scope.
+    /// whole project, in its own lexical scope, and merges each class's
+    /// parts as they then stand.
     fn resolve_parts(&mut self, env: &Environment) {
         let names = sorted_keys(&self.classes);
         // Two sweeps: a superclass found in the first helps resolve
@@ -1976,23 +1974,20 @@ impl ProjectIndex {
             Some((head, rest)) => (head, Some(rest)),
             None => (written, None),
         };
-        let mut found = None;
-        for scope in lexical.iter().rev() {
-            let full = format!("{scope}::{head}");
-            if known(&full) {
-                found = Some(Name::from(full));
-                break;
-            }
-        }
+        // One buffer for every `scope::head` tried (a format! each was half
+        // of this function's cost).
+        let mut full = String::new();
+        let mut known_in = |scope: &str| {
+            full.clear();
+            full.push_str(scope);
+            full.push_str("::");
+            full.push_str(head);
+            known(&full).then(|| Name::from(full.as_str()))
+        };
+        let mut found = lexical.iter().rev().find_map(|scope| known_in(scope));
         if found.is_none() {
             if let Some(innermost) = lexical.last() {
-                for ancestor in self.ancestor_names(env, innermost) {
-                    let full = format!("{ancestor}::{head}");
-                    if known(&full) {
-                        found = Some(Name::from(full));
-                        break;
-                    }
-                }
+                found = self.ancestor_names(env, innermost).iter().find_map(|ancestor| known_in(ancestor));
             }
         }
         let head = match found {
