@@ -72,3 +72,21 @@ fn request_for(config: &Config, cwd: &Path) -> (rbs::Request, Vec<String>) {
     }
     (rbs::Request { directories, libraries: config.libraries.clone(), ..request() }, warnings)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loading_beside_work_gives_both_and_raises_the_works_panic() {
+        let project = tempfile::tempdir().expect("a scratch directory");
+        let config = Config::default();
+        let (signatures, answer) = load_beside(&config, project.path(), || 41 + 1);
+        assert_eq!(answer, 42);
+        // The same set `load` gives (the process keeps one per fingerprint).
+        assert!(Arc::ptr_eq(&signatures.signatures, &load(&config, project.path()).signatures));
+        let raised = std::panic::catch_unwind(|| load_beside(&config, project.path(), || panic!("the look failed")));
+        let Err(payload) = raised else { panic!("the work's panic should reach the caller") };
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"the look failed"));
+    }
+}
