@@ -349,9 +349,6 @@ mod tests {
         assert_eq!(union([loose.clone(), loose.clone()]), loose);
     }
 
-    /// `join` skips the union where the result is surely one side: it must
-    /// give what the union gives, over unions of every kind of member, up
-    /// to and past the literal count that widens.
     /// Unions of every kind of member, up to and past the literal count
     /// that widens.
     fn samples() -> Vec<Type> {
@@ -385,6 +382,8 @@ mod tests {
         samples
     }
 
+    /// `join` skips the union where the result is surely one side: it must
+    /// give what the union gives, over every sample.
     #[test]
     fn join_is_the_union_of_its_sides() {
         let samples = samples();
