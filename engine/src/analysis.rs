@@ -13,7 +13,7 @@ use crate::rules::project::ProjectFacts;
 use crate::rules::{self, Finding, Profile, RuleContext, RuleInfo};
 use crate::stack_guard::{self, Failure};
 use crate::suppression::Suppressions;
-use crate::syntax::{ParsedFile, RubyVersion};
+use crate::syntax::{ParsedFile, RubyVersion, Tree};
 
 /// What decides which rules run and how severe they are.
 #[derive(Debug, Clone, Default)]
@@ -141,7 +141,7 @@ pub fn analyse_source(display: &str, source: &[u8], settings: &Settings) -> File
         Arc::try_unwrap(structure).unwrap_or_else(|_| ProjectIndex::structure(&[(display, &interface)], env));
     let index = Arc::new(structure.with_exports(&[Some(&exports)]));
     let facts = facts.settle();
-    analyse_with_link(display, source, settings, &facts, Some(ProjectLink::new(index, 0)), None).0
+    analyse_with_link(display, source, None, settings, &facts, Some(ProjectLink::new(index, 0)), None).0
 }
 
 /// What a file defines, read off its syntax alone: its interface for the
@@ -153,13 +153,17 @@ pub fn facts_of(
     version: RubyVersion,
     env: &Environment,
 ) -> (FileInterface, ProjectFacts) {
+    facts_of_parsed(display, &ParsedFile::parse_as(source, version), env)
+}
+
+/// [`facts_of`] a file already parsed.
+pub fn facts_of_parsed(display: &str, parsed: &ParsedFile<'_>, env: &Environment) -> (FileInterface, ProjectFacts) {
     stack_guard::guarded(|| {
-        let parsed = ParsedFile::parse_as(source, version);
-        if !parsed.errors().is_empty() {
+        if parsed.result.errors().next().is_some() {
             return (FileInterface::default(), ProjectFacts::default());
         }
         let index = ProgramIndex::build(&parsed.root(), env);
-        (index.interface(), ProjectFacts::of_file(&parsed, display))
+        (index.interface(), ProjectFacts::of_file(parsed, display))
     })
     .unwrap_or_default()
 }
@@ -180,9 +184,13 @@ pub struct Exported {
 }
 
 pub fn exports_of(source: &[u8], version: RubyVersion, env: &Environment, link: ProjectLink) -> Exported {
+    exports_of_parsed(&ParsedFile::parse_as(source, version), env, link)
+}
+
+/// [`exports_of`] a file already parsed.
+pub fn exports_of_parsed(parsed: &ParsedFile<'_>, env: &Environment, link: ProjectLink) -> Exported {
     stack_guard::guarded(|| {
-        let parsed = ParsedFile::parse_as(source, version);
-        if !parsed.errors().is_empty() {
+        if parsed.result.errors().next().is_some() {
             return Exported {
                 exports: FileExports::default(),
                 reads: Vec::new(),
@@ -191,7 +199,7 @@ pub fn exports_of(source: &[u8], version: RubyVersion, env: &Environment, link: 
                 recording: None,
             };
         }
-        let mut inference = infer::infer_for_exports(&parsed, env, link);
+        let mut inference = infer::infer_for_exports(parsed, env, link);
         let (mut exports, reads) = (inference.exports(), inference.project_reads());
         let policy = inference.index.project.as_ref().map_or(ParameterPolicy::Off, |p| p.index.policy);
         if policy != ParameterPolicy::Off {
@@ -218,14 +226,17 @@ pub fn exports_of(source: &[u8], version: RubyVersion, env: &Environment, link: 
 
 /// Checks one file of a project whose definitions are `project`.
 pub fn analyse_in_project(display: &str, source: &[u8], settings: &Settings, project: &ProjectFacts) -> FileReport {
-    analyse_with_link(display, source, settings, project, None, None).0
+    analyse_with_link(display, source, None, settings, project, None, None).0
 }
 
 /// Checks one file of a project, its inference reading the project index
-/// behind `link`; also says which project facts the analysis read.
+/// behind `link`; also says which project facts the analysis read. `tree`
+/// is `source` parsed already, with the settings' grammar, if it was.
+#[allow(clippy::too_many_arguments)]
 pub fn analyse_with_link(
     display: &str,
     source: &[u8],
+    tree: Option<&Tree>,
     settings: &Settings,
     project: &ProjectFacts,
     link: Option<ProjectLink>,
@@ -233,7 +244,14 @@ pub fn analyse_with_link(
 ) -> (FileReport, Vec<Dep>) {
     let mut reads = Vec::new();
     let outcome = stack_guard::guarded(|| {
-        let parsed = ParsedFile::parse_as(source, settings.target_ruby);
+        let own;
+        let parsed = match tree {
+            Some(tree) => tree.parsed(),
+            None => {
+                own = ParsedFile::parse_as(source, settings.target_ruby);
+                &own
+            }
+        };
         let errors = parsed.errors();
         let mut diagnostics: Vec<Diagnostic> = errors
             .iter()
@@ -244,7 +262,7 @@ pub fn analyse_with_link(
             .collect();
         let mut reads = Vec::new();
         if errors.is_empty() {
-            diagnostics.extend(run_rules(&parsed, display, settings, project, link, reused, &mut reads));
+            diagnostics.extend(run_rules(parsed, display, settings, project, link, reused, &mut reads));
         }
         (diagnostics, errors.len(), reads)
     });

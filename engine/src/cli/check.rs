@@ -73,7 +73,8 @@ pub(super) fn analyse(
         let (signatures, (targets, looked)) = crate::signatures::load_beside(&config, &io.cwd, || {
             let targets = files::expand(&paths, &io.cwd, &config.exclude);
             let project_files = files::project_files(&config, &targets, &io.cwd);
-            (targets, workspace.look(&project_files, &io.cwd))
+            let looked = workspace.look(&project_files, &io.cwd).keeping_trees_of(&targets);
+            (targets, looked)
         });
         config
             .warnings

@@ -48,6 +48,40 @@ impl<'a> ParsedFile<'a> {
     }
 }
 
+self_cell::self_cell!(
+    struct OwnedParse {
+        owner: std::sync::Arc<[u8]>,
+        #[covariant]
+        dependent: ParsedFile,
+    }
+);
+
+/// A file's parse that owns its source, so one call's passes (facts,
+/// exports, analysis) can share it instead of parsing the file again
+/// each: a parse is a sixth of a cold check's instructions.
+pub struct Tree(OwnedParse);
+
+// SAFETY: a `Tree` owns its parser and arena outright (nothing else
+// points into them), and Prism keeps no per-thread state: moving one to
+// another thread is moving a box. It is not `Sync`: one thread at a
+// time reads it.
+unsafe impl Send for Tree {}
+
+impl Tree {
+    pub fn parse(source: std::sync::Arc<[u8]>, version: RubyVersion) -> Tree {
+        Tree(OwnedParse::new(source, |bytes| ParsedFile::parse_as(bytes, version)))
+    }
+
+    pub fn parsed(&self) -> &ParsedFile<'_> {
+        self.0.borrow_dependent()
+    }
+
+    /// Whether this parsed these very bytes (the same shared buffer).
+    pub fn is_of(&self, source: &std::sync::Arc<[u8]>) -> bool {
+        std::sync::Arc::ptr_eq(self.0.borrow_owner(), source)
+    }
+}
+
 pub fn start(location: &Location<'_>) -> usize {
     location.start() as usize
 }
@@ -370,5 +404,25 @@ mod tests {
         assert_eq!(first_statement_key(":a").unwrap().display(), ":a");
         assert_eq!(first_statement_key(":\"a b\"").unwrap().display(), ":\"a b\"");
         assert_eq!(first_statement_key("\"a\"").unwrap().display(), "\"a\"");
+    }
+
+    #[test]
+    fn a_tree_read_on_another_thread_is_the_parse_of_its_own_bytes() {
+        let source: std::sync::Arc<[u8]> = b"class A\n  def m(x) = x + 1\nend\n".to_vec().into();
+        let tree = Tree::parse(source.clone(), RubyVersion::Latest);
+        assert!(tree.is_of(&source));
+        let copy: std::sync::Arc<[u8]> = source.to_vec().into();
+        assert!(!tree.is_of(&copy), "equal bytes elsewhere are another file's");
+        let seen = std::thread::spawn(move || {
+            let parsed = tree.parsed();
+            let root = parsed.root();
+            (root.location().end() as usize, parsed.errors().len(), parsed.lines().position(10))
+        })
+        .join()
+        .expect("read on its own thread");
+        // The program ends at its last `end`, before the final newline.
+        assert_eq!(seen, (source.len() - 1, 0, (2, 3)));
+        let broken = Tree::parse(b"def m(\n".to_vec().into(), RubyVersion::Latest);
+        assert!(!broken.parsed().errors().is_empty());
     }
 }

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap as HashMap, FxHasher};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 use std::hash::{Hash, Hasher};
 
 pub use figures::CacheFigures;
@@ -44,11 +44,17 @@ use crate::model::index::{Dep, FileExports, FileId, FileInterface, ProjectIndex,
 use crate::model::sources::{ContentHash, Look, Source, SourceStore};
 use crate::rbs::{Environment, Signatures};
 use crate::rules::project::ProjectFacts;
+use crate::syntax::Tree;
 
 /// How many files a workspace keeps by default: enough for a 20,000-file
 /// project; past it the least recently used are dropped (and derived
 /// again if asked for).
 pub const DEFAULT_CAPACITY: usize = 20_000;
+
+/// How much source a call keeps parsed between its passes. A tree takes
+/// about eight times its source (libruby's 5.7 MB: 45 MiB), so this holds
+/// at most some 130 MiB; it covers both benchmark corpora whole.
+pub const TREE_BUDGET: usize = 16 << 20;
 
 /// A value derived from a file, with the project facts it read and what
 /// they read as at the time: numbered in the workspace's [`DepTable`]
@@ -173,6 +179,36 @@ pub struct Looked {
     reread: usize,
     rehashed: usize,
     millis: f64,
+    /// The files whose parses the call keeps for its analyses.
+    keep_trees: HashSet<String>,
+}
+
+impl Looked {
+    /// Keeps each parse of one of `targets` this call makes, for its
+    /// analysis: parsed once instead of once per pass, at the price of
+    /// holding the trees until then.
+    /// Up to [`TREE_BUDGET`] bytes of source: past it, files are parsed
+    /// once per pass as before.
+    pub fn keeping_trees_of(self, targets: &[Target]) -> Looked {
+        self.keeping_trees_within(targets, TREE_BUDGET)
+    }
+
+    fn keeping_trees_within(mut self, targets: &[Target], budget: usize) -> Looked {
+        let sizes: HashMap<&str, usize> = self.present.iter().map(|(d, s)| (d.as_str(), s.bytes.len())).collect();
+        let mut left = budget;
+        let kept = targets.iter().filter_map(|target| match target {
+            Target::File { display } => {
+                let size = *sizes.get(display.as_str())?;
+                (size <= left).then(|| {
+                    left -= size;
+                    display.clone()
+                })
+            }
+            Target::Missing { .. } => None,
+        });
+        self.keep_trees = kept.collect();
+        self
+    }
 }
 
 /// The project brought up to date for one call: its index with exports,
@@ -193,6 +229,8 @@ pub struct Project {
     /// changed nothing the file read; else pass one, while they changed
     /// nothing pass one read): every command takes it instead.
     inferred: Mutex<HashMap<String, Reuse>>,
+    /// The parses this call kept of files it will analyse.
+    trees: Mutex<HashMap<String, Tree>>,
     pub figures: CacheFigures,
 }
 
@@ -217,8 +255,20 @@ impl Project {
             generation,
             fingerprints,
             inferred: Mutex::new(HashMap::default()),
+            trees: Mutex::new(HashMap::default()),
             figures,
         }
+    }
+
+    fn with_trees(mut self, trees: HashMap<String, Tree>) -> Project {
+        *self.trees.get_mut().unwrap_or_else(|p| p.into_inner()) = trees;
+        self
+    }
+
+    /// The parse of `display` this call kept, if it did (once: the caller
+    /// owns it).
+    fn take_tree(&self, display: &str) -> Option<Tree> {
+        self.trees.lock().unwrap_or_else(|p| p.into_inner()).remove(display)
     }
 
     /// Keeps of what the export pass inferred what this project's index
@@ -359,7 +409,8 @@ impl Workspace {
     /// (`signatures::load_beside`).
     pub fn look(&mut self, files: &[Target], cwd: &Path) -> Looked {
         let started = Instant::now();
-        let mut looked = Looked { present: Vec::new(), reread: 0, rehashed: 0, millis: 0.0 };
+        let mut looked =
+            Looked { present: Vec::new(), reread: 0, rehashed: 0, millis: 0.0, keep_trees: HashSet::default() };
         let displays: Vec<&String> = files
             .iter()
             .filter_map(|target| match target {
@@ -387,7 +438,7 @@ impl Workspace {
         let started = Instant::now();
         let mut phase = started;
         let mut figures = CacheFigures { reread: looked.reread, rehashed: looked.rehashed, ..CacheFigures::default() };
-        let (present, looked_millis) = (looked.present, looked.millis);
+        let (present, looked_millis, keep) = (looked.present, looked.millis, looked.keep_trees);
         let context = Context::of(cwd, settings);
         if !self.context.as_ref().is_some_and(|c| c.same(&context)) {
             // Everything derived goes. The files' bytes stay: they are keyed
@@ -444,15 +495,22 @@ impl Workspace {
         // What came from disk was not compared with the last call's: no cutoff.
         let mut same_structure = same_files && figures.disk_loaded == 0;
         let mut same_rules = same_structure;
-        let fresh: Vec<(String, Source, FileFacts)> = analysis::on_analysis_thread(|| {
+        let fresh: Vec<(String, Source, FileFacts, Option<Tree>)> = analysis::on_analysis_thread(|| {
             stale
                 .par_iter()
                 .map(|(display, source)| {
-                    (display.clone(), source.clone(), facts_of(display, &source.bytes, settings, env))
+                    let tree = Tree::parse(source.bytes.clone(), settings.target_ruby);
+                    let facts = facts_of(display, &tree, env);
+                    (display.clone(), source.clone(), facts, keep.contains(display).then_some(tree))
                 })
                 .collect()
         });
-        for (display, source, facts) in fresh {
+        // The parses kept for the analyses, taken by each pass that parses.
+        let mut trees: HashMap<String, Tree> = HashMap::default();
+        for (display, source, facts, tree) in fresh {
+            if let Some(tree) = tree {
+                trees.insert(display.clone(), tree);
+            }
             let facts = Arc::new(facts);
             match self.files.get_mut(&display) {
                 Some(state) => {
@@ -505,7 +563,7 @@ impl Workspace {
         // Every file's reads are looked at when the structure changed: on
         // the analysis threads, as the work they decide.
         let (files, table) = (&self.files, &self.deps);
-        let mut to_infer: Vec<(String, Source)> = analysis::on_analysis_thread(|| {
+        let to_infer: Vec<(String, Source)> = analysis::on_analysis_thread(|| {
             present
                 .par_iter()
                 .filter(|(display, source)| {
@@ -518,19 +576,28 @@ impl Workspace {
                 .collect()
         });
         figures.exports_derived = to_infer.len();
-        largest_first(&mut to_infer, |(_, source)| source.bytes.len());
+        let mut to_infer: Vec<(String, Source, Option<Tree>)> = to_infer
+            .into_iter()
+            .map(|(display, source)| {
+                let tree = trees.remove(&display);
+                (display, source, tree)
+            })
+            .collect();
+        largest_first(&mut to_infer, |(_, source, _)| source.bytes.len());
         let keyed = self.outlives_call;
         let numbering = Numbering::new(&self.deps);
-        type Derived = (String, Cached<Arc<FileExports>>, Option<Inferred>);
+        type Derived = (String, Cached<Arc<FileExports>>, Option<Inferred>, Option<Tree>);
         let derived: Vec<Derived> = analysis::on_analysis_thread(|| {
             to_infer
-                .par_iter()
+                .into_par_iter()
                 .with_max_len(1)
-                .map(|(display, source)| {
+                .map(|(display, source, tree)| {
+                    let display = &display;
                     // Only what folding may change is asked again in a
                     // call whose model is dropped after it.
                     let link = ProjectLink::new(structure.clone(), ids[display]).keeping(keyed);
-                    let found = analysis::exports_of(&source.bytes, settings.target_ruby, env, link);
+                    let tree = tree.unwrap_or_else(|| Tree::parse(source.bytes.clone(), settings.target_ruby));
+                    let found = analysis::exports_of_parsed(tree.parsed(), env, link);
                     // A model dropped after this call asks only whether the
                     // folded exports read the same (`keep_standing`): the
                     // other reads are not fingerprinted at all.
@@ -556,7 +623,7 @@ impl Workspace {
                     });
                     let inferred = found.types.map(|types| Inferred { types, pass_one, windows });
                     let cached = Cached { hash: source.hash, deps, value: Arc::new(found.exports), validated: 0 };
-                    (display.clone(), cached, inferred)
+                    (display.clone(), cached, inferred, keep.contains(display).then_some(tree))
                 })
                 .collect()
         });
@@ -564,7 +631,10 @@ impl Workspace {
         self.deps.extend(new);
         let mut inferred: HashMap<String, Inferred> = HashMap::default();
         let mut same_exports = true;
-        for (display, cached, found) in derived {
+        for (display, cached, found, tree) in derived {
+            if let Some(tree) = tree {
+                trees.insert(display.clone(), tree);
+            }
             if let Some(state) = self.files.get_mut(&display) {
                 same_exports &= state.exports.as_ref().is_some_and(|old| old.value == cached.value);
                 state.exports = Some(cached);
@@ -590,7 +660,8 @@ impl Workspace {
             note_figures(&figures);
             let last = self.last.as_mut().expect("same files as the last call");
             last.files = key;
-            return last.project(ids, present, figures).keep_standing(inferred, &self.files, &self.deps, keyed);
+            let project = last.project(ids, present, figures).with_trees(trees);
+            return project.keep_standing(inferred, &self.files, &self.deps, keyed);
         }
         // 5. Fold them in (the analyses in `check` read this).
         let exports: Vec<Option<&FileExports>> =
@@ -643,12 +714,9 @@ impl Workspace {
             facts_fingerprint,
             generation: self.generation,
         });
-        Project::new(index, facts, facts_fingerprint, ids, present, self.generation, figures).keep_standing(
-            inferred,
-            &self.files,
-            &self.deps,
-            keyed,
-        )
+        Project::new(index, facts, facts_fingerprint, ids, present, self.generation, figures)
+            .with_trees(trees)
+            .keep_standing(inferred, &self.files, &self.deps, keyed)
     }
 
     /// Checks `targets` as files of `project`, reusing each file's report
@@ -718,15 +786,16 @@ impl Workspace {
                         Some(reuse) => (Some(reuse.prior), reuse.reads),
                         None => (None, Vec::new()),
                     };
-                    work.push((at, display.clone(), source.clone(), prior, prior_reads))
+                    let tree = project.take_tree(display);
+                    work.push((at, display.clone(), source.clone(), tree, prior, prior_reads))
                 }
             }
         }
         project.inferred.lock().unwrap_or_else(|p| p.into_inner()).clear();
-        project.figures.reinferred = work.iter().filter(|w| !matches!(w.3, Some(Prior::Types(_)))).count();
+        project.figures.reinferred = work.iter().filter(|w| !matches!(w.4, Some(Prior::Types(_)))).count();
         project.figures.pass_one_reused = work
             .iter()
-            .filter(|w| match &w.3 {
+            .filter(|w| match &w.4 {
                 Some(Prior::PassOne(_)) => true,
                 Some(Prior::Windows(windows)) => windows.table_stands,
                 _ => false,
@@ -734,14 +803,14 @@ impl Workspace {
             .count();
         project.figures.defs_standing = work
             .iter()
-            .map(|w| match &w.3 {
+            .map(|w| match &w.4 {
                 Some(Prior::Windows(windows)) => windows.recording.windows.len(),
                 _ => 0,
             })
             .sum();
         project.figures.pass_one_defs_standing = work
             .iter()
-            .map(|w| match &w.3 {
+            .map(|w| match &w.4 {
                 Some(Prior::Windows(windows)) => {
                     windows.first.as_ref().map_or(0, |first| first.recording.windows.len())
                 }
@@ -756,10 +825,18 @@ impl Workspace {
         let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
             work.into_par_iter()
                 .with_max_len(1)
-                .map(|(at, display, source, types, prior_reads)| {
+                .map(|(at, display, source, tree, types, prior_reads)| {
                     let link = project.link(&display).map(|link| link.keeping(keyed));
-                    let (report, reads) =
-                        analysis::analyse_with_link(&display, &source.bytes, settings, &facts, link, types);
+                    debug_assert!(tree.as_ref().is_none_or(|tree| tree.is_of(&source.bytes)));
+                    let (report, reads) = analysis::analyse_with_link(
+                        &display,
+                        &source.bytes,
+                        tree.as_ref(),
+                        settings,
+                        &facts,
+                        link,
+                        types,
+                    );
                     let mut deps = Vec::new();
                     if keyed {
                         let reader = project.ids[&display];
@@ -823,7 +900,7 @@ impl Workspace {
 
 /// A target to analyse again: its place, path, content, what of the export
 /// pass's inference stands, and what that part read.
-type Reanalysis = (usize, String, Source, Option<Prior>, Vec<DepId>);
+type Reanalysis = (usize, String, Source, Option<Tree>, Option<Prior>, Vec<DepId>);
 
 /// What the export pass inferred of a file: its types, and pass one's
 /// table with what pass one read (recorded as the exports' reads are).
@@ -861,8 +938,8 @@ fn lap(phase: &mut Instant) -> f64 {
     millis
 }
 
-fn facts_of(display: &str, source: &[u8], settings: &Settings, env: &Environment) -> FileFacts {
-    let (interface, rules) = analysis::facts_of(display, source, settings.target_ruby, env);
+fn facts_of(display: &str, tree: &Tree, env: &Environment) -> FileFacts {
+    let (interface, rules) = analysis::facts_of_parsed(display, tree.parsed(), env);
     let shape_fingerprint = {
         let mut hasher = FxHasher::default();
         rules.shape_text().hash(&mut hasher);
@@ -969,11 +1046,77 @@ mod tests {
     use super::*;
 
     fn checked(workspace: &mut Workspace, root: &Path) -> String {
-        let targets: Vec<Target> =
-            ["a.rb", "b.rb", "c.rb"].into_iter().map(|d| Target::File { display: d.to_string() }).collect();
+        checked_files(workspace, root, &["a.rb", "b.rb", "c.rb"])
+    }
+
+    fn checked_files(workspace: &mut Workspace, root: &Path, names: &[&str]) -> String {
+        let targets = targets(names);
         let settings = Settings::default();
         let mut project = workspace.project(&targets, root, &settings);
         format!("{:?}", workspace.check(&mut project, &targets, root, &settings))
+    }
+
+    fn targets(names: &[&str]) -> Vec<Target> {
+        names.iter().map(|d| Target::File { display: d.to_string() }).collect()
+    }
+
+    #[test]
+    fn a_call_keeps_the_parses_of_its_targets_within_the_budget() {
+        let present = [("a.rb", 40), ("b.rb", 30), ("c.rb", 20), ("d.rb", 10)].map(|(display, size)| {
+            (display.to_string(), Source { bytes: vec![b'#'; size].into(), hash: size as u128 })
+        });
+        let looked = || Looked {
+            present: present.to_vec(),
+            reread: 0,
+            rehashed: 0,
+            millis: 0.0,
+            keep_trees: HashSet::default(),
+        };
+        let kept = |looked: Looked| -> Vec<String> {
+            let mut kept: Vec<String> = looked.keep_trees.into_iter().collect();
+            kept.sort();
+            kept
+        };
+        // Targets only, and only those that were read ("gone.rb" was not).
+        let asked = targets(&["a.rb", "c.rb", "gone.rb"]);
+        assert_eq!(kept(looked().keeping_trees_within(&asked, 1000)), ["a.rb", "c.rb"]);
+        // In the order asked, while they fit: b (30) does not after a (40).
+        let asked = targets(&["a.rb", "b.rb", "c.rb", "d.rb"]);
+        assert_eq!(kept(looked().keeping_trees_within(&asked, 65)), ["a.rb", "c.rb"]);
+        assert!(kept(looked().keeping_trees_within(&asked, 5)).is_empty());
+    }
+
+    #[test]
+    fn a_check_on_the_parses_kept_answers_as_one_that_parses_each_pass() {
+        let dir = tempfile::tempdir().expect("scratch");
+        let root = dir.path();
+        let write = |name: &str, text: &str| std::fs::write(root.join(name), text).expect("write");
+        write("a.rb", "class Price < Object\n  def label = \"p\"\n  def n = @n\nend\n");
+        write("b.rb", "class Use\n  def m = Price.new.label.bogus\nend\n");
+        write("c.rb", "class Other\n  def n = Price.new.lable\nend\n");
+        write("d.rb", "class Broken\n  def broken(\nend\n");
+        let names = ["a.rb", "b.rb", "c.rb", "d.rb"];
+        let settings = Settings::default();
+        let kept_and_checked = |workspace: &mut Workspace| -> (usize, String) {
+            let asked = targets(&names);
+            let looked = workspace.look(&asked, root).keeping_trees_of(&asked);
+            let mut project = workspace.project_looked(looked, root, &settings);
+            let kept = project.trees.get_mut().expect("unpoisoned").len();
+            let reports = workspace.check(&mut project, &asked, root, &settings);
+            assert!(project.trees.get_mut().expect("unpoisoned").is_empty(), "the analyses took every tree");
+            (kept, format!("{reports:?}"))
+        };
+        let mut warm = Workspace::with_capacity(100);
+        let (kept, answer) = kept_and_checked(&mut warm);
+        assert_eq!(kept, 4, "every target, the one that does not parse too");
+        let parsed_each_pass = checked_files(&mut Workspace::with_capacity(100), root, &names);
+        assert!(answer.contains("bogus") && answer.contains("lable") && answer.contains("parse_errors: 3"), "{answer}");
+        assert_eq!(answer, parsed_each_pass);
+        // Warm, after an edit: only what is parsed again is kept.
+        write("b.rb", "class Use\n  def m = Price.new.label.bogus2\nend\n");
+        let (kept, answer) = kept_and_checked(&mut warm);
+        assert_eq!(kept, 1, "b.rb alone was parsed");
+        assert_eq!(answer, checked_files(&mut Workspace::with_capacity(100), root, &names));
     }
 
     #[test]
