@@ -4,6 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::infer::WalkedTree;
 use crate::infer::{self, FileTypes, Prior, ProgramIndex, ProjectLink};
 use crate::model::index::{Dep, FileExports, FileInterface, ProjectIndex};
 use crate::model::params::ParameterPolicy;
@@ -13,7 +14,7 @@ use crate::rules::project::ProjectFacts;
 use crate::rules::{self, Finding, Profile, RuleContext, RuleInfo};
 use crate::stack_guard::{self, Failure};
 use crate::suppression::Suppressions;
-use crate::syntax::{ParsedFile, RubyVersion, Tree};
+use crate::syntax::{ParsedFile, RubyVersion};
 
 /// What decides which rules run and how severe they are.
 #[derive(Debug, Clone, Default)]
@@ -153,16 +154,24 @@ pub fn facts_of(
     version: RubyVersion,
     env: &Environment,
 ) -> (FileInterface, ProjectFacts) {
-    facts_of_parsed(display, &ParsedFile::parse_as(source, version), env)
+    facts_of_parsed(display, &ParsedFile::parse_as(source, version), None, env)
 }
 
-/// [`facts_of`] a file already parsed.
-pub fn facts_of_parsed(display: &str, parsed: &ParsedFile<'_>, env: &Environment) -> (FileInterface, ProjectFacts) {
+/// [`facts_of`] a file already parsed, and maybe walked (`walk`).
+pub fn facts_of_parsed<'t>(
+    display: &str,
+    parsed: &'t ParsedFile<'t>,
+    walk: Option<ProgramIndex<'t>>,
+    env: &Environment,
+) -> (FileInterface, ProjectFacts) {
     stack_guard::guarded(|| {
         if parsed.result.errors().next().is_some() {
             return (FileInterface::default(), ProjectFacts::default());
         }
-        let index = ProgramIndex::build(&parsed.root(), env);
+        let index = match walk {
+            Some(walk) => walk.completed(env, None),
+            None => ProgramIndex::build(&parsed.root(), env),
+        };
         (index.interface(), ProjectFacts::of_file(parsed, display))
     })
     .unwrap_or_default()
@@ -184,11 +193,16 @@ pub struct Exported {
 }
 
 pub fn exports_of(source: &[u8], version: RubyVersion, env: &Environment, link: ProjectLink) -> Exported {
-    exports_of_parsed(&ParsedFile::parse_as(source, version), env, link)
+    exports_of_parsed(&ParsedFile::parse_as(source, version), None, env, link)
 }
 
-/// [`exports_of`] a file already parsed.
-pub fn exports_of_parsed(parsed: &ParsedFile<'_>, env: &Environment, link: ProjectLink) -> Exported {
+/// [`exports_of`] a file already parsed, and maybe walked (`walk`).
+pub fn exports_of_parsed<'t>(
+    parsed: &'t ParsedFile<'t>,
+    walk: Option<ProgramIndex<'t>>,
+    env: &Environment,
+    link: ProjectLink,
+) -> Exported {
     stack_guard::guarded(|| {
         if parsed.result.errors().next().is_some() {
             return Exported {
@@ -199,7 +213,7 @@ pub fn exports_of_parsed(parsed: &ParsedFile<'_>, env: &Environment, link: Proje
                 recording: None,
             };
         }
-        let mut inference = infer::infer_for_exports(parsed, env, link);
+        let mut inference = infer::infer_for_exports(parsed, env, link, walk);
         let (mut exports, reads) = (inference.exports(), inference.project_reads());
         let policy = inference.index.project.as_ref().map_or(ParameterPolicy::Off, |p| p.index.policy);
         if policy != ParameterPolicy::Off {
@@ -230,42 +244,28 @@ pub fn analyse_in_project(display: &str, source: &[u8], settings: &Settings, pro
 }
 
 /// Checks one file of a project, its inference reading the project index
-/// behind `link`; also says which project facts the analysis read. `tree`
-/// is `source` parsed already, with the settings' grammar, if it was.
+/// behind `link`; also says which project facts the analysis read. `kept`
+/// is `source` parsed (with the settings' grammar) and walked already, if
+/// it was.
 #[allow(clippy::too_many_arguments)]
 pub fn analyse_with_link(
     display: &str,
     source: &[u8],
-    tree: Option<&Tree>,
+    kept: Option<&mut WalkedTree>,
     settings: &Settings,
     project: &ProjectFacts,
     link: Option<ProjectLink>,
     reused: Option<Prior>,
 ) -> (FileReport, Vec<Dep>) {
     let mut reads = Vec::new();
-    let outcome = stack_guard::guarded(|| {
-        let own;
-        let parsed = match tree {
-            Some(tree) => tree.parsed(),
-            None => {
-                own = ParsedFile::parse_as(source, settings.target_ruby);
-                &own
-            }
-        };
-        let errors = parsed.errors();
-        let mut diagnostics: Vec<Diagnostic> = errors
-            .iter()
-            .map(|(offset, message)| {
-                let (line, column) = parsed.lines().position(*offset);
-                Diagnostic::without_rule(display, line, column, message.clone())
-            })
-            .collect();
-        let mut reads = Vec::new();
-        if errors.is_empty() {
-            diagnostics.extend(run_rules(parsed, display, settings, project, link, reused, &mut reads));
-        }
-        (diagnostics, errors.len(), reads)
-    });
+    let outcome = match kept {
+        Some(kept) => kept.with_taken(|parsed, walk| rules_on(parsed, walk, display, settings, project, link, reused)),
+        None => stack_guard::guarded(|| {
+            let parsed = ParsedFile::parse_as(source, settings.target_ruby);
+            rules_on(&parsed, None, display, settings, project, link, reused)
+        })
+        .and_then(|outcome| outcome),
+    };
     let (mut diagnostics, parse_errors) = match outcome {
         Ok((diagnostics, errors, read)) => {
             reads = read;
@@ -277,10 +277,41 @@ pub fn analyse_with_link(
     (FileReport { path: display.to_string(), diagnostics, parse_errors }, reads)
 }
 
+/// The parse errors of one parsed file, else the rules' findings, with
+/// what they read of the project.
+#[allow(clippy::too_many_arguments)]
+fn rules_on<'t>(
+    parsed: &'t ParsedFile<'t>,
+    walk: Option<ProgramIndex<'t>>,
+    display: &str,
+    settings: &Settings,
+    project: &ProjectFacts,
+    link: Option<ProjectLink>,
+    reused: Option<Prior>,
+) -> Result<(Vec<Diagnostic>, usize, Vec<Dep>), Failure> {
+    stack_guard::guarded(|| {
+        let errors = parsed.errors();
+        let mut diagnostics: Vec<Diagnostic> = errors
+            .iter()
+            .map(|(offset, message)| {
+                let (line, column) = parsed.lines().position(*offset);
+                Diagnostic::without_rule(display, line, column, message.clone())
+            })
+            .collect();
+        let mut reads = Vec::new();
+        if errors.is_empty() {
+            diagnostics.extend(run_rules(parsed, walk, display, settings, project, link, reused, &mut reads));
+        }
+        (diagnostics, errors.len(), reads)
+    })
+}
+
 /// Runs the enabled rules (`disable:` and the profile switch the others
 /// off), then drops what the file's markers silence.
-fn run_rules(
-    parsed: &ParsedFile<'_>,
+#[allow(clippy::too_many_arguments)]
+fn run_rules<'t>(
+    parsed: &'t ParsedFile<'t>,
+    walk: Option<ProgramIndex<'t>>,
     display: &str,
     settings: &Settings,
     project: &ProjectFacts,
@@ -290,7 +321,7 @@ fn run_rules(
 ) -> Vec<Diagnostic> {
     let signatures = signatures_of(settings);
     let env = &signatures.env;
-    let context = RuleContext::new(parsed, display, env, project).in_project(link, reused);
+    let context = RuleContext::new(parsed, display, env, project).in_project(link, reused).walked(walk);
     let suppressions = Suppressions::of(context.markers());
     let mut diagnostics = Vec::new();
     for rule in rules::all() {

@@ -378,6 +378,13 @@ impl<'pr> ProgramIndex<'pr> {
     /// a superclass or mixin defined elsewhere). The walk itself never
     /// looks at the project, so what the file declares is its own fact.
     pub fn build_in(root: &Node<'pr>, env: &Environment, project: Option<ProjectLink>) -> ProgramIndex<'pr> {
+        ProgramIndex::walk(root, env).completed(env, project)
+    }
+
+    /// What the file declares, walked from its tree: the part of the index
+    /// that reads no other file, so one walk serves each of a file's passes
+    /// ([`Self::walked_copy`]), each completing a copy for its project.
+    pub fn walk(root: &Node<'pr>, env: &Environment) -> ProgramIndex<'pr> {
         let mut index = ProgramIndex {
             classes: HashMap::default(),
             defs: Vec::new(),
@@ -451,12 +458,75 @@ impl<'pr> ProgramIndex<'pr> {
         walker.note_writes_through_aliases();
         index.joined_outside = index.join_own_outside_writes();
         index.root = Some(crate::syntax::node_clone(root));
+        index
+    }
+
+    /// Completes a walked index with what `project`'s other files add.
+    pub fn completed(mut self, env: &Environment, project: Option<ProjectLink>) -> ProgramIndex<'pr> {
+        debug_assert!(!self.complete, "completed once");
+        let index = &mut self;
         index.project = project;
         index.merge_other_files();
         index.resolve_pending(env);
         index.mark_extended_self();
         index.complete = true;
-        index
+        self
+    }
+
+    /// A copy of a walked index, to complete for another pass. Only a
+    /// walked one: a completed index holds answers read from its project.
+    pub fn walked_copy(&self) -> ProgramIndex<'pr> {
+        assert!(!self.complete && self.project.is_none(), "only a walked index is copied");
+        let defs = self.defs.iter().map(|def| DefInfo {
+            node: node_clone(&def.node),
+            owner: def.owner.clone(),
+            lexical: def.lexical.clone(),
+            dual: def.dual,
+        });
+        let constants = self.constants.iter().map(|(name, writes)| {
+            let writes = writes
+                .iter()
+                .map(|write| ConstantWrite { value: node_clone(&write.value), lexical: write.lexical.clone() });
+            (name.clone(), writes.collect())
+        });
+        ProgramIndex {
+            classes: self.classes.clone(),
+            defs: defs.collect(),
+            def_at: self.def_at.clone(),
+            top_methods: self.top_methods.clone(),
+            top_redefined: self.top_redefined.clone(),
+            constants: constants.collect(),
+            ivar_names: self.ivar_names.clone(),
+            class_at: self.class_at.clone(),
+            ivars_unknowable: self.ivars_unknowable,
+            outside_ivars: self.outside_ivars.clone(),
+            project: None,
+            // (Whatever the walk itself asked is answered as it was.)
+            restricted_defs: self.restricted_defs.clone(),
+            root: self.root.as_ref().map(node_clone),
+            resolved: self.resolved.clone(),
+            overrides: self.overrides.clone(),
+            written_outside: self.written_outside.clone(),
+            complete: false,
+            extended: self.extended.clone(),
+            mixed_from_outside: self.mixed_from_outside.clone(),
+            object_singleton_defs: self.object_singleton_defs.clone(),
+            redirects_output: self.redirects_output,
+            core_defs: self.core_defs.clone(),
+            top_level_defs: self.top_level_defs.clone(),
+            core_replaced: self.core_replaced.clone(),
+            made_on: self.made_on.clone(),
+            class_mixins: self.class_mixins.clone(),
+            top_object_extends: self.top_object_extends.clone(),
+            rewritten_constants: self.rewritten_constants.clone(),
+            written_on: self.written_on.clone(),
+            mutated_constants: self.mutated_constants.clone(),
+            mutated_readers: self.mutated_readers.clone(),
+            block_runners: self.block_runners.clone(),
+            block_handoffs: self.block_handoffs.clone(),
+            kept_block_writes: self.kept_block_writes.clone(),
+            joined_outside: self.joined_outside.clone(),
+        }
     }
 
     /// A class this file opens, or one the rest of the project defines.

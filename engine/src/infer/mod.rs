@@ -31,6 +31,7 @@ mod query;
 pub mod replay;
 mod scope_writes;
 mod signature;
+mod walked;
 mod yields;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -49,6 +50,7 @@ pub use index::{ProgramIndex, ProjectLink, Side, Superclass, OUTPUT_FUNCTIONS};
 pub use lookup::Callee;
 pub use query::Inference;
 pub use signature::Relation;
+pub use walked::WalkedTree;
 
 /// A node's identity: its byte range and kind.
 pub type NodeKey = (u32, u32, NodeKind);
@@ -115,7 +117,7 @@ pub fn infer_in_project<'pr, 'e>(
     env: &'e Environment,
     project: Option<ProjectLink>,
 ) -> Inference<'pr, 'e> {
-    infer_from(parsed, env, project, None, Mode::Plain)
+    infer_from(parsed, env, project, None, Mode::Plain, None)
 }
 
 /// The export pass's inference of a file: as [`infer_in_project`], also
@@ -124,11 +126,12 @@ pub fn infer_for_exports<'pr, 'e>(
     parsed: &'pr ParsedFile<'_>,
     env: &'e Environment,
     project: ProjectLink,
+    walk: Option<ProgramIndex<'pr>>,
 ) -> Inference<'pr, 'e> {
     let check = replay::checking().then(|| project.again());
-    let inference = infer_from(parsed, env, Some(project), None, Mode::Record);
+    let inference = infer_from(parsed, env, Some(project), None, Mode::Record, walk);
     if let Some(link) = check {
-        let plain = infer_from(parsed, env, Some(link), None, Mode::Plain).types;
+        let plain = infer_from(parsed, env, Some(link), None, Mode::Plain, None).types;
         replay::compare_exports(&inference.types, &plain, parsed.source, inference.replayed);
     }
     inference
@@ -172,10 +175,14 @@ fn infer_from<'pr, 'e>(
     project: Option<ProjectLink>,
     learned: Option<Option<IvarTable>>,
     mode: Mode,
+    walk: Option<ProgramIndex<'pr>>,
 ) -> Inference<'pr, 'e> {
     let root = parsed.root();
     let exporting = project.is_some();
-    let index = ProgramIndex::build_in(&root, env, project);
+    let index = match walk {
+        Some(walk) => walk.completed(env, project),
+        None => ProgramIndex::build_in(&root, env, project),
+    };
     let families = Rc::new(methods::ivar_families(&index));
     // Pass one learns what each instance variable is assigned; pass two
     // reads instance variables through that table.
@@ -349,30 +356,35 @@ pub fn types_in_project(
 ) -> FileTypes {
     match prior {
         Some(Prior::Types(types)) => *types,
-        Some(Prior::PassOne(table)) => infer_from(parsed, env, link, Some(table), Mode::Plain).types,
-        Some(prior @ Prior::Windows(_)) => infer_with_prior(parsed, env, link, Some(prior)).types,
+        Some(Prior::PassOne(table)) => infer_from(parsed, env, link, Some(table), Mode::Plain, None).types,
+        Some(prior @ Prior::Windows(_)) => infer_with_prior(parsed, env, link, Some(prior), None).types,
         None => infer_in_project(parsed, env, link).types,
     }
 }
 
 /// A file's inference, with what an earlier one lets it skip (see
 /// [`types_in_project`]); the index is built again in any case.
+/// `walk`: the file's index as walked already, if it was.
 pub fn infer_with_prior<'pr, 'e>(
     parsed: &'pr ParsedFile<'_>,
     env: &'e Environment,
     project: Option<ProjectLink>,
     prior: Option<Prior>,
+    walk: Option<ProgramIndex<'pr>>,
 ) -> Inference<'pr, 'e> {
     match prior {
         Some(Prior::Types(types)) => {
-            let index = ProgramIndex::build_in(&parsed.root(), env, project);
+            let index = match walk {
+                Some(walk) => walk.completed(env, project),
+                None => ProgramIndex::build_in(&parsed.root(), env, project),
+            };
             let families = Rc::new(methods::ivar_families(&index));
             Inference::new(*types, index, env, families)
         }
-        Some(Prior::PassOne(table)) => infer_from(parsed, env, project, Some(table), Mode::Plain),
+        Some(Prior::PassOne(table)) => infer_from(parsed, env, project, Some(table), Mode::Plain, walk),
         Some(Prior::Windows(windows)) => {
             let check = replay::checking().then(|| project.as_ref().map(ProjectLink::again)).flatten();
-            let replayed = infer_from(parsed, env, project, None, Mode::Replay(windows));
+            let replayed = infer_from(parsed, env, project, None, Mode::Replay(windows), walk);
             if let Some(link) = check {
                 let plain = infer_in_project(parsed, env, Some(link)).types;
                 eprintln!("REPLAY-TAKEN {}", replayed.replayed);
@@ -380,7 +392,7 @@ pub fn infer_with_prior<'pr, 'e>(
             }
             replayed
         }
-        None => infer_in_project(parsed, env, project),
+        None => infer_from(parsed, env, project, None, Mode::Plain, walk),
     }
 }
 

@@ -8,7 +8,7 @@ use ruby_prism::Node;
 
 use super::hazards::Hazards;
 use super::project::{FactsReader, ProjectFacts};
-use crate::infer::{infer_with_prior, FileTypes, Inference, Prior, ProjectLink};
+use crate::infer::{infer_with_prior, FileTypes, Inference, Prior, ProgramIndex, ProjectLink};
 use crate::rbs::Environment;
 use crate::syntax::walk::all_nodes;
 use crate::syntax::ParsedFile;
@@ -24,6 +24,9 @@ pub struct RuleContext<'f, 'src> {
     link: Cell<Option<ProjectLink>>,
     /// What an earlier inference of the same file found, to reuse.
     reused: Cell<Option<Prior>>,
+    /// The file's index as walked already, if it was: completed for the
+    /// inference instead of walking the tree again.
+    walk: Cell<Option<ProgramIndex<'f>>>,
     inference: OnceCell<Inference<'f, 'f>>,
     nodes: OnceCell<Vec<Node<'f>>>,
     calls: OnceCell<Vec<crate::rules::call::site::Call<'f>>>,
@@ -48,6 +51,7 @@ impl<'f, 'src> RuleContext<'f, 'src> {
             project: FactsReader::new(project),
             link: Cell::new(None),
             reused: Cell::new(None),
+            walk: Cell::new(None),
             inference: OnceCell::new(),
             nodes: OnceCell::new(),
             calls: OnceCell::new(),
@@ -67,9 +71,17 @@ impl<'f, 'src> RuleContext<'f, 'src> {
         self
     }
 
+    /// Starts the inference's index from this walk of the file.
+    pub fn walked(self, walk: Option<ProgramIndex<'f>>) -> Self {
+        self.walk.set(walk);
+        self
+    }
+
     /// Inference over the file, run on first use only.
     pub fn inference(&self) -> &Inference<'f, 'f> {
-        self.inference.get_or_init(|| infer_with_prior(self.parsed, self.env, self.link.take(), self.reused.take()))
+        self.inference.get_or_init(|| {
+            infer_with_prior(self.parsed, self.env, self.link.take(), self.reused.take(), self.walk.take())
+        })
     }
 
     /// Every suppression marker in the file's comments, in source order.

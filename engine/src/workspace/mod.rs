@@ -40,11 +40,12 @@ use crate::analysis::{self, FileReport, Settings};
 use crate::files::Target;
 use crate::infer::replay::{self, FirstPass, Recording};
 use crate::infer::{FileTypes, IvarTable, Prior, ProjectLink};
+use crate::infer::{ProgramIndex, WalkedTree};
 use crate::model::index::{Dep, FileExports, FileId, FileInterface, ProjectIndex, SharedIndex};
 use crate::model::sources::{ContentHash, Look, Source, SourceStore};
 use crate::rbs::{Environment, Signatures};
 use crate::rules::project::ProjectFacts;
-use crate::syntax::Tree;
+use crate::syntax::{ParsedFile, Tree};
 
 /// How many files a workspace keeps by default: enough for a 20,000-file
 /// project; past it the least recently used are dropped (and derived
@@ -230,7 +231,7 @@ pub struct Project {
     /// nothing pass one read): every command takes it instead.
     inferred: Mutex<HashMap<String, Reuse>>,
     /// The parses this call kept of files it will analyse.
-    trees: Mutex<HashMap<String, Tree>>,
+    trees: Mutex<HashMap<String, WalkedTree>>,
     pub figures: CacheFigures,
 }
 
@@ -260,14 +261,14 @@ impl Project {
         }
     }
 
-    fn with_trees(mut self, trees: HashMap<String, Tree>) -> Project {
+    fn with_trees(mut self, trees: HashMap<String, WalkedTree>) -> Project {
         *self.trees.get_mut().unwrap_or_else(|p| p.into_inner()) = trees;
         self
     }
 
     /// The parse of `display` this call kept, if it did (once: the caller
     /// owns it).
-    fn take_tree(&self, display: &str) -> Option<Tree> {
+    fn take_tree(&self, display: &str) -> Option<WalkedTree> {
         self.trees.lock().unwrap_or_else(|p| p.into_inner()).remove(display)
     }
 
@@ -495,18 +496,29 @@ impl Workspace {
         // What came from disk was not compared with the last call's: no cutoff.
         let mut same_structure = same_files && figures.disk_loaded == 0;
         let mut same_rules = same_structure;
-        let fresh: Vec<(String, Source, FileFacts, Option<Tree>)> = analysis::on_analysis_thread(|| {
+        let fresh: Vec<(String, Source, FileFacts, Option<WalkedTree>)> = analysis::on_analysis_thread(|| {
             stale
                 .par_iter()
                 .map(|(display, source)| {
                     let tree = Tree::parse(source.bytes.clone(), settings.target_ruby);
-                    let facts = facts_of(display, &tree, env);
-                    (display.clone(), source.clone(), facts, keep.contains(display).then_some(tree))
+                    if !keep.contains(display) {
+                        let facts = facts_of(display, tree.parsed(), None, env);
+                        return (display.clone(), source.clone(), facts, None);
+                    }
+                    let kept = WalkedTree::walk(tree, env);
+                    let facts = match &kept {
+                        Some(kept) => kept.with_copy(|parsed, walk| facts_of(display, parsed, walk, env)),
+                        // The walk failed: the facts meet the failure again.
+                        None => {
+                            facts_of(display, &ParsedFile::parse_as(&source.bytes, settings.target_ruby), None, env)
+                        }
+                    };
+                    (display.clone(), source.clone(), facts, kept)
                 })
                 .collect()
         });
-        // The parses kept for the analyses, taken by each pass that parses.
-        let mut trees: HashMap<String, Tree> = HashMap::default();
+        // The parses (and walks) kept for the analyses, taken by each pass.
+        let mut trees: HashMap<String, WalkedTree> = HashMap::default();
         for (display, source, facts, tree) in fresh {
             if let Some(tree) = tree {
                 trees.insert(display.clone(), tree);
@@ -576,7 +588,7 @@ impl Workspace {
                 .collect()
         });
         figures.exports_derived = to_infer.len();
-        let mut to_infer: Vec<(String, Source, Option<Tree>)> = to_infer
+        let mut to_infer: Vec<(String, Source, Option<WalkedTree>)> = to_infer
             .into_iter()
             .map(|(display, source)| {
                 let tree = trees.remove(&display);
@@ -586,7 +598,7 @@ impl Workspace {
         largest_first(&mut to_infer, |(_, source, _)| source.bytes.len());
         let keyed = self.outlives_call;
         let numbering = Numbering::new(&self.deps);
-        type Derived = (String, Cached<Arc<FileExports>>, Option<Inferred>, Option<Tree>);
+        type Derived = (String, Cached<Arc<FileExports>>, Option<Inferred>, Option<WalkedTree>);
         let derived: Vec<Derived> = analysis::on_analysis_thread(|| {
             to_infer
                 .into_par_iter()
@@ -596,8 +608,16 @@ impl Workspace {
                     // Only what folding may change is asked again in a
                     // call whose model is dropped after it.
                     let link = ProjectLink::new(structure.clone(), ids[display]).keeping(keyed);
-                    let tree = tree.unwrap_or_else(|| Tree::parse(source.bytes.clone(), settings.target_ruby));
-                    let found = analysis::exports_of_parsed(tree.parsed(), env, link);
+                    let tree = tree.or_else(|| {
+                        let walk = || WalkedTree::walk(Tree::parse(source.bytes.clone(), settings.target_ruby), env);
+                        keep.contains(display).then(walk).flatten()
+                    });
+                    let found = match &tree {
+                        Some(tree) => {
+                            tree.with_copy(|parsed, walk| analysis::exports_of_parsed(parsed, walk, env, link))
+                        }
+                        None => analysis::exports_of(&source.bytes, settings.target_ruby, env, link),
+                    };
                     // A model dropped after this call asks only whether the
                     // folded exports read the same (`keep_standing`): the
                     // other reads are not fingerprinted at all.
@@ -623,7 +643,7 @@ impl Workspace {
                     });
                     let inferred = found.types.map(|types| Inferred { types, pass_one, windows });
                     let cached = Cached { hash: source.hash, deps, value: Arc::new(found.exports), validated: 0 };
-                    (display.clone(), cached, inferred, keep.contains(display).then_some(tree))
+                    (display.clone(), cached, inferred, tree)
                 })
                 .collect()
         });
@@ -825,13 +845,13 @@ impl Workspace {
         let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
             work.into_par_iter()
                 .with_max_len(1)
-                .map(|(at, display, source, tree, types, prior_reads)| {
+                .map(|(at, display, source, mut tree, types, prior_reads)| {
                     let link = project.link(&display).map(|link| link.keeping(keyed));
                     debug_assert!(tree.as_ref().is_none_or(|tree| tree.is_of(&source.bytes)));
                     let (report, reads) = analysis::analyse_with_link(
                         &display,
                         &source.bytes,
-                        tree.as_ref(),
+                        tree.as_mut(),
                         settings,
                         &facts,
                         link,
@@ -900,7 +920,7 @@ impl Workspace {
 
 /// A target to analyse again: its place, path, content, what of the export
 /// pass's inference stands, and what that part read.
-type Reanalysis = (usize, String, Source, Option<Tree>, Option<Prior>, Vec<DepId>);
+type Reanalysis = (usize, String, Source, Option<WalkedTree>, Option<Prior>, Vec<DepId>);
 
 /// What the export pass inferred of a file: its types, and pass one's
 /// table with what pass one read (recorded as the exports' reads are).
@@ -938,8 +958,13 @@ fn lap(phase: &mut Instant) -> f64 {
     millis
 }
 
-fn facts_of(display: &str, tree: &Tree, env: &Environment) -> FileFacts {
-    let (interface, rules) = analysis::facts_of_parsed(display, tree.parsed(), env);
+fn facts_of<'t>(
+    display: &str,
+    parsed: &'t ParsedFile<'t>,
+    walk: Option<ProgramIndex<'t>>,
+    env: &Environment,
+) -> FileFacts {
+    let (interface, rules) = analysis::facts_of_parsed(display, parsed, walk, env);
     let shape_fingerprint = {
         let mut hasher = FxHasher::default();
         rules.shape_text().hash(&mut hasher);
