@@ -8,6 +8,7 @@ use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
+use hashbrown::HashTable;
 use rustc_hash::{FxBuildHasher, FxHashMap as HashMap};
 
 use crate::model::index::Dep;
@@ -19,8 +20,11 @@ pub type DepId = u32;
 const FIRST_RENUMBERING: usize = 1 << 16;
 
 pub struct DepTable {
-    numbers: HashMap<Dep, DepId>,
+    /// Each fact once, at its number.
     deps: Vec<Dep>,
+    /// The numbers, found by their fact's hash: the facts themselves are
+    /// in `deps` alone (not copied into a map's keys as well).
+    numbers: HashTable<DepId>,
     /// Past this many facts, the table is built again from the live
     /// answers' reads: facts nobody reads any more are dropped.
     limit: usize,
@@ -30,7 +34,7 @@ pub struct DepTable {
 
 impl Default for DepTable {
     fn default() -> Self {
-        DepTable { numbers: HashMap::default(), deps: Vec::new(), limit: FIRST_RENUMBERING, renumberings: 0 }
+        DepTable { numbers: HashTable::new(), deps: Vec::new(), limit: FIRST_RENUMBERING, renumberings: 0 }
     }
 }
 
@@ -43,14 +47,23 @@ impl DepTable {
         self.deps.len()
     }
 
-    fn number(&mut self, dep: Dep) -> DepId {
-        if let Some(id) = self.numbers.get(&dep) {
-            return *id;
-        }
+    /// The number of a fact whose hash is `hash`, if the table has it.
+    fn find(&self, hash: u64, dep: &Dep) -> Option<DepId> {
+        self.numbers.find(hash, |id| self.deps[*id as usize] == *dep).copied()
+    }
+
+    /// Adds a fact the table lacks, at the next number.
+    fn push(&mut self, hash: u64, dep: Dep) -> DepId {
         let id = DepId::try_from(self.deps.len()).expect("fewer than 2^32 facts");
-        self.deps.push(dep.clone());
-        self.numbers.insert(dep, id);
+        let deps = &self.deps;
+        self.numbers.insert_unique(hash, id, |id| hash_of(&deps[*id as usize]));
+        self.deps.push(dep);
         id
+    }
+
+    fn number(&mut self, dep: Dep) -> DepId {
+        let hash = hash_of(&dep);
+        self.find(hash, &dep).unwrap_or_else(|| self.push(hash, dep))
     }
 
     /// Forgets every fact (when every answer that read one goes).
@@ -62,14 +75,16 @@ impl DepTable {
     /// The facts a [`Numbering`] met that the table lacked, numbered on
     /// from its end as the numbering said.
     pub fn extend(&mut self, new: NewFacts) {
-        self.deps.reserve(new.0.len());
-        self.numbers.reserve(new.0.len());
-        for (id, dep) in new.0 {
-            // A numbering hands out numbers only to facts the table lacks.
-            debug_assert_eq!(id as usize, self.deps.len(), "numbers handed out in a row");
-            debug_assert!(!self.numbers.contains_key(&dep), "a new fact is new");
-            self.deps.push(dep.clone());
-            self.numbers.insert(dep, id);
+        debug_assert_eq!(new.from as usize, self.deps.len(), "numbered on from the table's end");
+        self.deps.reserve(new.facts.len());
+        let deps = &self.deps;
+        self.numbers.reserve(new.facts.len(), |id| hash_of(&deps[*id as usize]));
+        for slot in new.facts {
+            // A numbering hands out numbers only to facts the table lacks,
+            // each number once.
+            let (dep, hash) = slot.expect("numbers handed out in a row");
+            debug_assert!(self.find(hash, &dep).is_none(), "a new fact is new");
+            self.push(hash, dep);
         }
     }
 
@@ -133,14 +148,22 @@ impl DepTable {
 pub struct Numbering<'t> {
     table: &'t DepTable,
     /// New facts, in shards so that the threads seldom wait on each other.
-    new: [Mutex<HashMap<Dep, DepId>>; SHARDS],
+    new: [Mutex<HashMap<Dep, (DepId, u64)>>; SHARDS],
     next: AtomicU32,
 }
 
 const SHARDS: usize = 16;
 
-/// The facts a numbering met that its table lacked, by number.
-pub struct NewFacts(Vec<(DepId, Dep)>);
+/// The facts a numbering met that its table lacked, with their hashes, at
+/// their numbers from `from` on.
+pub struct NewFacts {
+    from: DepId,
+    facts: Vec<Option<(Dep, u64)>>,
+}
+
+fn hash_of(dep: &Dep) -> u64 {
+    FxBuildHasher.hash_one(dep)
+}
 
 impl<'t> Numbering<'t> {
     pub fn new(table: &'t DepTable) -> Numbering<'t> {
@@ -150,26 +173,32 @@ impl<'t> Numbering<'t> {
 
     /// The facts met that the table lacks, for [`DepTable::extend`].
     pub fn into_new(self) -> NewFacts {
-        let mut new: Vec<(DepId, Dep)> = Vec::new();
+        let from = DepId::try_from(self.table.len()).expect("fewer than 2^32 facts");
+        let count = self.next.into_inner() - from;
+        // The numbers handed out are the ones from `from` on, each once:
+        // each fact goes to its place, no sort needed.
+        let mut facts: Vec<Option<(Dep, u64)>> = Vec::with_capacity(count as usize);
+        facts.resize_with(count as usize, || None);
         for shard in self.new {
-            new.extend(shard.into_inner().unwrap_or_else(|p| p.into_inner()).into_iter().map(|(dep, id)| (id, dep)));
+            for (dep, (id, hash)) in shard.into_inner().unwrap_or_else(|p| p.into_inner()) {
+                facts[(id - from) as usize] = Some((dep, hash));
+            }
         }
-        new.sort_unstable_by_key(|(id, _)| *id);
-        NewFacts(new)
+        NewFacts { from, facts }
     }
 
     pub fn id(&self, dep: &Dep) -> DepId {
-        if let Some(id) = self.table.numbers.get(dep) {
-            return *id;
+        let hash = hash_of(dep);
+        if let Some(id) = self.table.find(hash, dep) {
+            return id;
         }
-        let shard = FxBuildHasher.hash_one(dep) as usize % SHARDS;
-        let mut new = self.new[shard].lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(id) = new.get(dep) {
+        let mut new = self.new[hash as usize % SHARDS].lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((id, _)) = new.get(dep) {
             return *id;
         }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         assert!(id < DepId::MAX, "fewer than 2^32 facts");
-        new.insert(dep.clone(), id);
+        new.insert(dep.clone(), (id, hash));
         id
     }
 }
