@@ -258,13 +258,11 @@ pub fn analyse_with_link(
     reused: Option<Prior>,
 ) -> (FileReport, Vec<Dep>) {
     let mut reads = Vec::new();
+    let job = Job { display, settings, project, link, reused };
     let outcome = match kept {
-        Some(kept) => kept.with_taken(|parsed, walk| rules_on(parsed, walk, display, settings, project, link, reused)),
-        None => stack_guard::guarded(|| {
-            let parsed = ParsedFile::parse_as(source, settings.target_ruby);
-            rules_on(&parsed, None, display, settings, project, link, reused)
-        })
-        .and_then(|outcome| outcome),
+        Some(kept) => kept.with_taken(|parsed, walk| rules_on(parsed, walk, job)),
+        None => stack_guard::guarded(|| rules_on(&ParsedFile::parse_as(source, settings.target_ruby), None, job))
+            .and_then(|outcome| outcome),
     };
     let (mut diagnostics, parse_errors) = match outcome {
         Ok((diagnostics, errors, read)) => {
@@ -277,18 +275,24 @@ pub fn analyse_with_link(
     (FileReport { path: display.to_string(), diagnostics, parse_errors }, reads)
 }
 
+/// One file's analysis: the file as reported, and what it is checked
+/// against.
+struct Job<'a> {
+    display: &'a str,
+    settings: &'a Settings,
+    project: &'a ProjectFacts,
+    link: Option<ProjectLink>,
+    reused: Option<Prior>,
+}
+
 /// The parse errors of one parsed file, else the rules' findings, with
 /// what they read of the project.
-#[allow(clippy::too_many_arguments)]
 fn rules_on<'t>(
     parsed: &'t ParsedFile<'t>,
     walk: Option<ProgramIndex<'t>>,
-    display: &str,
-    settings: &Settings,
-    project: &ProjectFacts,
-    link: Option<ProjectLink>,
-    reused: Option<Prior>,
+    job: Job<'_>,
 ) -> Result<(Vec<Diagnostic>, usize, Vec<Dep>), Failure> {
+    let display = job.display;
     stack_guard::guarded(|| {
         let errors = parsed.errors();
         let mut diagnostics: Vec<Diagnostic> = errors
@@ -300,7 +304,7 @@ fn rules_on<'t>(
             .collect();
         let mut reads = Vec::new();
         if errors.is_empty() {
-            diagnostics.extend(run_rules(parsed, walk, display, settings, project, link, reused, &mut reads));
+            diagnostics.extend(run_rules(parsed, walk, job, &mut reads));
         }
         (diagnostics, errors.len(), reads)
     })
@@ -308,17 +312,13 @@ fn rules_on<'t>(
 
 /// Runs the enabled rules (`disable:` and the profile switch the others
 /// off), then drops what the file's markers silence.
-#[allow(clippy::too_many_arguments)]
 fn run_rules<'t>(
     parsed: &'t ParsedFile<'t>,
     walk: Option<ProgramIndex<'t>>,
-    display: &str,
-    settings: &Settings,
-    project: &ProjectFacts,
-    link: Option<ProjectLink>,
-    reused: Option<Prior>,
+    job: Job<'_>,
     reads: &mut Vec<Dep>,
 ) -> Vec<Diagnostic> {
+    let Job { display, settings, project, link, reused } = job;
     let signatures = signatures_of(settings);
     let env = &signatures.env;
     let context = RuleContext::new(parsed, display, env, project).in_project(link, reused).walked(walk);
