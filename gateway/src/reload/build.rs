@@ -125,11 +125,24 @@ pub fn first_error(output: &str) -> String {
             return format!("{file}:{line}: {}", message.trim());
         }
     }
-    let fallback = lines
-        .iter()
-        .find(|l| l.to_lowercase().contains("error"))
-        .or_else(|| lines.iter().rev().find(|l| !l.trim().is_empty()));
+    let fallback =
+        lines.iter().find(|l| names_an_error(l)).or_else(|| lines.iter().rev().find(|l| !l.trim().is_empty()));
     fallback.map_or_else(|| "the build failed without output".to_string(), |l| l.trim().to_string())
+}
+
+/// Does the line say "error" as a word (`LLVM ERROR:`, `Error 2`) or as the
+/// end of a name (`IOError`)? A crate's name is not one: cargo's
+/// `Compiling thiserror v2.0` once stood for a full disk's real error.
+fn names_an_error(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    lower.match_indices("error").any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let rest = &line[at + "error".len()..];
+        let after = rest.strip_prefix('s').unwrap_or(rest).chars().next();
+        let starts_word = before.is_none_or(|c| !c.is_alphanumeric() && c != '_')
+            || (line[at..].starts_with("Er") && before.is_some_and(|c| c.is_alphabetic()));
+        starts_word && after.is_none_or(|c| !c.is_alphabetic())
+    })
 }
 
 /// cargo's closing lines, which name no location.
@@ -154,6 +167,16 @@ mod tests {
         let python = "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n  File \"engine.py\", line 7\n    def broken(:\n               ^\nSyntaxError: invalid syntax\n";
         assert_eq!(first_error(python), "engine.py:7: SyntaxError: invalid syntax");
         assert_eq!(first_error("make: *** [all] Error 2\n"), "make: *** [all] Error 2");
+        // A full disk: rustc may die (code 101) with LLVM's words, after cargo
+        // named crates whose names hold "error".
+        let full = "   Compiling thiserror v2.0.21\n   Compiling serde_core v1.0\nLLVM ERROR: IO failure on output stream: No space left on device\n";
+        assert_eq!(first_error(full), "LLVM ERROR: IO failure on output stream: No space left on device");
+        assert_eq!(first_error("   Compiling thiserror v2.0.21\nKilled\n"), "Killed");
+        assert_eq!(
+            first_error("build.rb:3: raised IOError: closed stream\nmore\n"),
+            "build.rb:3: raised IOError: closed stream"
+        );
+        assert_eq!(first_error("   Compiling terrors v1\n3 errors, stopping\nbye\n"), "3 errors, stopping");
         assert_eq!(first_error("something odd\nlast words\n"), "last words");
         assert_eq!(first_error(""), "the build failed without output");
     }
