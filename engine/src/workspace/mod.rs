@@ -496,19 +496,20 @@ impl Workspace {
         // What came from disk was not compared with the last call's: no cutoff.
         let mut same_structure = same_files && figures.disk_loaded == 0;
         let mut same_rules = same_structure;
+        // A target's parse and walk, made by the first pass that needs them
+        // and kept for the others (`None` for other files, or if the walk
+        // failed: each pass then meets the failure again, as before).
+        let walked = |display: &String, source: &Source| -> Option<WalkedTree> {
+            let walk = || WalkedTree::walk(Tree::parse(source.bytes.clone(), settings.target_ruby), env);
+            keep.contains(display).then(walk).flatten()
+        };
         let fresh: Vec<(String, Source, FileFacts, Option<WalkedTree>)> = analysis::on_analysis_thread(|| {
             stale
                 .par_iter()
                 .map(|(display, source)| {
-                    let tree = Tree::parse(source.bytes.clone(), settings.target_ruby);
-                    if !keep.contains(display) {
-                        let facts = facts_of(display, tree.parsed(), None, env);
-                        return (display.clone(), source.clone(), facts, None);
-                    }
-                    let kept = WalkedTree::walk(tree, env);
+                    let kept = walked(display, source);
                     let facts = match &kept {
                         Some(kept) => kept.with_copy(|parsed, walk| facts_of(display, parsed, walk, env)),
-                        // The walk failed: the facts meet the failure again.
                         None => {
                             facts_of(display, &ParsedFile::parse_as(&source.bytes, settings.target_ruby), None, env)
                         }
@@ -608,10 +609,7 @@ impl Workspace {
                     // Only what folding may change is asked again in a
                     // call whose model is dropped after it.
                     let link = ProjectLink::new(structure.clone(), ids[display]).keeping(keyed);
-                    let tree = tree.or_else(|| {
-                        let walk = || WalkedTree::walk(Tree::parse(source.bytes.clone(), settings.target_ruby), env);
-                        keep.contains(display).then(walk).flatten()
-                    });
+                    let tree = tree.or_else(|| walked(display, &source));
                     let found = match &tree {
                         Some(tree) => {
                             tree.with_copy(|parsed, walk| analysis::exports_of_parsed(parsed, walk, env, link))
