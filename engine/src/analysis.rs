@@ -92,6 +92,16 @@ pub fn on_analysis_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     analysis_pool().install(work)
 }
 
+/// Starts `work` on an analysis thread, not waiting for it: work a later
+/// step wants, begun while the caller runs something serial. A panic in it
+/// is dropped (a panic in a spawned job would abort the process): the step
+/// that wants the work does it again, where its failure is reported.
+pub fn spawn_on_analysis_thread(work: fn()) {
+    analysis_pool().spawn(move || {
+        let _ = std::panic::catch_unwind(work);
+    });
+}
+
 static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
 /// How many analysis threads to start (`--workers`); 0: one per core.
 static WORKERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -73,7 +73,12 @@ pub(super) fn analyse(
         let (signatures, (targets, looked)) = crate::signatures::load_beside(&config, &io.cwd, || {
             let targets = files::expand(&paths, &io.cwd, &config.exclude);
             let project_files = files::project_files(&config, &targets, &io.cwd);
-            let looked = workspace.look(&project_files, &io.cwd).keeping_trees_of(&targets);
+            // A missing method's judgement reads the standard library's
+            // signatures: loaded while the structure is built.
+            let stdlib = || {
+                crate::rules::call::stdlib_methods::environment();
+            };
+            let looked = workspace.look(&project_files, &io.cwd).keeping_trees_of(&targets).meanwhile(stdlib);
             (targets, looked)
         });
         config

@@ -182,6 +182,10 @@ pub struct Looked {
     millis: f64,
     /// The files whose parses the call keeps for its analyses.
     keep_trees: HashSet<String>,
+    /// Work the call will want later that reads nothing of the project,
+    /// run on an analysis thread while the structure is built (see
+    /// [`Looked::meanwhile`]).
+    meanwhile: Option<fn()>,
 }
 
 impl Looked {
@@ -208,6 +212,15 @@ impl Looked {
             Target::Missing { .. } => None,
         });
         self.keep_trees = kept.collect();
+        self
+    }
+
+    /// Runs `work` on an idle analysis thread while the structure is built
+    /// (one thread's work, with the pool's threads waiting), if this call
+    /// builds one. `work` must read nothing of the project, and leave
+    /// nothing behind but what a later call of it would find.
+    pub fn meanwhile(mut self, work: fn()) -> Looked {
+        self.meanwhile = Some(work);
         self
     }
 }
@@ -410,8 +423,14 @@ impl Workspace {
     /// (`signatures::load_beside`).
     pub fn look(&mut self, files: &[Target], cwd: &Path) -> Looked {
         let started = Instant::now();
-        let mut looked =
-            Looked { present: Vec::new(), reread: 0, rehashed: 0, millis: 0.0, keep_trees: HashSet::default() };
+        let mut looked = Looked {
+            present: Vec::new(),
+            reread: 0,
+            rehashed: 0,
+            millis: 0.0,
+            keep_trees: HashSet::default(),
+            meanwhile: None,
+        };
         let displays: Vec<&String> = files
             .iter()
             .filter_map(|target| match target {
@@ -439,7 +458,8 @@ impl Workspace {
         let started = Instant::now();
         let mut phase = started;
         let mut figures = CacheFigures { reread: looked.reread, rehashed: looked.rehashed, ..CacheFigures::default() };
-        let (present, looked_millis, keep) = (looked.present, looked.millis, looked.keep_trees);
+        let (present, looked_millis, keep, meanwhile) =
+            (looked.present, looked.millis, looked.keep_trees, looked.meanwhile);
         let context = Context::of(cwd, settings);
         if !self.context.as_ref().is_some_and(|c| c.same(&context)) {
             // Everything derived goes. The files' bytes stay: they are keyed
@@ -565,6 +585,9 @@ impl Workspace {
             present.iter().zip(&facts_now).map(|((display, _), facts)| (display.as_str(), &facts.interface)).collect();
         let reused_structure = self.last.as_ref().filter(|_| same_structure).map(|last| last.structure.clone());
         let structure = reused_structure.unwrap_or_else(|| {
+            if let Some(work) = meanwhile {
+                analysis::spawn_on_analysis_thread(work);
+            }
             Arc::new(ProjectIndex::structure(&interfaces, env).with_policy(settings.parameter_inference))
         });
         let ids: HashMap<String, FileId> =
@@ -1094,6 +1117,7 @@ mod tests {
             rehashed: 0,
             millis: 0.0,
             keep_trees: HashSet::default(),
+            meanwhile: None,
         };
         let kept = |looked: Looked| -> Vec<String> {
             let mut kept: Vec<String> = looked.keep_trees.into_iter().collect();
@@ -1140,6 +1164,52 @@ mod tests {
         let (kept, answer) = kept_and_checked(&mut warm);
         assert_eq!(kept, 1, "b.rb alone was parsed");
         assert_eq!(answer, checked_files(&mut Workspace::with_capacity(100), root, &names));
+    }
+
+    #[test]
+    fn work_meanwhile_runs_once_per_structure_built_and_changes_no_answer() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static RAN: AtomicUsize = AtomicUsize::new(0);
+        let dir = tempfile::tempdir().expect("scratch");
+        let root = dir.path();
+        let write = |name: &str, text: &str| std::fs::write(root.join(name), text).expect("write");
+        write("a.rb", "class Price < Object\n  def label = \"p\"\nend\n");
+        write("b.rb", "class Use\n  def m = Price.new.lable\nend\n");
+        let names = ["a.rb", "b.rb"];
+        let settings = Settings::default();
+        let counted = |workspace: &mut Workspace| -> String {
+            let asked = targets(&names);
+            let looked = workspace.look(&asked, root).meanwhile(|| {
+                RAN.fetch_add(1, Ordering::SeqCst);
+            });
+            let mut project = workspace.project_looked(looked, root, &settings);
+            format!("{:?}", workspace.check(&mut project, &asked, root, &settings))
+        };
+        // Spawned, not awaited: looked for until it has run (or long past).
+        let ran_by = |count: usize| {
+            let deadline = Instant::now() + std::time::Duration::from_secs(20);
+            while RAN.load(Ordering::SeqCst) < count && Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            RAN.load(Ordering::SeqCst)
+        };
+        let mut warm = Workspace::with_capacity(100);
+        let answer = counted(&mut warm);
+        assert_eq!(ran_by(1), 1, "the structure was built: the work ran");
+        assert_eq!(answer, checked_files(&mut Workspace::with_capacity(100), root, &names));
+        assert!(answer.contains("lable"), "{answer}");
+        // Nothing changed: the structure stands, and nothing runs.
+        assert_eq!(counted(&mut warm), answer);
+        // A body edit keeps the structure too.
+        write("b.rb", "class Use\n  def m = Price.new.label\nend\n");
+        let edited = counted(&mut warm);
+        assert_eq!(edited, checked_files(&mut Workspace::with_capacity(100), root, &names));
+        // A new class is a new structure.
+        write("b.rb", "class Used\n  def m = Price.new.label\nend\n");
+        counted(&mut warm);
+        assert_eq!(ran_by(2), 2, "built again: the work ran again");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert_eq!(RAN.load(Ordering::SeqCst), 2, "and only when built");
     }
 
     #[test]
