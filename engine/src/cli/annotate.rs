@@ -60,15 +60,17 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     let project = crate::workspace::project_of(&config, &[target], &io.cwd);
     let grammar = config.settings.target_ruby;
     let (link, prior) = project.inference_inputs(&args.file, &source);
+    let mut kept = project.take_parse(&args.file, &source);
     let annotations = crate::analysis::on_analysis_thread(|| {
         let outcome = stack_guard::guarded(|| {
-            let parsed = ParsedFile::parse_as(&source, grammar);
-            let errors = parsed.errors();
-            if !errors.is_empty() {
-                return Err(Unavailable::ParseErrors(errors.into_iter().map(|(_, m)| m).collect()));
-            }
-            let types = infer::types_in_project(&parsed, env, link, prior);
-            Ok(line_types(&parsed, &types))
+            infer::on_parse(kept.as_mut(), &source, grammar, |parsed, walk| {
+                let errors = parsed.errors();
+                if !errors.is_empty() {
+                    return Err(Unavailable::ParseErrors(errors.into_iter().map(|(_, m)| m).collect()));
+                }
+                let types = infer::types_in_project(parsed, env, link, prior, walk);
+                Ok(line_types(parsed, &types))
+            })
         });
         match outcome {
             Ok(result) => result,

@@ -12,7 +12,7 @@ use crate::infer;
 use crate::stack_guard;
 use crate::syntax::node_kind::is_expression;
 use crate::syntax::walk::all_nodes;
-use crate::syntax::{ParsedFile, RubyVersion};
+use crate::syntax::RubyVersion;
 use crate::types::{Tier, Type};
 
 #[derive(clap::Args)]
@@ -66,29 +66,32 @@ enum FileOutcome {
 
 /// Counts each expression of one file's source by the tier of its type,
 /// inferred as a file of its project.
+/// `kept`: the project's parse of these bytes, if it kept one.
 pub fn count_in_project(
     source: &[u8],
+    kept: Option<&mut infer::WalkedTree>,
     env: &crate::rbs::Environment,
     grammar: RubyVersion,
     link: Option<crate::infer::ProjectLink>,
     prior: Option<crate::infer::Prior>,
 ) -> Result<TierCounts, Vec<String>> {
     let outcome = stack_guard::guarded(|| {
-        let parsed = ParsedFile::parse_as(source, grammar);
-        let errors = parsed.errors();
-        if !errors.is_empty() {
-            return Err(errors.into_iter().map(|(_, message)| message).collect());
-        }
-        let types = infer::types_in_project(&parsed, env, link, prior);
-        let mut counts = TierCounts::default();
-        let untyped = Type::untyped();
-        for node in all_nodes(&parsed.root()) {
-            if is_expression(&node) {
-                let ty = types.of(&node).unwrap_or(&untyped);
-                counts.0[Tier::of(ty).index()] += 1;
+        infer::on_parse(kept, source, grammar, |parsed, walk| {
+            let errors = parsed.errors();
+            if !errors.is_empty() {
+                return Err(errors.into_iter().map(|(_, message)| message).collect());
             }
-        }
-        Ok(counts)
+            let types = infer::types_in_project(parsed, env, link, prior, walk);
+            let mut counts = TierCounts::default();
+            let untyped = Type::untyped();
+            for node in all_nodes(&parsed.root()) {
+                if is_expression(&node) {
+                    let ty = types.of(&node).unwrap_or(&untyped);
+                    counts.0[Tier::of(ty).index()] += 1;
+                }
+            }
+            Ok(counts)
+        })
     });
     match outcome {
         Ok(result) => result,
@@ -167,7 +170,8 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
                 let outcome = match std::fs::read(cwd.join(&display)) {
                     Ok(source) => {
                         let (link, prior) = project.inference_inputs(&display, &source);
-                        match count_in_project(&source, env, grammar, link, prior) {
+                        let mut kept = project.take_parse(&display, &source);
+                        match count_in_project(&source, kept.as_mut(), env, grammar, link, prior) {
                             Ok(counts) => FileOutcome::Counted(counts),
                             Err(errors) => FileOutcome::Failed(errors),
                         }
@@ -300,9 +304,9 @@ mod tests {
         assert_eq!(ratio(1, 3), 0.3333);
         assert_eq!(precise_ratio(&TierCounts::default()), 1.0);
         let env = crate::rbs::Environment::default();
-        let counts = count_in_project(b"x = 1\nx\n", &env, RubyVersion::Latest, None, None).unwrap();
+        let counts = count_in_project(b"x = 1\nx\n", None, &env, RubyVersion::Latest, None, None).unwrap();
         assert_eq!(counts.total(), 3);
         assert_eq!(counts.0[Tier::Constant.index()], 3);
-        assert!(count_in_project(b"def (", &env, RubyVersion::Latest, None, None).is_err());
+        assert!(count_in_project(b"def (", None, &env, RubyVersion::Latest, None, None).is_err());
     }
 }

@@ -132,7 +132,8 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     let grammar = config.settings.target_ruby;
     let answers = answer_all(&positions, &io.cwd, |file, source, offsets| {
         let (link, prior) = project.inference_inputs(file, source);
-        crate::analysis::on_analysis_thread(|| types_at(source, offsets, grammar, env, link, prior))
+        let mut kept = project.take_parse(file, source);
+        crate::analysis::on_analysis_thread(|| types_at(source, kept.as_mut(), offsets, grammar, env, link, prior))
     });
     if let [answer] = &answers[..] {
         return write_single(io, args.format, &positions[0], answer);
@@ -247,9 +248,11 @@ fn answer_all(
 /// The node class, type display and erasure at a position.
 type Found = (&'static str, String, String);
 
-/// Parses and types `source` once, then finds each offset's expression.
+/// Parses and types `source` once (or takes the project's parse of it,
+/// `kept`), then finds each offset's expression.
 fn types_at(
     source: &[u8],
+    kept: Option<&mut infer::WalkedTree>,
     offsets: &[usize],
     grammar: crate::syntax::RubyVersion,
     env: &crate::rbs::Environment,
@@ -257,19 +260,20 @@ fn types_at(
     prior: Option<crate::infer::Prior>,
 ) -> Result<Vec<Option<Found>>, Unavailable> {
     let outcome = stack_guard::guarded(|| {
-        let parsed = ParsedFile::parse_as(source, grammar);
-        let errors = parsed.errors();
-        if !errors.is_empty() {
-            return Err(Unavailable::ParseErrors(errors.into_iter().map(|(_, m)| m).collect()));
-        }
-        let types = infer::types_in_project(&parsed, env, link, prior);
-        let found = offsets.iter().map(|&offset| {
-            innermost_at(&parsed, offset).map(|node| {
-                let ty = types.of(&node).cloned().unwrap_or_else(Type::untyped);
-                (class_name(&node), display(&ty), erase(&ty))
-            })
-        });
-        Ok(found.collect())
+        infer::on_parse(kept, source, grammar, |parsed, walk| {
+            let errors = parsed.errors();
+            if !errors.is_empty() {
+                return Err(Unavailable::ParseErrors(errors.into_iter().map(|(_, m)| m).collect()));
+            }
+            let types = infer::types_in_project(parsed, env, link, prior, walk);
+            let found = offsets.iter().map(|&offset| {
+                innermost_at(parsed, offset).map(|node| {
+                    let ty = types.of(&node).cloned().unwrap_or_else(Type::untyped);
+                    (class_name(&node), display(&ty), erase(&ty))
+                })
+            });
+            Ok(found.collect())
+        })
     });
     match outcome {
         Ok(result) => result,

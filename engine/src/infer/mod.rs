@@ -50,7 +50,7 @@ pub use index::{ProgramIndex, ProjectLink, Side, Superclass, OUTPUT_FUNCTIONS};
 pub use lookup::Callee;
 pub use query::Inference;
 pub use signature::Relation;
-pub use walked::WalkedTree;
+pub use walked::{on_parse, WalkedTree};
 
 /// A node's identity: its byte range and kind.
 pub type NodeKey = (u32, u32, NodeKind);
@@ -348,17 +348,20 @@ struct PassOneWalk<'w, 'pr, 'e> {
 /// The types of a file of a project, inferred against the index behind
 /// `link`, or taken from `prior` where an earlier inference of the same
 /// bytes asked questions that index answers the same.
-pub fn types_in_project(
-    parsed: &ParsedFile<'_>,
+/// `walk`: the file's index as walked already, if it was (see
+/// [`on_parse`]).
+pub fn types_in_project<'pr>(
+    parsed: &'pr ParsedFile<'_>,
     env: &Environment,
     link: Option<ProjectLink>,
     prior: Option<Prior>,
+    walk: Option<ProgramIndex<'pr>>,
 ) -> FileTypes {
     match prior {
         Some(Prior::Types(types)) => *types,
-        Some(Prior::PassOne(table)) => infer_from(parsed, env, link, Some(table), Mode::Plain, None).types,
-        Some(prior @ Prior::Windows(_)) => infer_with_prior(parsed, env, link, Some(prior), None).types,
-        None => infer_in_project(parsed, env, link).types,
+        Some(Prior::PassOne(table)) => infer_from(parsed, env, link, Some(table), Mode::Plain, walk).types,
+        Some(prior @ Prior::Windows(_)) => infer_with_prior(parsed, env, link, Some(prior), walk).types,
+        None => infer_from(parsed, env, link, None, Mode::Plain, walk).types,
     }
 }
 

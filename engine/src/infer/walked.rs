@@ -5,7 +5,7 @@
 use super::ProgramIndex;
 use crate::rbs::Environment;
 use crate::stack_guard;
-use crate::syntax::{ParsedFile, Tree};
+use crate::syntax::{ParsedFile, RubyVersion, Tree};
 
 /// The walk of a tree that parsed without errors (others are never
 /// indexed: their analysis reports the errors alone).
@@ -58,10 +58,23 @@ impl WalkedTree {
     }
 }
 
+/// Runs `work` on a file's parse: the one kept (its walk taken), or one
+/// made now of `source` (and no walk: the index is built as before).
+pub fn on_parse<R>(
+    kept: Option<&mut WalkedTree>,
+    source: &[u8],
+    grammar: RubyVersion,
+    work: impl for<'t> FnOnce(&'t ParsedFile<'t>, Walk<'t>) -> R,
+) -> R {
+    match kept {
+        Some(kept) => kept.with_taken(work),
+        None => work(&ParsedFile::parse_as(source, grammar), None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::RubyVersion;
 
     fn tree(text: &str) -> Tree {
         Tree::parse(text.as_bytes().to_vec().into(), RubyVersion::Latest)

@@ -22,7 +22,7 @@ use serde::Serialize;
 use crate::infer::{self, ProgramIndex, Side};
 use crate::rbs::Environment;
 use crate::stack_guard;
-use crate::syntax::{ParsedFile, RubyVersion};
+use crate::syntax::RubyVersion;
 use crate::types::{erase, widen_literals, Name, Type};
 use namespace::ClassFacts;
 use walk::{DefSite, Observations, Visibility};
@@ -154,7 +154,8 @@ pub fn generate(
             .par_iter()
             .map(|(display, source)| {
                 let (link, prior) = project.map(|p| p.inference_inputs(display, source)).unwrap_or_default();
-                analyse_file(display, source, env, options, link, prior)
+                let mut kept = project.and_then(|p| p.take_parse(display, source));
+                analyse_file(display, source, kept.as_mut(), env, options, link, prior)
             })
             .collect()
     });
@@ -195,58 +196,60 @@ pub fn generate(
 fn analyse_file(
     display: &str,
     source: &[u8],
+    kept: Option<&mut infer::WalkedTree>,
     env: &Environment,
     options: &Options,
     link: Option<crate::infer::ProjectLink>,
     prior: Option<crate::infer::Prior>,
 ) -> FileResult {
     let outcome = stack_guard::guarded(|| {
-        let parsed = ParsedFile::parse_as(source, options.grammar);
-        let errors = parsed.errors();
-        if !errors.is_empty() {
-            let first = errors.into_iter().next().map(|(_, message)| message).unwrap_or_default();
-            return FileResult {
-                problem: Some(format!("{display} does not parse ({first}); skipped")),
-                ..Default::default()
-            };
-        }
-        let root = parsed.root();
-        let types = infer::types_in_project(&parsed, env, link, prior);
-        let index = ProgramIndex::build(&root, env);
-        let observing = options.params == ParamsMode::Observed;
-        let mut found = walk::walk(&root, &index, observing.then_some(&types), parsed.lines());
-        if observing {
-            for site in &mut found.defs {
-                site.bound = bound_positionals(&index, &types, site.offset);
+        infer::on_parse(kept, source, options.grammar, |parsed, walk| {
+            let errors = parsed.errors();
+            if !errors.is_empty() {
+                let first = errors.into_iter().next().map(|(_, message)| message).unwrap_or_default();
+                return FileResult {
+                    problem: Some(format!("{display} does not parse ({first}); skipped")),
+                    ..Default::default()
+                };
             }
-        }
-        let classes = ClassFacts::of_file(&index, &found.superclasses, env);
-        let mut drafts = Vec::new();
-        for site in found.defs {
-            // `initialize` is private in every class; RBS lists it all the same.
-            let hidden = matches!(site.visibility, Visibility::Private | Visibility::Protected)
-                && !classify::is_initialize(&site);
-            if (hidden && !options.include_private) || !namespace::is_constant_path(&site.class) {
-                continue;
+            let root = parsed.root();
+            let types = infer::types_in_project(parsed, env, link, prior, walk);
+            let index = ProgramIndex::build(&root, env);
+            let observing = options.params == ParamsMode::Observed;
+            let mut found = walk::walk(&root, &index, observing.then_some(&types), parsed.lines());
+            if observing {
+                for site in &mut found.defs {
+                    site.bound = bound_positionals(&index, &types, site.offset);
+                }
             }
-            let inferred = types.def_return(site.offset).cloned();
-            let verdict = classify::classify(&site, inferred.as_ref(), env);
-            let candidate = Candidate {
-                file: display.to_string(),
-                class: site.class.to_string(),
-                method: site.name.clone(),
-                kind: if site.side == Side::Singleton { Kind::Singleton } else { Kind::Instance },
-                classification: verdict.classification,
-                rbs: None,
-                inferred_return: verdict.inferred_return,
-                declared_return_rbs: verdict.declared_return_rbs,
-                skip_reason: verdict.skip_reason,
-                line: site.line,
-                references: Vec::new(),
-            };
-            drafts.push((candidate, site, inferred));
-        }
-        FileResult { drafts, observations: found.observations, classes, problem: None }
+            let classes = ClassFacts::of_file(&index, &found.superclasses, env);
+            let mut drafts = Vec::new();
+            for site in found.defs {
+                // `initialize` is private in every class; RBS lists it all the same.
+                let hidden = matches!(site.visibility, Visibility::Private | Visibility::Protected)
+                    && !classify::is_initialize(&site);
+                if (hidden && !options.include_private) || !namespace::is_constant_path(&site.class) {
+                    continue;
+                }
+                let inferred = types.def_return(site.offset).cloned();
+                let verdict = classify::classify(&site, inferred.as_ref(), env);
+                let candidate = Candidate {
+                    file: display.to_string(),
+                    class: site.class.to_string(),
+                    method: site.name.clone(),
+                    kind: if site.side == Side::Singleton { Kind::Singleton } else { Kind::Instance },
+                    classification: verdict.classification,
+                    rbs: None,
+                    inferred_return: verdict.inferred_return,
+                    declared_return_rbs: verdict.declared_return_rbs,
+                    skip_reason: verdict.skip_reason,
+                    line: site.line,
+                    references: Vec::new(),
+                };
+                drafts.push((candidate, site, inferred));
+            }
+            FileResult { drafts, observations: found.observations, classes, problem: None }
+        })
     });
     outcome.unwrap_or_else(|failure| FileResult {
         problem: Some(format!("{display} could not be analysed ({failure:?}); skipped")),

@@ -377,6 +377,14 @@ impl Project {
         (self.link(display), if same_bytes { self.take_reuse(display).map(|reuse| reuse.prior) } else { None })
     }
 
+    /// The parse of `display` this call kept, if it parsed these very
+    /// bytes: a command inferring the file takes it (and its walk) instead
+    /// of parsing it again (see [`Looked::keeping_trees_of`]).
+    pub fn take_parse(&self, display: &str, source: &[u8]) -> Option<WalkedTree> {
+        let same_bytes = self.sources.get(display).is_some_and(|known| *known.bytes == *source);
+        same_bytes.then(|| self.take_tree(display)).flatten()
+    }
+
     /// A link for inferring `display` as one of the project's files.
     pub fn link(&self, display: &str) -> Option<ProjectLink> {
         let id = *self.ids.get(display)?;
@@ -1002,11 +1010,15 @@ fn rules_print(rules: &ProjectFacts) -> u64 {
 }
 
 /// The project the command's targets belong to, up to date: what
-/// `type-of`, `annotate`, `coverage` and `sig-gen` infer files against.
+/// `type-of`, `annotate`, `coverage` and `sig-gen` infer files against,
+/// with the targets' parses kept for them ([`Project::take_parse`]).
 /// `config.settings.signatures` must be loaded.
 pub fn project_of(config: &crate::config::Config, targets: &[Target], cwd: &Path) -> Project {
     let files = crate::files::project_files(config, targets, cwd);
-    with_workspace(cwd, config.cache_dir.as_deref(), |workspace| workspace.project(&files, cwd, &config.settings))
+    with_workspace(cwd, config.cache_dir.as_deref(), |workspace| {
+        let looked = workspace.look(&files, cwd).keeping_trees_of(targets);
+        workspace.project_looked(looked, cwd, &config.settings)
+    })
 }
 
 /// Runs `work` with the workspace for `cwd`: the worker's warm one, kept
@@ -1164,6 +1176,41 @@ mod tests {
         let (kept, answer) = kept_and_checked(&mut warm);
         assert_eq!(kept, 1, "b.rb alone was parsed");
         assert_eq!(answer, checked_files(&mut Workspace::with_capacity(100), root, &names));
+    }
+
+    #[test]
+    fn a_command_takes_the_kept_parse_of_the_bytes_it_read_once_and_types_as_on_a_fresh_one() {
+        let dir = tempfile::tempdir().expect("scratch");
+        let root = dir.path();
+        let write = |name: &str, text: &str| std::fs::write(root.join(name), text).expect("write");
+        write("a.rb", "class Price < Object\n  LIMIT = 100\n  def label = \"p\"\nend\n");
+        write("b.rb", "class Use\n  def m = Price.new.label\n  def n = Price::LIMIT\nend\nUse.new.m\n");
+        let settings = Settings::default();
+        let b = std::fs::read(root.join("b.rb")).expect("read");
+        let signatures = analysis::signatures_of(&settings);
+        // What the file's expressions are typed as, in order.
+        let typed = |project: &Project, kept: Option<&mut WalkedTree>| -> String {
+            let (link, prior) = project.inference_inputs("b.rb", &b);
+            crate::infer::on_parse(kept, &b, settings.target_ruby, |parsed, walk| {
+                let types = crate::infer::types_in_project(parsed, &signatures.env, link, prior, walk);
+                let nodes = crate::syntax::walk::all_nodes(&parsed.root());
+                let shown: Vec<String> = nodes.iter().filter_map(|n| types.of(n)).map(crate::types::display).collect();
+                shown.join(", ")
+            })
+        };
+        let mut workspace = Workspace::with_capacity(100);
+        let looked = workspace.look(&targets(&["a.rb", "b.rb"]), root).keeping_trees_of(&targets(&["b.rb"]));
+        let project = workspace.project_looked(looked, root, &settings);
+        let a = std::fs::read(root.join("a.rb")).expect("read");
+        assert!(project.take_parse("a.rb", &a).is_none(), "not a target: not kept");
+        assert!(project.take_parse("b.rb", b"x = 1\n").is_none(), "other bytes: parsed again");
+        let mut kept = project.take_parse("b.rb", &b).expect("the target's parse was kept");
+        assert!(project.take_parse("b.rb", &b).is_none(), "taken once");
+        let on_kept = typed(&project, Some(&mut kept));
+        // Known only from a.rb: the class, its constant, its method's return.
+        assert!(on_kept.contains(", Price,") && on_kept.contains("100") && on_kept.contains("\"p\""), "{on_kept}");
+        let fresh = Workspace::with_capacity(100).project(&targets(&["a.rb", "b.rb"]), root, &settings);
+        assert_eq!(on_kept, typed(&fresh, None));
     }
 
     #[test]
