@@ -269,11 +269,10 @@ pub fn analyse_with_link(
 ) -> (FileReport, Vec<Dep>) {
     let mut reads = Vec::new();
     let job = Job { display, settings, project, link, reused };
-    let outcome = match kept {
-        Some(kept) => kept.with_taken(|parsed, walk| rules_on(parsed, walk, job)),
-        None => stack_guard::guarded(|| rules_on(&ParsedFile::parse_as(source, settings.target_ruby), None, job))
-            .and_then(|outcome| outcome),
-    };
+    let grammar = settings.target_ruby;
+    let outcome =
+        stack_guard::guarded(|| infer::on_parse(kept, source, grammar, |parsed, walk| rules_on(parsed, walk, job)))
+            .and_then(|outcome| outcome);
     let (mut diagnostics, parse_errors) = match outcome {
         Ok((diagnostics, errors, read)) => {
             reads = read;
