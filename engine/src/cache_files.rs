@@ -41,11 +41,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Each engine build writes a directory of its own (`v<format>-<build>`);
-/// another build's that nobody wrote to for a week is removed, so
-/// rebuilds do not pile up.
+/// another build's that nobody wrote to for a week is removed, and so is
+/// any past the [`OTHER_BUILDS_KEPT`] used most recently: rebuilds do not
+/// pile up (a Rigor developer's hot-reload loop makes a build per edit).
 pub fn prune_other_builds(root_dir: &Path, ours: &Path) {
     const UNUSED: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
     let Ok(listing) = std::fs::read_dir(root_dir) else { return };
+    let mut others: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
     for item in listing.flatten() {
         let path = item.path();
         let name = item.file_name().to_string_lossy().into_owned();
@@ -53,12 +55,21 @@ pub fn prune_other_builds(root_dir: &Path, ours: &Path) {
         if ours_or_foreign || !item.file_type().is_ok_and(|t| t.is_dir()) {
             continue;
         }
-        let age = item.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
-        if age.is_some_and(|age| age > UNUSED) {
-            let _ = std::fs::remove_dir_all(&path);
+        let modified = item.metadata().and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
+        others.push((modified, path));
+    }
+    // Most recently used first (by name where equal, the same in every process).
+    others.sort_by(|a, b| b.cmp(a));
+    for (at, (modified, path)) in others.iter().enumerate() {
+        let unused = modified.elapsed().is_ok_and(|age| age > UNUSED);
+        if unused || at >= OTHER_BUILDS_KEPT {
+            let _ = std::fs::remove_dir_all(path);
         }
     }
 }
+
+/// Other builds' directories kept beside this build's, however recent.
+pub const OTHER_BUILDS_KEPT: usize = 8;
 
 /// An entry: `magic`, `format`, the build id (its length in two bytes),
 /// the `keys` it is filed under, the payload's length and xxh3 checksum,
@@ -145,5 +156,38 @@ impl<'a> Reader<'a> {
 
     fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
         Ok(self.take(N)?.try_into().expect("N bytes"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn other_builds_past_the_most_recently_used_few_and_week_old_ones_are_pruned() {
+        let dir = tempfile::tempdir().expect("scratch");
+        let root = dir.path();
+        let now = SystemTime::now();
+        let make = |name: &str, age: u64| {
+            let path = root.join(name);
+            std::fs::create_dir(&path).expect("mkdir");
+            std::fs::write(path.join("entry.bin"), b"x").expect("write");
+            let opened = std::fs::File::open(&path).expect("open");
+            opened.set_modified(now - Duration::from_secs(age)).expect("touch");
+            path
+        };
+        // This build's own, however old, and what is no build's, stay.
+        let ours = make("v2-ours", 30 * 24 * 3600);
+        let foreign = make("notes", 30 * 24 * 3600);
+        std::fs::write(root.join("v2-a-file"), b"").expect("write");
+        let week_old = make("v2-old", 8 * 24 * 3600);
+        let recent: Vec<PathBuf> = (0..12).map(|at| make(&format!("v2-b{at:02}"), 60 * (at + 1))).collect();
+        prune_other_builds(root, &ours);
+        assert!(ours.is_dir() && foreign.is_dir() && root.join("v2-a-file").is_file());
+        assert!(!week_old.exists(), "unused for a week");
+        for (at, path) in recent.iter().enumerate() {
+            assert_eq!(path.is_dir(), at < OTHER_BUILDS_KEPT, "{} (newest first)", path.display());
+        }
     }
 }

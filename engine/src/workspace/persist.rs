@@ -29,7 +29,8 @@
 //! a temporary file, renamed over it) when superseded entries outgrow the
 //! live ones, when it held damage, or when files it has entries for are
 //! gone; an append racing a rewrite is lost, which costs a later miss.
-//! Once per process, other builds' directories unused for a week go.
+//! Once per process, other builds' directories unused for a week go, and
+//! so do any past the eight used most recently.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
