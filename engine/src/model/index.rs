@@ -2368,17 +2368,21 @@ fn merge_into(merged: &mut UserClass, part: &UserClass) {
             Side::Instance => (&mut merged.instance_methods, &part.instance_methods),
             Side::Singleton => (&mut merged.singleton_methods, &part.singleton_methods),
         };
-        for (method, entry) in sorted_entries(more) {
+        // In name order: the merged table is laid out the same whatever
+        // order the part's own table keeps.
+        let mut entries: Vec<(&String, &MethodEntry)> = more.iter().collect();
+        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        for (method, entry) in entries {
             // Defined in several files: whichever loads last wins, so
             // nothing can be said of what it returns.
-            let merged_entry = match table.get(&method) {
+            let merged_entry = match table.get(method) {
                 Some(_) => MethodEntry::Opaque,
-                None => entry,
+                None => *entry,
             };
-            if side == Side::Instance && method == "initialize" && table.contains_key(&method) {
+            if side == Side::Instance && method == "initialize" && table.contains_key(method) {
                 merged.initialized_ivars.insert(super::classes::INITIALIZE_REDEFINED.to_string());
             }
-            table.insert(method, merged_entry);
+            table.insert(method.clone(), merged_entry);
         }
     }
     merged.ivars_set_from_outside.extend(part.ivars_set_from_outside.iter().cloned());
@@ -2430,11 +2434,10 @@ fn sorted_keys<V>(map: &HashMap<Name, V>) -> Vec<Name> {
 /// `External` entry's number is its place in this index's method list,
 /// which a method added in an earlier file shifts; what the method returns
 /// is a `Return` dependency of its own.
-fn entry_kinds(table: &HashMap<String, MethodEntry>) -> Vec<(String, MethodEntry)> {
-    let mut entries = sorted_entries(table);
-    for (_, entry) in &mut entries {
-        *entry = entry_kind(entry);
-    }
+fn entry_kinds(table: &HashMap<String, MethodEntry>) -> Vec<(&String, MethodEntry)> {
+    let mut entries: Vec<(&String, MethodEntry)> =
+        table.iter().map(|(name, entry)| (name, entry_kind(entry))).collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
     entries
 }
 
@@ -2444,12 +2447,6 @@ fn entry_kind(entry: &MethodEntry) -> MethodEntry {
         MethodEntry::External(_) => MethodEntry::External(0),
         other => *other,
     }
-}
-
-fn sorted_entries(table: &HashMap<String, MethodEntry>) -> Vec<(String, MethodEntry)> {
-    let mut entries: Vec<(String, MethodEntry)> = table.iter().map(|(k, v)| (k.clone(), *v)).collect();
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    entries
 }
 
 /// A class's facts in a canonical order, for comparing and hashing.
