@@ -178,10 +178,7 @@ pub fn facts_of_parsed<'t>(
         if parsed.result.errors().next().is_some() {
             return (FileInterface::default(), ProjectFacts::default());
         }
-        let index = match walk {
-            Some(walk) => walk.completed(env, None),
-            None => ProgramIndex::build(&parsed.root(), env),
-        };
+        let index = ProgramIndex::completing(walk, &parsed.root(), env, None);
         (index.interface(), ProjectFacts::of_file(parsed, display))
     })
     .unwrap_or_default()

@@ -461,6 +461,18 @@ impl<'pr> ProgramIndex<'pr> {
         index
     }
 
+    /// `walk` (the file's, made by [`Self::walk`]) completed for
+    /// `project`, or the file walked now when there is none: the same
+    /// index either way.
+    pub fn completing(
+        walk: Option<ProgramIndex<'pr>>,
+        root: &Node<'pr>,
+        env: &Environment,
+        project: Option<ProjectLink>,
+    ) -> ProgramIndex<'pr> {
+        walk.unwrap_or_else(|| ProgramIndex::walk(root, env)).completed(env, project)
+    }
+
     /// Completes a walked index with what `project`'s other files add.
     pub fn completed(mut self, env: &Environment, project: Option<ProjectLink>) -> ProgramIndex<'pr> {
         debug_assert!(!self.complete, "completed once");

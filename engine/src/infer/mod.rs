@@ -50,7 +50,7 @@ pub use index::{ProgramIndex, ProjectLink, Side, Superclass, OUTPUT_FUNCTIONS};
 pub use lookup::Callee;
 pub use query::Inference;
 pub use signature::Relation;
-pub use walked::{on_parse, WalkedTree};
+pub use walked::{on_copy, on_parse, WalkedTree};
 
 /// A node's identity: its byte range and kind.
 pub type NodeKey = (u32, u32, NodeKind);
@@ -179,10 +179,7 @@ fn infer_from<'pr, 'e>(
 ) -> Inference<'pr, 'e> {
     let root = parsed.root();
     let exporting = project.is_some();
-    let index = match walk {
-        Some(walk) => walk.completed(env, project),
-        None => ProgramIndex::build_in(&root, env, project),
-    };
+    let index = ProgramIndex::completing(walk, &root, env, project);
     let families = Rc::new(methods::ivar_families(&index));
     // Pass one learns what each instance variable is assigned; pass two
     // reads instance variables through that table.
@@ -377,10 +374,7 @@ pub fn infer_with_prior<'pr, 'e>(
 ) -> Inference<'pr, 'e> {
     match prior {
         Some(Prior::Types(types)) => {
-            let index = match walk {
-                Some(walk) => walk.completed(env, project),
-                None => ProgramIndex::build_in(&parsed.root(), env, project),
-            };
+            let index = ProgramIndex::completing(walk, &parsed.root(), env, project);
             let families = Rc::new(methods::ivar_families(&index));
             Inference::new(*types, index, env, families)
         }

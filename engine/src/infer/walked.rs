@@ -58,6 +58,20 @@ impl WalkedTree {
     }
 }
 
+/// Runs `work` on a file's parse: the one kept (with a copy of its walk,
+/// for a pass that keeps neither), or one made now of `source` (no walk).
+pub fn on_copy<R>(
+    kept: Option<&WalkedTree>,
+    source: &[u8],
+    grammar: RubyVersion,
+    work: impl for<'t> FnOnce(&'t ParsedFile<'t>, Walk<'t>) -> R,
+) -> R {
+    match kept {
+        Some(kept) => kept.with_copy(work),
+        None => work(&ParsedFile::parse_as(source, grammar), None),
+    }
+}
+
 /// Runs `work` on a file's parse: the one kept (its walk taken), or one
 /// made now of `source` (and no walk: the index is built as before).
 pub fn on_parse<R>(

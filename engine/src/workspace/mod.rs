@@ -536,12 +536,10 @@ impl Workspace {
                 .par_iter()
                 .map(|(display, source)| {
                     let kept = walked(display, source);
-                    let facts = match &kept {
-                        Some(kept) => kept.with_copy(|parsed, walk| facts_of(display, parsed, walk, env)),
-                        None => {
-                            facts_of(display, &ParsedFile::parse_as(&source.bytes, settings.target_ruby), None, env)
-                        }
-                    };
+                    let facts =
+                        crate::infer::on_copy(kept.as_ref(), &source.bytes, settings.target_ruby, |parsed, walk| {
+                            facts_of(display, parsed, walk, env)
+                        });
                     (display.clone(), source.clone(), facts, kept)
                 })
                 .collect()
@@ -641,12 +639,10 @@ impl Workspace {
                     // call whose model is dropped after it.
                     let link = ProjectLink::new(structure.clone(), ids[display]).keeping(keyed);
                     let tree = tree.or_else(|| walked(display, &source));
-                    let found = match &tree {
-                        Some(tree) => {
-                            tree.with_copy(|parsed, walk| analysis::exports_of_parsed(parsed, walk, env, link))
-                        }
-                        None => analysis::exports_of(&source.bytes, settings.target_ruby, env, link),
-                    };
+                    let found =
+                        crate::infer::on_copy(tree.as_ref(), &source.bytes, settings.target_ruby, |parsed, walk| {
+                            analysis::exports_of_parsed(parsed, walk, env, link)
+                        });
                     // A model dropped after this call asks only whether the
                     // folded exports read the same (`keep_standing`): the
                     // other reads are not fingerprinted at all.
