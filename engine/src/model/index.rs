@@ -19,7 +19,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 use super::classes::{
     add_mixin, MadeMethods, MadeOn, MadeOnTable, MethodEntry, PendingKind, Side, Superclass, UserClass,
 };
-use super::params::{CallLog, CallShape, EntrySite, ParameterPolicy};
+use super::params::{add_shape, add_site, CallLog, CallShape, EntrySite, ParameterPolicy};
 use crate::rbs::Environment;
 use crate::types::{join_positions, union, Name, Type};
 
@@ -1129,21 +1129,25 @@ impl ProjectIndex {
         if self.policy == ParameterPolicy::Off {
             return (out, entries_out);
         }
-        let mut calls: HashMap<(Name, Side, String), Vec<CallShape>> = HashMap::default();
-        let mut entries: HashMap<(Name, Side, String), Vec<EntrySite>> = HashMap::default();
+        // Every file's log, borrowed: a shape is copied only when some
+        // method keeps it. Looked up once per method and related class
+        // (hundreds for a base class with many subclasses).
+        let (opaque, nothing_known) = (CallShape::opaque(), EntrySite::default());
+        let mut calls: HashMap<(&str, Side, &str), Vec<&CallShape>> = HashMap::default();
+        let mut entries: HashMap<(&str, Side, &str), Vec<&EntrySite>> = HashMap::default();
         let mut escaped: HashSet<&str> = HashSet::default();
         let mut prefixes: Vec<&str> = Vec::new();
         let mut suffixes: Vec<&str> = Vec::new();
         let mut infixes: Vec<&str> = Vec::new();
         for file in exports.iter().flatten() {
-            for (key, shapes) in &file.calls.calls {
+            for ((class, side, method), shapes) in &file.calls.calls {
                 for shape in shapes {
-                    CallLog::add(&mut calls, key.clone(), shape.clone());
+                    add_shape(&mut calls, (&**class, *side, method.as_str()), shape, || &opaque);
                 }
             }
-            for (key, sites) in &file.calls.entries {
+            for ((class, side, method), sites) in &file.calls.entries {
                 for site in sites {
-                    CallLog::add_entry(&mut entries, key.clone(), site.clone());
+                    add_site(&mut entries, (&**class, *side, method.as_str()), site, || &nothing_known);
                 }
             }
             escaped.extend(file.calls.escaped.iter().map(String::as_str));
@@ -1155,25 +1159,19 @@ impl ProjectIndex {
             list.sort_unstable();
             list.dedup();
         }
-        // Looked up once per method and related class (hundreds for a base
-        // class with many subclasses): by borrowed key, allocating nothing.
-        let by_key: HashMap<(&str, Side, &str), &Vec<CallShape>> =
-            calls.iter().map(|((class, side, method), shapes)| ((&**class, *side, method.as_str()), shapes)).collect();
-        let entries_by_key: HashMap<(&str, Side, &str), &Vec<EntrySite>> =
-            entries.iter().map(|((class, side, method), sites)| ((&**class, *side, method.as_str()), sites)).collect();
         // The names some call or entry is logged under: the others need
         // no look at every relative.
         let logged: HashSet<(Side, &str)> =
-            by_key.keys().chain(entries_by_key.keys()).map(|(_, side, method)| (*side, *method)).collect();
+            calls.keys().chain(entries.keys()).map(|(_, side, method)| (*side, *method)).collect();
         // A call on a class the project does not define may reach a project
         // method through an ancestry only the signatures know.
         // So may a call on a class whose place in the hierarchy is not
         // known (`class D < (cond ? A : C)`, `class D < BASE` with `BASE =
         // C`, a class also assigned as a constant: `D = Class.new(C)`).
-        let outside: HashSet<String> = calls
+        let outside: HashSet<&str> = calls
             .keys()
             .filter(|(class, _, _)| self.class(class).is_none() || self.ancestry_unknown(class))
-            .map(|(_, _, m)| m.clone())
+            .map(|(_, _, m)| *m)
             .collect();
         // Modules whose instance methods are also another object's
         // singleton methods (`extend`): left alone.
@@ -1214,7 +1212,7 @@ impl ProjectIndex {
                 for method in methods {
                     if !logged.contains(&(side, method.as_str()))
                         || escaped.contains(method.as_str())
-                        || outside.contains(method)
+                        || outside.contains(method.as_str())
                         || prefixes.iter().any(|p| method.starts_with(p))
                         || suffixes.iter().any(|p| method.ends_with(p))
                         || infixes.iter().any(|p| method.contains(p))
@@ -1224,15 +1222,15 @@ impl ProjectIndex {
                     let mut shapes: Vec<CallShape> = Vec::new();
                     let mut sites: Vec<EntrySite> = Vec::new();
                     for receiver in &related {
-                        for shape in by_key.get(&(&**receiver, side, method.as_str())).into_iter().copied().flatten() {
+                        let key = (&**receiver, side, method.as_str());
+                        for shape in calls.get(&key).into_iter().flatten() {
                             if !shapes.contains(shape) {
-                                shapes.push(shape.clone());
+                                shapes.push((*shape).clone());
                             }
                         }
-                        let key = (&**receiver, side, method.as_str());
-                        for site in entries_by_key.get(&key).into_iter().copied().flatten() {
+                        for site in entries.get(&key).into_iter().flatten() {
                             if !sites.contains(site) {
-                                sites.push(site.clone());
+                                sites.push((*site).clone());
                             }
                         }
                     }

@@ -8,6 +8,9 @@
 //! (`send`, `method(:x)`, a symbol or string literal of the name, a call
 //! on an unknown `self`, `super`) keeps `untyped` parameters.
 
+use std::borrow::Borrow;
+use std::hash::Hash;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use super::classes::Side;
@@ -107,15 +110,7 @@ const MAX_SHAPES: usize = 48;
 impl CallLog {
     /// Adds a call (deduplicated; past the cap, the method is unknown).
     pub fn add(calls: &mut HashMap<(Name, Side, String), Vec<CallShape>>, key: (Name, Side, String), shape: CallShape) {
-        let shapes = calls.entry(key).or_default();
-        if shapes.iter().any(|s| s.opaque) || shapes.contains(&shape) {
-            return;
-        }
-        if shapes.len() >= MAX_SHAPES {
-            *shapes = vec![CallShape::opaque()];
-            return;
-        }
-        shapes.push(shape);
+        add_shape(calls, key, shape, CallShape::opaque);
     }
 
     /// Adds where a call was made (deduplicated; past the cap, nothing is
@@ -125,17 +120,46 @@ impl CallLog {
         key: (Name, Side, String),
         site: EntrySite,
     ) {
-        let known = sites.entry(key).or_default();
-        let nothing = |s: &EntrySite| s.set.is_empty() && s.within.is_none();
-        if known.iter().any(nothing) || known.contains(&site) {
-            return;
-        }
-        if known.len() >= MAX_SHAPES || nothing(&site) {
-            *known = vec![EntrySite::default()];
-            return;
-        }
-        known.push(site);
+        add_site(sites, key, site, EntrySite::default);
     }
+}
+
+/// [`CallLog::add`] over any key and owned or borrowed shapes: the project
+/// folds every file's log by borrowing, copying only what it keeps.
+pub fn add_shape<K: Eq + Hash, S: Borrow<CallShape>>(
+    calls: &mut HashMap<K, Vec<S>>,
+    key: K,
+    shape: S,
+    opaque: impl FnOnce() -> S,
+) {
+    let shapes = calls.entry(key).or_default();
+    if shapes.iter().any(|s| s.borrow().opaque || s.borrow() == shape.borrow()) {
+        return;
+    }
+    if shapes.len() >= MAX_SHAPES {
+        *shapes = vec![opaque()];
+        return;
+    }
+    shapes.push(shape);
+}
+
+/// [`CallLog::add_entry`] over any key and owned or borrowed sites.
+pub fn add_site<K: Eq + Hash, S: Borrow<EntrySite>>(
+    sites: &mut HashMap<K, Vec<S>>,
+    key: K,
+    site: S,
+    nothing_known: impl FnOnce() -> S,
+) {
+    let known = sites.entry(key).or_default();
+    let nothing = |s: &EntrySite| s.set.is_empty() && s.within.is_none();
+    if known.iter().any(|s| nothing(s.borrow()) || s.borrow() == site.borrow()) {
+        return;
+    }
+    if known.len() >= MAX_SHAPES || nothing(site.borrow()) {
+        *known = vec![nothing_known()];
+        return;
+    }
+    known.push(site);
 }
 
 /// How many rounds the instance variables set at methods' starts may take
