@@ -29,6 +29,21 @@ impl std::fmt::Display for BuildFailure {
     }
 }
 
+/// The process group a build leads (`process_group(0)`), killed when this
+/// is dropped still holding it. `kill_on_drop` reaches the shell alone:
+/// what it started (cargo, rustc) would go on using the cores and hold
+/// cargo's lock against the next build.
+struct WholeGroup(Option<u32>);
+
+impl Drop for WholeGroup {
+    fn drop(&mut self) {
+        if let Some(group) = self.0 {
+            // SAFETY: signals the build's own process group, nothing else.
+            unsafe { libc::killpg(group as libc::pid_t, libc::SIGKILL) };
+        }
+    }
+}
+
 impl BuildCommand {
     /// Runs the build; its output is logged at debug level.
     pub async fn run(&self) -> (Result<(), BuildFailure>, Duration) {
@@ -53,6 +68,9 @@ impl BuildCommand {
                 return (Err(failure), started.elapsed());
             }
         };
+        // Until it ends, a build abandoned (timed out, or its call dropped)
+        // is stopped whole.
+        let mut group = WholeGroup(child.id());
         let output = match tokio::time::timeout(self.timeout, child.wait_with_output()).await {
             Ok(Ok(output)) => output,
             Ok(Err(error)) => {
@@ -68,6 +86,9 @@ impl BuildCommand {
                 return (Err(failure), started.elapsed());
             }
         };
+        // Ended: what it left running on purpose (a compiler cache's
+        // server) is its own business.
+        group.0 = None;
         let text = format!("{}{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout));
         for line in text.lines() {
             tracing::debug!(target: "rigor_mcp::build", "{line}");
@@ -197,5 +218,39 @@ mod tests {
         assert!(ok.run().await.0.is_ok());
         let slow = BuildCommand { shell: "sleep 5".into(), timeout: Duration::from_millis(100), ..command };
         assert!(slow.run().await.0.unwrap_err().how.contains("timed out"));
+    }
+
+    /// A build that runs too long, or whose call is dropped, is stopped
+    /// whole: `cargo build` under `sh -c` would leave rustc processes using
+    /// the cores and holding cargo's lock against the next build.
+    #[tokio::test]
+    async fn an_abandoned_build_leaves_no_process_of_its_own_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let pids = dir.path().join("pids");
+        // The shell starts a grandchild, writes down its pid, and waits.
+        let command = BuildCommand {
+            shell: format!("sleep 30 & echo $! > {}; wait", pids.display()),
+            directory: dir.path().to_path_buf(),
+            timeout: Duration::from_millis(500),
+        };
+        // Running means listed and not a zombie (its parent, the killed
+        // shell, may not be reaped yet).
+        let stopped = || {
+            let grandchild = std::fs::read_to_string(&pids).unwrap().trim().to_string();
+            let running = || {
+                std::fs::read_to_string(format!("/proc/{grandchild}/stat"))
+                    .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+            };
+            (0..100).any(|_| {
+                std::thread::sleep(Duration::from_millis(20));
+                !running()
+            })
+        };
+        let (outcome, _) = command.run().await;
+        assert!(outcome.unwrap_err().how.contains("timed out"));
+        assert!(stopped(), "a timed-out build's `sleep 30` outlived it");
+        let long = BuildCommand { timeout: Duration::from_secs(60), ..command };
+        assert!(tokio::time::timeout(Duration::from_millis(500), long.run()).await.is_err());
+        assert!(stopped(), "a dropped build's `sleep 30` outlived it");
     }
 }
