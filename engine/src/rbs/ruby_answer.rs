@@ -13,8 +13,12 @@
 //! A `ruby` that is a script (rbenv's or asdf's shims, which pick a Ruby
 //! by the directory and the environment) is asked every time.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use wait_timeout::ChildExt;
 
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +35,10 @@ const GEM_ENVIRONMENT: &[&str] = &[
     "HOME",
     "XDG_DATA_HOME",
 ];
+
+/// How long Ruby may take to answer. It takes 60 to 80 ms; one that hangs
+/// (a `RUBYOPT` library waiting on the network) must not hang every run.
+const ANSWER_WITHIN: Duration = Duration::from_secs(20);
 
 /// Bumped when the entry's meaning changes.
 const FORMAT: u32 = 1;
@@ -59,14 +67,15 @@ struct Entry {
 /// The rbs gem directory `ruby` reports (it may hold no `core/`: the
 /// caller checks), from the cache when nothing it depends on changed.
 pub fn rbs_gem_dir(ruby: &Path) -> Option<PathBuf> {
-    let Some(key) = key_of(ruby) else { return ask(ruby).answer };
+    let Some(key) = key_of(ruby) else { return ask(ruby, ANSWER_WITHIN)?.answer };
     let file = cache_file();
     if let Some(entry) = file.as_deref().and_then(read_entry) {
         if entry.key == key && entry.searched.iter().all(|(dir, seen)| specifications_mtime(dir) == *seen) {
             return entry.answer;
         }
     }
-    let answer = ask(ruby);
+    // A Ruby that did not answer in time is asked again next run.
+    let answer = ask(ruby, ANSWER_WITHIN)?;
     let entry = Entry { key, searched: answer.searched, answer: answer.answer };
     if let Some(file) = file {
         write_entry(&file, &entry);
@@ -80,15 +89,38 @@ struct Answer {
     searched: Vec<(PathBuf, Option<i128>)>,
 }
 
-fn ask(ruby: &Path) -> Answer {
-    let output = Command::new(ruby)
+/// `None`: Ruby did not answer within `deadline` (it is killed). A Ruby
+/// that cannot be started answers nothing, which is kept like any answer.
+fn ask(ruby: &Path, deadline: Duration) -> Option<Answer> {
+    let output = match Command::new(ruby)
         .args(["-e", QUESTION])
         .stdin(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .output()
-        .ok()
-        .and_then(|output| String::from_utf8(output.stdout).ok())
-        .unwrap_or_default();
+        .spawn()
+    {
+        Ok(mut child) => {
+            // Read beside the wait, so that no answer fills the pipe and
+            // stalls Ruby until the deadline.
+            let mut stdout = child.stdout.take()?;
+            let reader = std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                let _ = stdout.read_to_end(&mut bytes);
+                bytes
+            });
+            match child.wait_timeout(deadline) {
+                Ok(Some(_)) => String::from_utf8(reader.join().unwrap_or_default()).unwrap_or_default(),
+                // Still running (or not to be waited for): the reader is
+                // left to end with the pipe.
+                _ => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return None;
+                }
+            }
+        }
+        Err(_) => String::new(),
+    };
     let mut lines = output.lines();
     let answer = lines.next().map(str::trim).filter(|dir| !dir.is_empty()).map(PathBuf::from);
     let searched = lines
@@ -96,7 +128,7 @@ fn ask(ruby: &Path) -> Answer {
         .filter(|dir| !dir.is_empty())
         .map(|dir| (PathBuf::from(dir), specifications_mtime(Path::new(dir))))
         .collect();
-    Answer { answer, searched }
+    Some(Answer { answer, searched })
 }
 
 /// The key for `ruby`, or `None` when its answer cannot be kept (a
@@ -154,5 +186,45 @@ fn write_entry(file: &Path, entry: &Entry) {
     let Some(dir) = file.parent() else { return };
     if let (Ok(()), Ok(text)) = (std::fs::create_dir_all(dir), serde_json::to_vec(entry)) {
         let _ = crate::cache_files::write_atomically(file, &text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+    use std::time::Instant;
+
+    fn fake_ruby(dir: &Path, body: &str) -> PathBuf {
+        let path = dir.join("ruby");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_ruby_that_answers_gives_its_gem_dir_and_search_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let ruby = fake_ruby(dir.path(), "printf '/x/rbs-3\\n/gems/a\\n/gems/b'");
+        let answer = ask(&ruby, Duration::from_secs(20)).expect("answered");
+        assert_eq!(answer.answer, Some(PathBuf::from("/x/rbs-3")));
+        let searched: Vec<_> = answer.searched.into_iter().map(|(dir, _)| dir).collect();
+        assert_eq!(searched, [PathBuf::from("/gems/a"), PathBuf::from("/gems/b")]);
+    }
+
+    #[test]
+    fn a_ruby_that_hangs_is_stopped_at_the_deadline_and_gives_no_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let ruby = fake_ruby(dir.path(), "exec sleep 30");
+        let started = Instant::now();
+        assert!(ask(&ruby, Duration::from_millis(300)).is_none());
+        assert!(started.elapsed() < Duration::from_secs(10), "waited {:?}", started.elapsed());
+    }
+
+    #[test]
+    fn a_ruby_that_cannot_start_answers_nothing() {
+        let answer = ask(Path::new("/nonexistent/ruby"), Duration::from_secs(1)).expect("an empty answer");
+        assert_eq!(answer.answer, None);
+        assert!(answer.searched.is_empty());
     }
 }
