@@ -100,9 +100,16 @@ fn ask(ruby: &Path, deadline: Duration) -> Option<Answer> {
         .spawn()
     {
         Ok(mut child) => {
+            let stop = |mut child: std::process::Child| {
+                let _ = child.kill();
+                let _ = child.wait();
+            };
             // Read beside the wait, so that no answer fills the pipe and
             // stalls Ruby until the deadline.
-            let mut stdout = child.stdout.take()?;
+            let Some(mut stdout) = child.stdout.take() else {
+                stop(child);
+                return None;
+            };
             let reader = std::thread::spawn(move || {
                 let mut bytes = Vec::new();
                 let _ = stdout.read_to_end(&mut bytes);
@@ -113,8 +120,7 @@ fn ask(ruby: &Path, deadline: Duration) -> Option<Answer> {
                 // Still running (or not to be waited for): the reader is
                 // left to end with the pipe.
                 _ => {
-                    let _ = child.kill();
-                    let _ = child.wait();
+                    stop(child);
                     return None;
                 }
             }
