@@ -67,6 +67,9 @@ pub fn serve() -> i32 {
         if send(&mut channel, &reply).is_err() {
             return cli::EXIT_FINDINGS;
         }
+        // Answered: what is left of the call (freeing what it is done
+        // with, settling what its answers read) is not waited for.
+        crate::workspace::after_answer();
     }
 }
 

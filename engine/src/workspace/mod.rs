@@ -22,6 +22,7 @@ mod deps;
 mod figures;
 mod fingerprints;
 mod persist;
+mod unsettled;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -35,6 +36,7 @@ pub use figures::CacheFigures;
 
 use deps::{DepId, DepTable, Numbering};
 use fingerprints::Fingerprints;
+use unsettled::{Reads, Unsettled};
 
 use crate::analysis::{self, FileReport, Settings};
 use crate::files::Target;
@@ -68,11 +70,32 @@ struct Cached<T, D = DepId> {
     /// The index generation it was last found valid for.
     #[serde(skip)]
     validated: u64,
+    /// Whether `deps` lists all the value read, or (until the workspace
+    /// settles them: see `unsettled`) only what its own call asked.
+    #[serde(skip)]
+    settled: bool,
 }
 
 impl<T> Cached<T, Dep> {
     fn numbered(self, table: &mut DepTable) -> Cached<T> {
-        Cached { hash: self.hash, deps: table.numbered(self.deps), value: self.value, validated: self.validated }
+        let deps = table.numbered(self.deps);
+        Cached { hash: self.hash, deps, value: self.value, validated: self.validated, settled: true }
+    }
+}
+
+impl<T> Cached<T> {
+    /// Whether the value may stand for `hash`, its reads looked at by
+    /// `reads_same` (never while they are unsettled).
+    fn stands(&self, hash: ContentHash, reads_same: impl FnOnce(&[(DepId, u64)]) -> bool) -> bool {
+        self.hash == hash && self.settled && reads_same(&self.deps)
+    }
+
+    /// Keys the value by all it read (not one derived again since).
+    fn settle(&mut self, hash: ContentHash, deps: Vec<(DepId, u64)>) {
+        if self.hash == hash && !self.settled {
+            self.deps = deps;
+            self.settled = true;
+        }
     }
 }
 
@@ -144,6 +167,9 @@ pub struct Workspace {
     outlives_call: bool,
     /// The facts the cached answers read, numbered.
     deps: DepTable,
+    /// Reads of this call's answers still to number and print (a kept
+    /// model's: see [`Workspace::settle`]).
+    unsettled: Vec<Unsettled>,
 }
 
 /// What the last call built, and from which files.
@@ -236,8 +262,9 @@ pub struct Project {
     ids: HashMap<String, FileId>,
     sources: HashMap<String, Source>,
     generation: u64,
-    /// Fingerprints of what files read, under this project's index.
-    fingerprints: Fingerprints,
+    /// Fingerprints of what files read, under this project's index (kept
+    /// by the reads settled after the call, too).
+    fingerprints: Arc<Fingerprints>,
     /// What this call's export pass inferred of each file that the
     /// file's analysis would find again (everything, while the exports
     /// changed nothing the file read; else pass one, while they changed
@@ -259,7 +286,7 @@ impl Project {
         generation: u64,
         figures: CacheFigures,
     ) -> Project {
-        let fingerprints = Fingerprints::new(index.clone()).with_facts(facts.clone());
+        let fingerprints = Arc::new(Fingerprints::new(index.clone()).with_facts(facts.clone()));
         Project {
             index,
             facts,
@@ -287,34 +314,26 @@ impl Project {
 
     /// Keeps of what the export pass inferred what this project's index
     /// answers as the structure did: the types when all their reads do,
-    /// else pass one's table when its reads do. `keyed`: the analyses
-    /// record what they read, so they take on what the reused part read.
+    /// else pass one's table when its reads do. What the reused part read
+    /// goes with it (a kept model's analyses are keyed by that too).
     fn keep_standing(
         mut self,
         inferred: HashMap<String, Inferred>,
         files: &HashMap<String, FileState>,
         table: &DepTable,
-        keyed: bool,
     ) -> Project {
         let fingerprints = &self.fingerprints;
-        let ids_read = |deps: &[(DepId, u64)]| -> Vec<DepId> {
-            if keyed {
-                deps.iter().map(|(id, _)| *id).collect()
-            } else {
-                Vec::new()
-            }
-        };
         let (sources, ids) = (&self.sources, &self.ids);
         let reuse = |(display, inferred): (String, Inferred)| -> Option<(String, Reuse)> {
             let state = files.get(&display)?;
             let id = *ids.get(&display)?;
             let exports = state.exports.as_ref().filter(|c| sources.get(&display).is_some_and(|s| s.hash == c.hash))?;
             if fingerprints.all_same_exports(table, &exports.deps, id) {
-                let reads = ids_read(&exports.deps);
+                let reads = inferred.reads;
                 return Some((display, Reuse { prior: Prior::Types(Box::new(inferred.types)), reads }));
             }
             let pass_one_stands =
-                inferred.pass_one.as_ref().map(|(deps, ..)| fingerprints.all_same_exports(table, deps, id));
+                inferred.pass_one.as_ref().map(|pass| fingerprints.all_same_exports(table, &pass.deps, id));
             // The `def`s whose every read stands, taken with the types. (A
             // window's reads are among the file's: the same link noted both.)
             // Looked at only where a window read it, each once.
@@ -329,19 +348,19 @@ impl Project {
             let windows = inferred.windows.and_then(&mut keep);
             let (pass_one, first) = match inferred.pass_one {
                 // A pass one that runs again takes its own windows that stand.
-                Some((deps, ivar_table, Some(first))) if pass_one_stands == Some(false) => {
+                Some(PassOneFound { table, first: Some(first), reads, .. }) if pass_one_stands == Some(false) => {
                     let first = keep(first.recording).map(|recording| FirstPass { types: first.types, recording });
-                    (Some((deps, ivar_table)), first)
+                    (Some((table, reads)), first)
                 }
-                Some((deps, ivar_table, _)) => (Some((deps, ivar_table)), None),
+                Some(PassOneFound { table, reads, .. }) => (Some((table, reads)), None),
                 None => (None, None),
             };
             if windows.is_some() || first.is_some() {
                 // Reads the analysis does not make again are the export
                 // pass's: all of them, for a report keyed by what it read.
-                let reads = ids_read(&exports.deps);
+                let reads = inferred.reads;
                 let (ivar_table, table_stands) = match pass_one {
-                    Some((_, ivar_table)) => (ivar_table, pass_one_stands == Some(true)),
+                    Some((ivar_table, _)) => (ivar_table, pass_one_stands == Some(true)),
                     None => (None, true),
                 };
                 let (mut types, mut recording) = (inferred.types, windows.unwrap_or_default());
@@ -349,13 +368,10 @@ impl Project {
                 let windows = replay::Windows { types, recording, table: ivar_table, table_stands, first };
                 return Some((display, Reuse { prior: Prior::Windows(Box::new(windows)), reads }));
             }
-            let (deps, ivar_table) = pass_one?;
+            let (ivar_table, reads) = pass_one?;
             // The types fall here: freed on the analysis threads.
             drop(inferred.types);
-            (pass_one_stands == Some(true)).then(|| {
-                let reads = ids_read(&deps);
-                (display, Reuse { prior: Prior::PassOne(ivar_table), reads })
-            })
+            (pass_one_stands == Some(true)).then_some((display, Reuse { prior: Prior::PassOne(ivar_table), reads }))
         };
         let standing: HashMap<String, Reuse> =
             analysis::on_analysis_thread(|| inferred.into_par_iter().filter_map(reuse).collect());
@@ -417,6 +433,7 @@ impl Workspace {
             vanished: Vec::new(),
             outlives_call: true,
             deps: DepTable::default(),
+            unsettled: Vec::new(),
         }
     }
 
@@ -472,10 +489,12 @@ impl Workspace {
         if !self.context.as_ref().is_some_and(|c| c.same(&context)) {
             // Everything derived goes. The files' bytes stay: they are keyed
             // by path and stat, not by settings or signatures.
-            self.files.clear();
-            self.last = None;
+            free_after_answer((std::mem::take(&mut self.files), self.last.take()));
             self.deps.clear();
+            self.unsettled.clear();
         }
+        // Earlier answers are looked at below: all they read must be listed.
+        self.settle();
         if self.deps.wants_renumbering() {
             // Between calls: no number is held anywhere but in the files'.
             let kept = self.files.values_mut().flat_map(|state| {
@@ -601,7 +620,7 @@ impl Workspace {
 
         figures.phases.structure = lap(&mut phase);
         // 4. Exports against the structure.
-        let memo = Fingerprints::new(structure.clone());
+        let memo = Arc::new(Fingerprints::new(structure.clone()));
         // Every file's reads are looked at when the structure changed: on
         // the analysis threads, as the work they decide.
         let (files, table) = (&self.files, &self.deps);
@@ -611,7 +630,7 @@ impl Workspace {
                 .filter(|(display, source)| {
                     // Under the last structure, what was valid stays valid.
                     !files[display].exports.as_ref().is_some_and(|c| {
-                        c.hash == source.hash && (same_structure || memo.all_same(table, &c.deps, ids[display]))
+                        c.stands(source.hash, |deps| same_structure || memo.all_same(table, deps, ids[display]))
                     })
                 })
                 .cloned()
@@ -628,7 +647,7 @@ impl Workspace {
         largest_first(&mut to_infer, |(_, source, _)| source.bytes.len());
         let keyed = self.outlives_call;
         let numbering = Numbering::new(&self.deps);
-        type Derived = (String, Cached<Arc<FileExports>>, Option<Inferred>, Option<WalkedTree>);
+        type Derived = (String, Cached<Arc<FileExports>>, Option<Inferred>, Option<WalkedTree>, Option<Unsettled>);
         let derived: Vec<Derived> = analysis::on_analysis_thread(|| {
             to_infer
                 .into_par_iter()
@@ -643,32 +662,36 @@ impl Workspace {
                         crate::infer::on_copy(tree.as_ref(), &source.bytes, settings.target_ruby, |parsed, walk| {
                             analysis::exports_of_parsed(parsed, walk, env, link)
                         });
-                    // A model dropped after this call asks only whether the
-                    // folded exports read the same (`keep_standing`): the
-                    // other reads are not fingerprinted at all.
-                    let kept = |reads: Vec<Dep>| -> Vec<Dep> {
-                        if keyed {
-                            reads
-                        } else {
-                            reads.into_iter().filter(Dep::reads_exports).collect()
-                        }
-                    };
-                    let reads = kept(found.reads);
-                    let deps = memo.record(&numbering, &reads, ids[display]);
+                    // This call asks only whether the folded exports read
+                    // the same (`keep_standing`). A kept model keys the
+                    // exports by all they read, too: settled after the
+                    // answer (`unsettled`).
+                    let (asked, all) = split_reads(found.reads, keyed);
+                    let deps = memo.record(&numbering, &asked, ids[display]);
                     let pass_one = found.pass_one.map(|pass| {
                         let first = pass.first.map(|mut first| {
-                            first.recording.renumber(&reads);
+                            first.recording.renumber(&asked);
                             first
                         });
-                        (memo.record(&numbering, &kept(pass.reads), ids[display]), pass.table, first)
+                        let (pass_asked, reads) = split_reads(pass.reads, keyed);
+                        let deps = memo.record(&numbering, &pass_asked, ids[display]);
+                        PassOneFound { deps, table: pass.table, first, reads }
                     });
                     let windows = found.recording.filter(|r| !r.is_empty()).map(|mut recording| {
-                        recording.renumber(&reads);
+                        recording.renumber(&asked);
                         recording
                     });
-                    let inferred = found.types.map(|types| Inferred { types, pass_one, windows });
-                    let cached = Cached { hash: source.hash, deps, value: Arc::new(found.exports), validated: 0 };
-                    (display.clone(), cached, inferred, tree)
+                    let unsettled = all.clone().map(|reads| Unsettled {
+                        display: display.clone(),
+                        hash: source.hash,
+                        reader: ids[display],
+                        memo: memo.clone(),
+                        reads: Reads::Exports(reads),
+                    });
+                    let inferred = found.types.map(|types| Inferred { types, pass_one, windows, reads: all });
+                    let value = Arc::new(found.exports);
+                    let cached = Cached { hash: source.hash, deps, value, validated: 0, settled: false };
+                    (display.clone(), cached, inferred, tree, unsettled)
                 })
                 .collect()
         });
@@ -676,10 +699,11 @@ impl Workspace {
         self.deps.extend(new);
         let mut inferred: HashMap<String, Inferred> = HashMap::default();
         let mut same_exports = true;
-        for (display, cached, found, tree) in derived {
+        for (display, cached, found, tree, unsettled) in derived {
             if let Some(tree) = tree {
                 trees.insert(display.clone(), tree);
             }
+            self.unsettled.extend(unsettled);
             if let Some(state) = self.files.get_mut(&display) {
                 same_exports &= state.exports.as_ref().is_some_and(|old| old.value == cached.value);
                 state.exports = Some(cached);
@@ -706,7 +730,7 @@ impl Workspace {
             let last = self.last.as_mut().expect("same files as the last call");
             last.files = key;
             let project = last.project(ids, present, figures).with_trees(trees);
-            return project.keep_standing(inferred, &self.files, &self.deps, keyed);
+            return project.keep_standing(inferred, &self.files, &self.deps);
         }
         // 5. Fold them in (the analyses in `check` read this).
         let exports: Vec<Option<&FileExports>> =
@@ -761,7 +785,7 @@ impl Workspace {
         });
         Project::new(index, facts, facts_fingerprint, ids, present, self.generation, figures)
             .with_trees(trees)
-            .keep_standing(inferred, &self.files, &self.deps, keyed)
+            .keep_standing(inferred, &self.files, &self.deps)
     }
 
     /// Checks `targets` as files of `project`, reusing each file's report
@@ -791,11 +815,12 @@ impl Workspace {
                     let Target::File { display } = target else { return false };
                     let Some(source) = project.sources.get(display) else { return false };
                     files.get(display).and_then(|state| state.report.as_ref()).is_some_and(|cached| {
-                        cached.hash == source.hash
-                            && (cached.validated == generation
-                                || (cached.deps.first().is_some_and(|(id, print)| {
+                        cached.stands(source.hash, |deps| {
+                            cached.validated == generation
+                                || (deps.first().is_some_and(|(id, print)| {
                                     *print == facts_fingerprint && *table.dep(*id) == Dep::Facts
-                                }) && memo.all_same(table, &cached.deps[1..], project.ids[display])))
+                                }) && memo.all_same(table, &deps[1..], project.ids[display]))
+                        })
                     })
                 })
                 .collect()
@@ -827,12 +852,12 @@ impl Workspace {
                 None => {
                     // What the export pass found carries what it read: the
                     // report read all of that too.
-                    let (prior, prior_reads) = match project.take_reuse(display) {
+                    let (prior, taken) = match project.take_reuse(display) {
                         Some(reuse) => (Some(reuse.prior), reuse.reads),
-                        None => (None, Vec::new()),
+                        None => (None, None),
                     };
                     let tree = project.take_tree(display);
-                    work.push((at, display.clone(), source.clone(), tree, prior, prior_reads))
+                    work.push((at, display.clone(), source.clone(), tree, prior, taken))
                 }
             }
         }
@@ -865,12 +890,10 @@ impl Workspace {
         project.figures.reanalysed = work.len();
         largest_first(&mut work, |w| w.2.bytes.len());
         let facts = project.facts.clone();
-        let numbering = Numbering::new(&self.deps);
-        let facts_read = (numbering.id(&Dep::Facts), facts_fingerprint);
         let done: Vec<Reanalysed> = analysis::on_analysis_thread(|| {
             work.into_par_iter()
                 .with_max_len(1)
-                .map(|(at, display, source, mut tree, types, prior_reads)| {
+                .map(|(at, display, source, mut tree, types, taken)| {
                     let link = project.link(&display).map(|link| link.keeping(keyed));
                     debug_assert!(tree.as_ref().is_none_or(|tree| tree.is_of(&source.bytes)));
                     let (report, reads) = analysis::analyse_with_link(
@@ -882,37 +905,56 @@ impl Workspace {
                         link,
                         types,
                     );
-                    let mut deps = Vec::new();
-                    if keyed {
-                        let reader = project.ids[&display];
-                        deps = memo.record(&numbering, &reads, reader);
-                        deps.extend(prior_reads.into_iter().map(|id| (id, memo.of_number(table, id, reader))));
-                        deps.sort_unstable_by_key(|(id, _)| *id);
-                        deps.dedup_by_key(|(id, _)| *id);
-                        deps.retain(|(id, _)| *id != facts_read.0);
-                    }
-                    // The rules' facts as a whole come first (a check looks
-                    // at them before the rest).
-                    deps.insert(0, facts_read);
-                    (at, display, source.hash, report, deps)
+                    // A kept model keys the report by all it read, and all
+                    // the part of the export pass it took read: settled
+                    // after the answer (`unsettled`).
+                    let unsettled = keyed.then(|| Unsettled {
+                        display: display.clone(),
+                        hash: source.hash,
+                        reader: project.ids[&display],
+                        memo: project.fingerprints.clone(),
+                        reads: Reads::Report { reads, taken, facts: facts_fingerprint },
+                    });
+                    (at, display, source.hash, report, unsettled)
                 })
                 .collect()
         });
-        let new = numbering.into_new();
-        self.deps.extend(new);
-        for (at, display, hash, report, deps) in done {
+        for (at, display, hash, report, unsettled) in done {
             // Unkeyed reports are never looked at again: not kept at all.
             if let Some(state) = self.files.get_mut(&display).filter(|_| keyed) {
-                state.report =
-                    Some(Cached { hash, deps, value: Arc::new(report.clone()), validated: project.generation });
+                let (value, generation) = (Arc::new(report.clone()), project.generation);
+                state.report = Some(Cached { hash, deps: Vec::new(), value, validated: generation, settled: false });
                 state.dirty = true;
             }
+            self.unsettled.extend(unsettled);
             out[at] = Some(report);
         }
         project.figures.phases.analysis = started.elapsed().as_secs_f64() * 1e3;
         project.figures.millis += project.figures.phases.analysis;
         note_figures(&project.figures);
         out.into_iter().map(|r| r.expect("every target reported")).collect()
+    }
+
+    /// Numbers and prints the reads of the answers earlier calls left
+    /// unsettled, and keys those answers by them (see `unsettled`).
+    pub fn settle(&mut self) {
+        if self.unsettled.is_empty() {
+            return;
+        }
+        let unsettled = std::mem::take(&mut self.unsettled);
+        let numbering = Numbering::new(&self.deps);
+        let settled: Vec<Vec<(DepId, u64)>> =
+            analysis::on_analysis_thread(|| unsettled.par_iter().map(|reads| reads.settle(&numbering)).collect());
+        let new = numbering.into_new();
+        self.deps.extend(new);
+        for (reads, deps) in unsettled.into_iter().zip(settled) {
+            let Some(state) = self.files.get_mut(&reads.display) else { continue };
+            match (reads.is_report(), state.report.as_mut(), state.exports.as_mut()) {
+                (true, Some(report), _) => report.settle(reads.hash, deps),
+                (false, _, Some(exports)) => exports.settle(reads.hash, deps),
+                _ => {}
+            }
+        }
     }
 
     /// Drops the least recently used files past the capacity, and files
@@ -945,15 +987,28 @@ impl Workspace {
 
 /// A target to analyse again: its place, path, content, what of the export
 /// pass's inference stands, and what that part read.
-type Reanalysis = (usize, String, Source, Option<WalkedTree>, Option<Prior>, Vec<DepId>);
+type Reanalysis = (usize, String, Source, Option<WalkedTree>, Option<Prior>, Option<Arc<[Dep]>>);
 
 /// What the export pass inferred of a file: its types, and pass one's
 /// table with what pass one read (recorded as the exports' reads are).
 struct Inferred {
     types: FileTypes,
-    pass_one: Option<(Recorded, Option<IvarTable>, Option<FirstPass>)>,
+    pass_one: Option<PassOneFound>,
     /// Each `def`'s walk (its reads are among the exports').
     windows: Option<Recording>,
+    /// All the export pass read, for a report keyed by what it read (a
+    /// kept model's; `None` in a call whose model is dropped after it).
+    reads: Option<Arc<[Dep]>>,
+}
+
+/// Pass one as the export pass ran it.
+struct PassOneFound {
+    /// What it read that folding the exports in may change.
+    deps: Recorded,
+    table: Option<IvarTable>,
+    first: Option<FirstPass>,
+    /// All it read (as [`Inferred::reads`]).
+    reads: Option<Arc<[Dep]>>,
 }
 
 /// Reads, numbered, with what each read as.
@@ -962,11 +1017,22 @@ type Recorded = Vec<(DepId, u64)>;
 /// What a file's analysis takes from the export pass, and what that read.
 pub struct Reuse {
     prior: Prior,
-    reads: Vec<DepId>,
+    reads: Option<Arc<[Dep]>>,
 }
 
-/// A target analysed again: its place, path, content hash, report and reads.
-type Reanalysed = (usize, String, ContentHash, FileReport, Vec<(DepId, u64)>);
+/// A target analysed again: its place, path, content hash, report and (a
+/// kept model's) its reads to settle.
+type Reanalysed = (usize, String, ContentHash, FileReport, Option<Unsettled>);
+
+/// A file's reads: what the call that made them asks of them (only what
+/// folding the exports in may change), and all of them for a kept model.
+fn split_reads(reads: Vec<Dep>, keyed: bool) -> (Vec<Dep>, Option<Arc<[Dep]>>) {
+    if !keyed {
+        return (reads.into_iter().filter(Dep::reads_exports).collect(), None);
+    }
+    let asked = reads.iter().filter(|dep| dep.reads_exports()).cloned().collect();
+    (asked, Some(reads.into()))
+}
 
 /// Orders work by size, the largest first, each item a task of its own: a
 /// large file started last would keep one thread busy after the others
@@ -974,6 +1040,30 @@ type Reanalysed = (usize, String, ContentHash, FileReport, Vec<(DepId, u64)>);
 fn largest_first<T>(work: &mut [T], size: impl Fn(&T) -> usize) {
     work.sort_by_key(|item| std::cmp::Reverse(size(item)));
 }
+
+/// Puts off freeing `value` in a worker until its answer is sent (see
+/// [`free_leftovers`]): a whole model (every file's facts, exports and
+/// report, the indexes) takes a large project tens of milliseconds to
+/// free, which the call that replaces it need not wait for. Elsewhere it
+/// is freed at once.
+fn free_after_answer<T: Send + 'static>(value: T) {
+    if KEEP_WARM.load(std::sync::atomic::Ordering::Relaxed) {
+        LEFTOVERS.lock().unwrap_or_else(|p| p.into_inner()).push(Box::new(value));
+    }
+}
+
+/// What a worker does once it has answered a call: frees what the call
+/// put off freeing, and settles the reads its answers are keyed by (so
+/// the next call finds them settled).
+pub fn after_answer() {
+    let leftovers = std::mem::take(&mut *LEFTOVERS.lock().unwrap_or_else(|p| p.into_inner()));
+    drop(leftovers);
+    for (_, workspace) in WARM.lock().unwrap_or_else(|p| p.into_inner()).iter_mut() {
+        workspace.settle();
+    }
+}
+
+static LEFTOVERS: Mutex<Vec<Box<dyn Send>>> = Mutex::new(Vec::new());
 
 /// Milliseconds since `phase`, which moves on to now.
 fn lap(phase: &mut Instant) -> f64 {
@@ -1043,7 +1133,7 @@ pub fn with_workspace<T>(cwd: &Path, cache_dir: Option<&Path>, work: impl FnOnce
         Some(at) => at,
         None => {
             if kept.len() >= WARM_ROOTS {
-                kept.remove(0);
+                free_after_answer(kept.remove(0));
             }
             kept.push((cwd.to_path_buf(), Workspace::default()));
             kept.len() - 1
@@ -1071,9 +1161,11 @@ static LAST_FIGURES: Mutex<Option<CacheFigures>> = Mutex::new(None);
 /// Drops what a command is done with, unless the process exits right
 /// after the command (see [`one_shot_process`]): a cold check's project
 /// index is some hundred thousand allocations to free, serially.
-pub fn discard<T>(value: T) {
+pub fn discard<T: Send + 'static>(value: T) {
     if ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed) && !KEEP_WARM.load(std::sync::atomic::Ordering::Relaxed) {
         std::mem::forget(value);
+    } else {
+        free_after_answer(value);
     }
 }
 
@@ -1207,6 +1299,48 @@ mod tests {
         assert!(on_kept.contains(", Price,") && on_kept.contains("100") && on_kept.contains("\"p\""), "{on_kept}");
         let fresh = Workspace::with_capacity(100).project(&targets(&["a.rb", "b.rb"]), root, &settings);
         assert_eq!(on_kept, typed(&fresh, None));
+    }
+
+    #[test]
+    fn a_kept_models_answers_are_keyed_by_all_they_read_once_settled_and_never_before() {
+        let dir = tempfile::tempdir().expect("scratch");
+        let root = dir.path();
+        let write = |name: &str, text: &str| std::fs::write(root.join(name), text).expect("write");
+        write("a.rb", "class Price < Object\n  def label = \"p\"\nend\n");
+        write("b.rb", "class Use\n  def m = Price.new.lable\nend\n");
+        write("c.rb", "class Other\n  def n = 1\nend\n");
+        let settings = Settings::default();
+        let asked = targets(&["a.rb", "b.rb", "c.rb"]);
+        let mut warm = Workspace::with_capacity(100);
+        let mut project = warm.project(&asked, root, &settings);
+        let first = format!("{:?}", warm.check(&mut project, &asked, root, &settings));
+        assert!(first.contains("lable"), "{first}");
+        // Answered, not yet settled: b's report lists nothing it read.
+        let report = |warm: &Workspace| warm.files["b.rb"].report.as_ref().map(|c| (c.settled, c.deps.len()));
+        assert_eq!(report(&warm), Some((false, 0)));
+        assert!(!warm.unsettled.is_empty());
+        // Checked again on the same index before settling: an unsettled
+        // report is never taken as standing, so every file is analysed again.
+        let again = format!("{:?}", warm.check(&mut project, &asked, root, &settings));
+        assert_eq!(again, first);
+        assert_eq!(project.figures.reanalysed, 3);
+        drop(project);
+        warm.settle();
+        assert!(warm.unsettled.is_empty());
+        let (settled, listed) = report(&warm).expect("b has a report");
+        assert!(settled && listed > 1, "the rules' facts and what b read of Price: {listed}");
+        let lable = Dep::Method("Price".into(), "lable".to_string());
+        let b_read = &warm.files["b.rb"].report.as_ref().expect("report").deps;
+        assert!(b_read.iter().any(|(id, _)| *warm.deps.dep(*id) == lable), "b is keyed by Price#lable");
+        assert!(warm.files["b.rb"].exports.as_ref().is_some_and(|c| c.settled), "its exports too");
+        // Settled, the reads decide: Price gains `lable`, and only b, which
+        // read it, is analysed again (a's content changed too).
+        write("a.rb", "class Price < Object\n  def label = \"p\"\n  def lable = 1\nend\n");
+        let mut project = warm.project(&asked, root, &settings);
+        let after = format!("{:?}", warm.check(&mut project, &asked, root, &settings));
+        assert!(!after.contains("lable"), "{after}");
+        assert_eq!(project.figures.reanalysed, 2, "a (edited) and b (read Price#lable)");
+        assert_eq!(after, checked(&mut Workspace::with_capacity(100), root));
     }
 
     #[test]

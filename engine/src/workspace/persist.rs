@@ -259,6 +259,7 @@ impl DiskCache {
                 deps: cached.deps,
                 value: Arc::new(cached.value.into_report(display)?),
                 validated: 0,
+                settled: true,
             }),
             None => None,
         };
@@ -361,18 +362,21 @@ impl DiskCache {
     }
 
     fn encode(&self, display: &str, state: &FileState, table: &DepTable) -> std::io::Result<Vec<u8>> {
-        let current = |hash: ContentHash| hash == state.hash;
-        let report = state.report.as_ref().filter(|c| current(c.hash)).map(|cached| Cached {
+        // (A value whose reads are not all listed is not kept.)
+        let current = |hash: ContentHash, settled: bool| hash == state.hash && settled;
+        let report = state.report.as_ref().filter(|c| current(c.hash, c.settled)).map(|cached| Cached {
             hash: cached.hash,
             deps: table.named(&cached.deps),
             value: StoredReport::of(&cached.value),
             validated: 0,
+            settled: true,
         });
-        let exports = state.exports.as_ref().filter(|c| current(c.hash)).map(|cached| Cached {
+        let exports = state.exports.as_ref().filter(|c| current(c.hash, c.settled)).map(|cached| Cached {
             hash: cached.hash,
             deps: table.named(&cached.deps),
             value: &*cached.value,
             validated: 0,
+            settled: true,
         });
         let entry = Entry { root: self.root.clone(), path: display.to_string(), facts: &*state.facts, exports, report };
         let payload = postcard::to_stdvec(&entry).map_err(std::io::Error::other)?;
@@ -464,6 +468,11 @@ impl Workspace {
     /// Writes what this call derived anew, and forgets vanished files.
     pub fn flush(&mut self) {
         let vanished = std::mem::take(&mut self.vanished);
+        if self.disk.is_none() {
+            return;
+        }
+        // Entries are stored with all they read.
+        self.settle();
         let Some(disk) = &self.disk else { return };
         disk.forget(&vanished);
         let dirty: Vec<(&str, &FileState)> = self

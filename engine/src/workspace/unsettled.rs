@@ -1,0 +1,67 @@
+//! The reads a kept model keys its answers by, numbered and printed after
+//! the answer rather than before it. A full build lists some 200,000 reads
+//! on rubocop; numbering and printing them all took a sixth of a worker's
+//! first call (and of every call after a `sig/` or configuration edit).
+//! The call that made them needs only what folding the exports in may
+//! change, which it records at once; all of them are needed only when a
+//! later call (or the disk cache) asks whether an answer still stands. So
+//! the worker settles them once it has answered, and a workspace settles
+//! what is left before it looks at any earlier answer (see
+//! [`super::Workspace::settle`]). An answer whose reads are not settled is
+//! never taken as standing: at worst it is derived again.
+
+use std::sync::Arc;
+
+use super::deps::{DepId, Numbering};
+use super::fingerprints::Fingerprints;
+use crate::model::index::{Dep, FileId};
+use crate::model::sources::ContentHash;
+
+/// One answer's reads, to number and print under the index they were made
+/// against.
+pub(super) struct Unsettled {
+    pub display: String,
+    /// The content the answer was derived from (it is settled only while
+    /// the file's answer is still that one).
+    pub hash: ContentHash,
+    pub reader: FileId,
+    pub memo: Arc<Fingerprints>,
+    pub reads: Reads,
+}
+
+pub(super) enum Reads {
+    /// An export pass's, against the structure.
+    Exports(Arc<[Dep]>),
+    /// An analysis's, with what the export pass read for the part of it
+    /// the analysis took (printed under the folded index like the rest),
+    /// and the print of the rules' project facts as a whole.
+    Report { reads: Vec<Dep>, taken: Option<Arc<[Dep]>>, facts: u64 },
+}
+
+impl Unsettled {
+    /// The answer's reads, numbered, with what each read as.
+    pub fn settle(&self, numbering: &Numbering<'_>) -> Vec<(DepId, u64)> {
+        let (memo, reader) = (&self.memo, self.reader);
+        match &self.reads {
+            Reads::Exports(reads) => memo.record(numbering, reads, reader),
+            Reads::Report { reads, taken, facts } => {
+                let mut deps = memo.record(numbering, reads, reader);
+                if let Some(taken) = taken {
+                    deps.extend(memo.record(numbering, taken, reader));
+                }
+                deps.sort_unstable_by_key(|(id, _)| *id);
+                deps.dedup_by_key(|(id, _)| *id);
+                // The rules' facts as a whole come first (a check looks
+                // at them before the rest).
+                let facts_read = (numbering.id(&Dep::Facts), *facts);
+                deps.retain(|(id, _)| *id != facts_read.0);
+                deps.insert(0, facts_read);
+                deps
+            }
+        }
+    }
+
+    pub fn is_report(&self) -> bool {
+        matches!(self.reads, Reads::Report { .. })
+    }
+}
