@@ -69,8 +69,22 @@ pub fn serve() -> i32 {
         }
         // Answered: what is left of the call (freeing what it is done
         // with, settling what its answers read) is not waited for.
-        crate::workspace::after_answer();
+        crate::workspace::after_answer(!request_within(AT_ONCE_MS));
     }
+}
+
+/// A call that follows its answer within this many milliseconds was sent
+/// at once, by a script rather than an agent that reads the answer first:
+/// the work left from the last call then waits until a call needs it.
+const AT_ONCE_MS: i32 = 25;
+
+/// Whether the next request is there to read within `millis` (the
+/// gateway sends one at a time, so nothing of it sits in the reader's
+/// buffer before it does).
+fn request_within(millis: i32) -> bool {
+    let mut stdin = libc::pollfd { fd: 0, events: libc::POLLIN, revents: 0 };
+    // SAFETY: one pollfd, owned here.
+    unsafe { libc::poll(&mut stdin, 1, millis) > 0 }
 }
 
 /// Keeps a private duplicate of fd 1 for the protocol and points fd 1 at

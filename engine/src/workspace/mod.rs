@@ -1053,13 +1053,22 @@ fn free_after_answer<T: Send + 'static>(value: T) {
 }
 
 /// What a worker does once it has answered a call: frees what the call
-/// put off freeing, and settles the reads its answers are keyed by (so
-/// the next call finds them settled).
-pub fn after_answer() {
+/// put off freeing and, when no request is waiting already, settles the
+/// reads its answers are keyed by, so the next call finds them settled.
+/// (A request sent at once, say a script's, settles them itself if it
+/// needs them: not when it starts afresh, after a `sig/` edit.)
+pub fn after_answer(idle: bool) {
     let leftovers = std::mem::take(&mut *LEFTOVERS.lock().unwrap_or_else(|p| p.into_inner()));
-    drop(leftovers);
-    for (_, workspace) in WARM.lock().unwrap_or_else(|p| p.into_inner()).iter_mut() {
-        workspace.settle();
+    if idle {
+        drop(leftovers);
+    } else if !leftovers.is_empty() {
+        // Beside the call that waits (with no thread to be had, here).
+        let _ = std::thread::Builder::new().name("rigor-free".into()).spawn(move || drop(leftovers));
+    }
+    if idle {
+        for (_, workspace) in WARM.lock().unwrap_or_else(|p| p.into_inner()).iter_mut() {
+            workspace.settle();
+        }
     }
 }
 
