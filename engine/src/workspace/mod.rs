@@ -489,7 +489,7 @@ impl Workspace {
         if !self.context.as_ref().is_some_and(|c| c.same(&context)) {
             // Everything derived goes. The files' bytes stay: they are keyed
             // by path and stat, not by settings or signatures.
-            free_after_answer((std::mem::take(&mut self.files), self.last.take()));
+            free_beside((std::mem::take(&mut self.files), self.last.take()));
             self.deps.clear();
             self.unsettled.clear();
         }
@@ -1041,15 +1041,21 @@ fn largest_first<T>(work: &mut [T], size: impl Fn(&T) -> usize) {
     work.sort_by_key(|item| std::cmp::Reverse(size(item)));
 }
 
-/// Puts off freeing `value` in a worker until its answer is sent (see
-/// [`free_leftovers`]): a whole model (every file's facts, exports and
-/// report, the indexes) takes a large project tens of milliseconds to
-/// free, which the call that replaces it need not wait for. Elsewhere it
-/// is freed at once.
+/// Puts off freeing what a call is done with in a worker until its answer
+/// is sent (see [`after_answer`]). Elsewhere it is freed at once.
 fn free_after_answer<T: Send + 'static>(value: T) {
     if KEEP_WARM.load(std::sync::atomic::Ordering::Relaxed) {
         LEFTOVERS.lock().unwrap_or_else(|p| p.into_inner()).push(Box::new(value));
     }
+}
+
+/// Frees `value` on a thread of its own, at once: a whole model (every
+/// file's facts, exports and report, the indexes) takes a large project
+/// tens of milliseconds to free, which the call that replaces it need not
+/// wait for; freed later, it would still be held while the new one grows.
+fn free_beside<T: Send + 'static>(value: T) {
+    // With no thread to be had, the closure and `value` are freed here.
+    let _ = std::thread::Builder::new().name("rigor-free".into()).spawn(move || drop(value));
 }
 
 /// What a worker does once it has answered a call: frees what the call
@@ -1062,8 +1068,8 @@ pub fn after_answer(idle: bool) {
     if idle {
         drop(leftovers);
     } else if !leftovers.is_empty() {
-        // Beside the call that waits (with no thread to be had, here).
-        let _ = std::thread::Builder::new().name("rigor-free".into()).spawn(move || drop(leftovers));
+        // Beside the call that waits.
+        free_beside(leftovers);
     }
     if idle {
         for (_, workspace) in WARM.lock().unwrap_or_else(|p| p.into_inner()).iter_mut() {
@@ -1142,7 +1148,7 @@ pub fn with_workspace<T>(cwd: &Path, cache_dir: Option<&Path>, work: impl FnOnce
         Some(at) => at,
         None => {
             if kept.len() >= WARM_ROOTS {
-                free_after_answer(kept.remove(0));
+                free_beside(kept.remove(0));
             }
             kept.push((cwd.to_path_buf(), Workspace::default()));
             kept.len() - 1
