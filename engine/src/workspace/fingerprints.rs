@@ -120,4 +120,9 @@ impl Fingerprints {
             })
             .collect()
     }
+
+    /// `reads` numbered `ids` already, with what each reads as for `reader`.
+    pub fn record_numbered(&self, ids: &[DepId], reads: &[Dep], reader: FileId) -> Vec<(DepId, u64)> {
+        ids.iter().zip(reads).map(|(id, dep)| (*id, self.print(*id, dep, reader))).collect()
+    }
 }

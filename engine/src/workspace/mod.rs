@@ -943,8 +943,7 @@ impl Workspace {
         }
         let unsettled = std::mem::take(&mut self.unsettled);
         let numbering = Numbering::new(&self.deps);
-        let settled: Vec<Vec<(DepId, u64)>> =
-            analysis::on_analysis_thread(|| unsettled.par_iter().map(|reads| reads.settle(&numbering)).collect());
+        let settled = analysis::on_analysis_thread(|| unsettled::settle_all(&unsettled, &numbering));
         let new = numbering.into_new();
         self.deps.extend(new);
         for (reads, deps) in unsettled.into_iter().zip(settled) {

@@ -12,6 +12,9 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+use rustc_hash::FxHashMap as HashMap;
+
 use super::deps::{DepId, Numbering};
 use super::fingerprints::Fingerprints;
 use crate::model::index::{Dep, FileId};
@@ -38,29 +41,60 @@ pub(super) enum Reads {
     Report { reads: Vec<Dep>, taken: Option<Arc<[Dep]>>, facts: u64 },
 }
 
-impl Unsettled {
-    /// The answer's reads, numbered, with what each read as.
-    pub fn settle(&self, numbering: &Numbering<'_>) -> Vec<(DepId, u64)> {
-        let (memo, reader) = (&self.memo, self.reader);
-        match &self.reads {
-            Reads::Exports(reads) => memo.record(numbering, reads, reader),
-            Reads::Report { reads, taken, facts } => {
-                let mut deps = memo.record(numbering, reads, reader);
-                if let Some(taken) = taken {
-                    deps.extend(memo.record(numbering, taken, reader));
+/// Numbers and prints each answer's reads, in order. An export pass's
+/// reads are numbered once, for its own answer and for the report that
+/// took its part (the same list, printed under the folded index).
+pub(super) fn settle_all(unsettled: &[Unsettled], numbering: &Numbering<'_>) -> Vec<Vec<(DepId, u64)>> {
+    let numbered: Vec<Option<Vec<DepId>>> = unsettled
+        .par_iter()
+        .map(|one| match &one.reads {
+            Reads::Exports(reads) => Some(reads.iter().map(|dep| numbering.id(dep)).collect()),
+            Reads::Report { .. } => None,
+        })
+        .collect();
+    // By the list's address: a report took the very list its export pass kept.
+    let by_list: HashMap<usize, &[DepId]> = unsettled
+        .iter()
+        .zip(&numbered)
+        .filter_map(|(one, ids)| match (&one.reads, ids) {
+            (Reads::Exports(reads), Some(ids)) => Some((reads.as_ptr() as usize, ids.as_slice())),
+            _ => None,
+        })
+        .collect();
+    unsettled
+        .par_iter()
+        .zip(&numbered)
+        .map(|(one, ids)| {
+            let (memo, reader) = (&one.memo, one.reader);
+            match (&one.reads, ids) {
+                (Reads::Exports(reads), Some(ids)) => memo.record_numbered(ids, reads, reader),
+                (Reads::Exports(reads), None) => memo.record(numbering, reads, reader),
+                (Reads::Report { reads, taken, facts }, _) => {
+                    let mut deps = memo.record(numbering, reads, reader);
+                    if let Some(taken) = taken {
+                        deps.extend(match by_list.get(&(taken.as_ptr() as usize)) {
+                            Some(ids) => {
+                                debug_assert_eq!(ids.len(), taken.len(), "the same list");
+                                memo.record_numbered(ids, taken, reader)
+                            }
+                            None => memo.record(numbering, taken, reader),
+                        });
+                    }
+                    deps.sort_unstable_by_key(|(id, _)| *id);
+                    deps.dedup_by_key(|(id, _)| *id);
+                    // The rules' facts as a whole come first (a check
+                    // looks at them before the rest).
+                    let facts_read = (numbering.id(&Dep::Facts), *facts);
+                    deps.retain(|(id, _)| *id != facts_read.0);
+                    deps.insert(0, facts_read);
+                    deps
                 }
-                deps.sort_unstable_by_key(|(id, _)| *id);
-                deps.dedup_by_key(|(id, _)| *id);
-                // The rules' facts as a whole come first (a check looks
-                // at them before the rest).
-                let facts_read = (numbering.id(&Dep::Facts), *facts);
-                deps.retain(|(id, _)| *id != facts_read.0);
-                deps.insert(0, facts_read);
-                deps
             }
-        }
-    }
+        })
+        .collect()
+}
 
+impl Unsettled {
     pub fn is_report(&self) -> bool {
         matches!(self.reads, Reads::Report { .. })
     }
