@@ -1,7 +1,8 @@
 //! The reads a kept model keys its answers by, numbered and printed after
 //! the answer rather than before it. A full build lists some 200,000 reads
-//! on rubocop; numbering and printing them all took a sixth of a worker's
-//! first call (and of every call after a `sig/` or configuration edit).
+//! on rubocop; numbering and printing them all took about a tenth of a
+//! worker's first call (and of every call after a `sig/` or configuration
+//! edit).
 //! The call that made them needs only what folding the exports in may
 //! change, which it records at once; all of them are needed only when a
 //! later call (or the disk cache) asks whether an answer still stands. So
