@@ -3,9 +3,10 @@
 //! `<where>:<action>`:
 //!
 //! - `<where>` is `startup` (the worker, before its hello), a command name
-//!   (`check`, `explain`, …: every call of it), or `<command>/<token>` (only
+//!   (`check`, `explain`, …: every call of it), `<command>/<token>` (only
 //!   calls whose arguments include the word `<token>`, so one fault can be
-//!   aimed at one call among many).
+//!   aimed at one call among many), or `after-answer` (the work a worker
+//!   does between calls, after each answer).
 //! - `<action>` is `panic`, `abort`, `exit` (status 3), `hang` (sleep
 //!   forever) or `garbage` (a non-JSON line on the real stdout and, in a
 //!   worker, on the protocol channel).

@@ -48,8 +48,14 @@ pub struct Worker {
 
 impl Worker {
     pub fn start(rigor: &Path) -> Worker {
+        Worker::start_with_env(rigor, &[])
+    }
+
+    /// A worker with these variables set in its environment.
+    pub fn start_with_env(rigor: &Path, env: &[(&str, &str)]) -> Worker {
         let mut child = Command::new(rigor)
             .arg("worker")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -125,6 +125,36 @@ fn a_method_added_to_a_class_reanalyses_only_the_files_that_look_it_up() {
 }
 
 #[test]
+fn a_worker_whose_work_after_an_answer_fails_answers_on_as_a_cold_run() {
+    // Between calls the worker lists what its answers read. Should that
+    // work fail, the worker must stay up and answer as a cold run: after
+    // `Money#rounded` is added, `till.rb` no longer reports it missing.
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    copy_tree(&fixtures().join("warm-project"), scratch.path());
+    let root = scratch.path();
+    std::fs::write(
+        root.join("lib/shop/till.rb"),
+        "module Shop\n  class Till\n    def change = Money.new(5).rounded\n  end\nend\n",
+    )
+    .expect("till.rb");
+    let argv = ["check", "--format=json", "--", "lib"];
+    let mut worker = protocol_tests::warm::Worker::start_with_env(&rigor, &[("RIGOR_FAILPOINT", "after-answer:panic")]);
+    let (_, before, _) = worker.call(&argv, root);
+    assert!(before.contains("rounded"), "{before}");
+    // Long past the moment the worker takes itself as idle and fails.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    edit(
+        &root.join("lib/shop/money.rb"),
+        "    def to_s = format_cents(cents)\n",
+        "    def to_s = format_cents(cents)\n\n    def rounded = cents\n",
+    );
+    let (_, after, _) = worker.call(&argv, root);
+    assert!(!after.contains("`rounded`"), "the method is found now: {after}");
+    assert_warm_equals_cold(&rigor, &mut worker, root);
+}
+
+#[test]
 fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
     // Early cutoff: `Money#to_s` gains a statement, which changes neither
     // the file's interface nor its exports, so no other file's analysis is

@@ -1063,6 +1063,7 @@ fn free_beside<T: Send + 'static>(value: T) {
 /// (A request sent at once, say a script's, settles them itself if it
 /// needs them: not when it starts afresh, after a `sig/` edit.)
 pub fn after_answer(idle: bool) {
+    crate::failpoint::at_command("after-answer", &[]);
     let leftovers = std::mem::take(&mut *LEFTOVERS.lock().unwrap_or_else(|p| p.into_inner()));
     if idle {
         drop(leftovers);
