@@ -88,6 +88,28 @@ fn assert_warm_equals_cold(rigor: &std::path::Path, worker: &mut protocol_tests:
     assert_eq!(warm_plain, String::from_utf8_lossy(&cold.stdout));
 }
 
+/// The fixture project with `lib/shop/till.rb`, whose `Till#change`
+/// calls `Money#rounded`, which `Money` lacks (see
+/// [`add_the_missing_method`]).
+fn project_calling_a_missing_method() -> tempfile::TempDir {
+    let scratch = tempfile::tempdir().expect("scratch");
+    copy_tree(&fixtures().join("warm-project"), scratch.path());
+    std::fs::write(
+        scratch.path().join("lib/shop/till.rb"),
+        "module Shop\n  class Till\n    def change = Money.new(5).rounded\n  end\nend\n",
+    )
+    .expect("till.rb");
+    scratch
+}
+
+fn add_the_missing_method(root: &std::path::Path) {
+    edit(
+        &root.join("lib/shop/money.rb"),
+        "    def to_s = format_cents(cents)\n",
+        "    def to_s = format_cents(cents)\n\n    def rounded = cents\n",
+    );
+}
+
 #[test]
 fn a_method_added_to_a_class_reanalyses_only_the_files_that_look_it_up() {
     // Dependencies are per method name: `Till` looks up `Money#rounded`
@@ -96,23 +118,13 @@ fn a_method_added_to_a_class_reanalyses_only_the_files_that_look_it_up() {
     // alone, re-checks them and at most one more file, and the answer is
     // still a cold run's.
     let rigor = bin("rigor");
-    let scratch = tempfile::tempdir().expect("scratch");
-    copy_tree(&fixtures().join("warm-project"), scratch.path());
+    let scratch = project_calling_a_missing_method();
     let root = scratch.path();
-    std::fs::write(
-        root.join("lib/shop/till.rb"),
-        "module Shop\n  class Till\n    def change = Money.new(5).rounded\n  end\nend\n",
-    )
-    .expect("till.rb");
     let argv = ["check", "--format=json", "--", "lib"];
     let mut worker = protocol_tests::warm::Worker::start(&rigor);
     let (_, before, _) = worker.call(&argv, root);
     assert!(before.contains("rounded"), "the call to a missing method is reported first: {before}");
-    edit(
-        &root.join("lib/shop/money.rb"),
-        "    def to_s = format_cents(cents)\n",
-        "    def to_s = format_cents(cents)\n\n    def rounded = cents\n",
-    );
+    add_the_missing_method(root);
     let (_, warm, _) = worker.call(&argv, root);
     let stats: serde_json::Value = serde_json::from_str(&warm).expect("json");
     let cache = &stats["stats"]["cache"];
@@ -130,25 +142,15 @@ fn a_worker_whose_work_after_an_answer_fails_answers_on_as_a_cold_run() {
     // work fail, the worker must stay up and answer as a cold run: after
     // `Money#rounded` is added, `till.rb` no longer reports it missing.
     let rigor = bin("rigor");
-    let scratch = tempfile::tempdir().expect("scratch");
-    copy_tree(&fixtures().join("warm-project"), scratch.path());
+    let scratch = project_calling_a_missing_method();
     let root = scratch.path();
-    std::fs::write(
-        root.join("lib/shop/till.rb"),
-        "module Shop\n  class Till\n    def change = Money.new(5).rounded\n  end\nend\n",
-    )
-    .expect("till.rb");
     let argv = ["check", "--format=json", "--", "lib"];
     let mut worker = protocol_tests::warm::Worker::start_with_env(&rigor, &[("RIGOR_FAILPOINT", "after-answer:panic")]);
     let (_, before, _) = worker.call(&argv, root);
     assert!(before.contains("rounded"), "{before}");
     // Long past the moment the worker takes itself as idle and fails.
     std::thread::sleep(std::time::Duration::from_millis(300));
-    edit(
-        &root.join("lib/shop/money.rb"),
-        "    def to_s = format_cents(cents)\n",
-        "    def to_s = format_cents(cents)\n\n    def rounded = cents\n",
-    );
+    add_the_missing_method(root);
     let (_, after, _) = worker.call(&argv, root);
     assert!(!after.contains("`rounded`"), "the method is found now: {after}");
     assert_warm_equals_cold(&rigor, &mut worker, root);
