@@ -325,8 +325,10 @@ impl ProjectLink {
         note_name(&self.constants_read, name);
     }
 
-    /// What the analysis read of the project, sorted (see
-    /// [`ProjectLink::keeping`]).
+    /// What the analysis read of the project (see [`ProjectLink::keeping`]):
+    /// sorted when only what folding may change is listed; when everything
+    /// is, in no order and maybe with repeats (they are numbered later, and
+    /// sorting so many facts was most of the cost of listing them).
     pub fn reads(&self) -> Vec<Dep> {
         if !self.all_reads {
             let mut deps: Vec<Dep> = self.constants_read.borrow().iter().cloned().map(Dep::Constant).collect();
@@ -355,8 +357,6 @@ impl ProjectLink {
         if self.exported_read.get() {
             deps.push(Dep::Exported);
         }
-        deps.sort_unstable();
-        deps.dedup();
         deps
     }
 }

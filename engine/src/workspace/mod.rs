@@ -1024,12 +1024,15 @@ pub struct Reuse {
 type Reanalysed = (usize, String, ContentHash, FileReport, Option<Unsettled>);
 
 /// A file's reads: what the call that made them asks of them (only what
-/// folding the exports in may change), and all of them for a kept model.
+/// folding the exports in may change; sorted, as windows find their reads
+/// in it), and all of them for a kept model (listed in no order).
 fn split_reads(reads: Vec<Dep>, keyed: bool) -> (Vec<Dep>, Option<Arc<[Dep]>>) {
     if !keyed {
         return (reads.into_iter().filter(Dep::reads_exports).collect(), None);
     }
-    let asked = reads.iter().filter(|dep| dep.reads_exports()).cloned().collect();
+    let mut asked: Vec<Dep> = reads.iter().filter(|dep| dep.reads_exports()).cloned().collect();
+    asked.sort_unstable();
+    asked.dedup();
     (asked, Some(reads.into()))
 }
 

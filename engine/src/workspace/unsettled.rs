@@ -68,8 +68,16 @@ pub(super) fn settle_all(unsettled: &[Unsettled], numbering: &Numbering<'_>) -> 
         .map(|(one, ids)| {
             let (memo, reader) = (&one.memo, one.reader);
             match (&one.reads, ids) {
-                (Reads::Exports(reads), Some(ids)) => memo.record_numbered(ids, reads, reader),
-                (Reads::Exports(reads), None) => memo.record(numbering, reads, reader),
+                (Reads::Exports(reads), ids) => {
+                    let mut deps = match ids {
+                        Some(ids) => memo.record_numbered(ids, reads, reader),
+                        None => memo.record(numbering, reads, reader),
+                    };
+                    // (Listed in no order, maybe with repeats.)
+                    deps.sort_unstable_by_key(|(id, _)| *id);
+                    deps.dedup_by_key(|(id, _)| *id);
+                    deps
+                }
                 (Reads::Report { reads, taken, facts }, _) => {
                     let mut deps = memo.record(numbering, reads, reader);
                     if let Some(taken) = taken {
