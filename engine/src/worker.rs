@@ -67,10 +67,9 @@ pub fn serve() -> i32 {
         if send(&mut channel, &reply).is_err() {
             return cli::EXIT_FINDINGS;
         }
-        // Answered: what is left of the call (freeing what it is done
-        // with, settling what its answers read) is not waited for. Should
-        // it fail, the worker goes on: an answer left unsettled is only
-        // derived again.
+        // Answered: what is left of the call (settling what its answers
+        // read) is not waited for. Should it fail, the worker goes on: an
+        // answer left unsettled is only derived again.
         let idle = !request_within(AT_ONCE_MS);
         let after = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::workspace::after_answer(idle)));
         if after.is_err() {

@@ -1043,14 +1043,6 @@ fn largest_first<T>(work: &mut [T], size: impl Fn(&T) -> usize) {
     work.sort_by_key(|item| std::cmp::Reverse(size(item)));
 }
 
-/// Puts off freeing what a call is done with in a worker until its answer
-/// is sent (see [`after_answer`]). Elsewhere it is freed at once.
-fn free_after_answer<T: Send + 'static>(value: T) {
-    if KEEP_WARM.load(std::sync::atomic::Ordering::Relaxed) {
-        LEFTOVERS.lock().unwrap_or_else(|p| p.into_inner()).push(Box::new(value));
-    }
-}
-
 /// Frees `value` on a thread of its own, at once: a whole model (every
 /// file's facts, exports and report, the indexes) takes a large project
 /// tens of milliseconds to free, which the call that replaces it need not
@@ -1060,28 +1052,19 @@ fn free_beside<T: Send + 'static>(value: T) {
     let _ = std::thread::Builder::new().name("rigor-free".into()).spawn(move || drop(value));
 }
 
-/// What a worker does once it has answered a call: frees what the call
-/// put off freeing and, when no request is waiting already, settles the
-/// reads its answers are keyed by, so the next call finds them settled.
-/// (A request sent at once, say a script's, settles them itself if it
-/// needs them: not when it starts afresh, after a `sig/` edit.)
+/// What a worker does once it has answered a call, when no request is
+/// waiting already: settles the reads its answers are keyed by, so the
+/// next call finds them settled. (A request sent at once, say a script's,
+/// settles them itself if it needs them: not when it starts afresh, after
+/// a `sig/` edit.)
 pub fn after_answer(idle: bool) {
     crate::failpoint::at_command("after-answer", &[]);
-    let leftovers = std::mem::take(&mut *LEFTOVERS.lock().unwrap_or_else(|p| p.into_inner()));
-    if idle {
-        drop(leftovers);
-    } else if !leftovers.is_empty() {
-        // Beside the call that waits.
-        free_beside(leftovers);
-    }
     if idle {
         for (_, workspace) in WARM.lock().unwrap_or_else(|p| p.into_inner()).iter_mut() {
             workspace.settle();
         }
     }
 }
-
-static LEFTOVERS: Mutex<Vec<Box<dyn Send>>> = Mutex::new(Vec::new());
 
 /// Milliseconds since `phase`, which moves on to now.
 fn lap(phase: &mut Instant) -> f64 {
@@ -1179,11 +1162,9 @@ static LAST_FIGURES: Mutex<Option<CacheFigures>> = Mutex::new(None);
 /// Drops what a command is done with, unless the process exits right
 /// after the command (see [`one_shot_process`]): a cold check's project
 /// index is some hundred thousand allocations to free, serially.
-pub fn discard<T: Send + 'static>(value: T) {
+pub fn discard<T>(value: T) {
     if ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed) && !KEEP_WARM.load(std::sync::atomic::Ordering::Relaxed) {
         std::mem::forget(value);
-    } else {
-        free_after_answer(value);
     }
 }
 
