@@ -84,10 +84,11 @@ impl<T> Cached<T, Dep> {
 }
 
 impl<T> Cached<T> {
-    /// Whether the value may stand for `hash`, its reads looked at by
-    /// `reads_same` (never while they are unsettled).
-    fn stands(&self, hash: ContentHash, reads_same: impl FnOnce(&[(DepId, u64)]) -> bool) -> bool {
-        self.hash == hash && self.settled && reads_same(&self.deps)
+    /// Whether the value may stand for `hash`: it is still valid as it
+    /// was (`as_it_was`: nothing it may have read changed), or its reads,
+    /// looked at by `reads_same`, read the same (never while unsettled).
+    fn stands(&self, hash: ContentHash, as_it_was: bool, reads_same: impl FnOnce(&[(DepId, u64)]) -> bool) -> bool {
+        self.hash == hash && (as_it_was || (self.settled && reads_same(&self.deps)))
     }
 
     /// Keys the value by all it read (not one derived again since).
@@ -167,9 +168,12 @@ pub struct Workspace {
     outlives_call: bool,
     /// The facts the cached answers read, numbered.
     deps: DepTable,
-    /// Reads of this call's answers still to number and print (a kept
-    /// model's: see [`Workspace::settle`]).
-    unsettled: Vec<Unsettled>,
+    /// Reads of answers still to number and print (a kept model's: see
+    /// [`Workspace::settle`]), the latest for each file's exports and
+    /// report (an older one is of a value replaced since).
+    unsettled: HashMap<(String, bool), Unsettled>,
+    /// The index generation the unsettled reports were made against.
+    unsettled_reports_of: Option<u64>,
 }
 
 /// What the last call built, and from which files.
@@ -433,7 +437,8 @@ impl Workspace {
             vanished: Vec::new(),
             outlives_call: true,
             deps: DepTable::default(),
-            unsettled: Vec::new(),
+            unsettled: HashMap::default(),
+            unsettled_reports_of: None,
         }
     }
 
@@ -492,9 +497,8 @@ impl Workspace {
             free_beside((std::mem::take(&mut self.files), self.last.take()));
             self.deps.clear();
             self.unsettled.clear();
+            self.unsettled_reports_of = None;
         }
-        // Earlier answers are looked at below: all they read must be listed.
-        self.settle();
         if self.deps.wants_renumbering() {
             // Between calls: no number is held anywhere but in the files'.
             let kept = self.files.values_mut().flat_map(|state| {
@@ -619,7 +623,11 @@ impl Workspace {
             present.iter().enumerate().map(|(i, (display, _))| (display.clone(), i as FileId)).collect();
 
         figures.phases.structure = lap(&mut phase);
-        // 4. Exports against the structure.
+        // 4. Exports against the structure. Under a new one, earlier exports
+        // stand by what they read: all of it must be listed.
+        if !same_structure {
+            self.settle();
+        }
         let memo = Arc::new(Fingerprints::new(structure.clone()));
         // Every file's reads are looked at when the structure changed: on
         // the analysis threads, as the work they decide.
@@ -630,7 +638,7 @@ impl Workspace {
                 .filter(|(display, source)| {
                     // Under the last structure, what was valid stays valid.
                     !files[display].exports.as_ref().is_some_and(|c| {
-                        c.stands(source.hash, |deps| same_structure || memo.all_same(table, deps, ids[display]))
+                        c.stands(source.hash, same_structure, |deps| memo.all_same(table, deps, ids[display]))
                     })
                 })
                 .cloned()
@@ -703,7 +711,7 @@ impl Workspace {
             if let Some(tree) = tree {
                 trees.insert(display.clone(), tree);
             }
-            self.unsettled.extend(unsettled);
+            self.keep_unsettled(unsettled);
             if let Some(state) = self.files.get_mut(&display) {
                 same_exports &= state.exports.as_ref().is_some_and(|old| old.value == cached.value);
                 state.exports = Some(cached);
@@ -805,6 +813,11 @@ impl Workspace {
         let mut out: Vec<Option<FileReport>> = vec![None; targets.len()];
         let generation = project.generation;
         let keyed = self.outlives_call;
+        // Reports of an earlier index stand by what they read: all of it
+        // must be listed.
+        if self.unsettled_reports_of.is_some_and(|made| made != generation) {
+            self.settle();
+        }
         // Whether each target's report stands, worked out on the analysis
         // threads (every report's reads are looked at after a change).
         let (files, table) = (&self.files, &self.deps);
@@ -815,11 +828,10 @@ impl Workspace {
                     let Target::File { display } = target else { return false };
                     let Some(source) = project.sources.get(display) else { return false };
                     files.get(display).and_then(|state| state.report.as_ref()).is_some_and(|cached| {
-                        cached.stands(source.hash, |deps| {
-                            cached.validated == generation
-                                || (deps.first().is_some_and(|(id, print)| {
-                                    *print == facts_fingerprint && *table.dep(*id) == Dep::Facts
-                                }) && memo.all_same(table, &deps[1..], project.ids[display]))
+                        cached.stands(source.hash, cached.validated == generation, |deps| {
+                            deps.first()
+                                .is_some_and(|(id, print)| *print == facts_fingerprint && *table.dep(*id) == Dep::Facts)
+                                && memo.all_same(table, &deps[1..], project.ids[display])
                         })
                     })
                 })
@@ -926,7 +938,10 @@ impl Workspace {
                 state.report = Some(Cached { hash, deps: Vec::new(), value, validated: generation, settled: false });
                 state.dirty = true;
             }
-            self.unsettled.extend(unsettled);
+            if unsettled.is_some() {
+                self.unsettled_reports_of = Some(project.generation);
+            }
+            self.keep_unsettled(unsettled);
             out[at] = Some(report);
         }
         project.figures.phases.analysis = started.elapsed().as_secs_f64() * 1e3;
@@ -938,10 +953,11 @@ impl Workspace {
     /// Numbers and prints the reads of the answers earlier calls left
     /// unsettled, and keys those answers by them (see `unsettled`).
     pub fn settle(&mut self) {
+        self.unsettled_reports_of = None;
         if self.unsettled.is_empty() {
             return;
         }
-        let unsettled = std::mem::take(&mut self.unsettled);
+        let unsettled: Vec<Unsettled> = std::mem::take(&mut self.unsettled).into_values().collect();
         let numbering = Numbering::new(&self.deps);
         let settled = analysis::on_analysis_thread(|| unsettled::settle_all(&unsettled, &numbering));
         let new = numbering.into_new();
@@ -953,6 +969,14 @@ impl Workspace {
                 (false, _, Some(exports)) => exports.settle(reads.hash, deps),
                 _ => {}
             }
+        }
+    }
+
+    /// Keeps an answer's reads to settle, in place of those of the value
+    /// it replaced.
+    fn keep_unsettled(&mut self, unsettled: Option<Unsettled>) {
+        if let Some(reads) = unsettled {
+            self.unsettled.insert((reads.display.clone(), reads.is_report()), reads);
         }
     }
 
@@ -1318,11 +1342,17 @@ mod tests {
         let report = |warm: &Workspace| warm.files["b.rb"].report.as_ref().map(|c| (c.settled, c.deps.len()));
         assert_eq!(report(&warm), Some((false, 0)));
         assert!(!warm.unsettled.is_empty());
-        // Checked again on the same index before settling: an unsettled
-        // report is never taken as standing, so every file is analysed again.
+        // Checked again on the same index before settling: each report is
+        // valid as it was, with no read looked at.
         let again = format!("{:?}", warm.check(&mut project, &asked, root, &settings));
         assert_eq!(again, first);
-        assert_eq!(project.figures.reanalysed, 3);
+        assert_eq!(project.figures.reanalysed, 0);
+        assert!(!warm.unsettled.is_empty(), "nothing needed settling");
+        // Where its reads would decide, an unsettled answer never stands,
+        // however they would read.
+        let cached = warm.files["b.rb"].report.as_ref().expect("report");
+        assert!(!cached.stands(cached.hash, false, |_| true));
+        assert!(cached.stands(cached.hash, true, |_| false));
         drop(project);
         warm.settle();
         assert!(warm.unsettled.is_empty());
