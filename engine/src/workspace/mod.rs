@@ -931,15 +931,15 @@ impl Workspace {
                 })
                 .collect()
         });
+        if keyed && !done.is_empty() {
+            self.unsettled_reports_of = Some(project.generation);
+        }
         for (at, display, hash, report, unsettled) in done {
             // Unkeyed reports are never looked at again: not kept at all.
             if let Some(state) = self.files.get_mut(&display).filter(|_| keyed) {
                 let (value, generation) = (Arc::new(report.clone()), project.generation);
                 state.report = Some(Cached { hash, deps: Vec::new(), value, validated: generation, settled: false });
                 state.dirty = true;
-            }
-            if unsettled.is_some() {
-                self.unsettled_reports_of = Some(project.generation);
             }
             self.keep_unsettled(unsettled);
             out[at] = Some(report);

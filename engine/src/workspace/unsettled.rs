@@ -46,20 +46,21 @@ pub(super) enum Reads {
 /// reads are numbered once, for its own answer and for the report that
 /// took its part (the same list, printed under the folded index).
 pub(super) fn settle_all(unsettled: &[Unsettled], numbering: &Numbering<'_>) -> Vec<Vec<(DepId, u64)>> {
-    let numbered: Vec<Option<Vec<DepId>>> = unsettled
+    // Each export pass's list, numbered (a report's: nothing yet).
+    let numbered: Vec<Vec<DepId>> = unsettled
         .par_iter()
         .map(|one| match &one.reads {
-            Reads::Exports(reads) => Some(reads.iter().map(|dep| numbering.id(dep)).collect()),
-            Reads::Report { .. } => None,
+            Reads::Exports(reads) => reads.iter().map(|dep| numbering.id(dep)).collect(),
+            Reads::Report { .. } => Vec::new(),
         })
         .collect();
     // By the list's address: a report took the very list its export pass kept.
     let by_list: HashMap<usize, &[DepId]> = unsettled
         .iter()
         .zip(&numbered)
-        .filter_map(|(one, ids)| match (&one.reads, ids) {
-            (Reads::Exports(reads), Some(ids)) => Some((reads.as_ptr() as usize, ids.as_slice())),
-            _ => None,
+        .filter_map(|(one, ids)| match &one.reads {
+            Reads::Exports(reads) => Some((reads.as_ptr() as usize, ids.as_slice())),
+            Reads::Report { .. } => None,
         })
         .collect();
     unsettled
@@ -67,18 +68,9 @@ pub(super) fn settle_all(unsettled: &[Unsettled], numbering: &Numbering<'_>) -> 
         .zip(&numbered)
         .map(|(one, ids)| {
             let (memo, reader) = (&one.memo, one.reader);
-            match (&one.reads, ids) {
-                (Reads::Exports(reads), ids) => {
-                    let mut deps = match ids {
-                        Some(ids) => memo.record_numbered(ids, reads, reader),
-                        None => memo.record(numbering, reads, reader),
-                    };
-                    // (Listed in no order, maybe with repeats.)
-                    deps.sort_unstable_by_key(|(id, _)| *id);
-                    deps.dedup_by_key(|(id, _)| *id);
-                    deps
-                }
-                (Reads::Report { reads, taken, facts }, _) => {
+            let mut deps = match &one.reads {
+                Reads::Exports(reads) => memo.record_numbered(ids, reads, reader),
+                Reads::Report { reads, taken, .. } => {
                     let mut deps = memo.record(numbering, reads, reader);
                     if let Some(taken) = taken {
                         deps.extend(match by_list.get(&(taken.as_ptr() as usize)) {
@@ -89,16 +81,20 @@ pub(super) fn settle_all(unsettled: &[Unsettled], numbering: &Numbering<'_>) -> 
                             None => memo.record(numbering, taken, reader),
                         });
                     }
-                    deps.sort_unstable_by_key(|(id, _)| *id);
-                    deps.dedup_by_key(|(id, _)| *id);
-                    // The rules' facts as a whole come first (a check
-                    // looks at them before the rest).
-                    let facts_read = (numbering.id(&Dep::Facts), *facts);
-                    deps.retain(|(id, _)| *id != facts_read.0);
-                    deps.insert(0, facts_read);
                     deps
                 }
+            };
+            // (Listed in no order, maybe with repeats.)
+            deps.sort_unstable_by_key(|(id, _)| *id);
+            deps.dedup_by_key(|(id, _)| *id);
+            if let Reads::Report { facts, .. } = &one.reads {
+                // The rules' facts as a whole come first (a check looks at
+                // them before the rest).
+                let facts_read = (numbering.id(&Dep::Facts), *facts);
+                deps.retain(|(id, _)| *id != facts_read.0);
+                deps.insert(0, facts_read);
             }
+            deps
         })
         .collect()
 }
