@@ -124,6 +124,9 @@ pub fn hello() -> Value {
         "pid": std::process::id(),
         "tools": catalogue::tools(),
         "server": catalogue::server(),
+        // A check of the configured paths builds the project model that
+        // every later call of this root reuses.
+        "warm_up": {"tool": "rigor_check", "arguments": {"paths": []}},
     })
 }
 

@@ -43,7 +43,7 @@ fn main() {
             },
             _ => None,
         };
-        let gateway = match server::start_gateway(&cli.server) {
+        let gateway = match server::start_gateway(&cli.server, serving) {
             Ok(gateway) => gateway,
             Err(problem) => {
                 eprintln!("rigor-mcp: {problem}");

@@ -117,6 +117,11 @@ pub struct ServerOptions {
     /// How long a build may take, in seconds
     #[arg(long, value_name = "SECONDS", default_value_t = 600.0, global = true)]
     pub build_timeout: f64,
+    /// Do not warm a new worker up: by default, while no call waits, the
+    /// gateway runs the call its hello names (Rigor: a check of the
+    /// configured paths) so the first real call finds the project model built
+    #[arg(long, global = true)]
+    pub no_warm_up: bool,
     /// Never restart the worker for code changes (not even a new engine executable)
     #[arg(long, global = true, conflicts_with_all = ["watch", "build", "dev"])]
     pub no_reload: bool,

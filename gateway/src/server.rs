@@ -17,7 +17,9 @@ use crate::supervisor::{SupervisorConfig, SupervisorHandle, WorkerEnvironment};
 const HELLO_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Checks the options and starts the supervisor (and so the worker).
-pub fn start_gateway(options: &ServerOptions) -> Result<Arc<Gateway>, String> {
+/// `serving`: a server for clients that come and go (not a one-shot
+/// `call` or `tools`), whose workers are warmed up unless `--no-warm-up`.
+pub fn start_gateway(options: &ServerOptions, serving: bool) -> Result<Arc<Gateway>, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let root = match &options.root {
         Some(root) => std::fs::canonicalize(cwd.join(root)).map_err(|e| format!("--root {}: {e}", root.display()))?,
@@ -47,6 +49,7 @@ pub fn start_gateway(options: &ServerOptions) -> Result<Arc<Gateway>, String> {
         call_timeout: Duration::from_secs_f64(options.call_timeout),
         environment: WorkerEnvironment { pass: options.pass_env.clone() },
         reload,
+        warm_up: (serving && !options.no_warm_up).then(|| session_defaults.clone()),
     });
     if options.tools_page_size == 0 {
         return Err("--tools-page-size must be at least 1".into());

@@ -100,7 +100,8 @@ fn worker_summary(message: &Value) -> String {
     match message["type"].as_str() {
         Some("call") => {
             let argv: Vec<&str> = message["argv"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-            clip(&format!("call {}: {}", message["id"], argv.join(" ")))
+            let warm_up = if message["warm_up"] == Value::Bool(true) { " (warm-up)" } else { "" };
+            clip(&format!("call {}{warm_up}: {}", message["id"], argv.join(" ")))
         }
         Some("result") => format!(
             "result {}: exit {}, {:.1} ms, {} bytes out, {} bytes err",

@@ -154,6 +154,7 @@ fn gateway_without_engine() -> Arc<Gateway> {
         call_timeout: Duration::from_secs(1),
         environment: WorkerEnvironment::default(),
         reload: None,
+        warm_up: None,
     });
 
     Arc::new(Gateway {

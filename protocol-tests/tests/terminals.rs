@@ -151,7 +151,9 @@ fn a_trace_records_every_message_and_reads_back_readably() {
     let printed = String::from_utf8(output.stdout).unwrap();
     assert_eq!(printed.lines().count(), records.len());
     assert!(printed.contains("--> #2 tools/call"), "{printed}");
-    assert!(printed.contains("==> call 1: explain --format=json -- flow"), "{printed}");
+    // The worker's warm-up comes first, marked as the gateway's own.
+    assert!(printed.contains("==> call 1 (warm-up): check --format=json"), "{printed}");
+    assert!(printed.contains("==> call 2: explain --format=json -- flow"), "{printed}");
 }
 
 #[test]

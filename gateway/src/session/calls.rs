@@ -120,6 +120,7 @@ async fn with_progress(
         let message = match current {
             Activity::Rebuilding => Some("rebuilding engine…".to_string()),
             Activity::Restarting => Some("restarting engine…".to_string()),
+            Activity::WarmingUp => Some("the engine is warming up (building its project model)…".to_string()),
             Activity::Idle => None,
         };
         if let Some(message) = message {

@@ -17,6 +17,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::argv::SessionDefaults;
 use crate::catalogue::{Catalogue, EngineInfo};
 use crate::events::{GatewayEvent, LogLevel};
 use crate::identity::{ServerIdentity, DEFAULT_ENV_PREFIX};
@@ -42,6 +43,9 @@ pub struct SupervisorConfig {
     /// Watched paths and build; `None` is `--no-reload` (not even the
     /// engine executable is tracked).
     pub reload: Option<ReloadConfig>,
+    /// Warm new workers up (see [`Supervisor::warm_up`]), synthesising the
+    /// warm-up call with these session defaults; `None`: never.
+    pub warm_up: Option<SessionDefaults>,
 }
 
 /// Why a call produced no result from the engine.
@@ -100,6 +104,8 @@ pub enum Activity {
     Idle,
     Rebuilding,
     Restarting,
+    /// Running a new worker's warm-up call: calls wait for it.
+    WarmingUp,
 }
 
 /// What clients may currently be told about tools.
@@ -149,6 +155,8 @@ struct CallJob {
     timeout: Option<Duration>,
     /// Cancelled by the client: skip it if still queued, stop it if running.
     cancel: CancellationToken,
+    /// The gateway's own warm-up, not a client's call.
+    warm_up: bool,
     reply: oneshot::Sender<Result<CallOutcome, CallFailure>>,
 }
 
@@ -233,6 +241,7 @@ impl SupervisorHandle {
             backoff: Backoff::default(),
             churn: Backoff::default(),
             restart_at: None,
+            warm_pending: false,
             catalogue: catalogue_tx,
             activity: activity_tx,
             freshness,
@@ -321,7 +330,7 @@ impl SupervisorHandle {
         cancel: CancellationToken,
     ) -> PendingCall {
         let (reply, answer) = oneshot::channel();
-        let job = CallJob { argv, cwd, timeout, cancel, reply };
+        let job = CallJob { argv, cwd, timeout, cancel, warm_up: false, reply };
         self.queued.fetch_add(1, Ordering::SeqCst);
         let queued = self.control.send(Control::Call(job)).await.is_ok();
         if !queued {
@@ -356,6 +365,11 @@ struct Supervisor {
     churn: Backoff,
     /// When a worker that died idle is started again (state `Stopped`).
     restart_at: Option<Instant>,
+    /// The running worker was started fresh (the first start, or new code)
+    /// and has not been warmed up yet. A worker started to replace one that
+    /// failed is never warmed: if the warm-up is what kills it, it would
+    /// otherwise be killed again and again.
+    warm_pending: bool,
     catalogue: watch::Sender<CatalogueState>,
     activity: watch::Sender<Activity>,
     freshness: Freshness,
@@ -396,7 +410,11 @@ impl Supervisor {
         if matches!(self.state, WorkerState::Stopped) && self.freshness.build_failed.is_none() {
             self.start_worker().await;
         }
+        self.warm_pending = matches!(self.state, WorkerState::Running { .. });
         loop {
+            if self.warm_pending && self.queued.load(Ordering::SeqCst) == 0 {
+                self.warm_up(&mut shutdown).await;
+            }
             let retry_at = match &self.state {
                 WorkerState::Failing(unavailable) => unavailable.retry_at,
                 WorkerState::Stopped => self.restart_at,
@@ -529,6 +547,8 @@ impl Supervisor {
         self.catalogue.send_replace(CatalogueState::Ready(Arc::new(catalogue)));
         self.state =
             WorkerState::Running { process: Box::new(process), hello: Box::new(hello), started: Instant::now() };
+        // Only a fresh start warms (its caller says so), never a replacement.
+        self.warm_pending = false;
         self.freshness.serving = Some(code);
         self.freshness.start_failed = None;
     }
@@ -629,6 +649,8 @@ impl Supervisor {
                 let replaced = self.state_pid();
                 self.stop_worker().await;
                 self.install(process, hello, code);
+                // New code (or the first start): its state is built anew.
+                self.warm_pending = true;
                 let timing = ReloadTiming { build: build_time, restart: restart_started.elapsed() };
                 if replaced.is_none() && build_time.is_zero() {
                     // The first start, not a reload.
@@ -682,6 +704,75 @@ impl Supervisor {
         }
     }
 
+    /// Runs the call a fresh worker's hello names as its warm-up (Rigor:
+    /// a check of the configured paths, which builds the project model), so
+    /// the first call a client makes finds that work done. It runs only
+    /// while no call waits; calls that come meanwhile wait for it, as they
+    /// would for any call, and are told so if they asked for progress. Its
+    /// answer goes nowhere. A warm-up that breaks the worker is reported
+    /// and the worker replaced, unwarmed.
+    async fn warm_up(&mut self, shutdown: &mut watch::Receiver<bool>) {
+        self.warm_pending = false;
+        let Some(defaults) = self.config.warm_up.clone() else { return };
+        let WorkerState::Running { hello, .. } = &self.state else { return };
+        let Some(warm_up) = hello.warm_up.clone() else { return };
+        let CatalogueState::Ready(catalogue) = self.catalogue.borrow().clone() else { return };
+        let prepared = catalogue
+            .get(&warm_up.tool)
+            .ok_or_else(|| format!("its catalogue has no tool `{}`", warm_up.tool))
+            .and_then(|tool| {
+                tool.check_input(&warm_up.arguments)?;
+                let arguments = warm_up.arguments.as_object().expect("checked when the hello was read");
+                Ok((tool.template.synthesize(arguments, &defaults)?.argv, tool.timeout))
+            });
+        let (argv, timeout) = match prepared {
+            Ok(prepared) => prepared,
+            Err(problem) => {
+                tracing::error!("the worker's warm-up call is not one it can take ({problem}); no warm-up");
+                return;
+            }
+        };
+        let (reply, _answer) = oneshot::channel();
+        let cwd = self.config.root.clone();
+        let job = CallJob { argv, cwd, timeout, cancel: CancellationToken::new(), warm_up: true, reply };
+        tracing::debug!(tool = %warm_up.tool, argv = ?job.argv, "warming the worker up");
+        // Counted as a running call: `tools/list` does not wait for it.
+        self.queued.fetch_add(1, Ordering::SeqCst);
+        self.activity.send_replace(Activity::WarmingUp);
+        let started = Instant::now();
+        // The reload's timing is for the first client call to report.
+        let reload = self.last_reload.take();
+        let outcome = self.attempt(&job, shutdown).await;
+        self.last_reload = reload;
+        self.activity.send_replace(Activity::Idle);
+        self.queued.fetch_sub(1, Ordering::SeqCst);
+        match outcome {
+            Ok(outcome) => tracing::info!(
+                pid = outcome.worker_pid,
+                exit_code = outcome.reply.exit_code,
+                "worker warmed up with {} in {:.0} ms",
+                warm_up.tool,
+                started.elapsed().as_secs_f64() * 1e3
+            ),
+            Err(CallFailure::ShuttingDown) => {}
+            Err(failure) if failure.leaves_worker_usable() => {
+                tracing::warn!("the worker's warm-up call failed: {failure}");
+            }
+            Err(failure) => {
+                let what = failure.to_string();
+                let what = what.lines().next().unwrap_or_default();
+                let message =
+                    format!("the engine worker failed while warming up ({what}); starting a fresh one, not warmed up");
+                tracing::warn!("{message}");
+                self.emit(LogLevel::Warning, message);
+                if !*shutdown.borrow() {
+                    self.stop_worker().await;
+                    self.start_worker().await;
+                }
+            }
+        }
+    }
+
     async fn attempt(
         &mut self,
         job: &CallJob,
@@ -705,7 +796,7 @@ impl Supervisor {
         let worker_pid = process.pid();
         self.deadline.as_mut().reset(Instant::now() + deadline);
         let outcome = tokio::select! {
-            result = process.call(self.next_request, &job.argv, &job.cwd) => result,
+            result = process.call(self.next_request, &job.argv, &job.cwd, job.warm_up) => result,
             _ = &mut self.deadline => Err(CallFailure::TimedOut(format_seconds(deadline))),
             _ = job.cancel.cancelled() => Err(CallFailure::Cancelled),
             _ = shutdown.wait_for(|stop| *stop) => Err(CallFailure::ShuttingDown),

@@ -39,6 +39,38 @@ pub struct Hello {
     pub pid: u32,
     pub tools: Vec<Value>,
     pub server: ServerIdentity,
+    /// The call that warms a new worker up, if its hello names one.
+    pub warm_up: Option<WarmUp>,
+}
+
+/// A tool call a new worker would like before any client's, so the first
+/// real call finds its state built: a tool of its catalogue and arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WarmUp {
+    pub tool: String,
+    pub arguments: Value,
+}
+
+impl WarmUp {
+    /// The hello's `warm_up`: `None` when absent; a malformed one is
+    /// logged and ignored (it is an optimisation, never worth a failed start).
+    fn from_hello(value: Option<&Value>) -> Option<WarmUp> {
+        let value = value?;
+        let tool = value.get("tool").and_then(Value::as_str);
+        let arguments = value.get("arguments").cloned().unwrap_or_else(|| Value::Object(Default::default()));
+        match tool {
+            Some(tool) if !tool.is_empty() && arguments.is_object() => {
+                Some(WarmUp { tool: tool.to_string(), arguments })
+            }
+            _ => {
+                tracing::error!(
+                    "the hello's `warm_up` is not {{\"tool\": name, \"arguments\": {{…}}}}; no warm-up: {}",
+                    clip(&value.to_string())
+                );
+                None
+            }
+        }
+    }
 }
 
 /// A finished call as the worker reported it.
@@ -117,6 +149,10 @@ struct CallRequest<'a> {
     id: u64,
     argv: &'a [String],
     cwd: &'a Path,
+    /// The gateway's own warm-up call (for logs and traces; a worker
+    /// serves it as any call).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    warm_up: bool,
 }
 
 pub struct WorkerProcess {
@@ -213,8 +249,8 @@ impl WorkerProcess {
     /// clean per-request error leaves the worker unusable. A worker found
     /// dead before it read the request gives `NotDelivered`: the call can
     /// safely run elsewhere.
-    pub async fn call(&mut self, id: u64, argv: &[String], cwd: &Path) -> Result<Reply, CallFailure> {
-        let request = CallRequest { kind: "call", id, argv, cwd };
+    pub async fn call(&mut self, id: u64, argv: &[String], cwd: &Path, warm_up: bool) -> Result<Reply, CallFailure> {
+        let request = CallRequest { kind: "call", id, argv, cwd, warm_up };
         self.stderr_tail.clear();
         if let Ok(Some(_)) = self.child.try_wait() {
             return Err(CallFailure::NotDelivered(self.exit_report("before the call was sent").await));
@@ -453,6 +489,7 @@ fn parse_hello(message: &Value) -> Result<Hello, String> {
         pid: message.get("pid").and_then(Value::as_u64).unwrap_or_default() as u32,
         tools: message.get("tools").and_then(Value::as_array).cloned().ok_or("the hello has no `tools` array")?,
         server: ServerIdentity::from_hello(message.get("server"))?,
+        warm_up: WarmUp::from_hello(message.get("warm_up")),
     })
 }
 

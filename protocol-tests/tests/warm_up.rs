@@ -1,0 +1,110 @@
+//! The gateway warms a fresh worker up: before any client call, it runs
+//! the call the worker's hello names (Rigor: a check of the configured
+//! paths), so the first real call finds the project model built. A warm-up
+//! that breaks the worker is never repeated, and one that hangs holds the
+//! calls behind it no longer than the call timeout.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use protocol_tests::{bin, diagnostics, fixture_project, result_text, worker_pid, Mcp};
+use serde_json::{json, Value};
+
+/// What a call's answer says of the project model it used.
+fn cache(result: &Value) -> &Value {
+    &result["_meta"]["rigor/worker"]["cache"]
+}
+
+fn worker_starts(mcp: &Mcp) -> usize {
+    mcp.server.stderr().lines().filter(|line| line.contains("worker ready")).count()
+}
+
+#[test]
+fn the_first_call_finds_the_project_model_the_warm_up_built() {
+    // Sent at once: it waits for the warm-up and is then answered from it.
+    let mut warmed = Mcp::start(&[]);
+    let first = warmed.call_tool("rigor_check", json!({"paths": []}));
+    assert_eq!(cache(&first)["index"], json!("kept"), "{first}");
+    assert_eq!(cache(&first)["facts_derived"], json!(0), "{first}");
+    assert_eq!(cache(&first)["reanalysed"], json!(0), "{first}");
+
+    let mut cold = Mcp::start(&["--no-warm-up"]);
+    let unwarmed = cold.call_tool("rigor_check", json!({"paths": []}));
+    assert_eq!(cache(&unwarmed)["index"], json!("rebuilt"), "{unwarmed}");
+    assert!(cache(&unwarmed)["facts_derived"].as_u64().unwrap() > 0, "{unwarmed}");
+
+    // The same answer, whoever built the model.
+    assert!(!diagnostics(&first).is_empty());
+    assert_eq!(diagnostics(&first), diagnostics(&unwarmed));
+    assert_eq!(result_text(&first), result_text(&unwarmed));
+    assert!(warmed.server.stderr().contains("worker warmed up with rigor_check"), "{}", warmed.server.stderr());
+    assert!(!cold.server.stderr().contains("warmed up"), "{}", cold.server.stderr());
+}
+
+#[test]
+fn a_warm_up_that_kills_the_worker_is_not_repeated() {
+    let mut mcp = Mcp::start_with_env(&[], &[("RIGOR_FAILPOINT", "check:abort")]);
+    // Other calls are served by the replacement, which is left unwarmed:
+    // warming it would kill it again, and again.
+    let explained = mcp.call_tool("rigor_explain", json!({"rule": "flow"}));
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(worker_starts(&mcp), 2, "{}", mcp.server.stderr());
+    let again = mcp.call_tool("rigor_explain", json!({"rule": "flow"}));
+    assert_eq!(worker_pid(&explained), worker_pid(&again));
+    let stderr = mcp.server.stderr();
+    assert!(stderr.contains("failed while warming up"), "{stderr}");
+    assert!(!stderr.contains("worker warmed up"), "{stderr}");
+    // A client's check still meets the fault, reported as such.
+    let checked = mcp.call_tool("rigor_check", json!({"paths": []}));
+    assert_eq!(checked["isError"], json!(true), "{checked}");
+}
+
+#[test]
+fn a_hanging_warm_up_holds_a_waiting_call_no_longer_than_the_call_timeout() {
+    let started = Instant::now();
+    let mut mcp = Mcp::start_with_env(&["--call-timeout", "2"], &[("RIGOR_FAILPOINT", "check:hang")]);
+    let id = mcp.send_request(
+        "tools/call",
+        json!({"name": "rigor_explain", "arguments": {"rule": "flow"}, "_meta": {"progressToken": "t"}}),
+    );
+    // It waits behind the warm-up, and is told why.
+    let mut progress = Vec::new();
+    let answer = loop {
+        let message = mcp.server.receive();
+        if message["id"] == id {
+            break message;
+        }
+        if message["method"] == json!("notifications/progress") {
+            progress.push(message["params"]["message"].as_str().unwrap_or_default().to_string());
+        }
+    };
+    let waited = started.elapsed();
+    assert!(answer["result"]["isError"] != json!(true), "{answer}");
+    assert!(progress.iter().any(|message| message.contains("warming up")), "{progress:?}");
+    assert!(waited >= Duration::from_secs(2), "answered after {waited:?}, before the warm-up timed out");
+    assert!(waited < Duration::from_secs(30), "answered after {waited:?}");
+    assert_eq!(worker_starts(&mcp), 2, "{}", mcp.server.stderr());
+    assert!(mcp.server.stderr().contains("failed while warming up (timed out"), "{}", mcp.server.stderr());
+}
+
+#[test]
+fn one_shot_calls_do_not_warm_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace.jsonl");
+    let project = fixture_project();
+    let output = Command::new(bin("rigor-mcp"))
+        .args(["--root", project.to_str().unwrap(), "--trace", trace.to_str().unwrap()])
+        .args(["call", "rigor_explain", "rule=flow"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let calls: Vec<Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|record| record["dir"] == json!("to-worker") && record["message"]["type"] == json!("call"))
+        .map(|record| record["message"].clone())
+        .collect();
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0]["argv"][0], json!("explain"));
+}
