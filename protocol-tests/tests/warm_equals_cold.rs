@@ -185,6 +185,40 @@ fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
     assert_warm_equals_cold(&rigor, &mut worker, root);
 }
 
+#[test]
+fn coverage_counts_again_only_what_changed_while_the_index_stands() {
+    // `coverage` reads nothing but inference: a warm model keeps each
+    // file's counts while its bytes and the project index stand. Each
+    // answer is still a cold run's.
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    copy_tree(&fixtures().join("warm-project"), scratch.path());
+    let root = scratch.path();
+    let argv = ["coverage", "--format=json", "lib"];
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    let counted = |worker: &mut protocol_tests::warm::Worker| {
+        let (_, out, result) = worker.call(&argv, root);
+        let cold = std::process::Command::new(&rigor).args(argv).current_dir(root).output().expect("cold coverage");
+        assert_eq!(out, String::from_utf8_lossy(&cold.stdout), "warm and cold coverage differ");
+        let cache = result["meta"]["cache"].clone();
+        (cache["reanalysed"].as_u64().expect("figures"), cache["index"].as_str().unwrap_or_default().to_string())
+    };
+    let (first, _) = counted(&mut worker);
+    assert!(first > 3, "every file is counted the first time: {first}");
+    assert_eq!(counted(&mut worker), (0, "kept".to_string()), "nothing changed");
+    // A body edit that changes nothing another file reads: one file.
+    edit(
+        &root.join("lib/shop/money.rb"),
+        "    def to_s = format_cents(cents)\n",
+        "    def to_s\n      audit = cents.to_s\n      format_cents(cents)\n    end\n",
+    );
+    assert_eq!(counted(&mut worker), (1, "cut off".to_string()));
+    // A new method changes the index: every file is counted again.
+    edit(&root.join("lib/shop/money.rb"), "    def to_s\n", "    def rounded = cents.round\n    def to_s\n");
+    assert_eq!(counted(&mut worker).0, first);
+    assert_eq!(counted(&mut worker).0, 0);
+}
+
 /// A warm worker checks `lib/u.rb` (whose `U#m` another file calls),
 /// `lib/use.rb` (`U.new.m.bogus_call`) and `lib/other.rb`; then
 /// `other.rb` becomes `edited`, which changes what `U#m` returns though

@@ -1,7 +1,6 @@
 //! `rigor coverage`: how precisely inference types the expressions of
 //! some files, by tier (reference section 3).
 
-use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -159,31 +158,37 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     let mut config = config;
     args.cache.apply(&mut config, &io.cwd);
     config.settings.signatures = Some(signatures.signatures.clone());
-    let project = crate::workspace::project_of(&config, &targets, &io.cwd);
     let grammar = config.settings.target_ruby;
     let cwd = io.cwd.clone();
-    let outcomes: Vec<(String, FileOutcome)> = crate::analysis::on_analysis_thread(|| {
-        targets
-            .par_iter()
-            .map(|target| {
-                let display = target.display().to_string();
-                let outcome = match std::fs::read(cwd.join(&display)) {
-                    Ok(source) => {
-                        let (link, prior) = project.inference_inputs(&display, &source);
-                        let mut kept = project.take_parse(&display, &source);
-                        match count_in_project(&source, kept.as_mut(), env, grammar, link, prior) {
-                            Ok(counts) => FileOutcome::Counted(counts),
-                            Err(errors) => FileOutcome::Failed(errors),
-                        }
-                    }
-                    Err(error) => {
-                        FileOutcome::Failed(vec![format!("cannot read: {}", files::describe_io_error(&error))])
-                    }
-                };
-                (display, outcome)
-            })
-            .collect()
-    });
+    let displays: Vec<String> = targets.iter().map(|target| target.display().to_string()).collect();
+    let outcomes: Vec<(String, FileOutcome)> =
+        crate::workspace::with_project(&config, &targets, &io.cwd, |workspace, mut project| {
+            // A warm model keeps each file's counts while its bytes and the
+            // index stand: a second call counts only what changed.
+            let counted = workspace.per_file(&mut project, &displays, "coverage", |project, display, source| {
+                let (link, prior) = project.inference_inputs(display, &source.bytes);
+                let mut kept = project.take_parse(display, &source.bytes);
+                count_in_project(&source.bytes, kept.as_mut(), env, grammar, link, prior)
+            });
+            let outcomes = displays
+                .iter()
+                .zip(counted)
+                .map(|(display, counted)| {
+                    let outcome = match counted.as_deref() {
+                        Some(Ok(counts)) => FileOutcome::Counted(counts.clone()),
+                        Some(Err(errors)) => FileOutcome::Failed(errors.clone()),
+                        // Not read with the project: say why, as `check` does.
+                        None => FileOutcome::Failed(vec![match std::fs::metadata(cwd.join(display)) {
+                            Ok(_) => "cannot be read".to_string(),
+                            Err(error) => format!("cannot read: {}", files::describe_io_error(&error)),
+                        }]),
+                    };
+                    (display.clone(), outcome)
+                })
+                .collect();
+            crate::workspace::discard(project);
+            outcomes
+        });
 
     let mut total = TierCounts::default();
     let mut by_file = Vec::new();

@@ -21,6 +21,7 @@
 mod deps;
 mod figures;
 mod fingerprints;
+mod kept;
 mod persist;
 mod unsettled;
 
@@ -116,6 +117,8 @@ struct FileState {
     facts: Arc<FileFacts>,
     exports: Option<Cached<Arc<FileExports>>>,
     report: Option<Cached<Arc<FileReport>>>,
+    /// What commands that read only inference derived (see `kept`).
+    kept: kept::KeptValues,
     used: u64,
     /// Derived anew since the disk cache last had it.
     dirty: bool,
@@ -593,6 +596,7 @@ impl Workspace {
                         facts,
                         exports: None,
                         report: None,
+                        kept: Default::default(),
                         used: self.tick,
                         dirty: true,
                     };
@@ -1125,10 +1129,22 @@ fn rules_print(rules: &ProjectFacts) -> u64 {
 /// with the targets' parses kept for them ([`Project::take_parse`]).
 /// `config.settings.signatures` must be loaded.
 pub fn project_of(config: &crate::config::Config, targets: &[Target], cwd: &Path) -> Project {
+    with_project(config, targets, cwd, |_, project| project)
+}
+
+/// Runs `work` with the project for `targets` and the workspace that
+/// holds it (for [`Workspace::per_file`]).
+pub fn with_project<T>(
+    config: &crate::config::Config,
+    targets: &[Target],
+    cwd: &Path,
+    work: impl FnOnce(&mut Workspace, Project) -> T,
+) -> T {
     let files = crate::files::project_files(config, targets, cwd);
     with_workspace(cwd, config.cache_dir.as_deref(), |workspace| {
         let looked = workspace.look(&files, cwd).keeping_trees_of(targets);
-        workspace.project_looked(looked, cwd, &config.settings)
+        let project = workspace.project_looked(looked, cwd, &config.settings);
+        work(workspace, project)
     })
 }
 

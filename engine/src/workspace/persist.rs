@@ -457,6 +457,7 @@ impl Workspace {
                 facts: Arc::new(loaded.facts),
                 exports: loaded.exports.map(|cached| cached.numbered(&mut self.deps)),
                 report: loaded.report.map(|cached| cached.numbered(&mut self.deps)),
+                kept: Default::default(),
                 used: self.tick,
                 dirty: false,
             };
