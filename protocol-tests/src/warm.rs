@@ -574,14 +574,20 @@ fn compare(
     // model, which keeps its counts per file while the index stands) is
     // asked after every edit, and must agree with a fresh process every
     // third: a count kept when it should not be would still be in use.
+    // So is sig-gen, which keeps each file's part the same way.
     let coverage = ["coverage", "--format=json", checked];
-    let (_, warm_out, _) = worker.call(&coverage, root);
-    if log.len() % 3 == 0 {
-        let cold = Command::new(rigor).args(coverage).current_dir(root).output().expect("run rigor coverage");
+    let sig_gen = ["sig-gen", "--format=json", "--params=observed", checked];
+    for argv in [&coverage[..], &sig_gen[..]] {
+        let (_, warm_out, _) = worker.call(argv, root);
+        if log.len() % 3 != 0 {
+            continue;
+        }
+        let cold = Command::new(rigor).args(argv).current_dir(root).output().expect("run rigor");
         let cold_out = String::from_utf8_lossy(&cold.stdout);
         if warm_out != cold_out {
             panic!(
-                "warm and cold `rigor coverage {checked}` differ after {} edit(s):\n{}\n{}",
+                "warm and cold `rigor {}` differ after {} edit(s):\n{}\n{}",
+                argv.join(" "),
                 log.len(),
                 numbered(log),
                 first_difference(&warm_out, &cold_out),

@@ -187,36 +187,60 @@ fn a_body_edit_that_changes_nothing_others_read_reanalyses_one_file() {
 
 #[test]
 fn coverage_counts_again_only_what_changed_while_the_index_stands() {
-    // `coverage` reads nothing but inference: a warm model keeps each
-    // file's counts while its bytes and the project index stand. Each
-    // answer is still a cold run's.
+    kept_per_file_while_the_index_stands(&["coverage", "--format=json", "lib"]);
+}
+
+#[test]
+fn sig_gen_infers_again_only_what_changed_while_the_index_stands() {
+    kept_per_file_while_the_index_stands(&["sig-gen", "--format=json", "--params=observed", "lib"]);
+    kept_per_file_while_the_index_stands(&["sig-gen", "--format=json", "--include-private", "lib"]);
+    // Each way of generating keeps its own parts: asked in turn of one
+    // model, each answers as a cold run.
+    let rigor = bin("rigor");
+    let root = fixtures().join("warm-project");
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    for flags in [&[][..], &["--include-private"], &["--params=observed"], &[]] {
+        let mut argv = vec!["sig-gen", "--format=json"];
+        argv.extend_from_slice(flags);
+        argv.push("lib");
+        let (_, warm, _) = worker.call(&argv, &root);
+        let cold = std::process::Command::new(&rigor).args(&argv).current_dir(&root).output().expect("cold sig-gen");
+        assert_eq!(warm, String::from_utf8_lossy(&cold.stdout), "`{}`", argv.join(" "));
+    }
+}
+
+/// `argv` (a command that reads nothing but inference) on a warm model
+/// keeps each file's part while its bytes and the project index stand:
+/// nothing is derived again with nothing changed, one file after an edit
+/// the index does not see (cut off), every file after one it does. Each
+/// answer is a cold run's.
+fn kept_per_file_while_the_index_stands(argv: &[&str]) {
     let rigor = bin("rigor");
     let scratch = tempfile::tempdir().expect("scratch");
     copy_tree(&fixtures().join("warm-project"), scratch.path());
     let root = scratch.path();
-    let argv = ["coverage", "--format=json", "lib"];
     let mut worker = protocol_tests::warm::Worker::start(&rigor);
-    let counted = |worker: &mut protocol_tests::warm::Worker| {
-        let (_, out, result) = worker.call(&argv, root);
-        let cold = std::process::Command::new(&rigor).args(argv).current_dir(root).output().expect("cold coverage");
-        assert_eq!(out, String::from_utf8_lossy(&cold.stdout), "warm and cold coverage differ");
+    let derived = |worker: &mut protocol_tests::warm::Worker| {
+        let (_, out, result) = worker.call(argv, root);
+        let cold = std::process::Command::new(&rigor).args(argv).current_dir(root).output().expect("cold run");
+        assert_eq!(out, String::from_utf8_lossy(&cold.stdout), "warm and cold `{}` differ", argv.join(" "));
         let cache = result["meta"]["cache"].clone();
         (cache["reanalysed"].as_u64().expect("figures"), cache["index"].as_str().unwrap_or_default().to_string())
     };
-    let (first, _) = counted(&mut worker);
-    assert!(first > 3, "every file is counted the first time: {first}");
-    assert_eq!(counted(&mut worker), (0, "kept".to_string()), "nothing changed");
+    let (first, _) = derived(&mut worker);
+    assert!(first > 3, "every file is derived the first time: {first}");
+    assert_eq!(derived(&mut worker), (0, "kept".to_string()), "nothing changed");
     // A body edit that changes nothing another file reads: one file.
     edit(
         &root.join("lib/shop/money.rb"),
         "    def to_s = format_cents(cents)\n",
         "    def to_s\n      audit = cents.to_s\n      format_cents(cents)\n    end\n",
     );
-    assert_eq!(counted(&mut worker), (1, "cut off".to_string()));
-    // A new method changes the index: every file is counted again.
+    assert_eq!(derived(&mut worker), (1, "cut off".to_string()));
+    // A new method changes the index: every file again.
     edit(&root.join("lib/shop/money.rb"), "    def to_s\n", "    def rounded = cents.round\n    def to_s\n");
-    assert_eq!(counted(&mut worker).0, first);
-    assert_eq!(counted(&mut worker).0, 0);
+    assert_eq!(derived(&mut worker).0, first);
+    assert_eq!(derived(&mut worker).0, 0);
 }
 
 /// A warm worker checks `lib/u.rb` (whose `U#m` another file calls),

@@ -113,8 +113,32 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     args.cache.apply(&mut config, &io.cwd);
     config.settings.signatures = Some(signatures.signatures.clone());
     let targets: Vec<Target> = sources.iter().map(|(display, _)| Target::File { display: display.clone() }).collect();
-    let project = crate::workspace::project_of(&config, &targets, &io.cwd);
-    let mut generation = sig_gen::generate(&sources, env, &options, Some(&project));
+    let displays: Vec<String> = sources.iter().map(|(display, _)| display.clone()).collect();
+    // A warm model keeps each file's part while its bytes and the index
+    // stand, for each way of generating.
+    let kind = match (options.params, options.include_private) {
+        (ParamsMode::Untyped, false) => "sig-gen",
+        (ParamsMode::Untyped, true) => "sig-gen --include-private",
+        (ParamsMode::Observed, false) => "sig-gen --params=observed",
+        (ParamsMode::Observed, true) => "sig-gen --params=observed --include-private",
+    };
+    let results = crate::workspace::with_project(&config, &targets, &io.cwd, |workspace, mut project| {
+        let kept = workspace.per_file(&mut project, &displays, kind, |project, display, source| {
+            sig_gen::analyse_in_project(project, display, &source.bytes, env, &options)
+        });
+        let results: Vec<sig_gen::FileResult> = kept
+            .into_iter()
+            .zip(&sources)
+            .map(|(kept, (display, source))| match kept {
+                Some(result) => (*result).clone(),
+                // Not read with the project: as read here.
+                None => sig_gen::analyse_in_project(&project, display, source, env, &options),
+            })
+            .collect();
+        crate::workspace::discard(project);
+        results
+    });
+    let mut generation = sig_gen::generate_from(results, env, &options);
     for problem in &generation.problems {
         writeln!(io.err, "rigor: {problem}")?;
     }

@@ -16,7 +16,6 @@ pub mod write;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::infer::{self, ProgramIndex, Side};
@@ -132,33 +131,38 @@ pub struct Generation {
     pub problems: Vec<String>,
 }
 
-/// What one file contributes.
-#[derive(Default)]
-struct FileResult {
+/// What one file contributes (a kept model keeps it per file: see
+/// [`analyse_in_project`]).
+#[derive(Default, Clone)]
+pub struct FileResult {
     drafts: Vec<(Candidate, DefSite, Option<Type>)>,
     observations: Observations,
     classes: ClassFacts,
     problem: Option<String>,
 }
 
-/// Generates candidates for `files` (display path, source), in order.
-/// With a `project`, each file's returns are inferred knowing the rest of it.
-pub fn generate(
-    files: &[(String, Vec<u8>)],
+/// What one file of `project` contributes: its returns inferred knowing
+/// the rest of the project. It reads nothing else, so a kept model may
+/// keep it while the file's bytes and the project index stand.
+pub fn analyse_in_project(
+    project: &crate::workspace::Project,
+    display: &str,
+    source: &[u8],
     env: &Environment,
     options: &Options,
-    project: Option<&crate::workspace::Project>,
+) -> FileResult {
+    let (link, prior) = project.inference_inputs(display, source);
+    let mut kept = project.take_parse(display, source);
+    analyse_file(display, source, kept.as_mut(), env, options, link, prior)
+}
+
+/// Candidates from what each file contributed (in file order): the
+/// parameters each call observed, the classes' headers, the lines.
+pub fn generate_from(
+    results: impl IntoIterator<Item = FileResult>,
+    env: &Environment,
+    options: &Options,
 ) -> Generation {
-    let results: Vec<FileResult> = crate::analysis::on_analysis_thread(|| {
-        files
-            .par_iter()
-            .map(|(display, source)| {
-                let (link, prior) = project.map(|p| p.inference_inputs(display, source)).unwrap_or_default();
-                let mut kept = project.and_then(|p| p.take_parse(display, source));
-                analyse_file(display, source, kept.as_mut(), env, options, link, prior)
-            })
-            .collect()
-    });
     let mut observations: Observations = HashMap::default();
     let mut classes = ClassFacts::default();
     let mut drafts = Vec::new();

@@ -43,7 +43,7 @@ struct ClassFact {
 
 /// What the analysed files say about their classes, and what was decided
 /// once every file was in.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ClassFacts {
     facts: HashMap<Name, ClassFact>,
     /// The superclass to write for each class the signatures do not know.
