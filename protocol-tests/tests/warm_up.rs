@@ -42,6 +42,23 @@ fn the_first_call_finds_the_project_model_the_warm_up_built() {
 }
 
 #[test]
+fn the_warm_up_checks_with_the_sessions_config() {
+    // A model is kept per configuration: a warm-up without the session's
+    // `--config` would build one the first call cannot use.
+    let strict = fixture_project().join("strict.yml");
+    let mut mcp = Mcp::start(&["--config", strict.to_str().unwrap()]);
+    let first = mcp.call_tool("rigor_check", json!({"paths": []}));
+    assert_eq!(cache(&first)["index"], json!("kept"), "{first}");
+    let severities: Vec<&str> = first["structuredContent"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["severity"].as_str().unwrap())
+        .collect();
+    assert!(!severities.is_empty() && severities.iter().all(|s| *s == "error"), "{severities:?}");
+}
+
+#[test]
 fn a_warm_up_that_kills_the_worker_is_not_repeated() {
     let mut mcp = Mcp::start_with_env(&[], &[("RIGOR_FAILPOINT", "check:abort")]);
     // Other calls are served by the replacement, which is left unwarmed:
