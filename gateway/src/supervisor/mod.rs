@@ -43,7 +43,7 @@ pub struct SupervisorConfig {
     /// Watched paths and build; `None` is `--no-reload` (not even the
     /// engine executable is tracked).
     pub reload: Option<ReloadConfig>,
-    /// Warm new workers up (see [`Supervisor::warm_up`]), synthesising the
+    /// Warm new workers up (see `Supervisor::warm_up`), synthesising the
     /// warm-up call with these session defaults; `None`: never.
     pub warm_up: Option<SessionDefaults>,
 }
