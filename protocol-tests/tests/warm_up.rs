@@ -7,7 +7,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use protocol_tests::{bin, diagnostics, fixture_project, result_text, worker_pid, Mcp};
+use protocol_tests::{bin, diagnostics, fake_engine_in, fixture_project, result_text, worker_pid, Mcp};
 use serde_json::{json, Value};
 
 /// What a call's answer says of the project model it used.
@@ -124,4 +124,78 @@ fn one_shot_calls_do_not_warm_up() {
         .collect();
     assert_eq!(calls.len(), 1, "{calls:?}");
     assert_eq!(calls[0]["argv"][0], json!("explain"));
+}
+
+/// The calls the workers got, in order, from a `--trace` file: the argv
+/// as one string, and whether the call was marked as a warm-up.
+fn worker_calls(trace: &std::path::Path) -> Vec<(String, bool)> {
+    std::fs::read_to_string(trace)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|record| record["dir"] == json!("to-worker") && record["message"]["type"] == json!("call"))
+        .map(|record| {
+            let argv: Vec<&str> =
+                record["message"]["argv"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+            (argv.join(" "), record["message"]["warm_up"] == json!(true))
+        })
+        .collect()
+}
+
+/// Edits the copied fake engine as an editor that saves by rename would.
+fn edit_engine(engine: &std::path::Path, from: &str, to: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let text = std::fs::read_to_string(engine).unwrap();
+    assert!(text.contains(from), "{from} not in the engine");
+    let temp = engine.with_extension("swp");
+    std::fs::write(&temp, text.replacen(from, to, 1)).unwrap();
+    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::rename(&temp, engine).unwrap();
+}
+
+#[test]
+fn any_engine_that_names_a_warm_up_gets_it_first_and_again_after_new_code() {
+    // The warm-up is the protocol's, not Rigor's: the fake engine names
+    // one of its own tools.
+    let dir = tempfile::tempdir().unwrap();
+    let engine = fake_engine_in(dir.path());
+    edit_engine(&engine, "WARM_UP = None", r#"WARM_UP = {"tool": "echo", "arguments": {"text": "warm"}}"#);
+    let trace = dir.path().join("trace.jsonl");
+    let args = ["--engine", engine.to_str().unwrap(), "--watch", engine.to_str().unwrap(), "--trace"];
+    let mut args = args.to_vec();
+    args.push(trace.to_str().unwrap());
+    let mut mcp = Mcp::start_in(dir.path(), &args, &[]);
+    let first = mcp.call_tool("echo", json!({"text": "x"}));
+    assert_eq!(result_text(&first), "v1:x");
+    // New code: the gateway restarts the worker at the save, and warms
+    // the new one up while no call waits.
+    edit_engine(&engine, "ANSWER = \"v1\"", "ANSWER = \"v2\"");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while worker_calls(&trace).iter().filter(|(_, warm)| *warm).count() < 2 {
+        assert!(Instant::now() < deadline, "no second warm-up: {:?}", worker_calls(&trace));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = mcp.call_tool("echo", json!({"text": "y"}));
+    assert_eq!(result_text(&second), "v2:y");
+    let calls = worker_calls(&trace);
+    let expected = [("echo -- warm", true), ("echo -- x", false), ("echo -- warm", true), ("echo -- y", false)];
+    let expected: Vec<(String, bool)> = expected.iter().map(|(argv, warm)| (argv.to_string(), *warm)).collect();
+    assert_eq!(calls, expected);
+}
+
+#[test]
+fn a_warm_up_the_worker_cannot_take_is_logged_and_skipped() {
+    for warm_up in [r#"{"tool": 5}"#, r#"{"tool": "no_such_tool"}"#, r#"{"tool": "echo", "arguments": {"bogus": 1}}"#] {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = fake_engine_in(dir.path());
+        edit_engine(&engine, "WARM_UP = None", &format!("WARM_UP = {warm_up}"));
+        let trace = dir.path().join("trace.jsonl");
+        let mut mcp =
+            Mcp::start_in(dir.path(), &["--engine", engine.to_str().unwrap(), "--trace", trace.to_str().unwrap()], &[]);
+        // The worker serves as if it had named none.
+        assert_eq!(result_text(&mcp.call_tool("echo", json!({"text": "x"}))), "v1:x");
+        let calls = worker_calls(&trace);
+        assert_eq!(calls.len(), 1, "{warm_up}: {calls:?}");
+        assert!(mcp.server.stderr().contains("warm"), "{warm_up}: {}", mcp.server.stderr());
+    }
 }
