@@ -147,6 +147,18 @@ pub fn fake_engine_in(dir: &Path) -> PathBuf {
     copy
 }
 
+/// Rewrites `path` as an editor that saves by rename would, replacing the
+/// first `from` with `to` (the text must hold `from`).
+pub fn save_by_rename(path: &Path, from: &str, to: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{from} not in {}", path.display());
+    let temp = path.with_extension("swp");
+    std::fs::write(&temp, text.replacen(from, to, 1)).unwrap();
+    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::rename(&temp, path).unwrap();
+}
+
 /// Sends a signal to a process.
 pub fn signal(pid: u32, signal: i32) {
     // SAFETY: kill(2) with a pid we spawned.

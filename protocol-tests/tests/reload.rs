@@ -2,21 +2,15 @@
 //! (issue 3). The engine here is the Python fake engine, copied into a
 //! temporary directory and edited like a developer would.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use protocol_tests::{fake_engine_in, result_text, worker_pid, Mcp};
+use protocol_tests::{fake_engine_in, result_text, save_by_rename, worker_pid, Mcp};
 use serde_json::{json, Value};
 
 /// Rewrites the engine as an editor that saves by rename would.
 fn edit(engine: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(engine).unwrap();
-    assert!(text.contains(from), "{from} not in the engine");
-    let temp = engine.with_extension("swp");
-    std::fs::write(&temp, text.replacen(from, to, 1)).unwrap();
-    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::rename(&temp, engine).unwrap();
+    save_by_rename(engine, from, to);
 }
 
 fn echo(mcp: &mut Mcp, text: &str) -> Value {

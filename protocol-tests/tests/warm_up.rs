@@ -7,7 +7,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use protocol_tests::{bin, diagnostics, fake_engine_in, fixture_project, result_text, worker_pid, Mcp};
+use protocol_tests::{bin, diagnostics, fake_engine_in, fixture_project, result_text, save_by_rename, worker_pid, Mcp};
 use serde_json::{json, Value};
 
 /// What a call's answer says of the project model it used.
@@ -142,24 +142,13 @@ fn worker_calls(trace: &std::path::Path) -> Vec<(String, bool)> {
         .collect()
 }
 
-/// Edits the copied fake engine as an editor that saves by rename would.
-fn edit_engine(engine: &std::path::Path, from: &str, to: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    let text = std::fs::read_to_string(engine).unwrap();
-    assert!(text.contains(from), "{from} not in the engine");
-    let temp = engine.with_extension("swp");
-    std::fs::write(&temp, text.replacen(from, to, 1)).unwrap();
-    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::rename(&temp, engine).unwrap();
-}
-
 #[test]
 fn any_engine_that_names_a_warm_up_gets_it_first_and_again_after_new_code() {
     // The warm-up is the protocol's, not Rigor's: the fake engine names
     // one of its own tools.
     let dir = tempfile::tempdir().unwrap();
     let engine = fake_engine_in(dir.path());
-    edit_engine(&engine, "WARM_UP = None", r#"WARM_UP = {"tool": "echo", "arguments": {"text": "warm"}}"#);
+    save_by_rename(&engine, "WARM_UP = None", r#"WARM_UP = {"tool": "echo", "arguments": {"text": "warm"}}"#);
     let trace = dir.path().join("trace.jsonl");
     let args = ["--engine", engine.to_str().unwrap(), "--watch", engine.to_str().unwrap(), "--trace"];
     let mut args = args.to_vec();
@@ -169,7 +158,7 @@ fn any_engine_that_names_a_warm_up_gets_it_first_and_again_after_new_code() {
     assert_eq!(result_text(&first), "v1:x");
     // New code: the gateway restarts the worker at the save, and warms
     // the new one up while no call waits.
-    edit_engine(&engine, "ANSWER = \"v1\"", "ANSWER = \"v2\"");
+    save_by_rename(&engine, "ANSWER = \"v1\"", "ANSWER = \"v2\"");
     let deadline = Instant::now() + Duration::from_secs(20);
     while worker_calls(&trace).iter().filter(|(_, warm)| *warm).count() < 2 {
         assert!(Instant::now() < deadline, "no second warm-up: {:?}", worker_calls(&trace));
@@ -188,7 +177,7 @@ fn a_warm_up_the_worker_cannot_take_is_logged_and_skipped() {
     for warm_up in [r#"{"tool": 5}"#, r#"{"tool": "no_such_tool"}"#, r#"{"tool": "echo", "arguments": {"bogus": 1}}"#] {
         let dir = tempfile::tempdir().unwrap();
         let engine = fake_engine_in(dir.path());
-        edit_engine(&engine, "WARM_UP = None", &format!("WARM_UP = {warm_up}"));
+        save_by_rename(&engine, "WARM_UP = None", &format!("WARM_UP = {warm_up}"));
         let trace = dir.path().join("trace.jsonl");
         let mut mcp =
             Mcp::start_in(dir.path(), &["--engine", engine.to_str().unwrap(), "--trace", trace.to_str().unwrap()], &[]);
