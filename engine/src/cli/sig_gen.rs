@@ -80,16 +80,12 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         args.paths.clone()
     };
     let mut failed = false;
-    let mut sources = Vec::new();
+    // The files are read once, with the project (those it could not read
+    // are reported below).
+    let mut displays = Vec::new();
     for target in files::expand(&paths, &io.cwd, &config.exclude) {
         match target {
-            Target::File { display } => match std::fs::read(io.cwd.join(&display)) {
-                Ok(source) => sources.push((display, source)),
-                Err(error) => {
-                    writeln!(io.err, "rigor: cannot read {display}: {}", files::describe_io_error(&error))?;
-                    failed = true;
-                }
-            },
+            Target::File { display } => displays.push(display),
             Target::Missing { display, reason } => {
                 writeln!(io.err, "rigor: cannot read {display}: {reason}")?;
                 failed = true;
@@ -112,8 +108,7 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
     let mut config = config;
     args.cache.apply(&mut config, &io.cwd);
     config.settings.signatures = Some(signatures.signatures.clone());
-    let targets: Vec<Target> = sources.iter().map(|(display, _)| Target::File { display: display.clone() }).collect();
-    let displays: Vec<String> = sources.iter().map(|(display, _)| display.clone()).collect();
+    let targets: Vec<Target> = displays.iter().map(|display| Target::File { display: display.clone() }).collect();
     // A warm model keeps each file's part while its bytes and the index
     // stand, for each way of generating.
     let kind = match (options.params, options.include_private) {
@@ -126,18 +121,26 @@ pub fn run(args: Args, io: &mut Io<'_>) -> std::io::Result<i32> {
         let kept = workspace.per_file(&mut project, &displays, kind, |project, display, source| {
             sig_gen::analyse_in_project(project, display, &source.bytes, env, &options)
         });
-        let results: Vec<sig_gen::FileResult> = kept
-            .into_iter()
-            .zip(&sources)
-            .map(|(kept, (display, source))| match kept {
-                Some(result) => (*result).clone(),
-                // Not read with the project: as read here.
-                None => sig_gen::analyse_in_project(&project, display, source, env, &options),
-            })
-            .collect();
+        let mut results: Vec<sig_gen::FileResult> = Vec::new();
+        let mut unread: Vec<&String> = Vec::new();
+        for (kept, display) in kept.into_iter().zip(&displays) {
+            match kept {
+                Some(result) => results.push((*result).clone()),
+                None => unread.push(display),
+            }
+        }
         crate::workspace::discard(project);
-        results
+        (results, unread)
     });
+    let (results, unread) = results;
+    for display in unread {
+        let reason = match std::fs::read(io.cwd.join(display)) {
+            Err(error) => files::describe_io_error(&error),
+            Ok(_) => "it changed while the project was read".to_string(),
+        };
+        writeln!(io.err, "rigor: cannot read {display}: {reason}")?;
+        failed = true;
+    }
     let mut generation = sig_gen::generate_from(results, env, &options);
     for problem in &generation.problems {
         writeln!(io.err, "rigor: {problem}")?;
