@@ -36,10 +36,17 @@ pub fn expand(arguments: &[String], cwd: &Path, exclude: &GlobSet) -> Vec<Target
         let full = cwd.join(argument);
         match std::fs::metadata(&full) {
             Ok(meta) if meta.is_dir() => {
-                for file in ruby_files_under(argument, cwd) {
-                    if !exclude.is_match(&file) {
-                        push(Target::File { display: file });
+                for (file, nameable) in ruby_files_under(argument, cwd) {
+                    if exclude.is_match(&file) {
+                        continue;
                     }
+                    push(match nameable {
+                        true => Target::File { display: file },
+                        // Every command names files by UTF-8 text, and the
+                        // lossy spelling opens nothing: say so, not "no
+                        // such file".
+                        false => Target::Missing { display: file, reason: NOT_UTF8.to_string() },
+                    });
                 }
             }
             Ok(_) => {
@@ -53,24 +60,28 @@ pub fn expand(arguments: &[String], cwd: &Path, exclude: &GlobSet) -> Vec<Target
     targets
 }
 
-/// The `.rb` files under `directory`, depth first, each directory's
+/// Why a file whose path is not UTF-8 is not analysed.
+pub const NOT_UTF8: &str = "its path is not valid UTF-8 (shown with U+FFFD); rename it to analyse it";
+
+/// The `.rb` files under `directory` (each with whether its path is
+/// valid UTF-8, and so can be named), depth first, each directory's
 /// entries in byte order of their names, hidden entries skipped. Symlinks
 /// to files count; symlinked directories are not entered. Unreadable
 /// directories are skipped. (Hand-written rather than `walkdir`: this runs
 /// for every project file on every call, and `walkdir` takes each name
 /// apart from its path again to sort it.)
-fn ruby_files_under(directory: &str, cwd: &Path) -> Vec<String> {
+fn ruby_files_under(directory: &str, cwd: &Path) -> Vec<(String, bool)> {
     let prefix = match directory {
         "" => String::new(),
         _ if directory.ends_with('/') => directory.to_string(),
         _ => format!("{directory}/"),
     };
     let mut found = Vec::new();
-    collect_ruby_files(&cwd.join(directory), &prefix, &mut found);
+    collect_ruby_files(&cwd.join(directory), &prefix, true, &mut found);
     found
 }
 
-fn collect_ruby_files(directory: &Path, shown: &str, found: &mut Vec<String>) {
+fn collect_ruby_files(directory: &Path, shown: &str, nameable: bool, found: &mut Vec<(String, bool)>) {
     use std::os::unix::ffi::OsStrExt;
     let Ok(listing) = std::fs::read_dir(directory) else { return };
     let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = listing
@@ -81,10 +92,11 @@ fn collect_ruby_files(directory: &Path, shown: &str, found: &mut Vec<String>) {
     entries.sort_unstable_by(|(a, _), (b, _)| a.as_bytes().cmp(b.as_bytes()));
     for (name, kind) in entries {
         let text = crate::syntax::decoded(name.as_bytes());
+        let nameable = nameable && name.to_str().is_some();
         if kind.is_dir() {
-            collect_ruby_files(&directory.join(&name), &format!("{shown}{text}/"), found);
+            collect_ruby_files(&directory.join(&name), &format!("{shown}{text}/"), nameable, found);
         } else if name.as_bytes().ends_with(b".rb") && (kind.is_file() || directory.join(&name).is_file()) {
-            found.push(format!("{shown}{text}"));
+            found.push((format!("{shown}{text}"), nameable));
         }
     }
 }
@@ -218,6 +230,26 @@ mod tests {
         ] {
             assert_eq!(lexical_absolute(cwd, path), by_components(cwd, path).into_os_string(), "{path}");
         }
+    }
+
+    #[test]
+    fn a_file_whose_name_is_not_utf8_is_reported_as_such_not_as_missing() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+        touch(&dir.path().join("lib"), "a.rb");
+        std::fs::write(dir.path().join("lib").join(std::ffi::OsStr::from_bytes(b"caf\xe9.rb")), "x = 1\n").unwrap();
+        let bad_dir = dir.path().join("lib").join(std::ffi::OsStr::from_bytes(b"d\xff"));
+        std::fs::create_dir_all(&bad_dir).unwrap();
+        touch(&bad_dir, "b.rb");
+        let targets = expand(&["lib".to_string()], dir.path(), &GlobSet::empty());
+        assert_eq!(targets[0], Target::File { display: "lib/a.rb".to_string() });
+        assert_eq!(targets.len(), 3, "{targets:?}");
+        for target in &targets[1..] {
+            assert!(matches!(target, Target::Missing { reason, .. } if reason == NOT_UTF8), "{target:?}");
+        }
+        assert_eq!(targets[1].display(), "lib/caf\u{fffd}.rb");
+        assert_eq!(targets[2].display(), "lib/d\u{fffd}/b.rb");
     }
 
     #[test]
