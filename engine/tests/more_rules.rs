@@ -113,6 +113,13 @@ fn shadowed_rescue_clause() {
         ("begin\n  work\nrescue\n  1\nrescue TypeError, KeyError\n  2\nend", &[(5, 1)]),
         ("def m\n  work\nrescue Exception\n  1\nrescue IOError\n  2\nend", &[(5, 1)]),
         ("begin\n  w\nrescue ArgumentError\nrescue ArgumentError\nend", &[(4, 1)]),
+        // An unknown clause between judges nothing, and hides nothing.
+        ("begin\n  w\nrescue StandardError\nrescue *ERRORS\nrescue ArgumentError\nend", &[(5, 1)]),
+        // A clause that cannot be judged does not stop the file's other
+        // `begin`s from being judged.
+        ("begin\n  w\nrescue *ERRORS\nend\nbegin\n  w\nrescue Exception\nrescue IOError\nend", &[(8, 1)]),
+        // `::IOError` and `IOError` are one class where nothing shadows it.
+        ("module Net\n  def self.f\n    w\n  rescue ::IOError\n  rescue IOError\n  end\nend", &[(5, 3)]),
     ];
     let silent = &[
         "begin\n  w\nrescue ArgumentError\n  1\nrescue StandardError\n  2\nend",
@@ -121,6 +128,12 @@ fn shadowed_rescue_clause() {
         "begin\n  w\nrescue *ERRORS\nrescue ArgumentError\nend",
         "begin\n  w\nrescue MyError\nrescue ArgumentError\nend",
         "begin\n  w\nrescue StandardError\nrescue MyOwnError\nend",
+        // The names resolve where they are written: each of these later
+        // clauses runs (Ruby 3.1 prints the clause's symbol).
+        "class Config\n  class KeyError < StandardError; end\n  def fetch!(key)\n    raise KeyError, key.to_s\n  rescue IndexError\n    :core\n  rescue KeyError\n    :config\n  end\nend",
+        "module N\n  StandardError = ::ScriptError\n  def self.f\n    raise ::ArgumentError\n  rescue StandardError\n    :script\n  rescue ::ArgumentError\n    :argument\n  end\nend",
+        "module M\n  class ArgumentError < Exception; end\n  def self.f\n    raise ArgumentError\n  rescue ::StandardError\n    :standard\n  rescue ArgumentError\n    :own\n  end\nend",
+        "module Net2\n  class IOError < ::Exception; end\n  def self.f\n    raise IOError\n  rescue ::IOError\n    :core\n  rescue IOError\n    :own\n  end\nend",
     ];
     check("flow.shadowed-rescue-clause", Severity::Warning, firing, silent, false);
 }

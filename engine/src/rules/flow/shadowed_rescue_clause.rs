@@ -5,6 +5,7 @@ use crate::infer::Relation;
 use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::syntax::constant_path_text;
 use crate::syntax::start;
+use crate::types::Type;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "flow.shadowed-rescue-clause",
@@ -15,6 +16,7 @@ pub static RULE: RuleInfo = RuleInfo {
     ],
     does_not_fire_when: &[
         "a class the later clause names is unknown (not in the signatures or this file), computed, or splatted (`rescue *ERRORS`)",
+        "a name is the project's own class where it is written (`class Config; class KeyError < StandardError; end`: `rescue KeyError` there is `Config::KeyError`, no IndexError)",
         "the later clause catches something the earlier ones do not (`rescue ArgumentError` then `rescue StandardError`)",
     ],
     example: "begin\n  work\nrescue StandardError\n  1\nrescue ArgumentError\n  2\nend",
@@ -31,9 +33,11 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         let mut caught: Vec<String> = Vec::new();
         let mut clause = begin.rescue_clause();
         while let Some(rescue) = clause {
-            let Some(names) = rescued_classes(&rescue.exceptions().iter().collect::<Vec<_>>()) else {
-                // Something unknown is caught here: later clauses may be live.
-                return;
+            clause = rescue.subsequent();
+            let Some(names) = rescued_classes(cx, &rescue.exceptions().iter().collect::<Vec<_>>()) else {
+                // Something unknown is caught here: it is judged by no
+                // later clause, and judged itself by nothing.
+                continue;
             };
             let shadowed = names.iter().all(|name| caught.iter().any(|earlier| is_a(cx, name, earlier)));
             if shadowed && !caught.is_empty() {
@@ -44,18 +48,28 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
                 ));
             }
             caught.extend(names);
-            clause = rescue.subsequent();
         }
     }
 }
 
-/// The classes a clause names; a bare `rescue` is StandardError. `None`
-/// when one is not a plain constant.
-fn rescued_classes(exceptions: &[Node<'_>]) -> Option<Vec<String>> {
+/// The classes a clause names, as the constants resolve where they are
+/// written (`KeyError` inside `class Config` may be `Config::KeyError`);
+/// a bare `rescue` is StandardError. `None` when one is not a constant
+/// naming one known class.
+fn rescued_classes(cx: &RuleContext<'_, '_>, exceptions: &[Node<'_>]) -> Option<Vec<String>> {
     if exceptions.is_empty() {
         return Some(vec!["StandardError".to_string()]);
     }
-    exceptions.iter().map(|e| constant_path_text(e).map(|t| t.trim_start_matches("::").to_string())).collect()
+    exceptions
+        .iter()
+        .map(|e| {
+            constant_path_text(e)?;
+            match cx.type_of(e)? {
+                Type::Singleton(class) => Some(class.to_string()),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Is `class` surely `ancestor` or a descendant of it? Both must be known.
