@@ -684,6 +684,20 @@ const CASES: &[(&str, &str)] = &[
     ("inner = [1]\nouter = [inner]\ninner << \"late\"\nouter", "[Array[untyped]]"),
     ("inner = {a: 1}\nouter = {k: inner}\ninner[:b] = \"late\"\nouter", "{ k: Hash[untyped, untyped] }"),
     ("a = [[1]]\na.map { |r| r.concat([\"q\"]) }\na", "Array[untyped]"),
+    // Through an enumerator chain the block is given the source's rows
+    // (Ruby gives "r0" for each of these `last`s).
+    ("rows = [[1, 2], [3, 4]]\nrows.each.with_index { |row, i| row << \"r#{i}\" }\nrows.first.last", "untyped"),
+    ("rows = [[1, 2]]\nrows.each_slice(1).with_index { |slice, _| slice.first << \"s\" }\nrows.first.last", "untyped"),
+    ("rows = [[1, 2]]\nrows.select.each_with_index { |row, _| row << \"s\" }\nrows.first.last", "untyped"),
+    ("groups = { a: [1] }\ngroups.each.with_index { |(_k, list), _i| list << \"x\" }\ngroups[:a].last", "untyped"),
+    // An in-place filter keeps the rows as its block left them.
+    ("rows = [[1, 2]]\nrows.keep_if { |row| row << \"x\" }\nrows.first.last", "untyped"),
+    ("rows = [[1, 2]]\nrows.select! { |row| row << \"x\" }\nrows.first.last", "untyped"),
+    ("h = { a: [1] }\nh.delete_if { |_k, v| v << \"x\"; false }\nh[:a].last", "untyped"),
+    // The chain gives its source back: a second name for it.
+    ("a = [1, 2]\nb = a.each.with_index { }\nb << \"x\"\na.last", "untyped?"),
+    // A chain whose block takes no element leaves the rows known.
+    ("rows = [[1, 2]]\nrows.each.with_index { 1 }\nrows", "[Array[Integer]]"),
     // Elements that hold nothing mutable keep their types.
     ("a = [1, 2]\nx = a[0]\na", "[1, 2]"),
     ("a = [[1]]\nn = a.size\na", "[Array[Integer]]"),

@@ -473,6 +473,14 @@ impl<'pr> Inferrer<'pr, '_> {
                             && self.escape(&receiver, state)
                     })
                 }
+                // `a.each.with_index { }` gives `a` back, as `a.each { }`
+                // does: the chain's source.
+                Some(call) if call.block().is_some() => {
+                    let source = call.receiver().and_then(|receiver| self.enumerator_source(&receiver));
+                    source.is_some_and(|source| {
+                        self.recorded(&source).is_some_and(Type::has_mutable_contents) && self.escape(&source, state)
+                    })
+                }
                 _ => false,
             },
             _ => {

@@ -613,21 +613,31 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             dispatched
         };
 
-        if let (Some(node), true) = (&receiver_node, receiver_type.has_nested_mutable_contents()) {
+        // `rows.each.with_index { |row, i| }`: through an enumerator chain
+        // the block is given the elements of the chain's source.
+        let source = receiver_node.as_ref().and_then(|node| self.enumerator_source(node));
+        let elements = match source {
+            Some(source) => self.recorded(&source).cloned().map(|ty| (source, ty, true)),
+            None => call.receiver().map(|node| (node, receiver_type.clone(), false)),
+        };
+        let mut block_escaped = false;
+        if let Some((node, elements_type, chained)) = elements.filter(|(_, ty, _)| ty.has_nested_mutable_contents()) {
             // `rows.each { |row| row << x }`: a block given the receiver's
             // elements may change them.
             // So may `&:chomp!`, or any other object given as the block.
             let takes_elements =
                 call.block().is_some_and(|b| b.as_block_node().is_none_or(|b| b.parameters().is_some()));
             // Unless each row is taken apart at once (`pairs.map { |w, n| }`).
-            let rows_whole = call.block().and_then(|b| b.as_block_node()).is_some_and(|block| {
-                super::literal_rows::rows_stay_whole(&method, &receiver_type, &block, holds_nested(state))
-            });
+            let rows_whole = !chained
+                && call.block().and_then(|b| b.as_block_node()).is_some_and(|block| {
+                    super::literal_rows::rows_stay_whole(&method, &receiver_type, &block, holds_nested(state))
+                });
             if takes_elements && !rows_whole {
-                self.escape(node, state);
+                self.escape(&node, state);
+                block_escaped = true;
                 // A call that gives the receiver back (`[{a: 1}].each { |h|
                 // h.delete(:a) }`) gives it as the block left it.
-                if result.members().iter().any(|m| receiver_type.members().contains(m)) {
+                if result.members().iter().any(|m| elements_type.members().contains(m)) {
                     result = result.forget_contents();
                 }
             }
@@ -637,6 +647,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 let values = passed_values(&args);
                 let span = call.location().start() as usize..call.location().end() as usize;
                 self.mutate_variable(node, &method, &values, span, state, frame);
+                // `rows.keep_if { |row| row << x }`: what is kept is what
+                // the block changed, not the rows the receiver held before.
+                if block_escaped {
+                    self.escape(node, state);
+                }
             } else if let (Some(receiver), true) = (&receiver, super::assign::is_variable_read(node)) {
                 // `t = s.itself`, `x = a.freeze`: the result is the receiver
                 // itself, so the two names share one mutable object.
@@ -766,6 +781,27 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// An object given methods of its own (`def s.size`,
     /// `s.define_singleton_method(:size)`, `s.extend(M)`) answers its
     /// class's names with other bodies: a local holding it is unknown.
+    /// The receiver an enumerator chain hands the elements of on: `rows`
+    /// of `rows.each`, `rows.each_slice(2)`, `rows.select.each_with_index`
+    /// (calls with no block, each typed an Enumerator). `None` when `node`
+    /// is no such chain.
+    pub(super) fn enumerator_source(&self, node: &Node<'pr>) -> Option<Node<'pr>> {
+        let is_enumerator = |ty: &Type| {
+            ty.members()
+                .iter()
+                .all(|member| matches!(member, Type::Nominal { class, .. } if class.starts_with("Enumerator")))
+        };
+        let step = |node: &Node<'pr>| {
+            let call = node.as_call_node().filter(|call| call.block().is_none())?;
+            self.recorded(node).is_some_and(is_enumerator).then(|| call.receiver()).flatten()
+        };
+        let mut current = step(node)?;
+        while let Some(inner) = step(&current) {
+            current = inner;
+        }
+        Some(current)
+    }
+
     pub(super) fn forget_object(&mut self, node: &Node<'pr>, state: &mut State) {
         let (Some(read), Some(flow)) = (node.as_local_variable_read_node(), state.as_mut()) else { return };
         let local = name(read.name());
