@@ -136,6 +136,12 @@ def main():
     parser.add_argument("--engine", default=str(REPO / "target/debug/rigor"))
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
+    # The engine runs from scratch directories: a path relative to where
+    # the harness was started must not be read from there.
+    engine = pathlib.Path(args.engine)
+    if not engine.is_file():
+        parser.error(f"--engine {args.engine}: no such file (build it, or name the rigor binary)")
+    args.engine = str(engine.resolve())
     failed = 0
     for name, suite in SUITES.items():
         if args.suite in (name, "all"):
