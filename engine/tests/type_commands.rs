@@ -377,7 +377,10 @@ fn core_methods_replaced_through_a_receiver_or_an_ancestor_are_untyped() {
         ("lib/i.rb", "module Shout\n  def upcase = :shout\nend\nString.prepend(Shout)\nu = \"ab\".upcase\n"),
         ("lib/j.rb", "Integer.send(:define_method, :+) { |o| :plus }\np = 5 + 2\n"),
         ("lib/k.rb", "class Symbol\n  def to_proc = proc { :sp }\nend\nm = [1, 2].map(&:to_s)\n"),
+        // The `alias` keyword in a block run on the class, as `alias_method`.
+        ("lib/l.rb", "String.class_eval { alias size upcase }\nw = \"ab\".size\n"),
     ]);
+    assert_eq!(type_at(dir.path(), "lib/l.rb:2:1"), "untyped"); // "AB"
     assert_eq!(type_at(dir.path(), "lib/a.rb:2:1"), "untyped"); // -1
     assert_eq!(type_at(dir.path(), "lib/b.rb:2:1"), "untyped"); // :abc
     assert_eq!(type_at(dir.path(), "lib/c.rb:2:1"), "untyped"); // -7
@@ -1139,4 +1142,22 @@ fn a_constant_set_through_an_alias_another_file_assigns_is_not_as_written() {
     assert_eq!(type_at(files("S = Sub\n").path(), "lib/use.rb:1:1"), "1 | untyped");
     // `S` a module of its own: `S::KIND` is its constant, not `Sub`'s.
     assert_eq!(type_at(files("module S\nend\n").path(), "lib/use.rb:1:1"), "1");
+}
+
+#[test]
+fn an_alias_keyword_in_a_block_run_on_a_class_gives_its_method_another_body() {
+    // Ruby 3.1 prints String for each `use`: the block's `alias` runs on
+    // the class (or object) the block is evaluated on, not where it is
+    // written.
+    let dir = project(&[
+        ("lib/box.rb", "class Box\n  def m = 1\n  def n = \"s\"\n  def use\n    m\n  end\nend\n"),
+        ("lib/patch.rb", "Box.class_exec { alias m n }\n"),
+        ("lib/base.rb", "class Base\n  def go\n    val\n  end\n  def val = 1\nend\n"),
+        ("lib/one.rb", "O = Base.new.tap { |o| o.singleton_class.class_eval { alias val to_s } }\n"),
+        // Outside any block the alias is the class's own, as written.
+        ("lib/plain.rb", "class Plain\n  def j = \"s\"\n  alias k j\n  def use\n    k\n  end\nend\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/box.rb:5:5"), "1 | untyped");
+    assert_eq!(type_at(dir.path(), "lib/base.rb:3:5"), "1 | untyped");
+    assert_eq!(type_at(dir.path(), "lib/plain.rb:5:5"), "\"s\"");
 }

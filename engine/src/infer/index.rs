@@ -3561,9 +3561,18 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
 
     fn visit_alias_method_node(&mut self, alias: &ruby_prism::AliasMethodNode<'pr>) {
         let symbol = |n: Node<'_>| n.as_symbol_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned());
-        if let (Some(new), Some(old)) = (symbol(alias.new_name()), symbol(alias.old_name())) {
-            self.alias(&new, &old);
+        let (Some(new), Some(old)) = (symbol(alias.new_name()), symbol(alias.old_name())) else { return };
+        if self.in_block > 0 {
+            // `Box.class_eval { alias m n }`: the class the block runs on,
+            // maybe not this one, answers `m` with another body, as for
+            // `alias_method` there (`Class.new do`'s own class: nobody's).
+            if !self.in_new_class_block() {
+                self.note_block_replaced(&new);
+                self.index.object_singleton_defs.insert(new);
+            }
+            return;
         }
+        self.alias(&new, &old);
     }
 }
 
