@@ -682,9 +682,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // any method `self` is passed to.
             let passes_self =
                 call.arguments().is_some_and(|a| a.arguments().iter().any(|arg| matches!(arg, Node::SelfNode { .. })));
-            // (A class method is not taken to reach instances: `Foo.create(x)`.)
+            // So may a project class's own method: it may reach `self`
+            // through a registry it joined or a global (`Registry.notify`
+            // calling back every registered object).
             let reaches_project = receiver_type.members().iter().any(|m| match m {
-                Type::Singleton(_) => false,
+                Type::Singleton(class) => self.index.class_shape(class).is_some(),
                 other => {
                     other.has_unknown()
                         || other.class_name().is_none_or(|c| self.index.class_shape(c).is_some())
