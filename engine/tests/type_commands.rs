@@ -1161,3 +1161,26 @@ fn an_alias_keyword_in_a_block_run_on_a_class_gives_its_method_another_body() {
     assert_eq!(type_at(dir.path(), "lib/base.rb:3:5"), "1 | untyped");
     assert_eq!(type_at(dir.path(), "lib/plain.rb:5:5"), "\"s\"");
 }
+
+#[test]
+fn a_method_taken_away_from_outside_its_class_loses_its_body() {
+    // Ruby 3.1 runs `Object#m` (or `method_missing`) once the class's own
+    // `m` is removed or undefined from another file: each `use` gives "s".
+    let body = "  def m = 1\n  def use\n    m\n  end\n";
+    let classes: String = ["A", "B", "C", "D", "E"].iter().map(|c| format!("class {c}\n{body}end\n")).collect();
+    let dir = project(&[
+        ("lib/classes.rb", &classes),
+        ("lib/object.rb", "class Object\n  def m = \"s\"\n  def method_missing(*) = \"s\"\nend\n"),
+        ("lib/remove.rb", "A.remove_method(:m)\nB.undef_method(:m)\n"),
+        (
+            "lib/blocks.rb",
+            "C.class_eval { undef m }\nD.class_eval { remove_method :m }\nE.instance_eval { undef_method :m }\n",
+        ),
+        ("lib/core.rb", "String.class_eval { undef size }\nn = \"ab\".size\n"),
+    ]);
+    for class in 0..5 {
+        let line = class * 6 + 4;
+        assert_eq!(type_at(dir.path(), &format!("lib/classes.rb:{line}:5")), "1 | untyped", "class {class}");
+    }
+    assert_eq!(type_at(dir.path(), "lib/core.rb:2:1"), "untyped");
+}

@@ -3003,6 +3003,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
             | "attr_writer"
             | "attr_accessor"
             | "attr"
+            // `Box.remove_method(:m)`: `m` is answered by another body now
+            // (a superclass's, `method_missing`), as when sent.
+            | "remove_method"
+            | "undef_method"
                 if (!on_self && !self.in_new_class_block())
                     || (method == "define_singleton_method" && on_self && self.self_is_an_instance()) =>
             {
@@ -3542,6 +3546,14 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             && !self.in_new_class_block()
             && self.defs_on_other == 0
             && self.current().is_some();
+        if !in_the_body && self.in_block > 0 && !self.in_new_class_block() {
+            // `Box.class_eval { undef m }`: taken from whatever the block
+            // runs on, as `undef_method` there.
+            for name in undef.names().iter().filter_map(|name| literal_name(&name)) {
+                self.note_block_replaced(&name);
+                self.index.object_singleton_defs.insert(name);
+            }
+        }
         if in_the_body {
             for name in undef.names().iter() {
                 match literal_name(&name) {
