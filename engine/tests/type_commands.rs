@@ -379,7 +379,12 @@ fn core_methods_replaced_through_a_receiver_or_an_ancestor_are_untyped() {
         ("lib/k.rb", "class Symbol\n  def to_proc = proc { :sp }\nend\nm = [1, 2].map(&:to_s)\n"),
         // The `alias` keyword in a block run on the class, as `alias_method`.
         ("lib/l.rb", "String.class_eval { alias size upcase }\nw = \"ab\".size\n"),
+        // `instance_eval` on the class: `define_method` there is String's.
+        ("lib/m.rb", "String.instance_eval { define_method(:center) { |*| :c } }\no = \"ab\".center(4)\n"),
+        ("lib/n.rb", "Array.instance_exec { alias_method :size, :first }\nz = [7].size\n"),
     ]);
+    assert_eq!(type_at(dir.path(), "lib/m.rb:2:1"), "untyped"); // :c
+    assert_eq!(type_at(dir.path(), "lib/n.rb:2:1"), "untyped"); // 7
     assert_eq!(type_at(dir.path(), "lib/l.rb:2:1"), "untyped"); // "AB"
     assert_eq!(type_at(dir.path(), "lib/a.rb:2:1"), "untyped"); // -1
     assert_eq!(type_at(dir.path(), "lib/b.rb:2:1"), "untyped"); // :abc

@@ -1403,6 +1403,18 @@ fn block_target(call: &CallNode<'_>) -> Option<String> {
     Some(written.trim_start_matches("::").to_string())
 }
 
+/// The class `Foo.instance_eval do` (or `instance_exec`) runs its block
+/// on, when the receiver names one.
+fn instance_eval_target(call: &CallNode<'_>) -> Option<String> {
+    let runs_block = match call.name().as_slice() {
+        b"instance_eval" => call.arguments().is_none(),
+        b"instance_exec" => true,
+        _ => false,
+    };
+    let written = constant_path_text(&call.receiver().filter(|_| runs_block)?)?;
+    Some(written.trim_start_matches("::").to_string())
+}
+
 /// A call that makes methods, directly or sent (`define_method(n)`,
 /// `send(:alias_method, n, :x)`), when the maker is one of `makers`: its
 /// name, and the arguments that name what it makes (`define_method` and
@@ -3389,7 +3401,11 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             let target = block_target(call);
             self.eval_targets.push(target.clone());
             self.new_class_parents.push(class_new_parent(call));
-            self.block_targets.push(target.filter(|class| self.env.has_class(class)));
+            // `String.instance_eval { define_method(:size) }` gives String's
+            // instances the method too (its `def`s are String's own: only
+            // a signature's certainty is at stake here, not where they go).
+            let replaced_on = target.clone().or_else(|| instance_eval_target(call));
+            self.block_targets.push(replaced_on.filter(|class| self.env.has_class(class)));
             let start = call.block().map_or(0, |b| b.location().start() as usize);
             let new_class = makes_new_class(call);
             let keeps = new_class || self.block_keeps_self(call);
