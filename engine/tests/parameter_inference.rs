@@ -107,6 +107,14 @@ fn a_send_by_a_name_no_text_spells_may_reach_any_private_method() {
 }
 
 #[test]
+fn a_private_method_made_public_under_a_computed_name_keeps_untyped_parameters() {
+    for name in ["opened_by_computed_name", "opened_by_send"] {
+        let dir = fixture(name, None);
+        assert_eq!(probed(dir.path(), "svc.rb", "helper_probe"), "untyped", "{name}");
+    }
+}
+
+#[test]
 fn code_run_from_unseen_text_or_a_caller_named_as_a_value_may_reach_any_private_method() {
     // `instance_eval(File.read(path))`: a `Configfile` may say `port 8080`.
     let loaded = fixture("code_from_text", None);

@@ -569,6 +569,12 @@ impl<'pr> Visit<'pr> for NameScan {
         if calls_by_name && named.as_ref().is_some_and(computed_method_name) {
             self.prefixes.insert(String::new());
         }
+        // `public(*private_instance_methods(false))`, `public "hel" + "per"`,
+        // `send(:public, *names)`: a private method made public under a
+        // name no text spells may be called from anywhere.
+        if opens_by_computed_name(call, &method) {
+            self.prefixes.insert(String::new());
+        }
         // Code evaluated from a string may call any name it spells; code
         // whose text is not all written here (`instance_eval(File.read(path))`,
         // `eval("cen" + "tred(5)")`, an interpolation) any name at all.
@@ -606,6 +612,41 @@ impl<'pr> Visit<'pr> for NameScan {
             return;
         }
         ruby_prism::visit_call_node(self, call);
+    }
+}
+
+/// Does `call` make methods callable from outside (`public`,
+/// `public_class_method`, `module_function`, directly or sent) under a
+/// name that is neither written out nor a definition (`public def x`)?
+fn opens_by_computed_name(call: &CallNode<'_>, method: &str) -> bool {
+    const OPENERS: &[&str] = &["public", "public_class_method", "module_function"];
+    let arguments: Vec<Node<'_>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+    let names = match method {
+        _ if OPENERS.contains(&method) => &arguments[..],
+        "send" | "__send__" | "public_send" => match arguments.split_first() {
+            Some((first, rest)) if literal_text(first).is_some_and(|sent| OPENERS.contains(&sent.as_str())) => rest,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    let defines = |node: &Node<'_>| {
+        matches!(node, Node::DefNode { .. })
+            || node.as_call_node().is_some_and(|c| {
+                matches!(
+                    c.name().as_slice(),
+                    b"attr_reader" | b"attr_writer" | b"attr_accessor" | b"attr" | b"define_method"
+                )
+            })
+    };
+    names.iter().any(|name| computed_method_name(name) && !defines(name))
+}
+
+/// A symbol's or string's text.
+fn literal_text(node: &Node<'_>) -> Option<String> {
+    match node {
+        Node::SymbolNode { .. } => node.as_symbol_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned()),
+        Node::StringNode { .. } => node.as_string_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned()),
+        _ => None,
     }
 }
 
