@@ -151,6 +151,8 @@ fn a_parameter_handed_on_as_it_came_is_what_the_callers_callers_pass() {
     assert_eq!(at("acc_probe"), ":start");
     // Reassigned before it is handed on (to a Symbol, here).
     assert_eq!(at("reassigned_probe"), "untyped");
+    // Rebound unseen (`binding.local_variable_set`) before it is handed on.
+    assert_eq!(at("rebound_probe"), "untyped");
     // The block's own `title` is not the method's String.
     assert_eq!(at("shadowed_probe"), "untyped");
     // ping → pong → ping: a cycle through another method.

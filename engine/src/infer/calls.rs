@@ -382,9 +382,14 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                     (Node::ForwardingArgumentsNode { .. } | Node::BlockArgumentNode { .. }, _) => Arg::Forward,
                     (argument, ty) => {
                         let read = argument.as_local_variable_read_node();
+                        // Not as it came once code may have rebound it unseen
+                        // (`binding.local_variable_set(:x, v)`, `eval`).
+                        let rebound = |local: &str| state.as_ref().is_some_and(|f| f.volatile.contains(local));
                         let param = read
                             .zip(frame.forwardable.as_ref())
-                            .and_then(|(r, f)| f.param(&crate::syntax::name_text(r.name())));
+                            .map(|(r, f)| (crate::syntax::name_text(r.name()), f))
+                            .filter(|(local, _)| !rebound(local))
+                            .and_then(|(local, f)| f.param(&local));
                         if let Some(param) = param {
                             forwarded.push((args.len(), param));
                         }
