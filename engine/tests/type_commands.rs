@@ -1189,3 +1189,15 @@ fn a_method_taken_away_from_outside_its_class_loses_its_body() {
     }
     assert_eq!(type_at(dir.path(), "lib/core.rb:2:1"), "untyped");
 }
+
+#[test]
+fn a_hook_given_a_body_from_another_file_may_read_ivars_before_initialize_sets_them() {
+    // `initialize` runs `hook` before `@x` is set, and the body another
+    // file gives it (a block that writes an ivar of its own) reads `@x`:
+    // Ruby 3.1 leaves `@seen` nil.
+    let dir = project(&[
+        ("lib/base.rb", "class Base\n  def initialize\n    hook\n    @x = 1\n  end\n\n  def x\n    @x\n  end\n\n  def hook = nil\nend\n"),
+        ("lib/patch.rb", "Base.define_method(:hook) { @seen = x }\n"),
+    ]);
+    assert_eq!(type_at(dir.path(), "lib/base.rb:8:5"), "1?");
+}

@@ -2559,6 +2559,25 @@ impl<'pr> Walker<'_, 'pr, '_> {
         self.note_replaced(class, method);
     }
 
+    /// `Box.define_method(:m)`, `alias_method` or `attr_*` in a block, or
+    /// one of those sent elsewhere: some object's `m` (the receiver's
+    /// class's, when it is named) has a body this file cannot place.
+    fn note_given_elsewhere(&mut self, call: &CallNode<'pr>, method: &str, on_self: bool) {
+        let names = symbol_arguments(call);
+        let names = if method == "alias_method" { names.into_iter().take(1).collect() } else { names };
+        let target = if on_self { None } else { call.receiver().as_ref().and_then(receiver_class) };
+        for defined in names.iter().flat_map(|name| made_names(method, name)) {
+            if method != "define_singleton_method" {
+                self.note_block_replaced(&defined);
+            }
+            if let Some((class, side)) = target.clone() {
+                let side = if method == "define_singleton_method" { Side::Singleton } else { side };
+                self.note_replaced_on(class, side, &defined);
+            }
+            self.index.object_singleton_defs.insert(defined);
+        }
+    }
+
     /// A method defined in the innermost block, when that block runs on a
     /// class the signatures declare.
     fn note_block_replaced(&mut self, method: &str) {
@@ -2985,6 +3004,11 @@ impl<'pr> Walker<'_, 'pr, '_> {
                         self.index.outside_ivars.add_all(call.block().map(|b| ivar_writes(&b)));
                     }
                 }
+                // The name is given a body all the same (`Base.define_method(:hook)
+                // { @seen = x }`: `initialize`'s `hook` runs it).
+                if !on_self && !self.in_new_class_block() {
+                    self.note_given_elsewhere(call, &method, on_self);
+                }
             }
             // `obj.extend(M)`: M's methods may override those of obj's class.
             // So may `Klass.prepend(M)` (and `Klass.include(M)` those of its
@@ -3022,19 +3046,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 if (!on_self && !self.in_new_class_block())
                     || (method == "define_singleton_method" && on_self && self.self_is_an_instance()) =>
             {
-                let names = symbol_arguments(call);
-                let names = if method == "alias_method" { names.into_iter().take(1).collect() } else { names };
-                let target = if on_self { None } else { call.receiver().as_ref().and_then(receiver_class) };
-                for defined in names.iter().flat_map(|name| made_names(&method, name)) {
-                    if method != "define_singleton_method" {
-                        self.note_block_replaced(&defined);
-                    }
-                    if let Some((class, side)) = target.clone() {
-                        let side = if method == "define_singleton_method" { Side::Singleton } else { side };
-                        self.note_replaced_on(class, side, &defined);
-                    }
-                    self.index.object_singleton_defs.insert(defined);
-                }
+                self.note_given_elsewhere(call, &method, on_self);
             }
             _ if !on_self => {}
             "attr_reader" | "attr_writer" | "attr_accessor" | "attr" => {
