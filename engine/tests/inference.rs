@@ -696,6 +696,10 @@ const CASES: &[(&str, &str)] = &[
     ("h = { a: [1] }\nh.delete_if { |_k, v| v << \"x\"; false }\nh[:a].last", "untyped"),
     // The chain gives its source back: a second name for it.
     ("a = [1, 2]\nb = a.each.with_index { }\nb << \"x\"\na.last", "untyped?"),
+    ("a = [1, 2, 3]\nb = a.keep_if.each { true }\nb << \"x\"\na.last", "untyped?"),
+    // A call may give back what its block gives: here `a` itself.
+    ("a = [1, 2]\nb = a.delete(3) { a }\nb << \"x\"\na.last", "untyped?"),
+    ("a = [1, 2]\nb = a.delete(9) { |_| a }\nb << \"x\"\na.last", "untyped?"),
     // A chain whose block takes no element leaves the rows known.
     ("rows = [[1, 2]]\nrows.each.with_index { 1 }\nrows", "[Array[Integer]]"),
     // Elements that hold nothing mutable keep their types.

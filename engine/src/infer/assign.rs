@@ -466,23 +466,45 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             // (Only a receiver with contents of its own to share: `5.to_s`
             // is a new string.)
-            Node::CallNode { .. } => match node.as_call_node() {
-                Some(call) if gives_receiver_back(&crate::syntax::name_text(call.name())) => {
-                    call.receiver().is_some_and(|receiver| {
+            Node::CallNode { .. } => {
+                let Some(call) = node.as_call_node() else { return false };
+                // `a.fetch(k) { a }`, `a.delete(x) { a }`: the call may give
+                // back what its block gives.
+                let mut reached = false;
+                if let Some(block) = call.block().and_then(|b| b.as_block_node()) {
+                    let last = block.body().and_then(|body| match body.as_statements_node() {
+                        Some(statements) => statements.body().iter().last(),
+                        None => Some(body),
+                    });
+                    // (Only a variable from outside the block: its own
+                    // parameters and locals are new names for new values.)
+                    let outer = last.filter(|last| match last {
+                        Node::LocalVariableReadNode { .. } => {
+                            last.as_local_variable_read_node().is_some_and(|read| read.depth() > 0)
+                        }
+                        Node::InstanceVariableReadNode { .. } => true,
+                        _ => false,
+                    });
+                    if let Some(outer) = outer {
+                        reached |= self.escape(&outer, state);
+                    }
+                    // `a.each.with_index { }`, `a.keep_if.each { }` give `a`
+                    // back, as `a.each { }` does: the chain's source.
+                    let source = call.receiver().and_then(|receiver| self.enumerator_source(&receiver));
+                    if let Some(source) = source {
+                        if self.recorded(&source).is_some_and(Type::has_mutable_contents) {
+                            return self.escape(&source, state) || reached;
+                        }
+                    }
+                }
+                if gives_receiver_back(&crate::syntax::name_text(call.name())) {
+                    reached |= call.receiver().is_some_and(|receiver| {
                         self.recorded(&receiver).is_some_and(Type::has_mutable_contents)
                             && self.escape(&receiver, state)
-                    })
+                    });
                 }
-                // `a.each.with_index { }` gives `a` back, as `a.each { }`
-                // does: the chain's source.
-                Some(call) if call.block().is_some() => {
-                    let source = call.receiver().and_then(|receiver| self.enumerator_source(&receiver));
-                    source.is_some_and(|source| {
-                        self.recorded(&source).is_some_and(Type::has_mutable_contents) && self.escape(&source, state)
-                    })
-                }
-                _ => false,
-            },
+                reached
+            }
             _ => {
                 let mut reached = false;
                 for value in values_it_may_be(node) {
