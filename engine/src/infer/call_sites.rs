@@ -624,7 +624,11 @@ fn opens_by_computed_name(call: &CallNode<'_>, method: &str) -> bool {
     let names = match method {
         _ if OPENERS.contains(&method) => &arguments[..],
         "send" | "__send__" | "public_send" => match arguments.split_first() {
-            Some((first, rest)) if literal_text(first).is_some_and(|sent| OPENERS.contains(&sent.as_str())) => rest,
+            Some((first, rest))
+                if super::index::literal_name(first).is_some_and(|sent| OPENERS.contains(&sent.as_str())) =>
+            {
+                rest
+            }
             _ => return false,
         },
         _ => return false,
@@ -639,15 +643,6 @@ fn opens_by_computed_name(call: &CallNode<'_>, method: &str) -> bool {
             })
     };
     names.iter().any(|name| computed_method_name(name) && !defines(name))
-}
-
-/// A symbol's or string's text.
-fn literal_text(node: &Node<'_>) -> Option<String> {
-    match node {
-        Node::SymbolNode { .. } => node.as_symbol_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned()),
-        Node::StringNode { .. } => node.as_string_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned()),
-        _ => None,
-    }
 }
 
 /// Methods that run code given as a string.
@@ -785,16 +780,7 @@ impl<'pr> Visit<'pr> for VisibilityScan {
             return;
         }
         for argument in arguments {
-            let named = match &argument {
-                Node::SymbolNode { .. } => {
-                    argument.as_symbol_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned())
-                }
-                Node::StringNode { .. } => {
-                    argument.as_string_node().map(|s| crate::syntax::decoded(s.unescaped()).into_owned())
-                }
-                _ => None,
-            };
-            match named {
+            match super::index::literal_name(&argument) {
                 Some(named) => {
                     if let Some(scope) = self.body() {
                         for def in scope.defs.iter_mut().filter(|d| d.0 == named) {

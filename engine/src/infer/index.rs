@@ -1624,7 +1624,7 @@ fn included_hook_parameter(def: &ruby_prism::DefNode<'_>, in_singleton: bool) ->
 }
 
 /// A method name written as a symbol or a string (`:v`, `"v"`).
-fn literal_name(node: &Node<'_>) -> Option<String> {
+pub(super) fn literal_name(node: &Node<'_>) -> Option<String> {
     let text = |bytes: &[u8]| crate::syntax::decoded(bytes).into_owned();
     match node {
         Node::SymbolNode { .. } => Some(text(node.as_symbol_node()?.unescaped())),
