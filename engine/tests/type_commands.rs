@@ -382,7 +382,10 @@ fn core_methods_replaced_through_a_receiver_or_an_ancestor_are_untyped() {
         // `instance_eval` on the class: `define_method` there is String's.
         ("lib/m.rb", "String.instance_eval { define_method(:center) { |*| :c } }\no = \"ab\".center(4)\n"),
         ("lib/n.rb", "Array.instance_exec { alias_method :size, :first }\nz = [7].size\n"),
+        // Sent with the maker and the names in a splat.
+        ("lib/o.rb", "String.send(*[:alias_method, :length, :upcase])\nq = \"ab\".length\n"),
     ]);
+    assert_eq!(type_at(dir.path(), "lib/o.rb:2:1"), "untyped"); // "AB"
     assert_eq!(type_at(dir.path(), "lib/m.rb:2:1"), "untyped"); // :c
     assert_eq!(type_at(dir.path(), "lib/n.rb:2:1"), "untyped"); // 7
     assert_eq!(type_at(dir.path(), "lib/l.rb:2:1"), "untyped"); // "AB"

@@ -2183,6 +2183,19 @@ impl<'pr> Walker<'_, 'pr, '_> {
             return;
         }
         let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
+        // `Box.send(*args)`: what is sent, and what it names, may be any
+        // maker and any name, on that class (either side).
+        if is_send(method) && matches!(arguments.first(), Some(Node::SplatNode { .. })) {
+            let receiver = call.receiver().filter(|r| !matches!(r, Node::SelfNode { .. }) && !through_the_class(r));
+            if let Some((class, _)) = receiver.as_ref().and_then(receiver_class) {
+                let core = self.env.has_class(&class);
+                for side in [Side::Instance, Side::Singleton] {
+                    let made = MadeMethods { side, prefix: String::new(), suffix: String::new() };
+                    self.index.made_on.insert(MadeOn { class: class.clone(), core, made });
+                }
+            }
+            return;
+        }
         let Some((maker, names)) = maker_and_names(method, &arguments, MAKERS) else { return };
         let computed: Vec<&Node<'pr>> = names.iter().filter(|name| computed_name(name).is_some()).collect();
         if computed.is_empty() {
@@ -2728,7 +2741,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 // Box.send(m, :v)`), or `instance_variable_set` (`:@v`). An
                 // instance method's own `send(name, v)` reaches no class object.
                 None if is_send(method) && self.sends_to_a_class_object(call) => {
-                    ("attr_writer".to_string(), peeled + 1)
+                    // `Box.send(*args)`: the splat holds the names too.
+                    let splat = call.arguments().and_then(|a| a.arguments().iter().nth(peeled));
+                    let splat = splat.is_some_and(|a| matches!(a, Node::SplatNode { .. }));
+                    ("attr_writer".to_string(), if splat { peeled } else { peeled + 1 })
                 }
                 None => return,
             },
