@@ -621,12 +621,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         // `rows.each.with_index { |row, i| }`: through an enumerator chain
         // the block is given the elements of the chain's source.
         let source = receiver_node.as_ref().and_then(|node| self.enumerator_source(node));
-        let elements = match source {
-            Some(source) => self.recorded(&source).cloned().map(|ty| (source, ty, true)),
-            None => call.receiver().map(|node| (node, receiver_type.clone(), false)),
-        };
+        let chained = source.is_some();
+        // (The source's type is cloned only for a chain, rare; the
+        // receiver's is borrowed, on this path every call takes.)
+        let source_type = source.as_ref().map(|source| self.recorded(source).cloned().unwrap_or_else(Type::untyped));
+        let elements_type = source_type.as_ref().unwrap_or(&receiver_type);
         let mut block_escaped = false;
-        if let Some((node, elements_type, chained)) = elements.filter(|(_, ty, _)| ty.has_nested_mutable_contents()) {
+        let elements = match elements_type.has_nested_mutable_contents() {
+            true => source.or_else(|| call.receiver()),
+            false => None,
+        };
+        if let Some(node) = elements {
             // `rows.each { |row| row << x }`: a block given the receiver's
             // elements may change them.
             // So may `&:chomp!`, or any other object given as the block.
@@ -785,9 +790,6 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         }
     }
 
-    /// An object given methods of its own (`def s.size`,
-    /// `s.define_singleton_method(:size)`, `s.extend(M)`) answers its
-    /// class's names with other bodies: a local holding it is unknown.
     /// The receiver an enumerator chain hands the elements of on: `rows`
     /// of `rows.each`, `rows.each_slice(2)`, `rows.select.each_with_index`
     /// (calls with no block, each typed an Enumerator). `None` when `node`
@@ -809,6 +811,9 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         Some(current)
     }
 
+    /// An object given methods of its own (`def s.size`,
+    /// `s.define_singleton_method(:size)`, `s.extend(M)`) answers its
+    /// class's names with other bodies: a local holding it is unknown.
     pub(super) fn forget_object(&mut self, node: &Node<'pr>, state: &mut State) {
         let (Some(read), Some(flow)) = (node.as_local_variable_read_node(), state.as_mut()) else { return };
         let local = name(read.name());

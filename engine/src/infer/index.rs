@@ -2591,6 +2591,13 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
+    /// `undef m` or `alias m n` in a block: whatever the block runs on (a
+    /// class the signatures declare, or any object) answers `m` otherwise.
+    fn note_given_in_block(&mut self, method: String) {
+        self.note_block_replaced(&method);
+        self.index.object_singleton_defs.insert(method);
+    }
+
     /// A method defined in the innermost block, when that block runs on a
     /// class the signatures declare.
     fn note_block_replaced(&mut self, method: &str) {
@@ -3023,7 +3030,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 // The name is given a body all the same (`Base.define_method(:hook)
                 // { @seen = x }`: `initialize`'s `hook` runs it).
                 if !on_self && !self.in_new_class_block() {
-                    self.note_given_elsewhere(call, &method, on_self);
+                    self.note_given_elsewhere(call, &method, false);
                 }
             }
             // `obj.extend(M)`: M's methods may override those of obj's class.
@@ -3594,8 +3601,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             // `Box.class_eval { undef m }`: taken from whatever the block
             // runs on, as `undef_method` there.
             for name in undef.names().iter().filter_map(|name| literal_name(&name)) {
-                self.note_block_replaced(&name);
-                self.index.object_singleton_defs.insert(name);
+                self.note_given_in_block(name);
             }
         }
         if in_the_body {
@@ -3623,8 +3629,7 @@ impl<'pr> Visit<'pr> for Walker<'_, 'pr, '_> {
             // maybe not this one, answers `m` with another body, as for
             // `alias_method` there (`Class.new do`'s own class: nobody's).
             if !self.in_new_class_block() {
-                self.note_block_replaced(&new);
-                self.index.object_singleton_defs.insert(new);
+                self.note_given_in_block(new);
             }
             return;
         }
