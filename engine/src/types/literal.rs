@@ -69,7 +69,15 @@ pub fn float_to_s(value: f64) -> String {
         return if value.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
     }
     // `{:e}` gives the shortest digits that round-trip: "1.2345e3".
-    let scientific = format!("{:e}", value.abs());
+    let shortest = format!("{:e}", value.abs());
+    // Where two forms of that length round-trip and the value lies exactly
+    // halfway (1e15 + 0.25), Ruby takes the one with an even last digit
+    // ("1000000000000000.2"): so does `{:.N$e}`, rounding the exact value
+    // half to even. (It may miss the round trip just below a power of two,
+    // where the gap below is narrower: then the shortest form stands.)
+    let digits_after_point = shortest.split_once('e').map_or(0, |(m, _)| m.len().saturating_sub(2));
+    let nearest = format!("{:.*e}", digits_after_point, value.abs());
+    let scientific = if nearest.parse::<f64>() == Ok(value.abs()) { nearest } else { shortest };
     let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
@@ -208,6 +216,12 @@ mod tests {
             (1e16, "1.0e+16"),
             (123456789.125, "123456789.125"),
             (1.0 / 3.0, "0.3333333333333333"),
+            // Two shortest forms, the value exactly between: Ruby 3.1 takes
+            // the even last digit.
+            (1e15 + 0.25, "1000000000000000.2"),
+            (1e14 + 0.125, "100000000000000.12"),
+            (74721684898053.62, "74721684898053.62"),
+            (-580849985303447.2, "-580849985303447.2"),
             (f64::INFINITY, "Infinity"),
             (-0.0, "-0.0"),
         ];
