@@ -700,6 +700,14 @@ const CASES: &[(&str, &str)] = &[
     // A call may give back what its block gives: here `a` itself.
     ("a = [1, 2]\nb = a.delete(3) { a }\nb << \"x\"\na.last", "untyped?"),
     ("a = [1, 2]\nb = a.delete(9) { |_| a }\nb << \"x\"\na.last", "untyped?"),
+    // A container stored inside itself: an element read from it may be
+    // the container, and a write through it changes the container's own
+    // elements (Ruby 3.1: "x", "s" and "q").
+    ("h = {a: 1}\nh[:self] = h\ninner = h[:self]\ninner[:a] = \"x\"\nh[:a]", "untyped?"),
+    ("a = [1, 2]\na[2] = a\nb = a[2]\nb[0] = \"s\"\na[0]", "untyped?"),
+    ("a = [1]\na << [a]\nb = a[1][0]\nb[0] = \"q\"\na[0]", "untyped?"),
+    // Another container stored in it: its own elements stay known.
+    ("a = [1]\nb = [2]\na << b\na", "Array[Array[untyped] | Integer]"),
     // A chain whose block takes no element leaves the rows known.
     ("rows = [[1, 2]]\nrows.each.with_index { 1 }\nrows", "[Array[Integer]]"),
     // Elements that hold nothing mutable keep their types.

@@ -23,6 +23,61 @@ pub fn is_variable_read(node: &Node<'_>) -> bool {
     }
 }
 
+/// `a[2] = a`, `h[:self] = h`, `a << [a]`: does an argument hold the
+/// receiver's own variable, itself or inside literals? The container then
+/// holds itself, and an element read from it may be it: a write through
+/// that element changes the container's own elements.
+pub(super) fn stores_itself(receiver: &Node<'_>, arguments: Option<ruby_prism::ArgumentsNode<'_>>) -> bool {
+    let same = |node: &Node<'_>| match (receiver, node) {
+        (Node::LocalVariableReadNode { .. }, Node::LocalVariableReadNode { .. }) => {
+            let (Some(a), Some(b)) = (receiver.as_local_variable_read_node(), node.as_local_variable_read_node())
+            else {
+                return false;
+            };
+            a.name().as_slice() == b.name().as_slice() && a.depth() == b.depth()
+        }
+        (Node::InstanceVariableReadNode { .. }, Node::InstanceVariableReadNode { .. }) => {
+            let (Some(a), Some(b)) = (receiver.as_instance_variable_read_node(), node.as_instance_variable_read_node())
+            else {
+                return false;
+            };
+            a.name().as_slice() == b.name().as_slice()
+        }
+        _ => false,
+    };
+    fn holds(node: &Node<'_>, same: &dyn Fn(&Node<'_>) -> bool) -> bool {
+        if same(node) {
+            return true;
+        }
+        match node {
+            Node::ArrayNode { .. } => {
+                node.as_array_node().is_some_and(|a| a.elements().iter().any(|e| holds(&e, same)))
+            }
+            Node::HashNode { .. } => node.as_hash_node().is_some_and(|h| h.elements().iter().any(|e| holds(&e, same))),
+            Node::KeywordHashNode { .. } => {
+                node.as_keyword_hash_node().is_some_and(|h| h.elements().iter().any(|e| holds(&e, same)))
+            }
+            Node::AssocNode { .. } => {
+                node.as_assoc_node().is_some_and(|a| holds(&a.key(), same) || holds(&a.value(), same))
+            }
+            Node::AssocSplatNode { .. } => {
+                node.as_assoc_splat_node().and_then(|s| s.value()).is_some_and(|v| holds(&v, same))
+            }
+            Node::SplatNode { .. } => {
+                node.as_splat_node().and_then(|s| s.expression()).is_some_and(|e| holds(&e, same))
+            }
+            Node::ParenthesesNode { .. } => node
+                .as_parentheses_node()
+                .and_then(|p| p.body())
+                .and_then(|b| b.as_statements_node())
+                .and_then(|s| s.body().iter().last())
+                .is_some_and(|last| holds(&last, same)),
+            _ => false,
+        }
+    }
+    arguments.is_some_and(|args| args.arguments().iter().any(|arg| holds(&arg, &same)))
+}
+
 /// Methods that may give back their receiver itself: Array's, String's
 /// and Hash's that return `self` (a `!` one, `self` or nil), and Object's.
 pub(super) fn gives_receiver_back(method: &str) -> bool {

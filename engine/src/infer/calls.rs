@@ -659,7 +659,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 self.mutate_variable(node, &method, &values, span, state, frame);
                 // `rows.keep_if { |row| row << x }`: what is kept is what
                 // the block changed, not the rows the receiver held before.
-                if block_escaped {
+                // `a << a`: what it holds may be itself.
+                if block_escaped || super::assign::stores_itself(node, call.arguments()) {
                     self.escape(node, state);
                 }
             } else if let (Some(receiver), true) = (&receiver, super::assign::is_variable_read(node)) {
