@@ -405,6 +405,10 @@ fn possible_nil_receiver() {
         // One report per nil: after `a.push(2)` returns, `a` was not nil.
         ("def m(f)\n  a = f ? nil : [1]\n  a.push(2)\n  a.size\nend", &[(3, 5)]),
         ("class C\n  def initialize(f) = @a = f ? nil : [1]\n  def m\n    @a.first\n    @a.last\n  end\nend", &[(4, 8)]),
+        // Any method nil lacks: a bang method, Proc's, IO's.
+        ("def m(f)\n  s = f ? nil : String.new(\"x\")\n  s.upcase!\n  s.size\nend", &[(3, 5)]),
+        ("def m(&blk)\n  blk.arity\n  blk.call\nend", &[(2, 7)]),
+        ("def m(f)\n  io = f ? nil : File.open(f)\n  io.read\n  io.close\nend", &[(3, 6)]),
         // But not where the call may have raised, or something wrote it since.
         // (The rescued call itself is not reported: it handles the error.)
         ("def m(f)\n  a = f ? nil : [1]\n  a.size rescue nil\n  a.first\nend", &[(4, 5)]),

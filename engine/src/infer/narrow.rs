@@ -566,7 +566,7 @@ impl<'pr> Inferrer<'pr, '_> {
         state: &mut State,
         ivars_kept: bool,
     ) {
-        if call.block().is_some() || call.is_safe_navigation() || !NIL_LACKS.contains(&method) {
+        if call.block().is_some() || call.is_safe_navigation() || !nil_lacks(method) {
             return;
         }
         let inert = |arg: &Node<'_>| {
@@ -649,72 +649,213 @@ impl<'pr> Inferrer<'pr, '_> {
 /// Methods `nil` does not answer in Ruby 3.1 (`nil.respond_to?(m, true)`
 /// is false for each), common on values that may be nil. A gem could give
 /// nil one of them; ActiveSupport, the one that extends nil, does not.
-const NIL_LACKS: &[&str] = &[
-    "empty?",
-    "first",
-    "last",
-    "size",
-    "length",
-    "push",
-    "<<",
-    "pop",
-    "shift",
-    "unshift",
-    "keys",
-    "values",
-    "join",
-    "include?",
-    "key?",
-    "has_key?",
-    "[]",
-    "[]=",
-    "upcase",
-    "downcase",
-    "strip",
-    "split",
-    "count",
-    "sort",
-    "min",
-    "max",
-    "sum",
-    "merge",
-    "fetch",
-    "dig",
-    "concat",
-    "insert",
-    "delete",
-    "start_with?",
-    "end_with?",
-    "sub",
-    "gsub",
-    "match?",
-    "bytesize",
-    "chars",
-    "lines",
-    "encoding",
-    "call",
-    "+",
-    "-",
-    "*",
-    "/",
-    "<",
-    ">",
-    "<=",
-    ">=",
-    "any?",
-    "none?",
-    "uniq",
-    "compact",
-    "flatten",
-    "reverse",
-    "slice",
-    "index",
-    "add",
-    "each_key",
-    "bytes",
-    "unpack",
-    "pack",
-];
+/// Methods nil lacks, in Ruby 3.1 and in the libraries that add to every
+/// object (json, yaml, pp; ActiveSupport's `try`, `blank?`, `presence`
+/// are not here): a call to one on nil raises NoMethodError.
+fn nil_lacks(method: &str) -> bool {
+    matches!(
+        method,
+        "*" | "+"
+            | "-"
+            | "/"
+            | "<"
+            | "<<"
+            | "<="
+            | ">"
+            | ">="
+            | "[]"
+            | "[]="
+            | "abs"
+            | "add"
+            | "any?"
+            | "append"
+            | "arity"
+            | "ascii_only?"
+            | "assoc"
+            | "basename"
+            | "bytes"
+            | "bytesize"
+            | "byteslice"
+            | "call"
+            | "capitalize"
+            | "capitalize!"
+            | "casecmp"
+            | "casecmp?"
+            | "ceil"
+            | "center"
+            | "chars"
+            | "chomp"
+            | "chomp!"
+            | "chop"
+            | "chop!"
+            | "chr"
+            | "clear"
+            | "close"
+            | "closed?"
+            | "collect"
+            | "collect!"
+            | "compact"
+            | "compact!"
+            | "concat"
+            | "count"
+            | "delete"
+            | "delete!"
+            | "detect"
+            | "dig"
+            | "dirname"
+            | "divmod"
+            | "downcase"
+            | "downcase!"
+            | "downto"
+            | "drop"
+            | "each"
+            | "each_byte"
+            | "each_char"
+            | "each_cons"
+            | "each_key"
+            | "each_line"
+            | "each_slice"
+            | "each_with_index"
+            | "empty?"
+            | "encode"
+            | "encoding"
+            | "end_with?"
+            | "eof?"
+            | "even?"
+            | "extname"
+            | "fetch"
+            | "fetch_values"
+            | "fileno"
+            | "filter"
+            | "filter!"
+            | "filter_map"
+            | "find"
+            | "find_index"
+            | "first"
+            | "flat_map"
+            | "flatten"
+            | "flatten!"
+            | "flock"
+            | "floor"
+            | "flush"
+            | "force_encoding"
+            | "group_by"
+            | "gsub"
+            | "gsub!"
+            | "has_key?"
+            | "has_value?"
+            | "hex"
+            | "include?"
+            | "index"
+            | "inject"
+            | "insert"
+            | "intern"
+            | "iso8601"
+            | "join"
+            | "key?"
+            | "keys"
+            | "lambda?"
+            | "last"
+            | "length"
+            | "lines"
+            | "ljust"
+            | "lstrip!"
+            | "map"
+            | "map!"
+            | "match?"
+            | "max"
+            | "max_by"
+            | "member?"
+            | "merge"
+            | "merge!"
+            | "min"
+            | "min_by"
+            | "modulo"
+            | "mtime"
+            | "negative?"
+            | "next!"
+            | "none?"
+            | "oct"
+            | "odd?"
+            | "ord"
+            | "owner"
+            | "pack"
+            | "parameters"
+            | "partition"
+            | "pop"
+            | "positive?"
+            | "pred"
+            | "prepend"
+            | "push"
+            | "read"
+            | "receiver"
+            | "reduce"
+            | "reject"
+            | "reject!"
+            | "remainder"
+            | "replace"
+            | "reverse"
+            | "reverse!"
+            | "rewind"
+            | "rindex"
+            | "rjust"
+            | "rotate!"
+            | "round"
+            | "rstrip!"
+            | "scan"
+            | "scrub"
+            | "seek"
+            | "select!"
+            | "shift"
+            | "shuffle!"
+            | "size"
+            | "slice"
+            | "slice!"
+            | "sort"
+            | "sort!"
+            | "sort_by"
+            | "source_location"
+            | "split"
+            | "squeeze!"
+            | "start_with?"
+            | "step"
+            | "store"
+            | "strftime"
+            | "strip"
+            | "strip!"
+            | "sub"
+            | "sub!"
+            | "succ"
+            | "succ!"
+            | "sum"
+            | "swapcase"
+            | "swapcase!"
+            | "take"
+            | "tally"
+            | "times"
+            | "to_sym"
+            | "tr!"
+            | "tr_s!"
+            | "transform_keys"
+            | "transform_values"
+            | "truncate"
+            | "uniq"
+            | "uniq!"
+            | "unpack"
+            | "unpack1"
+            | "unshift"
+            | "upcase"
+            | "upcase!"
+            | "update"
+            | "upto"
+            | "valid_encoding?"
+            | "values"
+            | "values_at"
+            | "write"
+            | "zero?"
+            | "zip"
+    )
+}
 
 fn is_variable(node: &Node<'_>) -> bool {
     match node {
