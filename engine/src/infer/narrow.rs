@@ -582,6 +582,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     | Node::LocalVariableReadNode { .. }
                     | Node::InstanceVariableReadNode { .. }
                     | Node::ConstantReadNode { .. }
+                    | Node::ConstantPathNode { .. }
             )
         };
         if !call.arguments().is_none_or(|a| a.arguments().iter().all(|arg| inert(&arg))) {
