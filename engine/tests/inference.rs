@@ -708,6 +708,13 @@ const CASES: &[(&str, &str)] = &[
     ("a = [1]\na << [a]\nb = a[1][0]\nb[0] = \"q\"\na[0]", "untyped?"),
     // Another container stored in it: its own elements stay known.
     ("a = [1]\nb = [2]\na << b\na", "Array[Array[untyped] | Integer]"),
+    // A helper of the object's own that changes what an ivar holds, in
+    // place, without writing it (Ruby 3.1: [1] and "ABC").
+    ("class C\n  def initialize\n    @list = []\n  end\n  def add\n    @list << 1\n  end\n  def m\n    @list = []\n    add\n    probe(@list)\n  end\nend", "Array[untyped]"),
+    ("class C\n  def initialize\n    @name = nil\n  end\n  def shout\n    @name.upcase!\n  end\n  def m\n    @name = \"abc\"\n    shout\n    probe(@name)\n  end\nend", "String"),
+    ("class C\n  def initialize\n    @rows = []\n  end\n  def fill\n    @rows.each { |r| r << 1 }\n  end\n  def m\n    @rows = [[0]]\n    fill\n    probe(@rows)\n  end\nend", "Array[untyped]"),
+    // One that only reads an Integer ivar keeps the caller's facts.
+    ("class C\n  def initialize\n    @n = nil\n  end\n  def log\n    puts(@n)\n  end\n  def m\n    @n = 5\n    log\n    probe(@n)\n  end\nend", "5"),
     // A chain whose block takes no element leaves the rows known.
     ("rows = [[1, 2]]\nrows.each.with_index { 1 }\nrows", "[Array[Integer]]"),
     // Elements that hold nothing mutable keep their types.

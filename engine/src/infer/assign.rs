@@ -78,6 +78,20 @@ pub(super) fn stores_itself(receiver: &Node<'_>, arguments: Option<ruby_prism::A
     arguments.is_some_and(|args| args.arguments().iter().any(|arg| holds(&arg, &same)))
 }
 
+/// May a value of this type be changed in place (`<<`, `upcase!`)? Not
+/// an Integer, Float, Symbol, nil, true, false or a class.
+fn may_be_changed_in_place(ty: &Type) -> bool {
+    ty.members().iter().any(|member| match member {
+        Type::Constant(literal) => matches!(literal, Literal::Str(_)),
+        Type::IntRange { .. } | Type::Singleton(_) | Type::Bot => false,
+        Type::Nominal { class, .. } => !matches!(
+            &**class,
+            "Integer" | "Float" | "Symbol" | "NilClass" | "TrueClass" | "FalseClass" | "Rational" | "Complex"
+        ),
+        _ => true,
+    })
+}
+
 /// Methods that may give back their receiver itself: Array's, String's
 /// and Hash's that return `self` (a `!` one, `self` or nil), and Object's.
 pub(super) fn gives_receiver_back(method: &str) -> bool {
@@ -472,6 +486,11 @@ impl<'pr> Inferrer<'pr, '_> {
                 if let Some(read) = node.as_instance_variable_read_node() {
                     flow.ivars.remove(&*crate::syntax::name_text(read.name()));
                 }
+                // Whoever has the object may change it: a caller of this
+                // method that knew what the ivar held knows no longer.
+                if self.recorded(node).is_none_or(may_be_changed_in_place) {
+                    super::methods::changes_ivar_contents(flow);
+                }
                 true
             }
             // `a = b = [1]`, `a = (@b = [])`: the value written is the one
@@ -615,6 +634,9 @@ impl<'pr> Inferrer<'pr, '_> {
             // the object gives may be what any of its ivars holds.
             None | Some(Node::SelfNode { .. }) => {
                 // (Asked first: see `forget_local_contents`.)
+                if let Some(flow) = state.as_mut() {
+                    super::methods::changes_ivar_contents(flow);
+                }
                 if let Some(flow) = state.as_mut().filter(|f| f.ivars.values().any(Type::has_mutable_contents)) {
                     flow.ivars.retain(|_, held| !held.has_mutable_contents());
                 }
@@ -678,6 +700,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     // on with the object it holds, changed.
                     self.note_ivar_mutation(frame, &ivar, method, args);
                     if let Some(flow) = state.as_mut() {
+                        super::methods::changes_ivar_contents(flow);
                         if flow.ivars.contains_key(&ivar) {
                             flow.ivars.insert(ivar, after.settle_elements());
                         }
@@ -690,6 +713,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 if let Some(ivar) = ivar_root(node) {
                     self.note_ivar_mutation(frame, &ivar, NESTED_MUTATION, &[]);
                     if let Some(flow) = state.as_mut() {
+                        super::methods::changes_ivar_contents(flow);
                         if let Some(held) = flow.ivars.get(&ivar).cloned() {
                             flow.ivars.insert(ivar, held.forget_nested_contents());
                         }

@@ -16,6 +16,15 @@ use crate::types::{union, Name, Type};
 /// [`Inferrer::own_call_keeps_ivars`]); no ivar is named so.
 const KEEPS_IVARS: &str = "\u{0}keeps ivars";
 
+/// A method changes what one of the object's ivars holds without writing
+/// it (`@list << 1`, `fill(@list)`): a caller's facts of it no longer
+/// stand past a call of the method (see `KEEPS_IVARS`).
+pub(super) fn changes_ivar_contents(flow: &mut super::Flow) {
+    if flow.ivars.contains_key(KEEPS_IVARS) {
+        flow.ivars.remove(KEEPS_IVARS);
+    }
+}
+
 /// Instance variables are shared along inheritance and mixins: each class
 /// maps to the representative of its family in this file.
 pub fn ivar_families(index: &ProgramIndex<'_>) -> HashMap<Name, Name> {
@@ -1320,8 +1329,9 @@ impl<'pr> Inferrer<'pr, '_> {
     /// Does `self.method` (the class's own `def`, as for
     /// [`Self::ivars_after_own_call`]) run nothing that could write the
     /// object's ivars: no ivar write, `yield`, `super`, call of its own or
-    /// call that may reach project code, and no `return` (see
-    /// `KEEPS_IVARS`)? Then the caller's ivar facts stand past the call.
+    /// call that may reach project code, no change to what an ivar holds,
+    /// and no `return` (see `KEEPS_IVARS`)? Then the caller's ivar facts
+    /// stand past the call.
     pub(super) fn own_call_keeps_ivars(&mut self, class: &Name, method: &str) -> bool {
         let Some(id) = self.surely_runs(class, method) else { return false };
         let offset = self.index.def(id).node.location().start() as usize;
