@@ -647,12 +647,12 @@ impl<'pr> Inferrer<'pr, '_> {
     }
 }
 
-/// Methods `nil` does not answer in Ruby 3.1 (`nil.respond_to?(m, true)`
-/// is false for each), common on values that may be nil. A gem could give
-/// nil one of them; ActiveSupport, the one that extends nil, does not.
-/// Methods nil lacks, in Ruby 3.1 and in the libraries that add to every
-/// object (json, yaml, pp; ActiveSupport's `try`, `blank?`, `presence`
-/// are not here): a call to one on nil raises NoMethodError.
+/// Methods `nil` does not answer in Ruby 3.1, even with json, yaml, pp,
+/// set and the other default libraries loaded (`nil.respond_to?(m, true)`
+/// is false for each), common on values that may be nil: a call to one on
+/// nil raises NoMethodError. A gem could give nil one of them;
+/// ActiveSupport, the one that extends nil (`try`, `blank?`, `presence`),
+/// does not.
 fn nil_lacks(method: &str) -> bool {
     matches!(
         method,
