@@ -713,6 +713,14 @@ const CASES: &[(&str, &str)] = &[
     ("class C\n  def initialize\n    @list = []\n  end\n  def add\n    @list << 1\n  end\n  def m\n    @list = []\n    add\n    probe(@list)\n  end\nend", "Array[untyped]"),
     ("class C\n  def initialize\n    @name = nil\n  end\n  def shout\n    @name.upcase!\n  end\n  def m\n    @name = \"abc\"\n    shout\n    probe(@name)\n  end\nend", "String"),
     ("class C\n  def initialize\n    @rows = []\n  end\n  def fill\n    @rows.each { |r| r << 1 }\n  end\n  def m\n    @rows = [[0]]\n    fill\n    probe(@rows)\n  end\nend", "Array[untyped]"),
+    // One that assigns an ivar changes the caller's facts of that one
+    // alone (Ruby 3.1: 3 and nil).
+    ("class C\n  def initialize\n    @f = nil\n    @count = 0\n  end\n  def bump\n    @count += 1\n  end\n  def m\n    @f = 3\n    bump\n    probe(@f)\n  end\nend", "3"),
+    ("class C\n  def initialize\n    @f = nil\n  end\n  def reset\n    @f = nil if rand > 2\n  end\n  def m\n    @f = 3\n    reset\n    probe(@f)\n  end\nend", "3?"),
+    // Nor past a helper of a helper that assigns it (Ruby 3.1: nil), nor
+    // one a subclass overrides.
+    ("class C\n  def initialize\n    @f = nil\n    @n = 0\n  end\n  def inner\n    @f = nil\n  end\n  def outer\n    @n = 1\n    inner\n  end\n  def m\n    @f = 3\n    outer\n    probe(@f)\n  end\nend", "nil"),
+    ("class C\n  def initialize\n    @f = nil\n    @n = 0\n  end\n  def bump\n    @n += 1\n  end\n  def m\n    @f = 3\n    bump\n    probe(@f)\n  end\nend\nclass D < C\n  def bump\n    @f = nil\n  end\nend", "3?"),
     // One that only reads an Integer ivar keeps the caller's facts.
     ("class C\n  def initialize\n    @n = nil\n  end\n  def log\n    puts(@n)\n  end\n  def m\n    @n = 5\n    log\n    probe(@n)\n  end\nend", "5"),
     // A chain whose block takes no element leaves the rows known.

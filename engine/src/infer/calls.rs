@@ -683,10 +683,11 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             _ => None,
         };
         // A helper of the object's own that can write none of its ivars
-        // (`log("running")` between `return unless @path` and `@path.upcase`).
+        // (`log("running")` between `return unless @path` and `@path.upcase`),
+        // or only those it assigns itself (`bump` doing `@count += 1`).
         let own_keeps = match (&frame.class, on_self && frame.self_known && call.block().is_none()) {
             (Some((class, Side::Instance)), true) => self.own_call_keeps_ivars(class, &method),
-            _ => false,
+            _ => None,
         };
         if let Some(flow) = state.as_mut() {
             // A project object may hold `self` and write its ivars; so may
@@ -710,16 +711,28 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // in what its own calls may do (one kept to run later clears
             // the facts itself).
             let block_walked = call.block().is_none_or(|b| matches!(b, Node::BlockNode { .. }));
+            let keeps_but = own_keeps.filter(|_| !passes_self);
             let keeps_ivars = quiet
-                || (own_keeps && !passes_self)
+                || keeps_but.as_ref().is_some_and(|but| but.is_empty())
                 || !on_self
                     && !matches!(receiver_type, Type::Dynamic(_) | Type::Top)
                     && block_walked
                     && !passes_self
                     && !reaches_project
                     && !calls_back_unseen(&receiver_type, &method, &args);
-            if !keeps_ivars {
-                flow.ivars.clear();
+            match (keeps_ivars, keeps_but) {
+                (true, _) => {}
+                // The facts of the ivars it assigns go. (Its own caller's
+                // facts of them too: that caller keeps none.)
+                (false, Some(but)) => {
+                    for ivar in but.iter() {
+                        if flow.ivars.contains_key(ivar) {
+                            flow.ivars.remove(ivar);
+                        }
+                    }
+                    super::methods::changes_ivar_contents(flow);
+                }
+                (false, None) => flow.ivars.clear(),
             }
             ivars_kept = keeps_ivars;
             // Whatever else it did, a helper of the object's own that

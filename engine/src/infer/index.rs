@@ -4376,7 +4376,7 @@ fn ivar_written_by(node: &Node<'_>) -> Option<String> {
 }
 
 /// The instance variables a piece of code writes, by name.
-fn ivar_writes(node: &Node<'_>) -> Vec<String> {
+pub(super) fn ivar_writes(node: &Node<'_>) -> Vec<String> {
     struct Finder {
         found: Vec<String>,
     }

@@ -224,10 +224,16 @@ impl<'pr> Inferrer<'pr, '_> {
         self.dead = saved_dead;
         self.loop_depth = saved_depth;
         self.stop_risks = saved_risks;
-        let keeps = marked
-            && returns.is_empty()
-            && state.as_ref().is_some_and(|flow| flow.ivars.contains_key(KEEPS_IVARS))
-            && !def.body().is_some_and(|body| super::index::writes_ivars(&body));
+        // What it assigns itself (`@count += 1`) is all a call of it may
+        // change of the caller's facts, when nothing else it ran could.
+        let keeps =
+            (marked && returns.is_empty() && state.as_ref().is_some_and(|flow| flow.ivars.contains_key(KEEPS_IVARS)))
+                .then(|| {
+                    let mut written = def.body().map(|body| super::index::ivar_writes(&body)).unwrap_or_default();
+                    written.sort();
+                    written.dedup();
+                    std::sync::Arc::from(written)
+                });
         self.keeps_ivars.insert(info.node.location().start() as usize, keeps);
         if let Some(flow) = state.as_mut().filter(|flow| flow.ivars.contains_key(KEEPS_IVARS)) {
             flow.ivars.remove(KEEPS_IVARS);
@@ -1332,15 +1338,18 @@ impl<'pr> Inferrer<'pr, '_> {
     /// call that may reach project code, no change to what an ivar holds,
     /// and no `return` (see `KEEPS_IVARS`)? Then the caller's ivar facts
     /// stand past the call.
-    pub(super) fn own_call_keeps_ivars(&mut self, class: &Name, method: &str) -> bool {
-        let Some(id) = self.surely_runs(class, method) else { return false };
+    /// (All but the facts of the ivars it assigns itself, when it may
+    /// assign some: see [`super::replay::KeptIvars`].)
+    pub(super) fn own_call_keeps_ivars(&mut self, class: &Name, method: &str) -> super::replay::KeptIvars {
+        let id = self.surely_runs(class, method)?;
         let offset = self.index.def(id).node.location().start() as usize;
         if self.keeps_ivars.contains_key(&offset) {
             self.note_def_read(offset);
         } else {
             self.method_return(id);
         }
-        self.keeps_ivars.get(&offset).copied().unwrap_or(false) && self.answered_by_its_def(class, method)
+        let kept = self.keeps_ivars.get(&offset).cloned().flatten()?;
+        self.answered_by_its_def(class, method).then_some(kept)
     }
 
     /// Does the `def` `id` run nothing that could write the object's ivars
@@ -1352,7 +1361,7 @@ impl<'pr> Inferrer<'pr, '_> {
         } else {
             self.method_return(id);
         }
-        self.keeps_ivars.get(&offset).copied().unwrap_or(false)
+        self.keeps_ivars.get(&offset).is_some_and(|kept| kept.as_ref().is_some_and(|but| but.is_empty()))
     }
 
     /// Does nothing but the class's own `def` answer `method` on its

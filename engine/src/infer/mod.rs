@@ -505,9 +505,9 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// surely hold when it returns (`None`: not known, as when it has a
     /// `return` of its own); see `methods::ivars_after_own_call`.
     exit_ivars: HashMap<usize, Option<Rc<HashMap<String, Type>>>>,
-    /// By `def` offset: does a call of it leave the caller's ivar facts
-    /// standing (see `Inferrer::own_call_keeps_ivars`)?
-    keeps_ivars: HashMap<usize, bool>,
+    /// By `def` offset: which of the caller's ivar facts a call of it
+    /// leaves standing (see `Inferrer::own_call_keeps_ivars`).
+    keeps_ivars: HashMap<usize, replay::KeptIvars>,
     /// Per method name, whether the project may give nil that method (see
     /// `narrow::project_gives_nil`): asked after every such call.
     nil_givers: std::cell::RefCell<HashMap<String, bool>>,

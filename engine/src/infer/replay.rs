@@ -77,6 +77,11 @@ pub struct Window {
     pub events: Vec<(u32, Event)>,
 }
 
+/// What a call of a `def` leaves standing of its caller's ivar facts:
+/// `None`, none of them; else all but those of the ivars the `def` assigns
+/// itself, sorted (empty: all of them).
+pub type KeptIvars = Option<std::sync::Arc<[String]>>;
+
 /// What the export pass recorded of a file's `def`s.
 #[derive(Default)]
 pub struct Recording {
@@ -86,7 +91,7 @@ pub struct Recording {
     /// Each walked `def`'s ivar facts at its exit and whether it keeps its
     /// caller's, by start offset (the types carry the rest).
     pub exit_ivars: HashMap<usize, Option<HashMap<String, Type>>>,
-    pub keeps_ivars: HashMap<usize, bool>,
+    pub keeps_ivars: HashMap<usize, KeptIvars>,
     /// Every `def`'s byte range, by start (none holds another).
     defs: Vec<(u32, u32)>,
 }
@@ -537,7 +542,7 @@ impl super::Inferrer<'_, '_> {
             self.exit_ivars.insert(offset, exit.clone().map(std::rc::Rc::new));
         }
         if let Some(keeps) = replayer.recording.keeps_ivars.get(&offset) {
-            self.keeps_ivars.insert(offset, *keeps);
+            self.keeps_ivars.insert(offset, keeps.clone());
         }
         self.loop_rounds += window.rounds;
         // The facts it read, for a window recording this walk.
