@@ -462,6 +462,13 @@ fn possible_nil_receiver() {
         ("def m\n  a = [1, 2].select(&:odd?)\n  return 0 if a.empty?\n  a.pop\n  a.first + 1\nend", &[(5, 11)]),
         ("def m(b)\n  a = [1, 2].select(&:odd?)\n  return 0 if b.empty?\n  a.first + 1\nend", &[(4, 11)]),
         ("def m\n  a = [1, 2].select(&:odd?)\n  a.size == 0 ? a.last * 2 : 0\nend", &[(3, 24)]),
+        // Or while the project may give an Array (or every object) an
+        // element read or take of its own: in Array, Enumerable, Object,
+        // or through a name that may stand for Array.
+        ("class Array\n  def shift = 1\nend\ndef m\n  a = [1].select(&:odd?)\n  a.first + 1 if a.size > 0\nend", &[(6, 11)]),
+        ("module Enumerable\n  def first = (rand > 0.5 ? nil : 1)\nend\ndef m\n  a = [1].select(&:odd?)\n  a.first + 1 if a.size > 0\nend", &[(6, 11)]),
+        ("class Object\n  def first = (rand > 0.5 ? nil : 1)\nend\ndef m\n  a = [1].select(&:odd?)\n  a.first + 1 if a.size > 0\nend", &[(6, 11)]),
+        ("module M\n  def first = (rand > 0.5 ? nil : 1)\nend\nList = Array\nList.prepend(M)\ndef m\n  a = [1].select(&:odd?)\n  a.first + 1 if a.size > 0\nend", &[(8, 11)]),
         // Rows of a literal taken apart: a shorter row leaves nil.
         ("[[1, 2], [3]].each { |a, b| b + 1 }", &[(1, 31)]),
         // A hash row the block changed may lack the key.
@@ -502,6 +509,10 @@ fn possible_nil_receiver() {
     let silent = &[
         // An emptiness guard: the element reads give an element (Ruby runs
         // each).
+        // Another core class's `shift` or `first` is not Array's (stdlib's
+        // `YAML::DBM#shift` turned the guard off for every array).
+        "require \"set\"\nclass Set\n  def shift\n    x = first\n    delete(x)\n    x\n  end\nend\ndef m\n  a = [1].select(&:odd?)\n  a.first + 1 if a.size > 0\nend",
+        "class Set\n  def [](*a) = a\nend\ndef m(s, n)\n  s = s.to_s\n  s[..n].size\nend",
         "def m\n  a = [1, 2].select(&:odd?)\n  return 0 if a.empty?\n  a.first + 1\nend",
         "def m\n  a = [1, 2].select(&:odd?)\n  a.empty? ? 0 : a.last + 1\nend",
         "def m\n  a = [1, 2].select(&:odd?)\n  a.any? ? a.max + 1 : 0\nend",

@@ -583,8 +583,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             ("[]" | "slice", _)
                 if dispatched.may_be_nil()
                     && core_answer
-                    && !self.index.core_redefined(&method)
                     && receiver_type.members().iter().all(is_core_string_or_array)
+                    && !["String", "Array"].iter().any(|class| self.index.core_redefined_on(class, &method))
                     && self.range_from_zero(call) =>
             {
                 dispatched.without_nil()

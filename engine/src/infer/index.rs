@@ -93,6 +93,8 @@ pub struct ProgramIndex<'pr> {
     redirects_output: bool,
     /// Names this file defines in classes the signatures declare.
     core_defs: HashSet<String>,
+    /// The same, with the class each is defined in.
+    core_defs_on: HashSet<(Name, String)>,
     /// Names this file defines at the top level: Object's (private)
     /// methods, ahead of Kernel's for every object.
     pub(super) top_level_defs: HashSet<String>,
@@ -408,6 +410,7 @@ impl<'pr> ProgramIndex<'pr> {
             object_singleton_defs: HashSet::default(),
             redirects_output: false,
             core_defs: HashSet::default(),
+            core_defs_on: HashSet::default(),
             top_level_defs: HashSet::default(),
             core_replaced: HashSet::default(),
             made_on: HashSet::default(),
@@ -525,6 +528,7 @@ impl<'pr> ProgramIndex<'pr> {
             object_singleton_defs: self.object_singleton_defs.clone(),
             redirects_output: self.redirects_output,
             core_defs: self.core_defs.clone(),
+            core_defs_on: self.core_defs_on.clone(),
             top_level_defs: self.top_level_defs.clone(),
             core_replaced: self.core_replaced.clone(),
             made_on: self.made_on.clone(),
@@ -625,6 +629,7 @@ impl<'pr> ProgramIndex<'pr> {
             // Top-level `def`s are Object's: the project counts them as a
             // core class's.
             core_defs: sorted(&self.core_defs.union(&self.top_level_defs).cloned().collect()),
+            core_defs_on: sorted(&self.core_defs_on),
             top_level_defs: sorted(&self.top_level_defs),
             redirects_output: self.redirects_output,
             core_replaced: sorted(&self.core_replaced),
@@ -762,6 +767,23 @@ impl<'pr> ProgramIndex<'pr> {
         let Some(project) = self.project.as_ref() else { return false };
         project.read_redefined(method);
         project.index.redefined(method)
+    }
+
+    /// As [`Self::core_redefined`], for a value of the core class `class`
+    /// alone: a `def` in another reopened core class (`class Set; def
+    /// shift`) does not reach it; one in `Object`, `Kernel` or a module
+    /// does, as do those the question above counts for any object.
+    pub fn core_redefined_on(&self, class: &str, method: &str) -> bool {
+        if self.object_singleton_defs.contains(method)
+            || self.top_level_defs.contains(method)
+            || self.made_on.iter().any(|made| made.reaches_core(method))
+            || self.core_defs_on.iter().any(|(on, m)| m == method && crate::model::index::core_def_reaches(on, class))
+        {
+            return true;
+        }
+        let Some(project) = self.project.as_ref() else { return false };
+        project.read_redefined(method);
+        project.index.redefined_on(class, method)
     }
 
     /// May a module this file or another defines make `method` for
@@ -1866,6 +1888,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let top_level = self.lexical.is_empty();
         if self.in_core_class() {
             self.index.core_defs.insert(method.clone());
+            self.note_core_def_on(&method);
         }
         self.note_own_construction(&method, side, matches!(entry, MethodEntry::Def(_)));
         match self.current() {
@@ -1980,6 +2003,15 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// a method defined here may not be the core's own that folding runs.
     fn in_core_class(&self) -> bool {
         self.lexical.last().is_some_and(|class| self.env.has_class(class))
+    }
+
+    /// A `def` (or alias) in the core class being reopened, by class.
+    fn note_core_def_on(&mut self, method: &str) {
+        if let Some(class) = self.lexical.last().cloned() {
+            // A core module may be mixed into any class.
+            let on = if self.env.is_module(&class) { Name::from("Object") } else { class };
+            self.index.core_defs_on.insert((on, method.to_string()));
+        }
     }
 
     /// The modules a call mixes into some object (`obj.extend(M)`,
@@ -2692,6 +2724,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let side = self.side;
         if self.in_core_class() {
             self.index.core_defs.insert(new.to_string());
+            self.note_core_def_on(new);
         }
         // `class << File; alias basename hook`: that object answers `new`
         // its own way, as after a `def` there.

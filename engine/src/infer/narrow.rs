@@ -992,7 +992,7 @@ impl<'pr> Inferrer<'pr, '_> {
         }
         let Some(array) = call.receiver() else { return };
         if !matches!(array, Node::LocalVariableReadNode { .. } | Node::InstanceVariableReadNode { .. })
-            || self.index.core_redefined(&name(method))
+            || self.index.core_redefined_on("Array", &name(method))
         {
             return;
         }
@@ -1029,21 +1029,21 @@ impl<'pr> Inferrer<'pr, '_> {
             && !["empty?", "any?", "none?", "size", "length", "count"]
                 .iter()
                 .chain(FILLED_PICKS)
-                .any(|m| self.index.core_redefined(m))
+                .any(|m| self.index.core_redefined_on("Hash", m))
     }
 
     /// Is `method` on `ty` a core pick that gives nil only for no
     /// elements, on a core Array or Hash?
     pub(super) fn picks_from_filled(&self, ty: &Type, method: &str) -> bool {
         FILLED_PICKS.contains(&method)
-            && !self.index.core_redefined(method)
-            && (self.plain_array_element(ty).is_some() || self.plain_hash(ty))
+            && ((self.plain_array_element(ty).is_some() && !self.index.core_redefined_on("Array", method))
+                || (self.plain_hash(ty) && !self.index.core_redefined_on("Hash", method)))
     }
 
     /// Is `ty` a core `Array` whose `[]` is the core's (so `a[0]` of one
     /// with elements is one)?
     pub(super) fn indexes_filled_array(&self, ty: &Type) -> bool {
-        !self.index.core_redefined("[]") && self.plain_array_element(ty).is_some()
+        !self.index.core_redefined_on("Array", "[]") && self.plain_array_element(ty).is_some()
     }
 
     /// The element type of a core `Array` (not a subclass, whose methods
@@ -1057,7 +1057,7 @@ impl<'pr> Inferrer<'pr, '_> {
             .iter()
             .chain(ELEMENT_READS)
             .chain(ELEMENT_TAKES)
-            .any(|m| self.index.core_redefined(m));
+            .any(|m| self.index.core_redefined_on("Array", m));
         (!redefined).then(|| args[0].clone())
     }
 

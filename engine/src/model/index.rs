@@ -26,6 +26,15 @@ use crate::types::{join_positions, union, Name, Type};
 /// Which file of the project, by its place in the project's file list.
 pub type FileId = u32;
 
+/// Does a `def` in the core class `on` reach values of the core class
+/// `class`? In `class` itself, and in `Object`, `Kernel`, `BasicObject`
+/// or a module (`Enumerable`, `Comparable`; the index records any other
+/// core module as `Object`): counted as reaching every class. Another
+/// core class is not among its ancestors.
+pub fn core_def_reaches(on: &str, class: &str) -> bool {
+    on == class || matches!(on, "Object" | "Kernel" | "BasicObject" | "Enumerable" | "Comparable")
+}
+
 /// What one file defines for the others, read off its syntax: owned, so it
 /// outlives the file's tree and can be cached by the file's content.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -50,6 +59,9 @@ pub struct FileInterface {
     /// Method names it defines in classes the signatures declare (a
     /// reopened `String`), sorted.
     pub core_defs: Vec<String>,
+    /// (class, method) of each of those, sorted.
+    #[serde(default)]
+    pub core_defs_on: Vec<(Name, String)>,
     /// Method names it defines at the top level (Object's private
     /// methods, ahead of Kernel's for every object), sorted.
     pub top_level_defs: Vec<String>,
@@ -438,6 +450,10 @@ pub struct ProjectIndex {
     output_redirected: bool,
     /// Every file's [`FileInterface::core_defs`].
     core_defs: HashSet<String>,
+    /// By method, the core classes some file defines it in (or mixes a
+    /// module defining it into), sorted: [`ProjectIndex::redefined_on`].
+    /// (`Object` for a module mixed into objects of any class.)
+    core_defs_on: HashMap<String, Vec<Name>>,
     /// Every file's [`FileInterface::top_level_defs`].
     top_level_defs: HashSet<String>,
     /// Every file's [`FileInterface::core_replaced`].
@@ -688,6 +704,9 @@ impl ProjectIndex {
             index.object_defs.extend(file.object_defs.iter().cloned());
             index.output_redirected |= file.redirects_output;
             index.core_defs.extend(file.core_defs.iter().cloned());
+            for (class, method) in &file.core_defs_on {
+                index.core_defs_on.entry(method.clone()).or_default().push(class.clone());
+            }
             index.top_level_defs.extend(file.top_level_defs.iter().cloned());
             index.core_replaced.extend(file.core_replaced.iter().cloned());
             index.made_on.extend(file.made_on.iter().cloned());
@@ -729,7 +748,11 @@ impl ProjectIndex {
         // Leaves every class's parts merged (`merge_parts`).
         index.resolve_parts(env);
         index.add_mixed_in_ivar_writes();
-        index.core_defs.extend(index.core_mixin_methods(env));
+        let mixed = index.core_mixin_methods(env);
+        index.core_defs.extend(mixed.iter().map(|(_, method)| method.clone()));
+        for (class, method) in mixed {
+            index.core_defs_on.entry(method).or_default().push(class);
+        }
         index.library_mixed = index.library_mixin_methods(env);
         // Instance side only: a constant lookup walks the class's own
         // ancestors, not its singleton class's.
@@ -742,6 +765,22 @@ impl ProjectIndex {
         index.outside_mixins.dedup();
         let replaced = index.mixed_into_classes(&class_mixins);
         index.core_defs.extend(replaced.iter().map(|(_, method)| method.clone()));
+        for (class, method) in &replaced {
+            // As written: a core class, a project class (no core value's),
+            // or a name that may stand for either (`List = Array`).
+            let written = class.strip_prefix("::").unwrap_or(class);
+            let on = match (env.has_class(written), index.classes.contains_key(written)) {
+                (true, _) if env.is_module(written) => "Object",
+                (true, _) => written,
+                (false, true) => continue,
+                (false, false) => "Object",
+            };
+            index.core_defs_on.entry(method.clone()).or_default().push(Name::from(on));
+        }
+        for classes in index.core_defs_on.values_mut() {
+            classes.sort();
+            classes.dedup();
+        }
         index.core_replaced.extend(replaced);
         index.families = index.compute_families();
         for (name, rep) in &index.families {
@@ -1522,24 +1561,29 @@ impl ProjectIndex {
     /// (`s.extend(M)`, `String.prepend(M)`) or into a class the signatures
     /// declare (`class String; prepend M; end`), and of the modules those
     /// include: a core value may answer them the module's way.
-    fn core_mixin_methods(&self, env: &Environment) -> Vec<String> {
-        let mut pending: Vec<Name> = self.object_extended.clone();
+    fn core_mixin_methods(&self, env: &Environment) -> Vec<(Name, String)> {
+        // Each module with the core class it reaches (`Object`: any).
+        let any = Name::from("Object");
+        let mut pending: Vec<(Name, Name)> =
+            self.object_extended.iter().map(|module| (module.clone(), any.clone())).collect();
         for (name, class) in &self.classes {
             if env.has_class(name) {
                 for (_, part) in &class.parts {
-                    pending.extend(part.includes.iter().chain(&part.prepends).cloned());
+                    // (A core module may be mixed into any class.)
+                    let on = if env.is_module(name) { any.clone() } else { name.clone() };
+                    pending.extend(part.includes.iter().chain(&part.prepends).map(|m| (m.clone(), on.clone())));
                 }
             }
         }
-        let mut seen: HashSet<Name> = HashSet::default();
+        let mut seen: HashSet<(Name, Name)> = HashSet::default();
         let mut out = Vec::new();
-        while let Some(module) = pending.pop() {
-            if !seen.insert(module.clone()) {
+        while let Some((module, on)) = pending.pop() {
+            if !seen.insert((module.clone(), on.clone())) || seen.len() > 4096 {
                 continue;
             }
             let Some(merged) = self.classes.get(&module).and_then(|c| c.merged.as_ref()) else { continue };
-            out.extend(merged.instance_methods.keys().cloned());
-            pending.extend(merged.includes.iter().chain(&merged.prepends).cloned());
+            out.extend(merged.instance_methods.keys().map(|method| (on.clone(), method.clone())));
+            pending.extend(merged.includes.iter().chain(&merged.prepends).map(|m| (m.clone(), on.clone())));
         }
         out
     }
@@ -1669,6 +1713,16 @@ impl ProjectIndex {
     /// this: `Dep::Redefined`.)
     pub fn output_redirected(&self, method: &str) -> bool {
         self.output_redirected && crate::infer::OUTPUT_FUNCTIONS.contains(&method)
+    }
+
+    /// As [`ProjectIndex::redefined`], for a value of the core class
+    /// `class` alone (see [`core_def_reaches`]). (What the caller reads of
+    /// this: `Dep::Redefined`.)
+    pub fn redefined_on(&self, class: &str, method: &str) -> bool {
+        self.object_defs.contains(method)
+            || self.top_level_defs.contains(method)
+            || self.core_made.iter().any(|made| made.reaches_core(method))
+            || self.core_defs_on.get(method).is_some_and(|ons| ons.iter().any(|on| core_def_reaches(on, class)))
     }
 
     pub fn redefined(&self, method: &str) -> bool {
@@ -2133,6 +2187,7 @@ impl ProjectIndex {
             Dep::Redefined(method) => {
                 13u8.hash(&mut hasher);
                 self.redefined(method).hash(&mut hasher);
+                self.core_defs_on.get(method).hash(&mut hasher);
                 self.top_level_defined(method).hash(&mut hasher);
                 self.block_replaced_classes(method).hash(&mut hasher);
                 self.output_redirected(method).hash(&mut hasher);
