@@ -466,6 +466,11 @@ fn possible_nil_receiver() {
         // element read or take of its own: in Array, Enumerable, Object,
         // or through a name that may stand for Array.
         ("class Array\n  def shift = 1\nend\ndef m\n  a = [1].select(&:odd?)\n  a.first + 1 if a.size > 0\nend", &[(6, 11)]),
+        // Nor where the count or the comparison is the project's (Ruby
+        // 3.1 raises NoMethodError on nil here).
+        ("class Array\n  def size = 1\nend\ndef m\n  a = [1].select(&:even?)\n  a.first + 1 if a.size > 0\nend", &[(6, 11)]),
+        ("class Array\n  def length = 1\nend\ndef m\n  a = [1].select(&:even?)\n  a.last + 1 if a.length > 0\nend", &[(6, 10)]),
+        ("class Integer\n  def >(other) = true\nend\ndef m\n  a = [1].select(&:even?)\n  a.first + 1 if a.size > 0\nend", &[(6, 11)]),
         ("module Enumerable\n  def first = (rand > 0.5 ? nil : 1)\nend\ndef m\n  a = [1].select(&:odd?)\n  a.first + 1 if a.size > 0\nend", &[(6, 11)]),
         ("class Object\n  def first = (rand > 0.5 ? nil : 1)\nend\ndef m\n  a = [1].select(&:odd?)\n  a.first + 1 if a.size > 0\nend", &[(6, 11)]),
         ("module M\n  def first = (rand > 0.5 ? nil : 1)\nend\nList = Array\nList.prepend(M)\ndef m\n  a = [1].select(&:odd?)\n  a.first + 1 if a.size > 0\nend", &[(8, 11)]),

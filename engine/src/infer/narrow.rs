@@ -375,7 +375,16 @@ impl<'pr> Inferrer<'pr, '_> {
                 let (array, nonempty_when) = size_test(&call).expect("matched");
                 let ty = self.expr(node, state, frame);
                 let (mut truthy, mut falsy) = (state.clone(), state.clone());
-                self.note_nonempty(&array, if nonempty_when { &mut truthy } else { &mut falsy });
+                // Only while the count and the comparison are the core's
+                // (`class Array; def size = 1` makes `a.size > 0` say nothing).
+                let counted = call.receiver().and_then(|r| r.as_call_node()).map(|size| name(size.name()));
+                let core_test = counted.is_some_and(|counted| {
+                    !self.index.core_redefined_on("Array", &counted)
+                        && !self.index.core_redefined_on("Integer", &name(call.name()))
+                });
+                if core_test {
+                    self.note_nonempty(&array, if nonempty_when { &mut truthy } else { &mut falsy });
+                }
                 self.split(ty, truthy, falsy)
             }
             ("==" | "!=" | "equal?", Some(subject), 1, false) if is_variable(subject) => {
