@@ -93,8 +93,8 @@ pub struct ProgramIndex<'pr> {
     redirects_output: bool,
     /// Names this file defines in classes the signatures declare.
     core_defs: HashSet<String>,
-    /// The same, with the class each is defined in.
-    core_defs_on: HashSet<(Name, String)>,
+    /// The same, with the classes each is defined in.
+    core_defs_on: HashMap<String, Vec<Name>>,
     /// Names this file defines at the top level: Object's (private)
     /// methods, ahead of Kernel's for every object.
     pub(super) top_level_defs: HashSet<String>,
@@ -410,7 +410,7 @@ impl<'pr> ProgramIndex<'pr> {
             object_singleton_defs: HashSet::default(),
             redirects_output: false,
             core_defs: HashSet::default(),
-            core_defs_on: HashSet::default(),
+            core_defs_on: HashMap::default(),
             top_level_defs: HashSet::default(),
             core_replaced: HashSet::default(),
             made_on: HashSet::default(),
@@ -629,7 +629,15 @@ impl<'pr> ProgramIndex<'pr> {
             // Top-level `def`s are Object's: the project counts them as a
             // core class's.
             core_defs: sorted(&self.core_defs.union(&self.top_level_defs).cloned().collect()),
-            core_defs_on: sorted(&self.core_defs_on),
+            core_defs_on: {
+                let mut on: Vec<(Name, String)> = self
+                    .core_defs_on
+                    .iter()
+                    .flat_map(|(method, classes)| classes.iter().map(move |class| (class.clone(), method.clone())))
+                    .collect();
+                on.sort();
+                on
+            },
             top_level_defs: sorted(&self.top_level_defs),
             redirects_output: self.redirects_output,
             core_replaced: sorted(&self.core_replaced),
@@ -777,7 +785,10 @@ impl<'pr> ProgramIndex<'pr> {
         if self.object_singleton_defs.contains(method)
             || self.top_level_defs.contains(method)
             || self.made_on.iter().any(|made| made.reaches_core(method))
-            || self.core_defs_on.iter().any(|(on, m)| m == method && crate::model::index::core_def_reaches(on, class))
+            || self
+                .core_defs_on
+                .get(method)
+                .is_some_and(|ons| ons.iter().any(|on| crate::model::index::core_def_reaches(on, class)))
         {
             return true;
         }
@@ -2010,7 +2021,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if let Some(class) = self.lexical.last().cloned() {
             // A core module may be mixed into any class.
             let on = if self.env.is_module(&class) { Name::from("Object") } else { class };
-            self.index.core_defs_on.insert((on, method.to_string()));
+            let classes = self.index.core_defs_on.entry(method.to_string()).or_default();
+            if !classes.contains(&on) {
+                classes.push(on);
+            }
         }
     }
 
