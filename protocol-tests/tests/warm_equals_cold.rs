@@ -285,6 +285,47 @@ fn a_method_given_to_one_object_in_another_file_reaches_a_warm_answer() {
 }
 
 #[test]
+fn a_core_method_moved_to_another_core_class_in_another_file_reaches_a_warm_answer() {
+    // `a.first` after `a.size > 0` is an element while no file gives an
+    // Array a `shift` of its own: Set's may have one, Array's may not. The
+    // same method name stays redefined somewhere: only its class moves.
+    let (before, after) = warm_answers_across_an_edit(
+        "class U\n  def m\n    a = [1].select(&:odd?)\n    a.size > 0 ? a.first : 0\n  end\nend\n",
+        "class Set\n  def shift = 1\nend\n",
+        "class Array\n  def shift = 1\nend\n",
+    );
+    assert!(before.contains("undefined method `bogus_call` for Integer"), "{before}");
+    assert!(!after.contains("bogus_call"), "the guard no longer holds: {after}");
+}
+
+#[test]
+fn a_core_method_moved_between_core_classes_reaches_a_warm_type() {
+    // As above, asked through `type-of`: the return `use.rb` reads is the
+    // one `u.rb`'s walk found, kept while what it read answers the same.
+    let rigor = bin("rigor");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = scratch.path();
+    std::fs::create_dir_all(root.join("lib")).expect("lib");
+    let u = "class U\n  def m\n    a = [1].select(&:odd?)\n    a.size > 0 ? a.first : 0\n  end\nend\n";
+    std::fs::write(root.join("lib/u.rb"), u).expect("u.rb");
+    std::fs::write(root.join("lib/use.rb"), "U.new.m.bogus_call\n").expect("use.rb");
+    std::fs::write(root.join("lib/other.rb"), "class Set\n  def shift = 1\nend\n").expect("other.rb");
+    let argv = ["type-of", "--format=json", "lib/use.rb:1:7"];
+    let mut worker = protocol_tests::warm::Worker::start(&rigor);
+    let cold = |root: &std::path::Path| {
+        let out = std::process::Command::new(&rigor).args(argv).current_dir(root).output().expect("rigor");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let (_, before, _) = worker.call(&argv, root);
+    assert!(before.contains("\"type\": \"Integer\""), "{before}");
+    assert_eq!(before, cold(root));
+    std::fs::write(root.join("lib/other.rb"), "class Array\n  def shift = 1\nend\n").expect("edit other.rb");
+    let (_, after, _) = worker.call(&argv, root);
+    assert!(after.contains("\"type\": \"Integer?\""), "{after}");
+    assert_eq!(after, cold(root));
+}
+
+#[test]
 fn a_constant_removed_by_name_in_another_file_reaches_a_warm_answer() {
     // `U#m` returns `LIMIT`, 1 as assigned; once another file removes and
     // sets `LIMIT` by name, it may be anything.
