@@ -91,9 +91,8 @@ pub struct ProgramIndex<'pr> {
     pub(super) object_singleton_defs: HashSet<String>,
     /// See [`FileInterface::redirects_output`].
     redirects_output: bool,
-    /// Names this file defines in classes the signatures declare.
-    core_defs: HashSet<String>,
-    /// The same, with the classes each is defined in.
+    /// Names this file defines in classes the signatures declare, with
+    /// the classes each is defined in.
     core_defs_on: HashMap<String, Vec<Name>>,
     /// Names this file defines at the top level: Object's (private)
     /// methods, ahead of Kernel's for every object.
@@ -409,7 +408,6 @@ impl<'pr> ProgramIndex<'pr> {
             mixed_from_outside: HashSet::default(),
             object_singleton_defs: HashSet::default(),
             redirects_output: false,
-            core_defs: HashSet::default(),
             core_defs_on: HashMap::default(),
             top_level_defs: HashSet::default(),
             core_replaced: HashSet::default(),
@@ -527,7 +525,6 @@ impl<'pr> ProgramIndex<'pr> {
             mixed_from_outside: self.mixed_from_outside.clone(),
             object_singleton_defs: self.object_singleton_defs.clone(),
             redirects_output: self.redirects_output,
-            core_defs: self.core_defs.clone(),
             core_defs_on: self.core_defs_on.clone(),
             top_level_defs: self.top_level_defs.clone(),
             core_replaced: self.core_replaced.clone(),
@@ -626,9 +623,6 @@ impl<'pr> ProgramIndex<'pr> {
             outside_ivars: self.outside_ivars.sorted(),
             top_object_extends: self.top_object_extends.clone(),
             object_defs: sorted(&self.object_singleton_defs),
-            // Top-level `def`s are Object's: the project counts them as a
-            // core class's.
-            core_defs: sorted(&self.core_defs.union(&self.top_level_defs).cloned().collect()),
             core_defs_on: {
                 let mut on: Vec<(Name, String)> = self
                     .core_defs_on
@@ -725,7 +719,7 @@ impl<'pr> ProgramIndex<'pr> {
     pub fn top_level_def_stands(&self, method: &str) -> Option<usize> {
         let id = *self.top_methods.get(method)?;
         let alone = self.project.is_none()
-            && !self.core_defs.contains(method)
+            && !self.core_defs_on.contains_key(method)
             && !self.object_singleton_defs.contains(method)
             && !self.top_redefined.contains_key(method);
         alone.then_some(id)
@@ -765,16 +759,7 @@ impl<'pr> ProgramIndex<'pr> {
     /// core value may reach it (`def obj.name`, a `def` in a block or in a
     /// refinement, a `def` in a reopened `String`)?
     pub fn core_redefined(&self, method: &str) -> bool {
-        if self.object_singleton_defs.contains(method)
-            || self.core_defs.contains(method)
-            || self.top_level_defs.contains(method)
-            || self.made_on.iter().any(|made| made.reaches_core(method))
-        {
-            return true;
-        }
-        let Some(project) = self.project.as_ref() else { return false };
-        project.read_redefined(method);
-        project.index.redefined(method)
+        self.core_redefined_for(None, method)
     }
 
     /// As [`Self::core_redefined`], for a value of the core class `class`
@@ -782,19 +767,25 @@ impl<'pr> ProgramIndex<'pr> {
     /// shift`) does not reach it; one in `Object`, `Kernel` or a module
     /// does, as do those the question above counts for any object.
     pub fn core_redefined_on(&self, class: &str, method: &str) -> bool {
+        self.core_redefined_for(Some(class), method)
+    }
+
+    /// The two above: `None` counts a `def` in any reopened core class.
+    fn core_redefined_for(&self, class: Option<&str>, method: &str) -> bool {
+        let reaches = |on: &Name| class.is_none_or(|class| crate::model::index::core_def_reaches(on, class));
         if self.object_singleton_defs.contains(method)
+            || self.core_defs_on.get(method).is_some_and(|ons| ons.iter().any(reaches))
             || self.top_level_defs.contains(method)
             || self.made_on.iter().any(|made| made.reaches_core(method))
-            || self
-                .core_defs_on
-                .get(method)
-                .is_some_and(|ons| ons.iter().any(|on| crate::model::index::core_def_reaches(on, class)))
         {
             return true;
         }
         let Some(project) = self.project.as_ref() else { return false };
         project.read_redefined(method);
-        project.index.redefined_on(class, method)
+        match class {
+            None => project.index.redefined(method),
+            Some(class) => project.index.redefined_on(class, method),
+        }
     }
 
     /// May a module this file or another defines make `method` for
@@ -1898,7 +1889,6 @@ impl<'pr> Walker<'_, 'pr, '_> {
         let module_function = self.module_function && side == Side::Instance;
         let top_level = self.lexical.is_empty();
         if self.in_core_class() {
-            self.index.core_defs.insert(method.clone());
             self.note_core_def_on(&method);
         }
         self.note_own_construction(&method, side, matches!(entry, MethodEntry::Def(_)));
@@ -2737,7 +2727,6 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
         let side = self.side;
         if self.in_core_class() {
-            self.index.core_defs.insert(new.to_string());
             self.note_core_def_on(new);
         }
         // `class << File; alias basename hook`: that object answers `new`

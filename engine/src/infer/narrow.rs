@@ -372,17 +372,14 @@ impl<'pr> Inferrer<'pr, '_> {
             }
             // `a.size > 0`, `a.length.zero?`: as `a.empty?` is.
             _ if size_test(&call).is_some() => {
-                let (array, nonempty_when) = size_test(&call).expect("matched");
+                let (array, counted, nonempty_when) = size_test(&call).expect("matched");
                 let ty = self.expr(node, state, frame);
                 let (mut truthy, mut falsy) = (state.clone(), state.clone());
                 // Only while the count and the comparison are the core's
                 // (`class Array; def size = 1` makes `a.size > 0` say nothing).
-                let counted = call.receiver().and_then(|r| r.as_call_node()).map(|size| name(size.name()));
-                let core_test = counted.is_some_and(|counted| {
-                    !self.index.core_redefined_on("Array", &counted)
-                        && !self.index.core_redefined_on("Integer", &name(call.name()))
-                });
-                if core_test {
+                if !self.index.core_redefined_on("Array", counted)
+                    && !self.index.core_redefined_on("Integer", &name(call.name()))
+                {
                     self.note_nonempty(&array, if nonempty_when { &mut truthy } else { &mut falsy });
                 }
                 self.split(ty, truthy, falsy)
@@ -1109,15 +1106,20 @@ const TO_S_CHAIN: &[&str] = &["to_s", "strip", "lstrip", "rstrip"];
 
 /// A test of a variable's size that tells whether it is empty (`a.size >
 /// 0`, `a.length == 0`, `a.size == 2`, `a.count.positive?`,
-/// `a.size.zero?`): the variable, and whether it has elements when the
-/// test is true (else when it is false).
-fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)> {
-    let size_of = |node: &Node<'pr>| -> Option<Node<'pr>> {
+/// `a.size.zero?`): the variable, the count asked of it, and whether it
+/// has elements when the test is true (else when it is false).
+fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, &'static str, bool)> {
+    let size_of = |node: &Node<'pr>| -> Option<(Node<'pr>, &'static str)> {
         let size = node.as_call_node()?;
         let plain = size.arguments().is_none() && size.block().is_none() && !size.is_safe_navigation();
-        let sized = matches!(size.name().as_slice(), b"size" | b"length" | b"count");
+        let counted = match size.name().as_slice() {
+            b"size" => "size",
+            b"length" => "length",
+            b"count" => "count",
+            _ => return None,
+        };
         let array = size.receiver()?;
-        (plain && sized && holds_an_array(&array)).then_some(array)
+        (plain && holds_an_array(&array)).then_some((array, counted))
     };
     let receiver = call.receiver()?;
     let method = call.name();
@@ -1126,8 +1128,8 @@ fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)>
         return None;
     }
     match (method.as_slice(), arguments.as_slice()) {
-        (b"zero?", []) => Some((size_of(&receiver)?, false)),
-        (b"positive?" | b"nonzero?", []) => Some((size_of(&receiver)?, true)),
+        (b"zero?", []) => size_of(&receiver).map(|(array, counted)| (array, counted, false)),
+        (b"positive?" | b"nonzero?", []) => size_of(&receiver).map(|(array, counted)| (array, counted, true)),
         (operator, [bound]) => {
             let bound: i32 = bound.as_integer_node()?.value().try_into().ok()?;
             let nonempty_when = match operator {
@@ -1138,7 +1140,7 @@ fn size_test<'pr>(call: &ruby_prism::CallNode<'pr>) -> Option<(Node<'pr>, bool)>
                 b"<" if bound == 1 => false,
                 _ => return None,
             };
-            Some((size_of(&receiver)?, nonempty_when))
+            size_of(&receiver).map(|(array, counted)| (array, counted, nonempty_when))
         }
         _ => None,
     }

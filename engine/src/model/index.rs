@@ -56,10 +56,8 @@ pub struct FileInterface {
     /// Method names it defines on objects or classes it cannot name (`def
     /// obj.name`, a `def` in a block), sorted.
     pub object_defs: Vec<String>,
-    /// Method names it defines in classes the signatures declare (a
-    /// reopened `String`), sorted.
-    pub core_defs: Vec<String>,
-    /// (class, method) of each of those, sorted.
+    /// (class, method) of each method it defines in classes the signatures
+    /// declare (a reopened `String`), sorted.
     #[serde(default)]
     pub core_defs_on: Vec<(Name, String)>,
     /// Method names it defines at the top level (Object's private
@@ -448,7 +446,9 @@ pub struct ProjectIndex {
     library_mixed: HashMap<(Name, Side), HashSet<String>>,
     /// Some file's [`FileInterface::redirects_output`].
     output_redirected: bool,
-    /// Every file's [`FileInterface::core_defs`].
+    /// Every method a file defines in a core class or at the top level, or
+    /// a module mixed into a core class (or from outside, into any class)
+    /// gives: [`ProjectIndex::redefined`].
     core_defs: HashSet<String>,
     /// By method, the core classes some file defines it in (or mixes a
     /// module defining it into), sorted: [`ProjectIndex::redefined_on`].
@@ -703,7 +703,9 @@ impl ProjectIndex {
             index.top_object_extends.extend(file.top_object_extends.iter().cloned());
             index.object_defs.extend(file.object_defs.iter().cloned());
             index.output_redirected |= file.redirects_output;
-            index.core_defs.extend(file.core_defs.iter().cloned());
+            // Top-level `def`s are Object's: counted as a core class's.
+            index.core_defs.extend(file.core_defs_on.iter().map(|(_, method)| method.clone()));
+            index.core_defs.extend(file.top_level_defs.iter().cloned());
             for (class, method) in &file.core_defs_on {
                 index.core_defs_on.entry(method.clone()).or_default().push(class.clone());
             }
@@ -1719,16 +1721,22 @@ impl ProjectIndex {
     /// `class` alone (see [`core_def_reaches`]). (What the caller reads of
     /// this: `Dep::Redefined`.)
     pub fn redefined_on(&self, class: &str, method: &str) -> bool {
-        self.object_defs.contains(method)
+        self.made_for_any_object(method)
             || self.top_level_defs.contains(method)
-            || self.core_made.iter().any(|made| made.reaches_core(method))
             || self.core_defs_on.get(method).is_some_and(|ons| ons.iter().any(|on| core_def_reaches(on, class)))
     }
 
+    /// Does some file give `method` a body where a core value may reach
+    /// it? (What the caller reads of this: `Dep::Redefined`.)
     pub fn redefined(&self, method: &str) -> bool {
-        self.object_defs.contains(method)
-            || self.core_defs.contains(method)
-            || self.core_made.iter().any(|made| made.reaches_core(method))
+        self.made_for_any_object(method) || self.core_defs.contains(method)
+    }
+
+    /// Some object of any class, or one a core value may be, answers
+    /// `method` its own way (`def obj.m`, a `define_method` that may reach
+    /// a core class).
+    fn made_for_any_object(&self, method: &str) -> bool {
+        self.object_defs.contains(method) || self.core_made.iter().any(|made| made.reaches_core(method))
     }
 
     /// May some file give `class` (or a class it is below) `method` under
