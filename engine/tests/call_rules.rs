@@ -101,6 +101,13 @@ fn undefined_method() {
         // A project class with a method nobody can list.
         "class Local\n  def method_missing(*) = 1\nend\nLocal.new.anything",
         "class Local\n  def respond_to_missing?(*) = true\nend\nLocal.new.anything",
+        // `method_missing` may come from outside the class body, as any
+        // method may (Ruby prints 1 for each).
+        "module Dyn\n  def method_missing(*) = 1\nend\nclass A\n  def initialize = nil\nend\nA.include(Dyn)\nA.new.dyn",
+        "module Dyn\n  def method_missing(*) = 1\nend\nclass A\n  def initialize = nil\nend\nA.send(:prepend, Dyn)\nA.new.dyn",
+        "module Dyn\n  def method_missing(*) = 1\nend\nclass B\nend\nclass A < B\n  def initialize = nil\nend\nB.include(Dyn)\nA.new.dyn",
+        "class A\n  def initialize = nil\nend\nA.class_eval do\n  def method_missing(*) = 1\nend\nA.new.dyn",
+        "class A\n  def initialize = nil\nend\nA.define_method(:method_missing) { |*| 1 }\nA.new.dyn",
         "class Local\n  define_method(name) { 1 }\nend\nLocal.new.anything",
         "class Local\n  include Unknown\nend\nLocal.new.anything",
         "class Local < Unknown\nend\nLocal.new.anything",

@@ -135,7 +135,10 @@ pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool
             return false;
         }
     }
-    !answers_through_method_missing(cx, &chain)
+    // `method_missing` may come as any method may: from a module mixed in
+    // from outside the class body (`A.include(M)`), a `class_eval` block,
+    // a `define_method`.
+    !answers_through_method_missing(cx, &chain) && !project_may_provide(cx, &class, side, "method_missing")
 }
 
 /// Is the class created by the code in view, not reopened from code the
