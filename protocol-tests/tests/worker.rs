@@ -149,3 +149,33 @@ fn an_edited_signature_is_seen_on_the_next_call() {
     std::fs::remove_file(&signature).unwrap();
     assert_eq!(type_at_line_4(&mut server, 4), ":hi", "without a signature the body decides");
 }
+
+#[test]
+fn a_signature_rewritten_with_its_size_and_mtime_kept_is_seen_on_the_next_call() {
+    // Two saves within one clock tick, or a tool that puts the mtime back
+    // (`cp -p`, `tar x`), leave size and mtime as they were: the worker
+    // must not take the stat's word for the content.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+    std::fs::create_dir_all(dir.path().join("sig")).unwrap();
+    std::fs::write(dir.path().join("lib/greeter.rb"), "class Greeter\n  def hi = :hi\nend\nGreeter.new.hi\n").unwrap();
+    let signature = dir.path().join("sig/greeter.rbs");
+    std::fs::write(&signature, "class Greeter\n  def hi: () -> String\nend\n").unwrap();
+    let (mut server, _) = worker();
+    let type_at_line_4 = |server: &mut Server, id: i64| {
+        let argv = ["type-of", "--format=json", "--", "lib/greeter.rb:4:13"];
+        server.send(&json!({"type": "call", "id": id, "argv": argv, "cwd": dir.path()}));
+        let result = server.receive();
+        assert_eq!(result["exit_code"], json!(0), "{result}");
+        let answer: Value = serde_json::from_str(result["stdout"].as_str().unwrap()).unwrap();
+        answer["type"].as_str().unwrap().to_string()
+    };
+    assert_eq!(type_at_line_4(&mut server, 1), "String");
+    let mtime = std::fs::metadata(&signature).unwrap().modified().unwrap();
+    // `String` and `Float?` are both six bytes.
+    std::fs::write(&signature, "class Greeter\n  def hi: () -> Float?\nend\n").unwrap();
+    std::fs::File::options().write(true).open(&signature).unwrap().set_modified(mtime).unwrap();
+    assert_eq!(std::fs::metadata(&signature).unwrap().modified().unwrap(), mtime);
+    assert_eq!(type_at_line_4(&mut server, 2), "Float?", "the rewritten signature is read again");
+    assert_eq!(type_at_line_4(&mut server, 3), "Float?", "and kept");
+}

@@ -30,6 +30,18 @@ pub struct Stat {
 }
 
 impl Stat {
+    /// The file's stat, if it can be read.
+    pub fn at(path: &Path) -> Option<Stat> {
+        std::fs::metadata(path).ok().map(|meta| Stat::of(&meta))
+    }
+
+    /// Can this stat, the same as one recorded when the file's content was
+    /// read at `read_at_ns`, stand for that content? Not when the file was
+    /// written within the clock's granularity of that read.
+    pub fn trusted_since(&self, read_at_ns: i128) -> bool {
+        self.newest_ns() + (RACY_WINDOW.as_nanos() as i128) < read_at_ns
+    }
+
     fn of(meta: &std::fs::Metadata) -> Stat {
         Stat {
             size: meta.size(),
@@ -108,8 +120,7 @@ impl SourceStore {
         let now = now_ns();
         let known = self.files.get(path.as_os_str());
         if let Some(entry) = known {
-            let trusted =
-                entry.stat == stat && stat.newest_ns() + (RACY_WINDOW.as_nanos() as i128) < entry.looked_at_ns;
+            let trusted = entry.stat == stat && stat.trusted_since(entry.looked_at_ns);
             if trusted {
                 return Ok((entry.source.clone(), Look::Unchanged, None));
             }
@@ -138,7 +149,7 @@ impl SourceStore {
     }
 }
 
-fn now_ns() -> i128 {
+pub fn now_ns() -> i128 {
     SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0)
 }
 

@@ -1,7 +1,10 @@
 //! Signatures: RBS is the source of truth for the core library. Loaded
 //! once per process and reused across worker calls, keyed by the set of
-//! `.rbs` files with their mtime and size, so an edited `sig/` file is seen
-//! on the next call.
+//! `.rbs` files with their stats, so an edited `sig/` file is seen on the
+//! next call: as for source files (`model::sources`), a stat counts only
+//! once it is safely older than the read it stands for, else the file is
+//! hashed again (a same-size rewrite within one clock tick, or one whose
+//! mtime a tool put back, leaves size and mtime as they were).
 
 pub mod ast;
 pub(crate) mod convert;
@@ -13,9 +16,10 @@ mod ruby_answer;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
 
 pub use env::{bind, Environment, FoundMethod};
+
+use crate::model::sources::{now_ns, Stat};
 
 /// What a command asks to load, beyond the core signatures.
 #[derive(Debug, Clone, Default)]
@@ -42,25 +46,69 @@ pub struct Signatures {
     pub content: u128,
 }
 
-/// Files and their (mtime, size): when this changes, signatures reload.
-type Fingerprint = (Vec<(PathBuf, Option<(SystemTime, u64)>)>, Vec<String>);
+/// One file of a cached set: its stat and content hash as the set read
+/// it, and when that content was last known to be the file's.
+struct SeenFile {
+    path: PathBuf,
+    stat: Option<Stat>,
+    hash: Option<u128>,
+    current_at_ns: i128,
+}
+
+/// A loaded set of signatures, with the files and warnings it came from.
+struct CachedSet {
+    files: Vec<SeenFile>,
+    warnings: Vec<String>,
+    signatures: Arc<Signatures>,
+}
+
+impl CachedSet {
+    /// Do `files` (with their stats, taken at `now`) still hold what this
+    /// set read? Each stat must be the one recorded; a file written within
+    /// the clock's granularity of when its content was last confirmed is
+    /// read and hashed again (and, the same, confirmed as of `now`).
+    fn stands(&mut self, files: &[(PathBuf, Option<Stat>)], warnings: &[String], now: i128) -> bool {
+        if self.warnings != warnings || self.files.len() != files.len() {
+            return false;
+        }
+        let same_stats =
+            self.files.iter().zip(files).all(|(seen, (path, stat))| seen.path == *path && seen.stat == *stat);
+        if !same_stats {
+            return false;
+        }
+        for seen in &mut self.files {
+            let Some(stat) = seen.stat else { continue };
+            if stat.trusted_since(seen.current_at_ns) {
+                continue;
+            }
+            if std::fs::read(&seen.path).ok().map(|text| xxhash_rust::xxh3::xxh3_128(&text)) != seen.hash {
+                return false;
+            }
+            seen.current_at_ns = now;
+        }
+        true
+    }
+}
 
 /// Signature sets kept: a worker may serve a few projects (or configs).
 const CACHED_SETS: usize = 4;
 
 /// The signatures for `request`, from the cache when nothing changed.
 pub fn load(request: &Request) -> Arc<Signatures> {
-    static CACHE: Mutex<Vec<(Fingerprint, Arc<Signatures>)>> = Mutex::new(Vec::new());
+    static CACHE: Mutex<Vec<CachedSet>> = Mutex::new(Vec::new());
     let (files, core_files, mut warnings) = collect_files(request);
-    let fingerprint: Fingerprint = (files.iter().map(|f| (f.clone(), stat(f))).collect(), warnings.clone());
+    // Taken before any file is read: a write after it shows in a later stat.
+    let looked_at = now_ns();
+    let stats: Vec<(PathBuf, Option<Stat>)> = files.iter().map(|f| (f.clone(), Stat::at(f))).collect();
     let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(at) = cache.iter().position(|(cached, _)| *cached == fingerprint) {
+    if let Some(at) = cache.iter_mut().position(|cached| cached.stands(&stats, &warnings, looked_at)) {
         // Most recently used last.
         let entry = cache.remove(at);
-        let signatures = entry.1.clone();
+        let signatures = entry.signatures.clone();
         cache.push(entry);
         return signatures;
     }
+    let given_warnings = warnings.clone();
     let mut declarations = Vec::with_capacity(files.len() + 1);
     let mut content = xxhash_rust::xxh3::Xxh3::new();
     // The core alone is some 200 files: parsed in parallel, hashed and
@@ -72,16 +120,19 @@ pub fn load(request: &Request) -> Arc<Signatures> {
     // The gem's files, then the core fixes, then the project's (from
     // `project_from` of the declarations: a file that failed is not one).
     let mut project_from = 0;
-    for (at, (file, (text, parsed))) in files.iter().zip(read).enumerate() {
+    let mut seen = Vec::with_capacity(files.len());
+    for (at, ((file, stat), (text, parsed))) in stats.into_iter().zip(read).enumerate() {
         if at == core_files {
             push_core_fixes(&mut declarations, &mut content, core_files);
             project_from = declarations.len();
         }
-        hash_file(&mut content, file, text.as_deref());
+        hash_file(&mut content, &file, text.as_deref());
         match parsed {
             Ok(decls) => declarations.push(decls),
             Err(problem) => warnings.push(format!("{}: {problem}", file.display())),
         }
+        let hash = text.as_deref().map(xxhash_rust::xxh3::xxh3_128);
+        seen.push(SeenFile { path: file, stat, hash, current_at_ns: looked_at });
     }
     if core_files == files.len() {
         push_core_fixes(&mut declarations, &mut content, core_files);
@@ -102,7 +153,7 @@ pub fn load(request: &Request) -> Arc<Signatures> {
     if cache.len() >= CACHED_SETS {
         cache.remove(0);
     }
-    cache.push((fingerprint, signatures.clone()));
+    cache.push(CachedSet { files: seen, warnings: given_warnings, signatures: signatures.clone() });
     signatures
 }
 
@@ -162,7 +213,7 @@ fn collect_files(request: &Request) -> (Vec<PathBuf>, usize, Vec<String>) {
     };
     if let Some(at) = listed.iter().position(same) {
         let listing = &listed[at].2;
-        if listing.stamps.iter().all(|(path, stamp)| stat(path) == *stamp) {
+        if listing.stamps.iter().all(|(path, stamp)| Stat::at(path) == *stamp) {
             return (listing.files.clone(), listing.from_gem, listing.warnings.clone());
         }
         drop(listed.remove(at));
@@ -171,9 +222,8 @@ fn collect_files(request: &Request) -> (Vec<PathBuf>, usize, Vec<String>) {
     let answer = (listing.files.clone(), listing.from_gem, listing.warnings.clone());
     // A directory changed within a clock tick of the listing may change
     // again with the same mtime: such a listing is not kept.
-    let settled = |(_, stamp): &(PathBuf, Option<(SystemTime, u64)>)| {
-        stamp.is_none_or(|(modified, _)| modified.elapsed().is_ok_and(|age| age.as_secs() >= 2))
-    };
+    let now = now_ns();
+    let settled = |(_, stamp): &(PathBuf, Option<Stat>)| stamp.is_none_or(|stat| stat.trusted_since(now));
     if listing.stamps.iter().all(settled) {
         if listed.len() >= CACHED_SETS {
             drop(listed.remove(0));
@@ -192,7 +242,7 @@ struct Listing {
     from_gem: usize,
     warnings: Vec<String>,
     /// Every directory listed and manifest read, with its stat then.
-    stamps: Vec<(PathBuf, Option<(SystemTime, u64)>)>,
+    stamps: Vec<(PathBuf, Option<Stat>)>,
 }
 
 fn list_files(request: &Request, gem: &Result<PathBuf, String>) -> Listing {
@@ -237,7 +287,7 @@ fn list_files(request: &Request, gem: &Result<PathBuf, String>) -> Listing {
         files.extend(locate::rbs_files_listing(dir, &mut consulted));
     }
     let stamps = consulted.into_iter().map(|path| {
-        let stamp = stat(&path);
+        let stamp = Stat::at(&path);
         (path, stamp)
     });
     Listing { files, from_gem, warnings, stamps: stamps.collect() }
@@ -264,11 +314,6 @@ fn library_dependencies(directory: &Path) -> Vec<String> {
         .map(|name| name.trim().trim_matches(['"', '\'']).to_string())
         .filter(|name| !name.is_empty())
         .collect()
-}
-
-fn stat(path: &Path) -> Option<(SystemTime, u64)> {
-    let meta = std::fs::metadata(path).ok()?;
-    Some((meta.modified().ok()?, meta.len()))
 }
 
 /// Reads and converts one file, adding its path and bytes to `content`.
@@ -322,12 +367,48 @@ fn hash_file(content: &mut xxhash_rust::xxh3::Xxh3, path: &Path, text: Option<&[
 mod tests {
     use super::*;
 
+    /// A cached set of one file, as read at `current_at_ns` with `text`.
+    fn cached(path: &Path, text: &str, current_at_ns: i128) -> CachedSet {
+        let seen = SeenFile {
+            path: path.to_path_buf(),
+            stat: Stat::at(path),
+            hash: Some(xxhash_rust::xxh3::xxh3_128(text.as_bytes())),
+            current_at_ns,
+        };
+        let signatures = Signatures { env: Environment::default(), warnings: vec![], files_loaded: 1, content: 0 };
+        CachedSet { files: vec![seen], warnings: vec![], signatures: Arc::new(signatures) }
+    }
+
+    #[test]
+    fn a_stat_as_recent_as_the_read_is_not_taken_for_the_content() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.rbs");
+        std::fs::write(&path, "class A\nend\n").expect("write");
+        let stats = vec![(path.clone(), Stat::at(&path))];
+        let now = now_ns();
+        // Same stat, other content read within the clock's granularity of
+        // the write: the file is hashed, and the set does not stand.
+        assert!(!cached(&path, "class B\nend\n", now).stands(&stats, &[], now));
+        assert!(cached(&path, "class A\nend\n", now).stands(&stats, &[], now));
+        // A stat safely older than the read is trusted without reading.
+        let later = now + 10 * 1_000_000_000;
+        assert!(cached(&path, "class B\nend\n", later).stands(&stats, &[], later));
+        // A confirmed content counts as of the confirmation.
+        let mut set = cached(&path, "class A\nend\n", now);
+        assert!(set.stands(&stats, &[], later));
+        assert_eq!(set.files[0].current_at_ns, later);
+        // Other warnings, or a changed stat, are another set.
+        assert!(!cached(&path, "class A\nend\n", later).stands(&stats, &["w".to_string()], later));
+        let other = vec![(path.clone(), None)];
+        assert!(!cached(&path, "class A\nend\n", later).stands(&other, &[], later));
+    }
+
     #[test]
     fn a_file_added_to_a_listed_directory_is_seen() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.rbs"), "class A\nend\n").unwrap();
         // Listed long after it last changed: the listing is kept.
-        let past = SystemTime::now() - std::time::Duration::from_secs(3600);
+        let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
         std::fs::File::open(dir.path()).and_then(|d| d.set_modified(past)).unwrap();
         let request = Request { directories: vec![dir.path().to_path_buf()], ..Request::default() };
         assert!(load(&request).env.has_class("A"));
