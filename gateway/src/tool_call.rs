@@ -149,7 +149,10 @@ fn to_result(tool: &Tool, meta_key: &str, argv: Vec<String>, outcome: Result<Cal
     let mut result = match reply.exit_code {
         0 | 1 => normal_result(tool, std::mem::take(&mut reply.stdout), &reply.stderr),
         EXIT_USAGE => error_result(format!(
-            "{} was called with arguments the engine rejects (exit 64): {}",
+            // Exit 64 is a usage error: the call's arguments, or the
+            // project's own files (a broken `.rigor.yml` or baseline, a
+            // configured path that is missing). The engine's message says which.
+            "{} was refused by the engine (exit 64, a usage error in the call's arguments or the project's configuration): {}",
             tool.name,
             first_nonempty(&reply.stderr, &reply.stdout)
         )),

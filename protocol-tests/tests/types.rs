@@ -129,3 +129,17 @@ fn rigor_coverage_reports_tiers_per_file_and_parse_errors() {
     let nowhere = mcp.call_tool("rigor_coverage", json!({"paths": ["no/such/dir"]}));
     assert_eq!(nowhere["isError"], json!(true), "{nowhere}");
 }
+
+#[test]
+fn a_broken_configuration_is_an_error_that_names_it_not_the_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("lib")).unwrap();
+    std::fs::write(dir.path().join("lib/a.rb"), "x = 1\n").unwrap();
+    std::fs::write(dir.path().join(".rigor.yml"), "paths: [lib\n").unwrap();
+    let mut mcp = Mcp::start_in(dir.path(), &[], &[]);
+    let result = mcp.call_tool("rigor_check", json!({"paths": ["lib"]}));
+    assert_eq!(result["isError"], json!(true), "{result}");
+    let text = result_text(&result);
+    assert!(text.contains(".rigor.yml:2"), "the engine's message says where: {text}");
+    assert!(text.contains("the project's configuration"), "a usage error may be the project's: {text}");
+}
