@@ -416,6 +416,9 @@ fn possible_nil_receiver() {
         ("def m(f)\n  s = f ? nil : String.new(\"x\")\n  s.upcase!\n  s.size\nend", &[(3, 5)]),
         ("def m(&blk)\n  blk.arity\n  blk.call\nend", &[(2, 7)]),
         ("def m(f)\n  io = f ? nil : File.open(f)\n  io.read\n  io.close\nend", &[(3, 6)]),
+        // StringScanner's, and after a call whose argument is a regexp literal.
+        ("require \"strscan\"\ndef m(f)\n  s = f ? nil : StringScanner.new(f)\n  s.pos\n  s.string\nend", &[(4, 5)]),
+        ("require \"strscan\"\ndef m(f)\n  s = f ? nil : StringScanner.new(f)\n  s.check_until(/x/)\n  s.rest\nend", &[(4, 5)]),
         ("def m(f)\n  io = f ? nil : File.open(f)\n  io.flock(File::LOCK_EX)\n  io.close\nend", &[(3, 6)]),
         // But not where the call may have raised, or something wrote it since.
         // (The rescued call itself is not reported: it handles the error.)

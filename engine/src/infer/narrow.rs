@@ -582,6 +582,7 @@ impl<'pr> Inferrer<'pr, '_> {
                     | Node::FloatNode { .. }
                     | Node::StringNode { .. }
                     | Node::SymbolNode { .. }
+                    | Node::RegularExpressionNode { .. }
                     | Node::NilNode { .. }
                     | Node::TrueNode { .. }
                     | Node::FalseNode { .. }
@@ -861,6 +862,35 @@ fn nil_lacks(method: &str) -> bool {
             | "write"
             | "zero?"
             | "zip"
+            // StringScanner's (mustache's parser calls them in a row).
+            | "beginning_of_line?"
+            | "captures"
+            | "charpos"
+            | "check"
+            | "check_until"
+            | "eos?"
+            | "exist?"
+            | "get_byte"
+            | "getch"
+            | "matched"
+            | "matched?"
+            | "matched_size"
+            | "named_captures"
+            | "peek"
+            | "pos"
+            | "pos="
+            | "post_match"
+            | "pre_match"
+            | "rest"
+            | "rest_size"
+            | "scan_full"
+            | "scan_until"
+            | "search_full"
+            | "skip"
+            | "skip_until"
+            | "string"
+            | "terminate"
+            | "unscan"
     )
 }
 
