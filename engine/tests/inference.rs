@@ -327,6 +327,12 @@ const CASES: &[(&str, &str)] = &[
     ("class G\n  PORT = nil\n  def self.port = G::PORT\nend\nG.port", "nil"),
     // A subclass's singleton method overrides the class's for `self.b`.
     ("class A\n  def self.a = b\n  def self.b = 1\nend\nclass B < A\n  def self.b = \"s\"\nend\nA.a", "\"s\" | 1"),
+    // A method the core answers for a project class may be a subclass's
+    // (Ruby: `:sub`, `:eq`, `[:nf]`); one nothing below overrides is the core's.
+    ("class Base\n  def self.build = new\nend\nclass Sub < Base\n  def to_s = :sub\nend\nBase.build.to_s", ":sub | String"),
+    ("class Base\nend\nclass Sub < Base\n  def ==(o) = :eq\nend\nBase.new == 1", ":eq | bool"),
+    ("class AppError < StandardError\nend\nclass NotFound < AppError\n  def message = [:nf]\nend\nbegin\n  raise NotFound\nrescue AppError => e\n  e.message\nend", "String | [:nf]"),
+    ("class Base\nend\nclass Sub < Base\n  def inspect = :sub\nend\nBase.new.to_s", "String"),
     // An override that is not a `def` (an attribute) returns what it may.
     ("class A\n  def c = d\n  def d = 1\nend\nclass B < A\n  attr_reader :d\nend\nA.new.c", "1 | untyped"),
     // A macro the signatures do not know may define the abstract method

@@ -879,8 +879,15 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             }
         }
         let members: Vec<Type> = if site.self_unknown { vec![Type::untyped()] } else { receiver.members().to_vec() };
-        let plans: Vec<Plan<'a>> =
+        let mut plans: Vec<Plan<'a>> =
             members.iter().map(|m| self.plan(m, site.method, site.args, &block, site.implicit, site.on_self)).collect();
+        let overriding: Vec<Plan<'a>> = members
+            .iter()
+            .zip(&plans)
+            .filter(|(_, plan)| matches!(plan, Plan::Rbs { .. }))
+            .filter_map(|(member, _)| self.core_overridden_below(member, site.method))
+            .collect();
+        plans.extend(overriding);
         if super::loop_exit::may_raise_stop(site.method, &plans, &block) {
             self.stop_risks += 1;
         }
@@ -1402,6 +1409,32 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             // A method nil lacks raises NoMethodError: that path yields nothing.
             Callee::Missing { complete: true } if *receiver == Type::nil() => Plan::Fixed(Type::Bot),
             Callee::Missing { .. } => Plan::Fixed(Type::untyped()),
+        }
+    }
+
+    /// A method the signatures answer for an instance (or the class
+    /// object) of a project class, which a class below it overrides, here
+    /// or in another file (`Sub#to_s`, `NotFound#message` below
+    /// `AppError < StandardError`): the receiver may be one of those, so
+    /// their bodies may answer too. (Asked only of classes the project
+    /// makes: a signature class's subclasses, the project's among them, are
+    /// not followed.)
+    fn core_overridden_below(&mut self, receiver: &Type, method: &str) -> Option<Plan<'a>> {
+        let (class, side) = receiver_class(receiver)?;
+        if self.env.has_class(&class) {
+            return None;
+        }
+        self.index.class_shape(&class)?;
+        let below = self.overrides(&class, side, method);
+        let elsewhere = self.index.overrides_elsewhere(&class, side, method);
+        match (elsewhere, below.opaque) {
+            (None, false) if below.defs.is_empty() => None,
+            (None, false) => Some(Plan::Defs(below.defs)),
+            (elsewhere, opaque) => {
+                let here = below.defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>();
+                let unknown = opaque.then(Type::untyped);
+                Some(Plan::Fixed(union(here.into_iter().chain(elsewhere.into_iter().flatten()).chain(unknown))))
+            }
         }
     }
 
