@@ -327,6 +327,11 @@ const CASES: &[(&str, &str)] = &[
     ("class G\n  PORT = nil\n  def self.port = G::PORT\nend\nG.port", "nil"),
     // A subclass's singleton method overrides the class's for `self.b`.
     ("class A\n  def self.a = b\n  def self.b = 1\nend\nclass B < A\n  def self.b = \"s\"\nend\nA.a", "\"s\" | 1"),
+    // `new` given a body on a class nobody names (Ruby: "fake", :ext, 123).
+    ("class Base\n  def self.inherited(sub)\n    super\n    sub.define_singleton_method(:new) { |*a| \"fake\" }\n  end\nend\nclass Sub < Base\nend\nSub.new", "untyped"),
+    ("module F\n  def new(*) = :ext\nend\nclass Base\n  def self.inherited(k)\n    super\n    k.extend(F)\n  end\nend\nclass Sub < Base\nend\nSub.new", "untyped"),
+    ("class Base\n  def self.inherited(k)\n    super\n    k.singleton_class.send(:define_method, :new) { |*| 123 }\n  end\nend\nclass Sub < Base\nend\nSub.new", "untyped"),
+    ("class Base\n  def self.inherited(k)\n    super\n  end\nend\nclass Sub < Base\nend\nSub.new", "Sub"),
     // A method the core answers for a project class may be a subclass's
     // (Ruby: `:sub`, `:eq`, `[:nf]`); one nothing below overrides is the core's.
     ("class Base\n  def self.build = new\nend\nclass Sub < Base\n  def to_s = :sub\nend\nBase.build.to_s", ":sub | String"),

@@ -2517,11 +2517,11 @@ impl<'pr> Walker<'_, 'pr, '_> {
             // `Wrap.singleton_class.define_method(:new)`: Wrap's.
             Some(receiver) if is_singleton_class_call(&receiver) => {
                 match receiver.as_call_node().and_then(|c| c.receiver()) {
-                    Some(owner) => written_class(&owner),
+                    Some(owner) => written_class(&owner).or_else(|| any_class_for(replaced)),
                     None => Some(self.self_class_written()),
                 }
             }
-            Some(receiver) => written_class(&receiver),
+            Some(receiver) => written_class(&receiver).or_else(|| any_class_for(replaced)),
         };
         // `klass.allocate` on a class nobody can name (a deserializer's) is
         // taken as `Marshal.load` is: outside.
@@ -4754,6 +4754,13 @@ fn constant_assigned_in(node: &Node<'_>) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whose `new` a class nobody names gets (`sub.define_singleton_method(:new)`
+/// in an `inherited` hook): any class's. (`allocate` and `initialize` on
+/// such a class are taken as a deserializer's, outside.)
+fn any_class_for(replaced: &str) -> Option<String> {
+    (replaced == "new").then(|| crate::model::index::ANY_CLASS.to_string())
 }
 
 #[cfg(test)]

@@ -664,7 +664,9 @@ impl<'a> Inferrer<'_, 'a> {
             "Module" => return Some(Type::nominal("Module")),
             _ => {}
         }
-        if self.is_module(class) || self.new_replaced(class) {
+        // A module extended into an object nobody names (`k.extend(F)` in
+        // an `inherited` hook) gives its `new` to whatever class that is.
+        if self.is_module(class) || self.new_replaced(class) || self.index.mixed_in_from_outside("new") {
             return None;
         }
         match self.lookup(class, Side::Singleton, "new") {
