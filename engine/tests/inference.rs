@@ -338,6 +338,8 @@ const CASES: &[(&str, &str)] = &[
     ("class Base\nend\nclass Sub < Base\n  def ==(o) = :eq\nend\nBase.new == 1", ":eq | bool"),
     ("class AppError < StandardError\nend\nclass NotFound < AppError\n  def message = [:nf]\nend\nbegin\n  raise NotFound\nrescue AppError => e\n  e.message\nend", "String | [:nf]"),
     ("class Base\nend\nclass Sub < Base\n  def inspect = :sub\nend\nBase.new.to_s", "String"),
+    ("class NotFound < StandardError\n  def message = [:nf]\nend\nbegin\n  raise NotFound\nrescue => e\n  e.message\nend", "String | [:nf]"),
+    ("begin\n  raise \"x\"\nrescue => e\n  e.message\nend", "String"),
     // An override that is not a `def` (an attribute) returns what it may.
     ("class A\n  def c = d\n  def d = 1\nend\nclass B < A\n  attr_reader :d\nend\nA.new.c", "1 | untyped"),
     // A macro the signatures do not know may define the abstract method

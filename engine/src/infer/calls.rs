@@ -1416,15 +1416,19 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// object) of a project class, which a class below it overrides, here
     /// or in another file (`Sub#to_s`, `NotFound#message` below
     /// `AppError < StandardError`): the receiver may be one of those, so
-    /// their bodies may answer too. (Asked only of classes the project
-    /// makes: a signature class's subclasses, the project's among them, are
-    /// not followed.)
+    /// their bodies may answer too. (Asked of classes the project makes,
+    /// and of the core's exceptions, which a bare `rescue => e` gives and
+    /// projects subclass: other signature classes' subclasses are not
+    /// followed.)
     fn core_overridden_below(&mut self, receiver: &Type, method: &str) -> Option<Plan<'a>> {
         let (class, side) = receiver_class(receiver)?;
         if self.env.has_class(&class) {
-            return None;
+            if self.relation(&class, "Exception") != super::signature::Relation::Is {
+                return None;
+            }
+        } else {
+            self.index.class_shape(&class)?;
         }
-        self.index.class_shape(&class)?;
         let below = self.overrides(&class, side, method);
         let elsewhere = self.index.overrides_elsewhere(&class, side, method);
         match (elsewhere, below.opaque) {
