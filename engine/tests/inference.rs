@@ -790,6 +790,14 @@ const CASES: &[(&str, &str)] = &[
     ("return if (y = [\"a\", nil].sample).nil?\nprobe(y)", "String"),
     ("x = [\"a\", nil].sample\nprobe(x) unless x.to_s.empty?", "String"),
     ("x = [\"a\", nil].sample\nprobe(x) if x.to_s.empty?", "String?"),
+    // A computed send may replace its receiver's class's methods: another
+    // class's (CSV's) leaves String and NilClass as they were; String's,
+    // Object's or a signature module's may reach `to_s` or `empty?`.
+    ("require \"csv\"\nCSV.send(*ARGV)\nx = [\"a\", nil].sample\nprobe(x) unless x.to_s.empty?", "String"),
+    ("String.send(*ARGV)\nx = [\"a\", nil].sample\nprobe(x) unless x.to_s.empty?", "String?"),
+    ("NilClass.send(*ARGV)\nx = [\"a\", nil].sample\nprobe(x) unless x.to_s.empty?", "String?"),
+    ("Object.send(*ARGV)\nx = [\"a\", nil].sample\nprobe(x) unless x.to_s.empty?", "String?"),
+    ("Kernel.send(*ARGV)\nx = [\"a\", nil].sample\nprobe(x) unless x.to_s.empty?", "String?"),
     ("x = [\"a\", nil].sample\n(y = x) || raise(\"no\")\nprobe(y)", "String"),
     ("x = [\"a\", nil].sample\nreturn if x.nil?\nprobe(x)", "String"),
     ("x = [\"a\", nil].sample\ny = x ? probe(x) : 0", "String"),

@@ -773,10 +773,14 @@ impl<'pr> ProgramIndex<'pr> {
     /// The two above: `None` counts a `def` in any reopened core class.
     fn core_redefined_for(&self, class: Option<&str>, method: &str) -> bool {
         let reaches = |on: &Name| class.is_none_or(|class| crate::model::index::core_def_reaches(on, class));
+        let made_reaches = |made: &MadeOn| match class {
+            None => made.reaches_core(method),
+            Some(class) => made.reaches_core_of(method, class),
+        };
         if self.object_singleton_defs.contains(method)
             || self.core_defs_on.get(method).is_some_and(|ons| ons.iter().any(reaches))
             || self.top_level_defs.contains(method)
-            || self.made_on.iter().any(|made| made.reaches_core(method))
+            || self.made_on.iter().any(made_reaches)
         {
             return true;
         }
@@ -2227,7 +2231,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 let core = self.env.has_class(&class);
                 for side in [Side::Instance, Side::Singleton] {
                     let made = MadeMethods { side, prefix: String::new(), suffix: String::new() };
-                    self.index.made_on.insert(MadeOn { class: class.clone(), core, made });
+                    self.index.made_on.insert(MadeOn {
+                        class: class.clone(),
+                        core,
+                        everywhere: self.everywhere(&class),
+                        made,
+                    });
                 }
             }
             return;
@@ -2289,7 +2298,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
             for suffix in suffixes {
                 for &side in sides {
                     let made = MadeMethods { side, prefix: prefix.clone(), suffix: suffix.clone() };
-                    self.index.made_on.insert(MadeOn { class: class.clone(), core, made });
+                    self.index.made_on.insert(MadeOn {
+                        class: class.clone(),
+                        core,
+                        everywhere: self.everywhere(&class),
+                        made,
+                    });
                 }
             }
         }
@@ -2427,7 +2441,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 } else {
                     let core = self.env.has_class(&class);
                     let made = MadeMethods { side, prefix, suffix };
-                    self.index.made_on.insert(MadeOn { class: class.clone(), core, made });
+                    self.index.made_on.insert(MadeOn {
+                        class: class.clone(),
+                        core,
+                        everywhere: self.everywhere(&class),
+                        made,
+                    });
                 }
             }
         }
@@ -2553,6 +2572,15 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if let Some(target) = target {
             self.note_replaced(target, "new");
         }
+    }
+
+    /// May what a computed-name call makes on `class` (as written) reach a
+    /// value of any class? (See [`MadeOn::everywhere`].)
+    fn everywhere(&self, class: &str) -> bool {
+        let tail = crate::model::index::constant_tail(class);
+        class == crate::model::index::ANY_CLASS
+            || matches!(tail, "Object" | "Kernel" | "BasicObject")
+            || self.env.is_module(class.trim_start_matches("::"))
     }
 
     /// The class `self` (or `self.class`) is here, as written: the class

@@ -349,8 +349,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 let ty = self.expr(node, state, frame);
                 let subject = receiver.as_ref().and_then(to_s_subject).expect("matched");
                 let mut nonempty = state.clone();
-                let chain_redefined = TO_S_CHAIN.iter().any(|m| self.index.core_redefined(m));
-                if !chain_redefined && !self.index.core_redefined(&method) {
+                if !self.to_s_test_redefined(&method) {
                     self.narrow_node(&subject, &mut nonempty, Type::without_nil);
                 }
                 if method == "!=" {
@@ -364,8 +363,7 @@ impl<'pr> Inferrer<'pr, '_> {
                 let ty = self.expr(node, state, frame);
                 let subject = receiver.as_ref().and_then(to_s_subject);
                 let mut falsy = state.clone();
-                let chain_redefined = TO_S_CHAIN.iter().any(|m| self.index.core_redefined(m));
-                if let Some(subject) = subject.filter(|_| !chain_redefined && !self.index.core_redefined("empty?")) {
+                if let Some(subject) = subject.filter(|_| !self.to_s_test_redefined("empty?")) {
                     self.narrow_node(&subject, &mut falsy, Type::without_nil);
                 }
                 self.split(ty, state.clone(), falsy)
@@ -1131,8 +1129,18 @@ fn to_s_subject<'pr>(node: &Node<'pr>) -> Option<Node<'pr>> {
     (name(call.name()) == "to_s").then(|| call.receiver()).flatten().filter(is_variable)
 }
 
-/// The core methods [`to_s_subject`]'s chain calls.
+/// The core methods [`to_s_subject`]'s chain calls on a string.
 const TO_S_CHAIN: &[&str] = &["to_s", "strip", "lstrip", "rstrip"];
+
+impl Inferrer<'_, '_> {
+    /// May the project have given another body to what `x.to_s` (then
+    /// `strip`) and `test` run when x is nil? Only NilClass's `to_s` and
+    /// String's own methods run then.
+    fn to_s_test_redefined(&self, test: &str) -> bool {
+        self.index.core_redefined_on("NilClass", "to_s")
+            || TO_S_CHAIN.iter().chain([&test]).any(|m| self.index.core_redefined_on("String", m))
+    }
+}
 
 /// A test of a variable's size that tells whether it is empty (`a.size >
 /// 0`, `a.length == 0`, `a.size == 2`, `a.count.positive?`,

@@ -72,6 +72,10 @@ pub struct MadeOn {
     /// Whether the signatures declare the class (or it may be any class):
     /// then a core value's method may be the one replaced.
     pub core: bool,
+    /// Whether what it makes may reach a value of any class: it names no
+    /// class, or `Object`, `Kernel`, `BasicObject` or a module the
+    /// signatures declare (mixed into core classes).
+    pub everywhere: bool,
     pub made: MadeMethods,
 }
 
@@ -101,6 +105,13 @@ impl MadeOn {
     /// is not certain, as after `def obj.name`.
     pub fn reaches_core(&self, method: &str) -> bool {
         self.core && self.made.covers(self.made.side, method)
+    }
+
+    /// As [`Self::reaches_core`], for a value of the core class `class`
+    /// alone (`CSV.send(*args)` may replace CSV's methods, not String's).
+    pub fn reaches_core_of(&self, method: &str, class: &str) -> bool {
+        use crate::model::index::{constant_tail, core_def_reaches};
+        self.reaches_core(method) && (self.everywhere || core_def_reaches(constant_tail(&self.class), class))
     }
 }
 

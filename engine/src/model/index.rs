@@ -1721,7 +1721,8 @@ impl ProjectIndex {
     /// `class` alone (see [`core_def_reaches`]). (What the caller reads of
     /// this: `Dep::Redefined`.)
     pub fn redefined_on(&self, class: &str, method: &str) -> bool {
-        self.made_for_any_object(method)
+        self.object_defs.contains(method)
+            || self.core_made.iter().any(|made| made.reaches_core_of(method, class))
             || self.top_level_defs.contains(method)
             || self.core_defs_on.get(method).is_some_and(|ons| ons.iter().any(|on| core_def_reaches(on, class)))
     }
@@ -2196,6 +2197,14 @@ impl ProjectIndex {
                 13u8.hash(&mut hasher);
                 self.redefined(method).hash(&mut hasher);
                 self.core_defs_on.get(method).hash(&mut hasher);
+                // Which classes' computed names reach it (`redefined_on`).
+                let made: Vec<(&str, bool)> = self
+                    .core_made
+                    .iter()
+                    .filter(|made| made.reaches_core(method))
+                    .map(|made| (made.class.as_str(), made.everywhere))
+                    .collect();
+                made.hash(&mut hasher);
                 self.top_level_defined(method).hash(&mut hasher);
                 self.block_replaced_classes(method).hash(&mut hasher);
                 self.output_redirected(method).hash(&mut hasher);
