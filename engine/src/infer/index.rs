@@ -3846,9 +3846,11 @@ pub fn straight_line_ivar_writes_given(body: Option<Node<'_>>, truthy: &[String]
             // `@me = self` keeps the object; it runs nothing.
             let keeps_self = matches!(write.value(), Node::SelfNode { .. });
             if !keeps_self && may_call_back(&write.value()) {
+                // (After `super` too: the marker then names both, and both
+                // must not read it.)
                 match own_calls_only(&write.value()) {
-                    Some(names) if !after_super => called.extend(names),
-                    _ => return out,
+                    Some(names) => called.extend(names),
+                    None => return out,
                 }
             }
             out.push(mark(name(write.name()), after_super, &called, &kept));

@@ -887,10 +887,14 @@ impl<'pr> Inferrer<'pr, '_> {
                 {
                     return true;
                 }
+                // After `super`, and maybe after calls of the object's own
+                // methods too (`super(); @dir = find_dir; @reader = ...`):
+                // then neither the parents' `initialize`s nor those
+                // methods may read it.
                 let after_super = format!("{}{ivar}", super::index::AFTER_SUPER);
-                if user.initialized_ivars.contains(&after_super)
-                    && self.initializers_call_nothing(&steps[i + 1..], tail, ivar)
-                {
+                let assigned_after_super = user.initialized_ivars.contains(&after_super)
+                    || self.assigned_after_own_calls_as(name, &after_super, ivar);
+                if assigned_after_super && self.initializers_call_nothing(&steps[i + 1..], tail, ivar) {
                     return true;
                 }
                 if !user.initialized_ivars.contains(super::index::INHERITS_INITIALIZED) {
@@ -1079,15 +1083,21 @@ impl<'pr> Inferrer<'pr, '_> {
     /// (`@re = compile(pattern)`)? Only for a class this file alone
     /// defines, alone in its family (nothing can override the methods).
     fn assigned_after_own_calls(&self, class: &str, ivar: &str) -> bool {
+        self.assigned_after_own_calls_as(class, ivar, ivar)
+    }
+
+    /// [`Self::assigned_after_own_calls`], for `ivar` as its marker names
+    /// it (`marked`: itself, or with [`super::index::AFTER_SUPER`] before it).
+    fn assigned_after_own_calls_as(&self, class: &str, marked: &str, ivar: &str) -> bool {
         let Some(user) = self.index.classes.get(class).filter(|c| !c.spread) else {
             return self.summary_none_reads(class, ivar, |marker| {
                 let (called, assigned) = marker.strip_prefix(super::index::AFTER_CALLS)?.split_once('|')?;
-                (assigned == ivar).then_some(called)
+                (assigned == marked).then_some(called)
             });
         };
         let Some(called) = user.initialized_ivars.iter().find_map(|m| {
             let (called, assigned) = m.strip_prefix(super::index::AFTER_CALLS)?.split_once('|')?;
-            (assigned == ivar).then_some(called)
+            (assigned == marked).then_some(called)
         }) else {
             return false;
         };
