@@ -125,29 +125,39 @@ fn calls_leave_nothing_behind_for_the_next_call() {
     assert_eq!(check(&mut server, 4), 1, "and its removal too");
 }
 
-#[test]
-fn an_edited_signature_is_seen_on_the_next_call() {
+/// A project whose `Greeter#hi` a signature in `sig/greeter.rbs` types as
+/// String: the directory and the signature's path.
+fn greeter_project() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("lib")).unwrap();
     std::fs::create_dir_all(dir.path().join("sig")).unwrap();
     std::fs::write(dir.path().join("lib/greeter.rb"), "class Greeter\n  def hi = :hi\nend\nGreeter.new.hi\n").unwrap();
     let signature = dir.path().join("sig/greeter.rbs");
     std::fs::write(&signature, "class Greeter\n  def hi: () -> String\nend\n").unwrap();
+    (dir, signature)
+}
+
+/// The worker's type of `Greeter.new.hi` (line 4 of the greeter project).
+fn greeting_type(server: &mut Server, id: i64, dir: &std::path::Path) -> String {
+    let argv = ["type-of", "--format=json", "--", "lib/greeter.rb:4:13"];
+    server.send(&json!({"type": "call", "id": id, "argv": argv, "cwd": dir}));
+    let result = server.receive();
+    assert_eq!(result["exit_code"], json!(0), "{result}");
+    let answer: Value = serde_json::from_str(result["stdout"].as_str().unwrap()).unwrap();
+    answer["type"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn an_edited_signature_is_seen_on_the_next_call() {
+    let (dir, signature) = greeter_project();
     let (mut server, _) = worker();
-    let type_at_line_4 = |server: &mut Server, id: i64| {
-        let argv = ["type-of", "--format=json", "--", "lib/greeter.rb:4:13"];
-        server.send(&json!({"type": "call", "id": id, "argv": argv, "cwd": dir.path()}));
-        let result = server.receive();
-        assert_eq!(result["exit_code"], json!(0), "{result}");
-        let answer: Value = serde_json::from_str(result["stdout"].as_str().unwrap()).unwrap();
-        answer["type"].as_str().unwrap().to_string()
-    };
-    assert_eq!(type_at_line_4(&mut server, 1), "String", "the project's sig/ is the source of truth");
-    assert_eq!(type_at_line_4(&mut server, 2), "String", "and stays so on the next call");
+    let mut type_at_line_4 = |id: i64| greeting_type(&mut server, id, dir.path());
+    assert_eq!(type_at_line_4(1), "String", "the project's sig/ is the source of truth");
+    assert_eq!(type_at_line_4(2), "String", "and stays so on the next call");
     std::fs::write(&signature, "class Greeter\n  def hi: () -> Integer\nend\n").unwrap();
-    assert_eq!(type_at_line_4(&mut server, 3), "Integer", "an edited signature is read again");
+    assert_eq!(type_at_line_4(3), "Integer", "an edited signature is read again");
     std::fs::remove_file(&signature).unwrap();
-    assert_eq!(type_at_line_4(&mut server, 4), ":hi", "without a signature the body decides");
+    assert_eq!(type_at_line_4(4), ":hi", "without a signature the body decides");
 }
 
 #[test]
@@ -155,27 +165,15 @@ fn a_signature_rewritten_with_its_size_and_mtime_kept_is_seen_on_the_next_call()
     // Two saves within one clock tick, or a tool that puts the mtime back
     // (`cp -p`, `tar x`), leave size and mtime as they were: the worker
     // must not take the stat's word for the content.
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("lib")).unwrap();
-    std::fs::create_dir_all(dir.path().join("sig")).unwrap();
-    std::fs::write(dir.path().join("lib/greeter.rb"), "class Greeter\n  def hi = :hi\nend\nGreeter.new.hi\n").unwrap();
-    let signature = dir.path().join("sig/greeter.rbs");
-    std::fs::write(&signature, "class Greeter\n  def hi: () -> String\nend\n").unwrap();
+    let (dir, signature) = greeter_project();
     let (mut server, _) = worker();
-    let type_at_line_4 = |server: &mut Server, id: i64| {
-        let argv = ["type-of", "--format=json", "--", "lib/greeter.rb:4:13"];
-        server.send(&json!({"type": "call", "id": id, "argv": argv, "cwd": dir.path()}));
-        let result = server.receive();
-        assert_eq!(result["exit_code"], json!(0), "{result}");
-        let answer: Value = serde_json::from_str(result["stdout"].as_str().unwrap()).unwrap();
-        answer["type"].as_str().unwrap().to_string()
-    };
-    assert_eq!(type_at_line_4(&mut server, 1), "String");
+    let mut type_at_line_4 = |id: i64| greeting_type(&mut server, id, dir.path());
+    assert_eq!(type_at_line_4(1), "String");
     let mtime = std::fs::metadata(&signature).unwrap().modified().unwrap();
     // `String` and `Float?` are both six bytes.
     std::fs::write(&signature, "class Greeter\n  def hi: () -> Float?\nend\n").unwrap();
     std::fs::File::options().write(true).open(&signature).unwrap().set_modified(mtime).unwrap();
     assert_eq!(std::fs::metadata(&signature).unwrap().modified().unwrap(), mtime);
-    assert_eq!(type_at_line_4(&mut server, 2), "Float?", "the rewritten signature is read again");
-    assert_eq!(type_at_line_4(&mut server, 3), "Float?", "and kept");
+    assert_eq!(type_at_line_4(2), "Float?", "the rewritten signature is read again");
+    assert_eq!(type_at_line_4(3), "Float?", "and kept");
 }
