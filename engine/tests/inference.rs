@@ -327,6 +327,11 @@ const CASES: &[(&str, &str)] = &[
     ("class G\n  PORT = nil\n  def self.port = G::PORT\nend\nG.port", "nil"),
     // A subclass's singleton method overrides the class's for `self.b`.
     ("class A\n  def self.a = b\n  def self.b = 1\nend\nclass B < A\n  def self.b = \"s\"\nend\nA.a", "\"s\" | 1"),
+    // A core method Ruby answers with the receiver's own class where the
+    // signatures say the core class (Ruby: "myfirst", :sz).
+    ("class MyList < Array\n  def first = \"myfirst\"\nend\nMyList[5].first", "\"myfirst\" | 5 | nil"),
+    ("class MyH < Hash\n  def size = :sz\nend\nMyH.new.merge(b: 2).size", ":sz | non-negative-int"),
+    ("class Plain\nend\nPlain.new.dup", "Plain"),
     // `new` given a body on a class nobody names (Ruby: "fake", :ext, 123).
     ("class Base\n  def self.inherited(sub)\n    super\n    sub.define_singleton_method(:new) { |*a| \"fake\" }\n  end\nend\nclass Sub < Base\nend\nSub.new", "untyped"),
     ("module F\n  def new(*) = :ext\nend\nclass Base\n  def self.inherited(k)\n    super\n    k.extend(F)\n  end\nend\nclass Sub < Base\nend\nSub.new", "untyped"),

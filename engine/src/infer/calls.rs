@@ -921,8 +921,17 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             _ => None,
         };
         let outcome = self.run_block(&plans, site, receiver, block, state, frame);
-        let results: Vec<Type> =
-            plans.iter().map(|plan| self.finish_plan(plan, site.args, &outcome.value, fresh_rows)).collect();
+        let results: Vec<Type> = plans
+            .iter()
+            .enumerate()
+            .map(|(at, plan)| {
+                let result = self.finish_plan(plan, site.args, &outcome.value, fresh_rows);
+                match (members.get(at), plan) {
+                    (Some(member), Plan::Rbs { .. }) => self.as_the_subclass_may_make(member, result),
+                    _ => result,
+                }
+            })
+            .collect();
         let mut returned = union(results);
         if let (Some((block, implicit, risks_before)), Type::Bot) = (looped, &returned) {
             if implicit || self.stop_risks > risks_before {
@@ -1410,6 +1419,40 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             Callee::Missing { complete: true } if *receiver == Type::nil() => Plan::Fixed(Type::Bot),
             Callee::Missing { .. } => Plan::Fixed(Type::untyped()),
         }
+    }
+
+    /// What a core method answers for a project class below a core one
+    /// (`class MyList < Array`): where the signatures say it makes the
+    /// core class's instance (`MyList[5]`, `h.merge(o)` on `MyH < Hash`),
+    /// Ruby makes the project class's, whose own methods then answer.
+    fn as_the_subclass_may_make(&self, receiver: &Type, result: Type) -> Type {
+        let Some((class, _)) = receiver_class(receiver) else { return result };
+        if self.env.has_class(&class) {
+            return result;
+        }
+        let Some(core) = self.core_superclass(&class) else { return result };
+        let makes_core = result.members().iter().any(|m| matches!(m, Type::Nominal { class, .. } if *class == core));
+        if makes_core {
+            union([result, self.instance_of(&class)])
+        } else {
+            result
+        }
+    }
+
+    /// The nearest class above a project class that the signatures
+    /// declare, other than Object and BasicObject (`Array` for `class
+    /// MyList < Array`).
+    fn core_superclass(&self, class: &str) -> Option<Name> {
+        let mut current = Name::from(class);
+        for _ in 0..64 {
+            let user = self.index.class_shape(&current)?;
+            let super::Superclass::Known(parent) = &user.superclass else { return None };
+            if self.env.has_class(parent) {
+                return (!matches!(&**parent, "Object" | "BasicObject")).then(|| parent.clone());
+            }
+            current = parent.clone();
+        }
+        None
     }
 
     /// A method the signatures answer for an instance (or the class
