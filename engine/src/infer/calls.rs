@@ -1426,17 +1426,28 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// core class's instance (`MyList[5]`, `h.merge(o)` on `MyH < Hash`),
     /// Ruby makes the project class's, whose own methods then answer.
     fn as_the_subclass_may_make(&self, receiver: &Type, result: Type) -> Type {
-        let Some((class, _)) = receiver_class(receiver) else { return result };
-        if self.env.has_class(&class) {
+        let Some((class, _)) = named_receiver(receiver) else { return result };
+        if self.env.has_class(class) {
             return result;
         }
-        let Some(core) = self.core_superclass(&class) else { return result };
+        let Some(core) = self.core_superclass(class) else { return result };
         let makes_core = result.members().iter().any(|m| matches!(m, Type::Nominal { class, .. } if *class == core));
         if makes_core {
-            union([result, self.instance_of(&class)])
+            union([result, self.instance_of(class)])
         } else {
             result
         }
+    }
+
+    /// Is this signature class Exception or below it? (Remembered by name:
+    /// asked of every receiver the signatures answer for.)
+    fn is_exception_class(&self, class: &Name) -> bool {
+        if let Some(known) = self.exception_classes.borrow().get(class) {
+            return *known;
+        }
+        let is = self.relation(class, "Exception") == super::signature::Relation::Is;
+        self.exception_classes.borrow_mut().insert(class.clone(), is);
+        is
     }
 
     /// The nearest class above a project class that the signatures
@@ -1464,16 +1475,16 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
     /// projects subclass: other signature classes' subclasses are not
     /// followed.)
     fn core_overridden_below(&mut self, receiver: &Type, method: &str) -> Option<Plan<'a>> {
-        let (class, side) = receiver_class(receiver)?;
-        if self.env.has_class(&class) {
-            if self.relation(&class, "Exception") != super::signature::Relation::Is {
+        let (class, side) = named_receiver(receiver)?;
+        if self.env.has_class(class) {
+            if !self.is_exception_class(class) {
                 return None;
             }
         } else {
-            self.index.class_shape(&class)?;
+            self.index.class_shape(class)?;
         }
-        let below = self.overrides(&class, side, method);
-        let elsewhere = self.index.overrides_elsewhere(&class, side, method);
+        let below = self.overrides(class, side, method);
+        let elsewhere = self.index.overrides_elsewhere(class, side, method);
         match (elsewhere, below.opaque) {
             (None, false) if below.defs.is_empty() => None,
             (None, false) => Some(Plan::Defs(below.defs)),
@@ -2181,6 +2192,17 @@ fn receiver_class(receiver: &Type) -> Option<(Name, Side)> {
     match receiver {
         Type::Singleton(class) => Some((class.clone(), Side::Singleton)),
         other => Inferrer::class_of(other).map(|class| (class, Side::Instance)),
+    }
+}
+
+/// The class a receiver is typed by name (`Foo` or `singleton(Foo)`),
+/// borrowed: a literal's or a tuple's is a core class the project does not
+/// make.
+fn named_receiver(receiver: &Type) -> Option<(&Name, Side)> {
+    match receiver {
+        Type::Nominal { class, .. } => Some((class, Side::Instance)),
+        Type::Singleton(class) => Some((class, Side::Singleton)),
+        _ => None,
     }
 }
 

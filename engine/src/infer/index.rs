@@ -68,6 +68,9 @@ pub struct ProgramIndex<'pr> {
     /// What `ivar_written_outside` found, by (class, ivar): asked at every
     /// read of an ivar (the dependency is noted the first time).
     written_outside: RefCell<HashMap<(Name, String), bool>>,
+    /// What `ProjectIndex::object_mixins_define` answered, by method: a
+    /// walk of every module extended into objects, asked at every `C.new`.
+    object_mixins: RefCell<HashMap<String, bool>>,
     complete: bool,
     /// Modules this file extends a class or an object with.
     pub(super) extended: HashSet<Name>,
@@ -403,6 +406,7 @@ impl<'pr> ProgramIndex<'pr> {
             resolved: RefCell::default(),
             overrides: RefCell::default(),
             written_outside: RefCell::default(),
+            object_mixins: RefCell::default(),
             complete: false,
             extended: HashSet::default(),
             mixed_from_outside: HashSet::default(),
@@ -520,6 +524,7 @@ impl<'pr> ProgramIndex<'pr> {
             resolved: self.resolved.clone(),
             overrides: self.overrides.clone(),
             written_outside: self.written_outside.clone(),
+            object_mixins: self.object_mixins.clone(),
             complete: false,
             extended: self.extended.clone(),
             mixed_from_outside: self.mixed_from_outside.clone(),
@@ -820,7 +825,12 @@ impl<'pr> ProgramIndex<'pr> {
         // Whether one defines it, not what it returns: what folding the
         // exports in leaves as it was.
         project.read_structure(|| Dep::ObjectMixinsDefine(method.to_string()));
-        project.index.object_mixins_define(method)
+        if let Some(known) = self.object_mixins.borrow().get(method) {
+            return *known;
+        }
+        let defines = project.index.object_mixins_define(method);
+        self.object_mixins.borrow_mut().insert(method.to_string(), defines);
+        defines
     }
 
     /// May this file or another give `method` to `class` (or a class it

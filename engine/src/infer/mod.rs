@@ -511,6 +511,9 @@ pub(crate) struct Inferrer<'pr, 'a> {
     /// Per method name, whether the project may give nil that method (see
     /// `narrow::project_gives_nil`): asked after every such call.
     nil_givers: std::cell::RefCell<HashMap<String, bool>>,
+    /// Whether each signature class met as a receiver is an exception
+    /// class, by name: asked at every call the signatures answer.
+    exception_classes: std::cell::RefCell<HashMap<Name, bool>>,
     /// Local assignments inside `begin` bodies, for the `rescue` entry.
     pub assignment_logs: Vec<Vec<(String, Type)>>,
     /// Flows at `retry`, per enclosing `begin`.
@@ -579,6 +582,7 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
             exit_ivars: HashMap::default(),
             keeps_ivars: HashMap::default(),
             nil_givers: Default::default(),
+            exception_classes: Default::default(),
             assignment_logs: Vec::new(),
             retries: Vec::new(),
             dead: 0,
