@@ -1387,17 +1387,8 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
                 Plan::Fixed(Type::untyped())
             }
             Callee::Def(id) => {
-                let mut defs = self.all_definitions(id, method);
-                let below = self.overrides(&class, side, method);
-                defs.extend(below.defs);
-                match (self.index.overrides_elsewhere(&class, side, method), below.opaque) {
-                    (None, false) => Plan::Defs(defs),
-                    (elsewhere, opaque) => {
-                        let own = defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>();
-                        let unknown = opaque.then(Type::untyped);
-                        Plan::Fixed(union(own.into_iter().chain(elsewhere.into_iter().flatten()).chain(unknown)))
-                    }
-                }
+                let defs = self.all_definitions(id, method);
+                self.with_overrides_below(defs, &class, side, method)
             }
             // Another file's method: what its own bodies return when no
             // class below the receiver's overrides it, here or elsewhere.
@@ -1483,15 +1474,25 @@ impl<'pr, 'a> Inferrer<'pr, 'a> {
         } else {
             self.index.class_shape(class)?;
         }
+        match self.with_overrides_below(Vec::new(), class, side, method) {
+            Plan::Defs(defs) if defs.is_empty() => None,
+            plan => Some(plan),
+        }
+    }
+
+    /// `defs` (this file's bodies a call runs) with every override below
+    /// `class`, here or in another file: their bodies when all are this
+    /// file's `def`s, else the union of what each returns (`untyped` for
+    /// one nobody can list).
+    fn with_overrides_below(&mut self, mut defs: Vec<usize>, class: &str, side: Side, method: &str) -> Plan<'a> {
         let below = self.overrides(class, side, method);
-        let elsewhere = self.index.overrides_elsewhere(class, side, method);
-        match (elsewhere, below.opaque) {
-            (None, false) if below.defs.is_empty() => None,
-            (None, false) => Some(Plan::Defs(below.defs)),
+        defs.extend(below.defs);
+        match (self.index.overrides_elsewhere(class, side, method), below.opaque) {
+            (None, false) => Plan::Defs(defs),
             (elsewhere, opaque) => {
-                let here = below.defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>();
+                let own = defs.iter().map(|id| self.method_return(*id)).collect::<Vec<_>>();
                 let unknown = opaque.then(Type::untyped);
-                Some(Plan::Fixed(union(here.into_iter().chain(elsewhere.into_iter().flatten()).chain(unknown))))
+                Plan::Fixed(union(own.into_iter().chain(elsewhere.into_iter().flatten()).chain(unknown)))
             }
         }
     }

@@ -2238,15 +2238,12 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if is_send(method) && matches!(arguments.first(), Some(Node::SplatNode { .. })) {
             let receiver = call.receiver().filter(|r| !matches!(r, Node::SelfNode { .. }) && !through_the_class(r));
             if let Some((class, _)) = receiver.as_ref().and_then(receiver_class) {
-                let core = self.env.has_class(&class);
                 for side in [Side::Instance, Side::Singleton] {
                     let made = MadeMethods { side, prefix: String::new(), suffix: String::new() };
-                    self.index.made_on.insert(MadeOn {
-                        class: class.clone(),
-                        core,
-                        everywhere: self.everywhere(&class),
-                        made,
-                    });
+                    {
+                        let made_on = self.made_on_for(&class, made);
+                        self.index.made_on.insert(made_on);
+                    }
                 }
             }
             return;
@@ -2291,13 +2288,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             if target.is_none() && !spells_a_word(&prefix) && !spells_a_word(&suffix) {
                 continue;
             }
-            let (class, side, core) = match target.clone() {
-                Some((class, side)) => {
-                    let core = self.env.has_class(&class);
-                    (class, side, core)
-                }
-                None => (crate::model::index::ANY_CLASS.to_string(), Side::Instance, true),
-            };
+            let (class, side) = target.clone().unwrap_or((crate::model::index::ANY_CLASS.to_string(), Side::Instance));
             let suffixes: Vec<String> = match &*maker {
                 "attr_writer" => vec![format!("{suffix}=")],
                 "attr_accessor" => vec![suffix.clone(), format!("{suffix}=")],
@@ -2308,12 +2299,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
             for suffix in suffixes {
                 for &side in sides {
                     let made = MadeMethods { side, prefix: prefix.clone(), suffix: suffix.clone() };
-                    self.index.made_on.insert(MadeOn {
-                        class: class.clone(),
-                        core,
-                        everywhere: self.everywhere(&class),
-                        made,
-                    });
+                    {
+                        let made_on = self.made_on_for(&class, made);
+                        self.index.made_on.insert(made_on);
+                    }
                 }
             }
         }
@@ -2449,14 +2438,11 @@ impl<'pr> Walker<'_, 'pr, '_> {
                     self.note_replaced_on(class.clone(), side, &prefix);
                     self.index.object_singleton_defs.insert(prefix);
                 } else {
-                    let core = self.env.has_class(&class);
                     let made = MadeMethods { side, prefix, suffix };
-                    self.index.made_on.insert(MadeOn {
-                        class: class.clone(),
-                        core,
-                        everywhere: self.everywhere(&class),
-                        made,
-                    });
+                    {
+                        let made_on = self.made_on_for(&class, made);
+                        self.index.made_on.insert(made_on);
+                    }
                 }
             }
         }
@@ -2584,13 +2570,20 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
     }
 
-    /// May what a computed-name call makes on `class` (as written) reach a
-    /// value of any class? (See [`MadeOn::everywhere`].)
-    fn everywhere(&self, class: &str) -> bool {
+    /// What a computed-name call makes on `class` (as written, or
+    /// [`crate::model::index::ANY_CLASS`]): whether it may reach a core
+    /// value, and a value of any class (see [`MadeOn`]).
+    fn made_on_for(&self, class: &str, made: MadeMethods) -> MadeOn {
+        let any = class == crate::model::index::ANY_CLASS;
         let tail = crate::model::index::constant_tail(class);
-        class == crate::model::index::ANY_CLASS
-            || matches!(tail, "Object" | "Kernel" | "BasicObject")
-            || self.env.is_module(class.trim_start_matches("::"))
+        MadeOn {
+            class: class.to_string(),
+            core: any || self.env.has_class(class),
+            everywhere: any
+                || matches!(tail, "Object" | "Kernel" | "BasicObject")
+                || self.env.is_module(class.trim_start_matches("::")),
+            made,
+        }
     }
 
     /// The class `self` (or `self.class`) is here, as written: the class
