@@ -302,6 +302,20 @@ impl Server {
         self.stderr_log.lock().unwrap().clone()
     }
 
+    /// Stderr once it holds `needle`, or as it is after `ANSWER_TIMEOUT`.
+    /// A log line written before an answer may still be in the pipe when
+    /// the answer is read: stdout and stderr are read on separate threads.
+    pub fn stderr_with(&self, needle: &str) -> String {
+        let deadline = Instant::now() + ANSWER_TIMEOUT;
+        loop {
+            let stderr = self.stderr();
+            if stderr.contains(needle) || Instant::now() >= deadline {
+                return stderr;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     pub fn stdout_lines(&self) -> Vec<String> {
         self.stdout_log.lock().unwrap().clone()
     }
