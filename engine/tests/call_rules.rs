@@ -46,6 +46,10 @@ fn undefined_method() {
         ("class Local\nend\nLocal.new.anything", &[(3, 11)]),
         ("class Price\n  def initialize = nil\n  def label = 1\nend\np = Price.new\np.lable", &[(6, 3)]),
         ("class Base\n  def label = 1\nend\nclass Price < Base\nend\nPrice.new.lable", &[(6, 11)]),
+        // Its class object too: its own and inherited class methods, then
+        // Class's (Ruby: NoMethodError).
+        ("class Price\n  def initialize = nil\n  def self.build = new\nend\nPrice.biuld", &[(5, 7)]),
+        ("class Base\n  def self.build = new\nend\nclass Price < Base\nend\nPrice.biuld", &[(6, 7)]),
         // A Struct layout assigned to a constant is such a class: its
         // members, the block's `def`s and Struct's own methods, no more.
         ("Point = Struct.new(:x, :y)\nPoint.new(1, 2).z", &[(2, 17)]),

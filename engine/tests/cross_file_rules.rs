@@ -182,3 +182,32 @@ fn new_is_left_alone_where_another_file_makes_it_private() {
     ]);
     assert_eq!(findings(dir.path(), "call.wrong-arity").len(), 1, "the plain case fires");
 }
+
+#[test]
+fn undefined_method_judges_a_class_in_the_file_its_name_points_to() {
+    // No superclass, no `initialize`: `lib/shop/cart.rb` is where a
+    // library keeping `Shop::Cart` would live, so nothing outside reopens it.
+    let cart = "module Shop\n  class Cart\n    def total = 1\n    def self.open = new\n  end\nend\n";
+    let call = "require_relative \"shop/cart\"\nShop::Cart.new.totl\nShop::Cart.opne\nShop::Cart.open.total\n";
+    let dir = project(&[("lib/shop/cart.rb", cart), ("lib/use.rb", call)]);
+    let found: Vec<(u64, u64)> =
+        findings(dir.path(), "call.undefined-method").iter().map(|(_, line, column, _)| (*line, *column)).collect();
+    assert_eq!(found, [(2, 16), (3, 12)]);
+    // Elsewhere it may be a class a library creates and this file reopens.
+    let dir =
+        project(&[("lib/shop/extras.rb", cart), ("lib/use.rb", call.replace("shop/cart", "shop/extras").as_str())]);
+    assert_eq!(findings(dir.path(), "call.undefined-method"), []);
+}
+
+#[test]
+fn undefined_method_leaves_alone_an_empty_class_that_holds_a_namespace() {
+    // A Hoe plugin: `class Hoe; end` makes the constant for the module
+    // inside it; Hoe itself is the gem's, which loads the plugin.
+    let plugin = "class Hoe\nend\n\nmodule Hoe::Minitest\n  def initialize_minitest\n    Hoe.add_include_dirs \"x\"\n  end\nend\n";
+    let dir = project(&[("lib/hoe/minitest.rb", plugin)]);
+    assert_eq!(findings(dir.path(), "call.undefined-method"), []);
+    // Without the module inside, the empty class is the project's own.
+    let alone = "class Hoe\nend\n\nmodule Minitest\n  def self.go = Hoe.add_include_dirs(\"x\")\nend\n";
+    let dir = project(&[("lib/hoe/minitest.rb", alone)]);
+    assert_eq!(findings(dir.path(), "call.undefined-method").len(), 1);
+}

@@ -275,6 +275,12 @@ impl<'a> Inferrer<'_, 'a> {
                     Superclass::Known(parent) => self.lookup_in(parent, Side::Singleton, method, depth + 1),
                     Superclass::Implicit => match env.instance_method(meta, method) {
                         Some(found) => self.signature_answer(meta, found, method),
+                        // Within a project, a class object's methods end
+                        // with Class's, as the project leaves it (and
+                        // Object's, which `reopened_root_defining` asks).
+                        None if !user.is_module && self.index.project.is_some() => {
+                            self.lookup_in(meta, Side::Instance, method, depth + 1)
+                        }
                         None => Callee::Missing { complete: false },
                     },
                     Superclass::Unknown => Callee::Missing { complete: false },

@@ -35,6 +35,10 @@ pub struct ProjectFacts {
     def_counts: HashMap<String, usize>,
     /// Files that open each class or module (`class A::B` counts for A::B).
     files_opening: HashMap<String, usize>,
+    /// Classes and modules opened in the file their name points to
+    /// (`Shop::Price` in `.../shop/price.rb`): where a library reopening
+    /// them could not live beside the project under the same name.
+    in_own_file: HashSet<String>,
     /// The last segments of `files_opening`'s names, made by `settle`.
     opened_last_segments: HashSet<String>,
     /// Classes whose methods cannot be listed: `method_missing`, or code
@@ -138,6 +142,9 @@ impl ProjectFacts {
         let names: Vec<String> = facts.anywhere.iter().chain(facts.by_class.values().flatten()).cloned().collect();
         facts.all_names.extend(names);
         for class in opened {
+            if names_its_file(&class, path) {
+                facts.in_own_file.insert(class.clone());
+            }
             *facts.files_opening.entry(class).or_default() += 1;
         }
         for feature in &required {
@@ -222,8 +229,9 @@ impl ProjectFacts {
     /// note by name. (One file's facts, before merging.)
     pub fn shape_text(&self) -> String {
         format!(
-            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
             self.files_opening,
+            self.in_own_file,
             self.dynamic_classes,
             self.makers,
             self.mixins,
@@ -321,6 +329,7 @@ impl ProjectFacts {
         for (class, count) in other.files_opening {
             *self.files_opening.entry(class).or_default() += count;
         }
+        self.in_own_file.extend(other.in_own_file);
         self.dynamic_classes.extend(other.dynamic_classes);
         self.makers.extend(other.makers);
         self.subclassed.extend(other.subclassed);
@@ -396,6 +405,18 @@ impl ProjectFacts {
     /// all of it?
     pub fn is_spread(&self, class: &str) -> bool {
         self.files_opening.get(class).copied().unwrap_or(0) > 1
+    }
+
+    /// Does some project file open a class or module inside this one's
+    /// namespace (`module Hoe::Minitest` for `Hoe`)?
+    pub fn opens_inside(&self, namespace: &str) -> bool {
+        self.files_opening.keys().any(|name| name.strip_prefix(namespace).is_some_and(|rest| rest.starts_with("::")))
+    }
+
+    /// Is this class opened in the file its name points to (see
+    /// `in_own_file`)?
+    pub fn opened_in_own_file(&self, class: &str) -> bool {
+        self.in_own_file.contains(class)
     }
 
     /// Do some of these classes answer to methods nobody can list?
@@ -484,6 +505,14 @@ impl<'a> FactsReader<'a> {
 
     pub fn is_spread(&self, class: &str) -> bool {
         self.facts.is_spread(class)
+    }
+
+    pub fn opened_in_own_file(&self, class: &str) -> bool {
+        self.facts.opened_in_own_file(class)
+    }
+
+    pub fn opens_inside(&self, namespace: &str) -> bool {
+        self.facts.opens_inside(namespace)
     }
 
     pub fn aliased(&self, class: &str) -> bool {
@@ -1330,6 +1359,15 @@ impl<'pr> Visit<'pr> for Collector {
         ruby_prism::visit_lambda_node(self, node);
         self.blocks -= 1;
     }
+}
+
+/// Does `path` name the file a library would keep `class` in: its
+/// segments, spelled as constants are (`rubo_cop` and `rubocop` both
+/// `RuboCop`), ending the path (`lib/shop/price.rb` for `Shop::Price`)?
+fn names_its_file(class: &str, path: &str) -> bool {
+    let Some(stem) = path.strip_suffix(".rb") else { return false };
+    let mut folders = stem.rsplit(['/', '\\']);
+    class.rsplit("::").all(|segment| folders.next().is_some_and(|f| constant_spelling(f) == constant_spelling(segment)))
 }
 
 #[cfg(test)]

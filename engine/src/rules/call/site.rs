@@ -144,14 +144,18 @@ pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool
 /// Is the class created by the code in view, not reopened from code the
 /// project does not include (`class Irb` in irb/ext/multi-irb.rb adds to
 /// the class irb.rb creates)? Created: it writes its superclass, or has
-/// an `initialize`, or is an empty class body (nobody reopens a class to
-/// add nothing).
+/// an `initialize`, or is opened in the file its name points to (a library
+/// holding `shop/price.rb` would clash with the project's on the load
+/// path), or is an empty class body (nobody reopens a class to add
+/// nothing) that names no namespace: `class Hoe; end` before `module
+/// Hoe::Minitest` is there for the namespace, in a plugin of the class.
 fn defined_here(cx: &RuleContext<'_, '_>, class: &str) -> bool {
     let index = &cx.inference().index;
     let Some(user) = index.class_shape(class) else { return false };
-    user.written.iter().any(|(kind, _)| *kind == crate::model::classes::PendingKind::Superclass)
+    cx.project.opened_in_own_file(class)
+        || user.written.iter().any(|(kind, _)| *kind == crate::model::classes::PendingKind::Superclass)
         || index.class_for_method(class, "initialize").is_some_and(|c| c.instance_methods.contains_key("initialize"))
-        || !index.defines_any_method(class)
+        || (!index.defines_any_method(class) && !cx.project.opens_inside(class))
 }
 
 fn ancestry(cx: &RuleContext<'_, '_>, class: &str) -> Vec<String> {
