@@ -63,6 +63,8 @@ fn undefined_method() {
         ("class Box\n  def initialize = nil\n  def get(name) = send(name)\n  def v = 1\nend\nBox.new.vv", &[(6, 9)]),
     ];
     let silent = &[
+        // Written for another Ruby: a branch on the version.
+        "if RUBY_VERSION >= \"9\"\n  \"hi\".shout\nend",
         // `define_method`'s block runs on an instance: its ivars are the
         // instance's (found probing against Ruby 3.1).
         "class C\n  def initialize\n    @s = \"str\"\n  end\n\n  define_method(:go) do\n    x = @s\n    x.upcase\n  end\nend\nC.new.go",
@@ -204,6 +206,8 @@ fn undefined_method_names_the_receiver_type() {
 #[test]
 fn wrong_arity() {
     let firing: &[Firing] = &[
+        // A conditional on something else than the Ruby running is judged.
+        ("v = \"1\"\nif v >= \"1.9\"\n  Regexp.quote(\"a\", \"n\")\nend", &[(3, 10)]),
         // The reference's example.
         ("[1, 2].rotate(1, 2)", &[(1, 8)]),
         ("\"abc\".center", &[(1, 7)]),
@@ -223,6 +227,9 @@ fn wrong_arity() {
         ("class K\n  def initialize(a) = nil\nend\nclass L < K\nend\nL.new", &[(6, 3)]),
     ];
     let silent = &[
+        // Written for another Ruby (httpclient's hexdump.rb).
+        "if RUBY_VERSION >= \"1.9\"\n  Regexp.quote(\"a\")\nelse\n  Regexp.quote(\"a\", \"n\")\nend",
+        "case RUBY_ENGINE\nwhen \"jruby\" then Regexp.quote(\"a\", \"n\")\nend",
         "[1, 2].rotate(1)",
         // A subclass mixes in a library module ahead of the class's own
         // `def`: a call on `self` may run Enumerable's `sum` (found
@@ -333,6 +340,8 @@ fn argument_type_mismatch() {
         ("require \"pathname\"\n\"abc\".start_with?(Pathname.new(\"a\"))", &[(2, 7)]),
     ];
     let silent = &[
+        // Written for another Ruby.
+        "x = ::RUBY_VERSION < \"2\" ? 1.fdiv(\"2\") : 1",
         "\"abc\".center(3)",
         // Paths convert with `to_path`; signatures rbs 2.1 has too narrow
         // (Ruby runs each).

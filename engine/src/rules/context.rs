@@ -130,6 +130,16 @@ impl<'f, 'src> RuleContext<'f, 'src> {
         })
     }
 
+    /// The calls of [`RuleContext::calls`] a rule judging them by the
+    /// signatures may judge: not those in a conditional on the Ruby
+    /// running (`if RUBY_VERSION >= "1.9"`), whose branches are written
+    /// for Rubies whose core methods the signatures need not describe
+    /// (`Regexp.quote(raw, "n")` on Ruby 1.8).
+    pub fn calls_for_this_ruby(&self) -> impl Iterator<Item = &crate::rules::call::site::Call<'f>> {
+        let hazards = self.hazards();
+        self.calls().iter().filter(|call| !hazards.version_switched(call.anchor))
+    }
+
     /// The byte ranges of the file's blocks and lambdas, by start.
     pub fn block_spans(&self) -> &[(usize, usize)] {
         self.block_spans.get_or_init(|| {

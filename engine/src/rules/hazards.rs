@@ -18,6 +18,10 @@ pub struct Hazards {
     rescued: Vec<Range<usize>>,
     /// Byte ranges of `defined?` operands alone: code Ruby never runs.
     never_run: Vec<Range<usize>>,
+    /// Byte ranges of conditionals on the Ruby running (`if RUBY_VERSION
+    /// >= "1.9"`, `case RUBY_ENGINE`): each branch is written for some
+    /// Ruby, not necessarily the one the signatures describe.
+    version_switched: Vec<Range<usize>>,
     /// `using`: refinements may add methods anywhere in the file.
     pub refines: bool,
     /// `obj.extend(M)` or `class << obj`: one object gains methods its
@@ -39,14 +43,41 @@ const PROBES: &[&str] = &[
     "singleton_method",
 ];
 
+/// Constants that tell which Ruby runs.
+const RUBY_IDENTITY: &[&str] =
+    &["RUBY_VERSION", "RUBY_ENGINE", "RUBY_ENGINE_VERSION", "RUBY_PATCHLEVEL", "RUBY_PLATFORM", "RUBY_RELEASE_DATE"];
+
 /// Rescued classes that catch NoMethodError.
 const CATCHES_NO_METHOD: &[&str] = &["NoMethodError", "NameError", "StandardError", "Exception"];
 
 impl Hazards {
     pub fn of(nodes: &[Node<'_>]) -> Hazards {
         let mut hazards = Hazards::default();
+        // Conditionals and their predicates' ranges, and where the file
+        // reads a constant naming the Ruby: matched once all are seen.
+        let mut conditionals: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+        let mut identity_reads: Vec<usize> = Vec::new();
         for node in nodes {
             match node {
+                Node::IfNode { .. } => {
+                    let node_if = node.as_if_node().expect("an if");
+                    conditionals.push((range(node), range(&node_if.predicate())));
+                }
+                Node::UnlessNode { .. } => {
+                    let unless = node.as_unless_node().expect("an unless");
+                    conditionals.push((range(node), range(&unless.predicate())));
+                }
+                Node::CaseNode { .. } => {
+                    if let Some(predicate) = node.as_case_node().expect("a case").predicate() {
+                        conditionals.push((range(node), range(&predicate)));
+                    }
+                }
+                Node::ConstantReadNode { .. } | Node::ConstantPathNode { .. } => {
+                    let named = crate::syntax::constant_path_text(node);
+                    if named.is_some_and(|text| RUBY_IDENTITY.contains(&text.trim_start_matches("::"))) {
+                        identity_reads.push(node.location().start() as usize);
+                    }
+                }
                 Node::CallNode { .. } => hazards.call(node),
                 Node::DefinedNode { .. } => {
                     let defined = node.as_defined_node().expect("a defined? node");
@@ -71,7 +102,19 @@ impl Hazards {
                 _ => {}
             }
         }
+        if !identity_reads.is_empty() {
+            hazards.version_switched = conditionals
+                .into_iter()
+                .filter(|(_, predicate)| identity_reads.iter().any(|read| predicate.contains(read)))
+                .map(|(whole, _)| whole)
+                .collect();
+        }
         hazards
+    }
+
+    /// Is the code at this offset in a conditional on the Ruby running?
+    pub fn version_switched(&self, offset: usize) -> bool {
+        self.version_switched.iter().any(|r| r.contains(&offset))
     }
 
     /// Is the code at this offset inside a rescue of NoMethodError or a

@@ -14,6 +14,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "in every such overload some argument is rejected: it is `nil` where the parameter does not allow nil, or a scalar literal or instance of one core class (not an array or hash) that is not the parameter's class (nor a descendant), does not convert implicitly (`to_int`, `to_str`, `to_ary`, `to_hash`, `to_proc`, `to_io`; numbers convert to each other; `to_path` where File, Dir, IO, FileTest, FileUtils or Pathname take a path), and lacks a method the parameter's interface needs",
     ],
     does_not_fire_when: &[
+        "the call is in a conditional on the Ruby running (`if RUBY_VERSION >= \"1.9\"`, `case RUBY_ENGINE`): each branch is written for some Ruby, maybe not the one the signatures describe",
         "the argument is untyped, a union, a class object, an array or hash (C functions often flatten them), or an instance of a project class (which may define conversions)",
         "the method is a coercing operator (`+ - * / % ** < > <= >= <=>`): the argument's `coerce` decides",
         "the parameter is untyped, a type variable, `self`, `bool` (Ruby takes any object for truth), a literal type or an intersection",
@@ -33,7 +34,7 @@ pub static RULE: RuleInfo = RuleInfo {
 const COERCING: &[&str] = &["+", "-", "*", "/", "%", "**", "<", ">", "<=", ">=", "<=>", "==", "===", "!="];
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
-    for call in cx.calls() {
+    for call in cx.calls_for_this_ruby() {
         let Some(positional) = &call.positional else { continue };
         if positional.is_empty() || COERCING.contains(&&*call.method) {
             continue;

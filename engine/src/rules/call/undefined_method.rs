@@ -11,6 +11,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "neither that class, nor any ancestor, nor the project's own definitions (reopened classes, modules, `define_method`, attribute macros, delegators) provide the method; `nil.foo` lands here",
     ],
     does_not_fire_when: &[
+        "the call is in a conditional on the Ruby running (`if RUBY_VERSION >= \"1.9\"`, `case RUBY_ENGINE`): each branch is written for some Ruby, maybe not the one the signatures describe",
         "the receiver type is untyped, `top` or a union (a possibly-nil receiver is call.possible-nil-receiver)",
         "the class's ancestry leaves what this file and the signatures show, or it has `method_missing`, or code is evaluated from strings in it",
         "the file probes the method (`respond_to?(:m)`, `defined?(x.m)`), rescues NoMethodError around the call, uses refinements, or extends single objects",
@@ -32,7 +33,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     if cx.hazards().refines || cx.hazards().extends_objects {
         return;
     }
-    for call in cx.calls() {
+    for call in cx.calls_for_this_ruby() {
         let Some(receiver) = call.explicit_receiver() else { continue };
         let Some(ty) = cx.type_of(receiver) else { continue };
         let ty = if call.is_safe_navigation() { ty.without_nil() } else { ty.clone() };

@@ -13,6 +13,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "`C.new(...)` (C named by a constant) is judged by C's own `self.new` if it has one, else by `initialize`: its signature's, or C's `def` (or an ancestor's, in another file, when it is the only `initialize` in that class's body)",
     ],
     does_not_fire_when: &[
+        "the call is in a conditional on the Ruby running (`if RUBY_VERSION >= \"1.9\"`, `case RUBY_ENGINE`): each branch is written for some Ruby, maybe not the one the signatures describe",
         "the call passes a splat (`*args`), keywords, a block argument (`&blk`) or forwards (`...`): the count is not known",
         "an overload takes `*rest` or untyped parameters (`(?)`) and so any count above its minimum",
         "the receiver is untyped, a union, a value typed `Class` or `Module`, a class object not named by a constant (`self.class`), or may be a subclass whose signature redefines the method",
@@ -36,7 +37,7 @@ pub static RULE: RuleInfo = RuleInfo {
 type Arity = (usize, Option<usize>);
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
-    for call in cx.calls() {
+    for call in cx.calls_for_this_ruby() {
         let Some(positional) = &call.positional else { continue };
         let given = positional.len();
         let Some((receiver, target)) = resolve(cx, call) else { continue };
