@@ -31,7 +31,7 @@ pub struct ProjectSignatures {
 pub fn load(config: &Config, cwd: &Path) -> ProjectSignatures {
     let (request, warnings) = request_for(config, cwd);
     let signatures = rbs::load(&request);
-    let mut all = signatures.warnings.clone();
+    let mut all: Vec<String> = signatures.warnings.iter().map(|w| within(cwd, w)).collect();
     all.extend(warnings);
     ProjectSignatures { signatures, warnings: all }
 }
@@ -47,6 +47,17 @@ pub fn load_beside<T: Send>(config: &Config, cwd: &Path, work: impl FnOnce() -> 
         let done = working.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (signatures, done)
     })
+}
+
+/// A warning as the project's files are named elsewhere: relative to its
+/// root (`sig/a.rbs: RBS syntax error: ...`), where the path is under it.
+fn within(cwd: &Path, warning: &str) -> String {
+    let root = cwd.as_os_str().to_string_lossy();
+    let root = root.trim_end_matches('/');
+    match warning.strip_prefix(root).and_then(|rest| rest.strip_prefix('/')) {
+        Some(relative) if !root.is_empty() => relative.to_string(),
+        _ => warning.to_string(),
+    }
 }
 
 /// The `.rbs` files [`load`] reads (what `sig-gen` looks type parameters
@@ -76,6 +87,15 @@ fn request_for(config: &Config, cwd: &Path) -> (rbs::Request, Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn warnings_name_files_under_the_root_relative_to_it() {
+        let root = Path::new("/work/p");
+        assert_eq!(within(root, "/work/p/sig/a.rbs: RBS syntax error: x"), "sig/a.rbs: RBS syntax error: x");
+        assert_eq!(within(Path::new("/work/p/"), "/work/p/sig/a.rbs: e"), "sig/a.rbs: e");
+        assert_eq!(within(root, "/work/pq/sig/a.rbs: e"), "/work/pq/sig/a.rbs: e");
+        assert_eq!(within(root, "libraries: no signatures"), "libraries: no signatures");
+    }
 
     #[test]
     fn loading_beside_work_gives_both_and_raises_the_works_panic() {
