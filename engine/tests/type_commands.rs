@@ -1204,3 +1204,13 @@ fn a_hook_given_a_body_from_another_file_may_read_ivars_before_initialize_sets_t
     ]);
     assert_eq!(type_at(dir.path(), "lib/base.rb:8:5"), "1?");
 }
+
+#[test]
+fn a_broken_signature_file_is_named_from_the_root_with_where_the_parser_stopped() {
+    let dir = project(&[("lib/a.rb", "class A\n  def x = 1\nend\n"), ("sig/a.rbs", "class A\n  def x: () -> \nend\n")]);
+    let output = rigor(dir.path(), &["check", "lib"], None);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("sig/a.rbs: RBS syntax error at line 3, column 1: "), "{stderr}");
+    let root = dir.path().to_string_lossy();
+    assert!(!stderr.contains(&*root), "{stderr}");
+}

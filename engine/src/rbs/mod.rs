@@ -13,6 +13,7 @@ mod legacy_syntax;
 pub mod locate;
 mod parsed_cache;
 mod ruby_answer;
+mod syntax_error;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -346,7 +347,10 @@ fn parse_file(path: &Path) -> Parsed {
             parsed_cache::store(content, &decls);
             Ok(decls)
         }
-        Ok(Err(message)) => Err(format!("RBS syntax error: {message}")),
+        Ok(Err(message)) => Err(match crate::stack_guard::guarded(|| syntax_error::position(utf8)) {
+            Ok(Some((line, column))) => format!("RBS syntax error at line {line}, column {column}: {message}"),
+            _ => format!("RBS syntax error: {message}"),
+        }),
         Err(failure) => Err(format!("the RBS parser failed on this file ({failure:?})")),
     };
     (Some(text), parsed)
