@@ -18,9 +18,9 @@ pub struct Hazards {
     rescued: Vec<Range<usize>>,
     /// Byte ranges of `defined?` operands alone: code Ruby never runs.
     never_run: Vec<Range<usize>>,
-    /// Byte ranges of conditionals on the Ruby running (`if RUBY_VERSION
-    /// >= "1.9"`, `case RUBY_ENGINE`): each branch is written for some
-    /// Ruby, not necessarily the one the signatures describe.
+    /// Byte ranges of conditionals on the Ruby running (`case
+    /// RUBY_ENGINE`, `if RUBY_VERSION >= "1.9"`): each branch is written
+    /// for some Ruby, not necessarily the one the signatures describe.
     version_switched: Vec<Range<usize>>,
     /// `using`: refinements may add methods anywhere in the file.
     pub refines: bool,
