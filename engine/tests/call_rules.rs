@@ -46,6 +46,12 @@ fn undefined_method() {
         ("class Local\nend\nLocal.new.anything", &[(3, 11)]),
         ("class Price\n  def initialize = nil\n  def label = 1\nend\np = Price.new\np.lable", &[(6, 3)]),
         ("class Base\n  def label = 1\nend\nclass Price < Base\nend\nPrice.new.lable", &[(6, 11)]),
+        // A module making class methods for whoever extends it leaves
+        // other classes as they were.
+        (
+            "module CA\n  def class_attribute(n) = singleton_class.attr_accessor(n)\nend\nclass A < Object\n  extend CA\n  class_attribute :cfg\nend\nclass B < Object\nend\nB.cfg",
+            &[(10, 3)],
+        ),
         // Its class object too: its own and inherited class methods, then
         // Class's (Ruby: NoMethodError).
         ("class Price\n  def initialize = nil\n  def self.build = new\nend\nPrice.biuld", &[(5, 7)]),
@@ -63,6 +69,13 @@ fn undefined_method() {
         ("class Box\n  def initialize = nil\n  def get(name) = send(name)\n  def v = 1\nend\nBox.new.vv", &[(6, 9)]),
     ];
     let silent = &[
+        // A module's instance method makes names through the class of
+        // whoever mixes it in: class methods for an extender, instance
+        // methods for an includer (Ruby runs each).
+        "module CA\n  def class_attribute(n) = singleton_class.attr_accessor(n)\nend\nclass A < Object\n  extend CA\n  class_attribute :cfg\nend\nA.cfg",
+        "module CA\n  def setting(n) = singleton_class.send(:define_method, n) { 1 }\nend\nclass A < Object\n  extend CA\n  setting :cfg\nend\nA.cfg",
+        "module IM\n  def remember(n) = self.class.send(:attr_accessor, n)\nend\nclass A < Object\n  include IM\n  def initialize = remember(:cfg)\nend\nA.new.cfg",
+        "module IM\n  def remember = singleton_class.attr_accessor(:cfg)\nend\nclass A < Object\n  include IM\n  def initialize = remember\nend\nA.new.cfg",
         // Written for another Ruby: a branch on the version.
         "if RUBY_VERSION >= \"9\"\n  \"hi\".shout\nend",
         // `define_method`'s block runs on an instance: its ivars are the

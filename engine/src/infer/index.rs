@@ -2178,7 +2178,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
     /// and the like in an instance method of a class: the object's class
     /// (this one or one below it) or the object itself gets the names, at
     /// run time. Names written out are the class's (maybe); a name computed
-    /// may be any.
+    /// may be any. In a module's instance method, `self` is whatever mixes
+    /// the module in: a class that extends it gets class methods
+    /// (`def class_attribute(n) = singleton_class.attr_accessor(n)`), an
+    /// includer's instances get instance methods.
     fn note_made_through_the_class(&mut self, call: &CallNode<'pr>, method: &str) {
         const MAKERS: &[&str] =
             &["define_method", "attr_reader", "attr_writer", "attr_accessor", "attr", "alias_method"];
@@ -2186,11 +2189,10 @@ impl<'pr> Walker<'_, 'pr, '_> {
         if !in_instance_method || !(MAKERS.contains(&method) || is_send(method)) {
             return;
         }
-        if !call.receiver().is_some_and(|receiver| through_the_class(&receiver))
-            || self.current().is_none_or(|c| c.is_module)
-        {
+        if !call.receiver().is_some_and(|receiver| through_the_class(&receiver)) {
             return;
         }
+        let Some(in_module) = self.current().map(|c| c.is_module) else { return };
         let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
         let Some((maker, names)) = maker_and_names(method, &arguments, MAKERS) else { return };
         let mut spelled = Vec::new();
@@ -2200,6 +2202,21 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 Some(name) => spelled.push(name),
                 None => computed = true,
             }
+        }
+        if in_module {
+            let mut prefixes: Vec<String> = spelled.iter().flat_map(|name| made_names(&maker, name)).collect();
+            if computed {
+                prefixes.push(String::new());
+            }
+            let Some(module) = self.current() else { return };
+            for prefix in prefixes {
+                let made = |side| MadeMethods { side, prefix: prefix.clone(), suffix: String::new() };
+                if !module.made_for_extenders.contains(&made(Side::Singleton)) {
+                    module.made_for_extenders.push(made(Side::Singleton));
+                }
+                module.make(made(Side::Instance));
+            }
+            return;
         }
         for name in spelled.iter().flat_map(|name| made_names(&maker, name)) {
             self.add_method(name, MethodEntry::Opaque, Side::Instance);
