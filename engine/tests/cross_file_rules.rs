@@ -197,6 +197,10 @@ fn undefined_method_judges_a_class_in_the_file_its_name_points_to() {
     let dir =
         project(&[("lib/shop/extras.rb", cart), ("lib/use.rb", call.replace("shop/cart", "shop/extras").as_str())]);
     assert_eq!(findings(dir.path(), "call.undefined-method"), []);
+    // Unless a namespace it is in is opened in its own file: `lib/shop.rb`
+    // holding `module Shop` and its classes.
+    let dir = project(&[("lib/shop.rb", cart), ("lib/use.rb", call.replace("shop/cart", "shop").as_str())]);
+    assert_eq!(findings(dir.path(), "call.undefined-method").len(), 2);
 }
 
 #[test]

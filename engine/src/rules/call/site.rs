@@ -152,10 +152,26 @@ pub fn surely_missing(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> bool
 fn defined_here(cx: &RuleContext<'_, '_>, class: &str) -> bool {
     let index = &cx.inference().index;
     let Some(user) = index.class_shape(class) else { return false };
-    cx.project.opened_in_own_file(class)
+    owned_namespace(cx, class)
         || user.written.iter().any(|(kind, _)| *kind == crate::model::classes::PendingKind::Superclass)
         || index.class_for_method(class, "initialize").is_some_and(|c| c.instance_methods.contains_key("initialize"))
         || (!index.defines_any_method(class) && !cx.project.opens_inside(class))
+}
+
+/// Is the class, or a namespace it is in, opened in the file its name
+/// points to (`Shop::Item` with `module Shop` in `lib/shop.rb`)? A
+/// library defining it would clash with that file on the load path.
+fn owned_namespace(cx: &RuleContext<'_, '_>, class: &str) -> bool {
+    let mut name = class;
+    loop {
+        if cx.project.opened_in_own_file(name) {
+            return true;
+        }
+        match name.rsplit_once("::") {
+            Some((namespace, _)) => name = namespace,
+            None => return false,
+        }
+    }
 }
 
 fn ancestry(cx: &RuleContext<'_, '_>, class: &str) -> Vec<String> {
