@@ -302,18 +302,23 @@ impl Server {
         self.stderr_log.lock().unwrap().clone()
     }
 
-    /// Stderr once it holds `needle`, or as it is after `ANSWER_TIMEOUT`.
+    /// Stderr once `done` holds of it, or as it is after `ANSWER_TIMEOUT`.
     /// A log line written before an answer may still be in the pipe when
     /// the answer is read: stdout and stderr are read on separate threads.
-    pub fn stderr_with(&self, needle: &str) -> String {
+    pub fn stderr_once(&self, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + ANSWER_TIMEOUT;
         loop {
             let stderr = self.stderr();
-            if stderr.contains(needle) || Instant::now() >= deadline {
+            if done(&stderr) || Instant::now() >= deadline {
                 return stderr;
             }
             thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    /// Stderr once it holds `needle` (see [`Server::stderr_once`]).
+    pub fn stderr_with(&self, needle: &str) -> String {
+        self.stderr_once(|stderr| stderr.contains(needle))
     }
 
     pub fn stdout_lines(&self) -> Vec<String> {

@@ -18,14 +18,8 @@ fn cache(result: &Value) -> &Value {
 /// How many workers the gateway has started, once `expected` have (or
 /// after a while: the log is read on its own thread, behind the answers).
 fn worker_starts(mcp: &Mcp, expected: usize) -> usize {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let starts = mcp.server.stderr().lines().filter(|line| line.contains("worker ready")).count();
-        if starts >= expected || Instant::now() >= deadline {
-            return starts;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let starts = |stderr: &str| stderr.lines().filter(|line| line.contains("worker ready")).count();
+    starts(&mcp.server.stderr_once(|stderr| starts(stderr) >= expected))
 }
 
 #[test]

@@ -2161,9 +2161,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
                 made
             });
             for made in named.chain(patterns) {
-                if !class.made_for_extenders.contains(&made) {
-                    class.made_for_extenders.push(made);
-                }
+                class.make_for_extenders(made);
             }
         }
         for mut made in made {
@@ -2211,9 +2209,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
             let Some(module) = self.current() else { return };
             for prefix in prefixes {
                 let made = |side| MadeMethods { side, prefix: prefix.clone(), suffix: String::new() };
-                if !module.made_for_extenders.contains(&made(Side::Singleton)) {
-                    module.made_for_extenders.push(made(Side::Singleton));
-                }
+                module.make_for_extenders(made(Side::Singleton));
                 module.make(made(Side::Instance));
             }
             return;
@@ -2368,9 +2364,7 @@ impl<'pr> Walker<'_, 'pr, '_> {
         }
         let Some(class) = self.current() else { return };
         for made in made {
-            if !class.made_for_extenders.contains(&made) {
-                class.made_for_extenders.push(made);
-            }
+            class.make_for_extenders(made);
         }
     }
 

@@ -284,6 +284,14 @@ impl UserClass {
         }
     }
 
+    /// Notes names its methods make for whatever extends it (see
+    /// `made_for_extenders`).
+    pub fn make_for_extenders(&mut self, made: MadeMethods) {
+        if !self.made_for_extenders.contains(&made) {
+            self.made_for_extenders.push(made);
+        }
+    }
+
     /// Is `method` among the names it is given at run time?
     pub fn makes(&self, side: Side, method: &str) -> bool {
         self.made_methods.iter().any(|made| made.covers(side, method))
