@@ -4,6 +4,7 @@
 
 mod rule_table;
 
+use rigor_engine::analysis::Settings;
 use rigor_engine::diagnostic::Severity;
 use rule_table::{analyse, check, of_rule, Firing};
 
@@ -337,6 +338,23 @@ fn wrong_arity() {
 }
 
 #[test]
+fn wrong_arity_says_the_counts_as_ruby_does() {
+    // Overloads taking 1, 2 and 1 (`Hash#fetch`) are 1..2; ranges that
+    // meet join, and apart they stay apart.
+    for (source, expected) in [
+        ("{ a: 1 }.fetch(:a, 1, 2)", "given 3, expected 1..2"),
+        ("[1].rotate(1, 2)", "given 2, expected 0..1"),
+        ("\"abc\".center", "given 0, expected 1..2"),
+        ("1.clamp(1, 2, 3)", "given 3, expected 1..2"),
+    ] {
+        let report = analyse(source, &Settings::default());
+        let found = of_rule(&report, "call.wrong-arity");
+        assert_eq!(found.len(), 1, "{source}: {:?}", report.diagnostics);
+        assert!(found[0].message.ends_with(expected), "{source}: {}", found[0].message);
+    }
+}
+
+#[test]
 fn argument_type_mismatch() {
     let firing: &[Firing] = &[
         // The reference's example.
@@ -351,6 +369,19 @@ fn argument_type_mismatch() {
         ("class Box\n  def center(x) = x\nend\n\"abc\".center(nil)", &[(4, 7)]),
         // `to_path` converts only where a path is taken.
         ("require \"pathname\"\n\"abc\".start_with?(Pathname.new(\"a\"))", &[(2, 7)]),
+        // Operators: only a number's coerce the argument, and only with
+        // an argument that has `coerce` (Ruby raises TypeError or
+        // ArgumentError on each).
+        ("\"total: \" + 3", &[(1, 11)]),
+        ("\"a\" + :b", &[(1, 5)]),
+        ("[1] + 1", &[(1, 5)]),
+        ("[1, 2] - nil", &[(1, 8)]),
+        ("\"ab\" * \"c\"", &[(1, 6)]),
+        ("Time.now - \"1\"", &[(1, 10)]),
+        ("1 + \"a\"", &[(1, 3)]),
+        ("1 < nil", &[(1, 3)]),
+        ("2 ** nil", &[(1, 3)]),
+        ("1.5 * \"a\"", &[(1, 5)]),
     ];
     let silent = &[
         // Written for another Ruby.
@@ -372,9 +403,15 @@ fn argument_type_mismatch() {
         "\"abc\".center(1.5)",
         "\"abc\".center(n)",
         "x = rand > 0.5 ? 1 : nil\n\"abc\".center(x)",
-        // Coercing operators leave it to the argument's `coerce`.
-        "1 + \"a\"",
-        "1 < nil",
+        // A number's operators leave it to the argument's `coerce`; every
+        // object answers an equality; `<=>` answers nil.
+        "1 + 2.5",
+        "require \"bigdecimal\"\n1 + BigDecimal(\"1\")",
+        "3 <=> \"a\"",
+        "1.5 <=> nil",
+        "\"a\" == 1",
+        "[1] != nil",
+        "class Meters\n  def coerce(n) = [Meters.new, self]\nend\n1 + \"a\"",
         "[1].push(nil)",
         "{ a: 1 }.fetch(:b, nil)",
         "\"a\".start_with?(\"a\", \"b\")",

@@ -96,7 +96,9 @@ fn accepts_class(cx: &RuleContext<'_, '_>, name: &str, class: &str, passing: Pas
         || (passing == Passing::Path && name == "String" && responds(cx, class, "to_path"))
 }
 
-fn responds(cx: &RuleContext<'_, '_>, class: &str, method: &str) -> bool {
+/// Whether instances of `class` may have `method` (signatures, methods
+/// Ruby defines at run time, or any project definition of the name).
+pub fn responds(cx: &RuleContext<'_, '_>, class: &str, method: &str) -> bool {
     cx.env.instance_method(class, method).is_some()
         || super::core_gaps::defined_at_run_time(&[class], crate::rules::project::Owner::Instance, method)
         || cx.project.defines_anywhere(method)

@@ -1,4 +1,4 @@
-use super::accepts::{rejects, Passing, PATH_TAKERS};
+use super::accepts::{rejects, responds, Passing, PATH_TAKERS};
 use super::callee::{resolve, Target};
 use super::site::shown;
 use crate::diagnostic::{EvidenceTier, Severity};
@@ -16,7 +16,7 @@ pub static RULE: RuleInfo = RuleInfo {
     does_not_fire_when: &[
         "the call is in a conditional on the Ruby running (`if RUBY_VERSION >= \"1.9\"`, `case RUBY_ENGINE`): each branch is written for some Ruby, maybe not the one the signatures describe",
         "the argument is untyped, a union, a class object, an array or hash (C functions often flatten them), or an instance of a project class (which may define conversions)",
-        "the method is a coercing operator (`+ - * / % ** < > <= >= <=>`): the argument's `coerce` decides",
+        "the method is an equality (`==`, `===`, `!=`), or an arithmetic or comparison operator (`+ - * / % ** < > <= >= <=>`) on a number given an argument with `coerce`: the argument decides",
         "the parameter is untyped, a type variable, `self`, `bool` (Ruby takes any object for truth), a literal type or an intersection",
         "the call passes a splat, keywords, a block argument or forwards (`...`), or the project redefines the method",
         "the file loads (itself or through the project files it requires) a library outside the project and Ruby's standard library: a gem may add or change methods of any class",
@@ -30,13 +30,17 @@ pub static RULE: RuleInfo = RuleInfo {
     check,
 };
 
-/// Operators whose argument may answer through `coerce`.
-const COERCING: &[&str] = &["+", "-", "*", "/", "%", "**", "<", ">", "<=", ">=", "<=>", "==", "===", "!="];
+/// Operators every object answers for any argument.
+const EQUALITIES: &[&str] = &["==", "===", "!=", "equal?", "eql?"];
+
+/// Operators a number hands to an argument of another class's `coerce`
+/// (`1 + BigDecimal("2")`). Elsewhere (`"total: " + 3`) nothing coerces.
+const COERCING: &[&str] = &["+", "-", "*", "/", "%", "**", "<", ">", "<=", ">=", "<=>"];
 
 fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
     for call in cx.calls_for_this_ruby() {
         let Some(positional) = &call.positional else { continue };
-        if positional.is_empty() || COERCING.contains(&&*call.method) {
+        if positional.is_empty() || EQUALITIES.contains(&&*call.method) {
             continue;
         }
         let Some(args) = positional.iter().map(|a| concrete_argument(cx, a)).collect::<Option<Vec<_>>>() else {
@@ -44,6 +48,9 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             continue;
         };
         let Some((receiver, Target::Signature { class, overloads, .. })) = resolve(cx, call) else { continue };
+        if COERCING.contains(&&*call.method) && coerced(cx, &receiver, &args) {
+            continue;
+        }
         let passing = if PATH_TAKERS.contains(&&*class) { Passing::Path } else { Passing::Argument };
         let mut applicable = 0;
         let mut culprit = None;
@@ -79,6 +86,14 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             .on_call(&receiver_type, &call.method),
         );
     }
+}
+
+/// Whether a number's operator may hand the arguments to their `coerce`.
+fn coerced(cx: &RuleContext<'_, '_>, receiver: &Type, args: &[Type]) -> bool {
+    let number = receiver
+        .class_name()
+        .is_none_or(|class| cx.inference().relation(class, "Numeric") != crate::infer::Relation::IsNot);
+    number && args.iter().any(|arg| arg.class_name().is_none_or(|class| responds(cx, class, "coerce")))
 }
 
 /// An argument's type when it is one concrete core scalar: `nil`, or a

@@ -54,7 +54,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             continue;
         }
         let receiver_type = shown(&receiver);
-        let expected = arities.iter().map(|a| describe(*a)).collect::<Vec<_>>().join(" or ");
+        let expected = merged(arities).into_iter().map(describe).collect::<Vec<_>>().join(" or ");
         out.push(
             Finding::new(
                 &RULE,
@@ -67,6 +67,25 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             .on_call(&receiver_type, &call.method),
         );
     }
+}
+
+/// The counts the overloads take, as few ranges as say them (`Hash#fetch`'s
+/// 1, 2 and 1 are `1..2`, as Ruby's own message puts it).
+fn merged(mut arities: Vec<Arity>) -> Vec<Arity> {
+    arities.sort();
+    let mut ranges: Vec<Arity> = Vec::with_capacity(arities.len());
+    for (min, max) in arities {
+        match ranges.last_mut() {
+            Some((_, last)) if last.is_none_or(|last| min <= last + 1) => {
+                *last = match (*last, max) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
+            }
+            _ => ranges.push((min, max)),
+        }
+    }
+    ranges
 }
 
 fn describe((min, max): Arity) -> String {
