@@ -355,6 +355,51 @@ fn wrong_arity_says_the_counts_as_ruby_does() {
 }
 
 #[test]
+fn wrong_arity_judges_keywords_as_ruby_3_binds_them() {
+    // Each checked against Ruby 3.1: a finding where it raises
+    // ArgumentError, with the words it says; silence where it runs (and
+    // where the keys are not plain symbols, which is not judged).
+    let class = "class K\n  def initialize(name:, price: 0) = nil\n  def tag(label, color: 1) = label\n  def rate(r:, floor: nil, **opts) = r\n  def plain(h) = h\n  def none(**nil) = 1\n  def opt(a, b = {}) = a\nend\n";
+    let cases: &[(&str, Option<&str>)] = &[
+        ("K.new(name: 1, cost: 3)", Some("unknown keyword: :cost (it takes name:, price:)")),
+        ("K.new(price: 2)", Some("missing keyword: :name")),
+        ("K.new", Some("missing keyword: :name")),
+        ("K.new(\"c\", 2)", Some("given 2, expected 0; required keyword: name")),
+        ("K.new(name: 1).tag(\"x\", colour: 2)", Some("unknown keyword: :colour (it takes color:)")),
+        ("K.new(name: 1).tag(label: \"x\")", Some("given 0, expected 1")),
+        ("K.new(name: 1).tag(\"x\", a: 1, b: 2)", Some("unknown keywords: :a, :b (it takes color:)")),
+        ("K.new(name: 1).rate(0.5)", Some("given 1, expected 0; required keyword: r")),
+        ("K.new(name: 1).plain(1, a: 2)", Some("given 2, expected 1")),
+        ("K.new(name: 1).none(a: 1)", Some("no keywords accepted")),
+        ("K.new(name: 1).tag(\"x\", {color: 2})", Some("given 2, expected 1")),
+        ("K.new(name: 1, price: 2)", None),
+        ("K.new(price: 2, name: 1)", None),
+        ("K.new(name: 1).tag(\"x\", color: 2)", None),
+        ("K.new(name: 1).rate(r: 1, anything: 2)", None),
+        ("K.new(name: 1).plain(a: 2)", None),
+        ("K.new(name: 1).plain(\"a\": 2, \"b-c\": 3)", None),
+        ("K.new(name: 1).opt(1, x: 2)", None),
+        ("o = { name: 1 }\nK.new(**o)", None),
+        ("K.new(\"name\" => 1)", None),
+        ("k = :name\nK.new(k => 1)", None),
+        ("K.new(name: 1).none", None),
+        ("def pr = proc { 1 }\nK.new(name: 1).rate(r: 1, &pr)", None),
+    ];
+    for (call, expected) in cases {
+        let source = format!("{class}{call}");
+        let report = analyse(&source, &Settings::default());
+        let found = of_rule(&report, "call.wrong-arity");
+        match expected {
+            Some(expected) => {
+                assert_eq!(found.len(), 1, "{call}: {:?}", report.diagnostics);
+                assert!(found[0].message.ends_with(expected), "{call}: {}", found[0].message);
+            }
+            None => assert!(found.is_empty(), "{call}: {:?}", found),
+        }
+    }
+}
+
+#[test]
 fn argument_type_mismatch() {
     let firing: &[Firing] = &[
         // The reference's example.

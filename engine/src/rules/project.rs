@@ -102,9 +102,8 @@ pub struct DefShape {
     /// The class as the file spells it in full (`Shop::Price`).
     pub class: String,
     pub side: Owner,
-    /// Fewest and most positional arguments (`None`: any number); `None`
-    /// when it forwards (`...`).
-    pub arity: Option<(usize, Option<usize>)>,
+    /// The arguments it takes; `None` when it forwards (`...`).
+    pub arity: Option<crate::syntax::arity::DefArity>,
     /// Private or protected where it is defined (or in a `class << self`
     /// body that changes visibility).
     pub restricted: bool,
@@ -943,7 +942,7 @@ impl Collector {
             _ => false,
         };
         let conditional = !self.direct_defs.last().is_some_and(|direct| direct.contains(&offset));
-        let arity = crate::syntax::positional_arity(node);
+        let arity = crate::syntax::arity::DefArity::of(node);
         let shape = DefShape { class: class.clone(), side, arity, restricted, conditional };
         self.facts.def_shapes.entry(method.to_string()).or_default().push(shape);
     }

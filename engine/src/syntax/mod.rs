@@ -1,5 +1,6 @@
 //! Parsing with Prism, and the small syntactic questions rules ask about nodes.
 
+pub mod arity;
 pub mod node_kind;
 pub mod version;
 pub mod walk;
@@ -363,18 +364,6 @@ pub fn node_clone<'pr>(node: &Node<'pr>) -> Node<'pr> {
 
 /// Fewest and most positional arguments a `def` takes (`None`: no upper
 /// bound); `None` when it forwards (`...`), which takes any.
-pub fn positional_arity(def: &ruby_prism::DefNode<'_>) -> Option<(usize, Option<usize>)> {
-    let Some(parameters) = def.parameters() else { return Some((0, Some(0))) };
-    if matches!(parameters.keyword_rest(), Some(ruby_prism::Node::ForwardingParameterNode { .. })) {
-        return None;
-    }
-    let min = parameters.requireds().len() + parameters.posts().len();
-    let max = match parameters.rest() {
-        Some(_) => None,
-        None => Some(min + parameters.optionals().len()),
-    };
-    Some((min, max))
-}
 
 #[cfg(test)]
 mod tests {

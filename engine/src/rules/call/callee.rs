@@ -8,14 +8,15 @@ use super::site::{is_exact, owner_of, receiver_class, trusted_receiver, Call};
 use crate::infer::{Callee, Side};
 use crate::rbs::ast::MethodType;
 use crate::rules::RuleContext;
+use crate::syntax::arity::DefArity;
 use crate::types::Type;
 
 pub enum Target<'c> {
     /// Signature overloads, with the receiver's class and side.
     Signature { class: String, side: Side, overloads: &'c [MethodType] },
     /// The project's only definition of the method, in this file or
-    /// another: the fewest and most positional arguments it takes.
-    Def((usize, Option<usize>)),
+    /// another: the arguments it takes.
+    Def(DefArity),
 }
 
 /// What a call with a written receiver (or an implicit `self` in a method
@@ -96,7 +97,7 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             }
             let def = node.as_def_node()?;
             let own_name = crate::syntax::name(def.name());
-            let arity = crate::syntax::positional_arity(&def)?;
+            let arity = crate::syntax::arity::DefArity::of(&def)?;
             (own_name == call.method && single_def(cx, &call.method)).then_some((ty, Target::Def(arity)))
         }
         Callee::External(id) => {
@@ -113,7 +114,7 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             {
                 return None;
             }
-            Some((ty, Target::Def(shape.arity?)))
+            Some((ty, Target::Def(shape.arity.clone()?)))
         }
         _ => None,
     }
@@ -230,7 +231,7 @@ fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Optio
         Callee::Rbs(_) => {}
         Callee::Def(id) => {
             let def = inference.index.def(id).node.as_def_node()?;
-            let arity = crate::syntax::positional_arity(&def)?;
+            let arity = crate::syntax::arity::DefArity::of(&def)?;
             return single_def(cx, "new").then_some((ty, Target::Def(arity)));
         }
         _ => return None,
@@ -257,7 +258,7 @@ fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Optio
                 && !cx.project.defined_dynamically("initialize")
                 && !cx.project.defined_dynamically("new")
                 && [class, &**owner].iter().all(|c| !cx.project.is_spread(c) && !cx.project.any_dynamic(&[c]));
-            let arity = crate::syntax::positional_arity(&def)?;
+            let arity = crate::syntax::arity::DefArity::of(&def)?;
             sure.then_some((ty, Target::Def(arity)))
         }
         Callee::External(id) => {
@@ -272,7 +273,7 @@ fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Optio
                 && !cx.project.defined_dynamically("initialize")
                 && !cx.project.defined_dynamically("new")
                 && [class, &*owner].iter().all(|c| !cx.project.is_spread(c) && !cx.project.any_dynamic(&[c]));
-            sure.then_some((ty, Target::Def(shape.arity?)))
+            sure.then_some((ty, Target::Def(shape.arity.clone()?)))
         }
         _ => None,
     }

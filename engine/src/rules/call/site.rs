@@ -19,6 +19,9 @@ pub struct Call<'pr> {
     pub receiver: Option<Node<'pr>>,
     /// Plain positional arguments, when every argument is one.
     pub positional: Option<Vec<Node<'pr>>>,
+    /// Plain positional arguments and then literal keywords (`f(a, k: 1)`),
+    /// when that is the whole argument list: how many before, and the names.
+    pub keyworded: Option<(usize, Vec<String>)>,
 }
 
 impl<'pr> Call<'pr> {
@@ -26,21 +29,20 @@ impl<'pr> Call<'pr> {
         let call = node.as_call_node()?;
         let anchor = start(&call.message_loc()?);
         let arguments: Vec<Node<'pr>> = call.arguments().map(|a| a.arguments().iter().collect()).unwrap_or_default();
-        let plain = arguments.iter().all(|a| {
-            !matches!(
-                a,
-                Node::SplatNode { .. }
-                    | Node::KeywordHashNode { .. }
-                    | Node::BlockArgumentNode { .. }
-                    | Node::ForwardingArgumentsNode { .. }
-            )
-        });
+        let plain = arguments.iter().all(is_plain);
         let block_pass = matches!(call.block(), Some(Node::BlockArgumentNode { .. }));
+        let keyworded = match arguments.split_last() {
+            Some((Node::KeywordHashNode { .. }, before)) if !block_pass && before.iter().all(is_plain) => {
+                literal_keywords(arguments.last()?).map(|names| (before.len(), names))
+            }
+            _ => None,
+        };
         Some(Call {
             method: crate::syntax::name_text(call.name()),
             anchor,
             receiver: call.receiver(),
             positional: (plain && !block_pass).then_some(arguments),
+            keyworded,
             node: call,
         })
     }
@@ -54,6 +56,29 @@ impl<'pr> Call<'pr> {
     pub fn is_safe_navigation(&self) -> bool {
         self.node.is_safe_navigation()
     }
+}
+
+/// An argument that is one value: not a splat, keywords, a block or `...`.
+fn is_plain(argument: &Node<'_>) -> bool {
+    !matches!(
+        argument,
+        Node::SplatNode { .. }
+            | Node::KeywordHashNode { .. }
+            | Node::BlockArgumentNode { .. }
+            | Node::ForwardingArgumentsNode { .. }
+    )
+}
+
+/// The names of `k: v` keywords, when each key is a plain symbol (no
+/// `**opts`, no string or computed key).
+fn literal_keywords(keywords: &Node<'_>) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    for element in keywords.as_keyword_hash_node()?.elements().iter() {
+        let key = element.as_assoc_node()?.key();
+        let symbol = key.as_symbol_node()?;
+        names.push(String::from_utf8(symbol.unescaped().to_vec()).ok()?);
+    }
+    Some(names)
 }
 
 /// The class whose methods a single-class type answers to, and on which
