@@ -1306,6 +1306,26 @@ mod tests {
     }
 
     #[test]
+    fn a_did_you_mean_follows_the_methods_other_files_give_the_class() {
+        // The suggestion reads the class's whole method tables, not the
+        // missing name alone: a method another file adds must change it
+        // warm as cold, though the file calling it did not change.
+        let dir = tempfile::tempdir().expect("scratch");
+        let root = dir.path();
+        let write = |name: &str, text: &str| std::fs::write(root.join(name), text).expect("write");
+        write("a.rb", "class Cart < Object\n  def total = 1\nend\n");
+        write("b.rb", "class Cart\n  def count = 2\nend\n");
+        write("c.rb", "class Use\n  def m = Cart.new.totl\nend\n");
+        let mut warm = Workspace::with_capacity(100);
+        let answer = checked(&mut warm, root);
+        assert!(answer.contains("did you mean `total`?"), "{answer}");
+        write("b.rb", "class Cart\n  def count = 2\n  def tot = 3\nend\n");
+        let answer = checked(&mut warm, root);
+        assert!(answer.contains("did you mean `total` or `tot`?"), "{answer}");
+        assert_eq!(answer, checked(&mut Workspace::with_capacity(100), root));
+    }
+
+    #[test]
     fn a_command_takes_the_kept_parse_of_the_bytes_it_read_once_and_types_as_on_a_fresh_one() {
         let dir = tempfile::tempdir().expect("scratch");
         let root = dir.path();

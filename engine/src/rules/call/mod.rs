@@ -10,6 +10,7 @@ pub mod raise_non_exception;
 pub mod self_undefined_method;
 pub mod site;
 pub mod stdlib_methods;
+pub mod suggest;
 pub mod undefined_method;
 pub mod unresolved_toplevel;
 pub mod wrong_arity;

@@ -199,7 +199,7 @@ fn owned_namespace(cx: &RuleContext<'_, '_>, class: &str) -> bool {
     }
 }
 
-fn ancestry(cx: &RuleContext<'_, '_>, class: &str) -> Vec<String> {
+pub(super) fn ancestry(cx: &RuleContext<'_, '_>, class: &str) -> Vec<String> {
     let mut chain: Vec<String> = vec![class.to_string()];
     chain.extend(cx.inference().index.ancestor_names(cx.env, class).iter().map(|a| a.to_string()));
     chain

@@ -1,4 +1,5 @@
 use super::site::{guarded_elsewhere, receiver_class, shown, surely_missing, trusted_receiver};
+use super::suggest::near_names;
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 
@@ -45,9 +46,12 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             continue;
         }
         let receiver_type = shown(&ty);
-        out.push(
-            Finding::new(&RULE, call.anchor, format!("undefined method `{}` for {receiver_type}", call.method))
-                .on_call(&receiver_type, &call.method),
-        );
+        let mut message = format!("undefined method `{}` for {receiver_type}", call.method);
+        let near = near_names(cx, &ty, &call.method);
+        if !near.is_empty() {
+            let listed = near.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ");
+            message += &format!(" (did you mean {listed}?)");
+        }
+        out.push(Finding::new(&RULE, call.anchor, message).on_call(&receiver_type, &call.method));
     }
 }
