@@ -674,6 +674,10 @@ pub enum Visibility {
     Public,
     Private,
     Protected,
+    /// Public unless a visibility change that may or may not run did
+    /// (`private unless ENV["X"]`, `send(:private)`): inference takes it
+    /// as public (callers anywhere), rules as restricted.
+    Unsure,
 }
 
 /// One class or module body being read.
@@ -684,6 +688,8 @@ struct BodyScope {
     /// Offsets of the body's own statements: a `private` anywhere else
     /// (`private if ENV["X"]`, in a `begin`) may not run.
     statements: HashSet<(usize, usize)>,
+    /// Such a `private` was seen: every public def of the body may not be.
+    unsure: bool,
 }
 
 /// Where a class body's own statements start and end (a modifier `if`
@@ -709,7 +715,12 @@ impl VisibilityScan {
         self.scopes.push(scope);
         walk(self);
         if let Some(Some(done)) = self.scopes.pop() {
-            self.out.extend(done.defs.into_iter().filter(|d| d.2 != Visibility::Public).map(|d| (d.1, d.2)));
+            let unsure = done.unsure;
+            self.out.extend(done.defs.into_iter().filter_map(|(_, offset, made)| match made {
+                Visibility::Public if unsure => Some((offset, Visibility::Unsure)),
+                Visibility::Public => None,
+                made => Some((offset, made)),
+            }));
         }
     }
 
@@ -724,14 +735,22 @@ impl<'pr> Visit<'pr> for VisibilityScan {
     }
 
     fn visit_class_node(&mut self, class: &ruby_prism::ClassNode<'pr>) {
-        let scope =
-            BodyScope { default: Visibility::Public, defs: Vec::new(), statements: statements_of(class.body()) };
+        let scope = BodyScope {
+            default: Visibility::Public,
+            defs: Vec::new(),
+            statements: statements_of(class.body()),
+            unsure: false,
+        };
         self.in_scope(Some(scope), |scan| ruby_prism::visit_class_node(scan, class));
     }
 
     fn visit_module_node(&mut self, module: &ruby_prism::ModuleNode<'pr>) {
-        let scope =
-            BodyScope { default: Visibility::Public, defs: Vec::new(), statements: statements_of(module.body()) };
+        let scope = BodyScope {
+            default: Visibility::Public,
+            defs: Vec::new(),
+            statements: statements_of(module.body()),
+            unsure: false,
+        };
         self.in_scope(Some(scope), |scan| ruby_prism::visit_module_node(scan, module));
     }
 
@@ -764,6 +783,17 @@ impl<'pr> Visit<'pr> for VisibilityScan {
         let location = call.as_node().location();
         let span = (location.start() as usize, location.end() as usize);
         let own_statement = self.body().is_some_and(|body| body.statements.contains(&span));
+        let on_self = matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
+        // One that may not run, or is sent (`send(:private)`).
+        let sent = matches!(&*method, "send" | "__send__" | "public_send")
+            && call.arguments().and_then(|a| a.arguments().iter().next()).is_some_and(|first| {
+                super::index::literal_name(&first).is_none_or(|n| matches!(n.as_str(), "private" | "protected"))
+            });
+        if on_self && ((visibility && !own_statement && method != "public") || sent) {
+            if let Some(scope) = self.body() {
+                scope.unsure = true;
+            }
+        }
         if !visibility || call.receiver().is_some() || !own_statement {
             return ruby_prism::visit_call_node(self, call);
         }

@@ -83,6 +83,18 @@ pub struct ProjectFacts {
     /// Modules mixed into single objects (`obj.extend(Comparable)`): a
     /// library module's methods answer ahead of the object's class.
     objects_extended: HashSet<String>,
+    /// Modules included or prepended into classes no name shows (a hook's
+    /// `base.include(M)`, `singleton_class.prepend(M)`, `k.include(M)` in
+    /// a loop), as written: they answer ahead of some class's own methods.
+    #[serde(default)]
+    mixed_into_unnamed: HashSet<String>,
+    /// Some module so mixed in is computed (`sub.prepend(Lenient.for(x))`).
+    #[serde(default)]
+    computed_into_unnamed: bool,
+    /// Modules prepended to a named class (in its body or from outside),
+    /// by target as written: they answer ahead of the class's own `def`s.
+    #[serde(default)]
+    prepended: HashMap<String, HashSet<String>>,
     /// Last segments of classes a constant names again (`Bar = Foo`):
     /// `class Bar` reopens `Foo` under another name.
     class_aliases: HashSet<String>,
@@ -130,6 +142,8 @@ impl ProjectFacts {
             restricted: hidden_defs(parsed),
             singleton_restricted: false,
             direct_defs: Vec::new(),
+            surely_opened: surely_opened(&parsed.root()),
+            maybe_opened: 0,
             removed_here: Vec::new(),
         };
         collector.visit(&parsed.root());
@@ -228,7 +242,7 @@ impl ProjectFacts {
     /// note by name. (One file's facts, before merging.)
     pub fn shape_text(&self) -> String {
         format!(
-            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
             self.files_opening,
             self.in_own_file,
             self.dynamic_classes,
@@ -238,6 +252,9 @@ impl ProjectFacts {
             self.loads,
             self.native,
             self.objects_extended,
+            self.mixed_into_unnamed,
+            self.computed_into_unnamed,
+            self.prepended,
             self.class_aliases,
             self.evaluates_strings,
             self.defines_on_unknown
@@ -267,6 +284,12 @@ impl ProjectFacts {
     /// Modules the project mixes into single objects, as written.
     pub fn objects_extended(&self) -> impl Iterator<Item = &String> {
         self.objects_extended.iter()
+    }
+
+    /// Modules the project includes or prepends into classes no name
+    /// shows, as written; `None` when one is computed (any module).
+    pub fn mixed_into_unnamed(&self) -> Option<impl Iterator<Item = &String>> {
+        (!self.computed_into_unnamed).then(|| self.mixed_into_unnamed.iter())
     }
 
     /// Does a constant name this class (its last segment) again, so that a
@@ -343,6 +366,11 @@ impl ProjectFacts {
         self.removed.extend(other.removed);
         self.private_computed |= other.private_computed;
         self.objects_extended.extend(other.objects_extended);
+        self.mixed_into_unnamed.extend(other.mixed_into_unnamed);
+        self.computed_into_unnamed |= other.computed_into_unnamed;
+        for (target, modules) in other.prepended {
+            self.prepended.entry(target).or_default().extend(modules);
+        }
         self.class_aliases.extend(other.class_aliases);
         self.evaluates_strings |= other.evaluates_strings;
         self.defines_on_unknown |= other.defines_on_unknown;
@@ -356,6 +384,29 @@ impl ProjectFacts {
     /// object (singleton), as written.
     pub fn mixins_of(&self, class: &str, side: Owner) -> impl Iterator<Item = &String> {
         self.mixins.get(&(class.to_string(), side)).into_iter().flatten()
+    }
+
+    /// Modules prepended to `class`, in its body or from outside, matched
+    /// by the last segment of the name (`Bag.prepend(M)` in `module Shop`
+    /// is `Shop::Bag`'s).
+    pub fn prepended_to<'s>(&'s self, class: &'s str) -> impl Iterator<Item = &'s String> {
+        let tail = constant_tail(class);
+        self.prepended.iter().filter(move |(target, _)| constant_tail(target) == tail).flat_map(|(_, modules)| modules)
+    }
+
+    /// Every module the project mixes into some class on `side`.
+    pub fn modules_mixed(&self, side: Owner) -> impl Iterator<Item = &String> {
+        self.mixins.iter().filter(move |((_, on), _)| *on == side).flat_map(|(_, modules)| modules)
+    }
+
+    /// Modules mixed into `class` on `side` anywhere, matched by the last
+    /// segment of the name as [`Self::prepended_to`] is.
+    pub fn mixed_into<'s>(&'s self, class: &'s str, side: Owner) -> impl Iterator<Item = &'s String> {
+        let tail = constant_tail(class);
+        self.mixins
+            .iter()
+            .filter(move |((target, on), _)| *on == side && constant_tail(target) == tail)
+            .flat_map(|(_, modules)| modules)
     }
 
     /// Does some project class inherit from this one (matched by the last
@@ -485,6 +536,18 @@ impl<'a> FactsReader<'a> {
         self.facts.mixins_of(class, side)
     }
 
+    pub fn prepended_to(&self, class: &'a str) -> impl Iterator<Item = &'a String> {
+        self.facts.prepended_to(class)
+    }
+
+    pub fn modules_mixed(&self, side: Owner) -> impl Iterator<Item = &'a String> {
+        self.facts.modules_mixed(side)
+    }
+
+    pub fn mixed_into(&self, class: &'a str, side: Owner) -> impl Iterator<Item = &'a String> {
+        self.facts.mixed_into(class, side)
+    }
+
     pub fn has_subclasses(&self, class: &str) -> bool {
         self.facts.has_subclasses(class)
     }
@@ -528,6 +591,10 @@ impl<'a> FactsReader<'a> {
 
     pub fn objects_extended(&self) -> impl Iterator<Item = &String> {
         self.facts.objects_extended()
+    }
+
+    pub fn mixed_into_unnamed(&self) -> Option<impl Iterator<Item = &'a String>> {
+        self.facts.mixed_into_unnamed()
     }
 
     pub fn any_dynamic(&self, classes: &[&str]) -> bool {
@@ -647,6 +714,12 @@ struct Collector {
     /// For each class body being read (innermost last), the offsets of
     /// the `def`s that are its own statements (see [`DefShape::conditional`]).
     direct_defs: Vec<HashSet<usize>>,
+    /// Class and module bodies that surely run when the file loads (see
+    /// [`surely_opened`]), by offset.
+    surely_opened: HashSet<usize>,
+    /// How many bodies being read may not run (`if defined?(X)` around
+    /// `class Item`): every `def` in them is conditional.
+    maybe_opened: usize,
     /// Names given to `undef_method` or `remove_method`.
     removed_here: Vec<String>,
 }
@@ -708,7 +781,10 @@ impl Collector {
                 self.facts.subclassed.insert(constant_tail(&written).to_string());
             }
         }
-        if STRING_EVALS.contains(&&*method) && call.block().is_none() {
+        // ERB's `def_method(klass, "name(args)")` compiles a template into
+        // a method of any class.
+        let compiles_template = method == "def_method" && call.receiver().is_some() && call.block().is_none();
+        if (STRING_EVALS.contains(&&*method) && call.block().is_none()) || compiles_template {
             self.facts.evaluates_strings = true;
             self.string_eval(call, &method);
             return;
@@ -833,6 +909,63 @@ fn own_defs(body: &Node<'_>) -> HashSet<usize> {
     out
 }
 
+/// The class and module bodies a file surely opens when it loads: its own
+/// statements, and theirs within such bodies, up to a statement that may
+/// end the file early (`return unless defined?(X)`). One in an `if`, a
+/// `begin`, a block or a method may never be opened.
+fn surely_opened(root: &Node<'_>) -> HashSet<usize> {
+    fn statements<'pr>(body: Option<Node<'pr>>) -> Vec<Node<'pr>> {
+        match body {
+            Some(body) => match body.as_statements_node() {
+                Some(list) => list.body().iter().collect(),
+                None => vec![body],
+            },
+            None => Vec::new(),
+        }
+    }
+    fn walk(list: Vec<Node<'_>>, out: &mut HashSet<usize>, top: bool) {
+        for statement in list {
+            match &statement {
+                Node::ClassNode { .. } => {
+                    out.insert(statement.location().start() as usize);
+                    walk(statements(statement.as_class_node().and_then(|c| c.body())), out, false);
+                }
+                Node::ModuleNode { .. } => {
+                    out.insert(statement.location().start() as usize);
+                    walk(statements(statement.as_module_node().and_then(|m| m.body())), out, false);
+                }
+                // A file may stop loading here.
+                _ if top && may_return(&statement) => return,
+                _ => {}
+            }
+        }
+    }
+    /// `return`, or an `if`/`unless` with one among its own statements.
+    fn may_return(statement: &Node<'_>) -> bool {
+        let returns = |body: Option<ruby_prism::StatementsNode<'_>>| {
+            body.is_some_and(|list| list.body().iter().any(|s| matches!(s, Node::ReturnNode { .. })))
+        };
+        match statement {
+            Node::ReturnNode { .. } => true,
+            Node::IfNode { .. } => {
+                let node = statement.as_if_node().expect("an if");
+                returns(node.statements()) || node.subsequent().is_some_and(|other| may_return(&other))
+            }
+            Node::ElseNode { .. } => returns(statement.as_else_node().expect("an else").statements()),
+            Node::UnlessNode { .. } => {
+                let node = statement.as_unless_node().expect("an unless");
+                returns(node.statements()) || node.else_clause().is_some_and(|other| returns(other.statements()))
+            }
+            _ => false,
+        }
+    }
+    let mut out = HashSet::default();
+    if let Some(program) = root.as_program_node() {
+        walk(program.statements().body().iter().collect(), &mut out, true);
+    }
+    out
+}
+
 /// The file's `def`s that are not public (the scan is skipped where no
 /// word could make one so).
 fn hidden_defs(parsed: &ParsedFile<'_>) -> HashMap<usize, crate::infer::Visibility> {
@@ -941,7 +1074,8 @@ impl Collector {
             (None, Owner::Singleton) => self.singleton_restricted,
             _ => false,
         };
-        let conditional = !self.direct_defs.last().is_some_and(|direct| direct.contains(&offset));
+        let conditional =
+            self.maybe_opened > 0 || !self.direct_defs.last().is_some_and(|direct| direct.contains(&offset));
         let arity = crate::syntax::arity::DefArity::of(node);
         let shape = DefShape { class: class.clone(), side, arity, restricted, conditional };
         self.facts.def_shapes.entry(method.to_string()).or_default().push(shape);
@@ -1027,16 +1161,29 @@ impl Collector {
         if written.iter().any(|m| constant_tail(m) == "Singleton") {
             self.facts.made_private.insert("new".to_string());
         }
+        let on_self = matches!(call.receiver(), None | Some(Node::SelfNode { .. }));
+        // In a block run on a class (`Bag.class_eval { include M }`): that
+        // class's, or, on one no name shows, some class's.
+        let block_self = self.block_selves.iter().rev().find(|s| **s != BlockSelf::Kept).cloned();
         let on_object =
-            call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. }) && constant_path_text(&r).is_none());
-        if on_object && method == "extend" {
+            call.receiver().is_some_and(|r| !matches!(r, Node::SelfNode { .. }) && constant_path_text(&r).is_none())
+                || (on_self && block_self == Some(BlockSelf::Unnamed));
+        if on_object {
             let modules = written.iter().map(|m| m.trim_start_matches("::").to_string());
-            self.facts.objects_extended.extend(modules);
+            match method {
+                "extend" => self.facts.objects_extended.extend(modules),
+                _ => self.facts.mixed_into_unnamed.extend(modules),
+            }
+            if written.len() < arguments.len() {
+                self.facts.computed_into_unnamed = true;
+            }
         }
-        let target = match call.receiver() {
-            None if self.lexical.is_empty() && self.blocks == 0 => Some("Object".to_string()),
-            None | Some(Node::SelfNode { .. }) => self.lexical.last().map(|(class, _)| class.clone()),
-            Some(receiver) => constant_path_text(&receiver).map(|w| w.trim_start_matches("::").to_string()),
+        let target = match (call.receiver(), block_self) {
+            (_, Some(BlockSelf::On(class))) if on_self => Some(class),
+            (_, Some(BlockSelf::Unnamed)) if on_self => None,
+            (None, _) if self.lexical.is_empty() && self.blocks == 0 => Some("Object".to_string()),
+            (None | Some(Node::SelfNode { .. }), _) => self.lexical.last().map(|(class, _)| class.clone()),
+            (Some(receiver), _) => constant_path_text(&receiver).map(|w| w.trim_start_matches("::").to_string()),
         };
         let Some(target) = target else { return };
         let side = if method == "extend" { Owner::Singleton } else { Owner::Instance };
@@ -1052,6 +1199,9 @@ impl Collector {
             match constant_path_text(argument) {
                 Some(module) => {
                     let module = module.trim_start_matches("::").to_string();
+                    if method == "prepend" {
+                        self.facts.prepended.entry(target.clone()).or_default().insert(module.clone());
+                    }
                     self.facts.mixins.entry((target.clone(), side)).or_default().insert(module);
                 }
                 None => {
@@ -1211,11 +1361,14 @@ impl<'pr> Visit<'pr> for Collector {
         let entered = self.enter(constant_path_text(&node.constant_path()), false);
         let (side, blocks) = (self.side, self.blocks);
         (self.side, self.blocks) = (Owner::Instance, if entered { 0 } else { blocks + 1 });
+        let maybe = !self.surely_opened.contains(&(node.as_node().location().start() as usize));
+        self.maybe_opened += maybe as usize;
         self.direct_defs.push(node.body().map(|body| own_defs(&body)).unwrap_or_default());
         if let Some(body) = node.body() {
             self.visit(&body);
         }
         self.direct_defs.pop();
+        self.maybe_opened -= maybe as usize;
         (self.side, self.blocks) = (side, blocks);
         if entered {
             self.lexical.pop();
@@ -1226,9 +1379,12 @@ impl<'pr> Visit<'pr> for Collector {
         let entered = self.enter(constant_path_text(&node.constant_path()), true);
         let (side, blocks) = (self.side, self.blocks);
         (self.side, self.blocks) = (Owner::Instance, if entered { 0 } else { blocks + 1 });
+        let maybe = !self.surely_opened.contains(&(node.as_node().location().start() as usize));
+        self.maybe_opened += maybe as usize;
         if let Some(body) = node.body() {
             self.visit(&body);
         }
+        self.maybe_opened -= maybe as usize;
         (self.side, self.blocks) = (side, blocks);
         if entered {
             self.lexical.pop();

@@ -25,11 +25,11 @@ pub enum Keywords {
 /// What is wrong with an argument list, as Ruby's ArgumentError says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mismatch {
-    /// Too few or too many positional arguments (with the required
-    /// keywords none were given for, as Ruby adds them).
+    /// Too few or too many positional arguments (with every required
+    /// keyword, as Ruby adds them, given or not).
     Count {
         given: usize,
-        missing_keywords: Vec<String>,
+        required_keywords: Vec<String>,
     },
     Unknown(Vec<String>),
     Missing(Vec<String>),
@@ -92,9 +92,7 @@ impl DefArity {
             _ => &[],
         };
         if given < min || max.is_some_and(|max| given > max) {
-            // Ruby names the required keywords only when none were given.
-            let missing_keywords = if keywords.is_none() { required.to_vec() } else { Vec::new() };
-            return Some(Mismatch::Count { given, missing_keywords });
+            return Some(Mismatch::Count { given, required_keywords: required.to_vec() });
         }
         let Keywords::Named { required, optional, rest } = &self.keywords else { return None };
         let given_names = keywords.unwrap_or_default();
@@ -102,8 +100,14 @@ impl DefArity {
         if !missing.is_empty() {
             return Some(Mismatch::Missing(missing));
         }
-        let unknown: Vec<String> =
-            given_names.iter().filter(|k| !required.contains(k) && !optional.contains(k)).cloned().collect();
+        // A key given twice is named once, where it was given last (as Ruby
+        // keeps it).
+        let unknown: Vec<String> = given_names
+            .iter()
+            .enumerate()
+            .filter(|(at, k)| !required.contains(k) && !optional.contains(k) && !given_names[at + 1..].contains(k))
+            .map(|(_, k)| k.clone())
+            .collect();
         (!unknown.is_empty() && !rest).then_some(Mismatch::Unknown(unknown))
     }
 }
@@ -132,13 +136,21 @@ mod tests {
         assert_eq!(item.refuses(0, Some(&names(&["price"]))), Some(Mismatch::Missing(names(&["name"]))));
         assert_eq!(item.refuses(0, Some(&names(&["name", "cost"]))), Some(Mismatch::Unknown(names(&["cost"]))));
         assert_eq!(item.refuses(0, None), Some(Mismatch::Missing(names(&["name"]))));
-        assert_eq!(item.refuses(2, None), Some(Mismatch::Count { given: 2, missing_keywords: names(&["name"]) }));
+        assert_eq!(item.refuses(2, None), Some(Mismatch::Count { given: 2, required_keywords: names(&["name"]) }));
         // Keywords never fill a positional parameter of a method that takes keywords.
         let tag = arity("def tag(label, color: 1) = nil").unwrap();
         assert_eq!(
             tag.refuses(0, Some(&names(&["label"]))),
-            Some(Mismatch::Count { given: 0, missing_keywords: vec![] })
+            Some(Mismatch::Count { given: 0, required_keywords: vec![] })
         );
+        let both = arity("def m(a, name:, b:) = a").unwrap();
+        let required = names(&["name", "b"]);
+        assert_eq!(
+            both.refuses(0, Some(&names(&["name"]))),
+            Some(Mismatch::Count { given: 0, required_keywords: required })
+        );
+        let tag = arity("def tag(x: 1) = x").unwrap();
+        assert_eq!(tag.refuses(0, Some(&names(&["y", "z", "y"]))), Some(Mismatch::Unknown(names(&["z", "y"]))));
         // `**rest` takes any keyword.
         let open = arity("def m(a:, **opts) = nil").unwrap();
         assert_eq!(open.refuses(0, Some(&names(&["a", "b"]))), None);
@@ -147,7 +159,7 @@ mod tests {
         assert_eq!(plain.refuses(0, Some(&names(&["a"]))), None);
         assert_eq!(
             plain.refuses(1, Some(&names(&["a"]))),
-            Some(Mismatch::Count { given: 2, missing_keywords: vec![] })
+            Some(Mismatch::Count { given: 2, required_keywords: vec![] })
         );
         assert_eq!(arity("def m(**nil) = 1").unwrap().refuses(0, Some(&names(&["a"]))), Some(Mismatch::NoKeywords));
         assert_eq!(arity("def m(...) = n(...)"), None);

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 pub use display::{display, display_key};
 pub use erasure::erase;
-pub use literal::{float_to_s, inspect_string, inspect_symbol, Literal};
+pub use literal::{float_to_s, inspect_string, inspect_symbol, is_bare_key, Literal};
 pub use tier::Tier;
 pub use union::{join, join_positions, union, widen_literals};
 

@@ -59,8 +59,10 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
     if side == Side::Singleton && !exact && call.explicit_receiver().is_some() {
         return None;
     }
+    // `new` on an implicit `self` (`def self.default = new`) may be a
+    // subclass's, whose `new` or `initialize` takes other arguments.
     if side == Side::Singleton && call.method == "new" {
-        return construction(cx, ty, &class);
+        return if exact { construction(cx, ty, &class) } else { None };
     }
     let inference = cx.inference();
     let on_self = call.explicit_receiver().is_none_or(|r| matches!(r, Node::SelfNode { .. }));
@@ -83,13 +85,19 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
             // a `def` some code replaces on the class (`Foo.class_eval "def
             // m(a, b) ..."`).
             let start = node.location().start() as usize;
+            let (owner, owner_side) = inference.index.def(id).owner.clone()?;
+            // The project's facts see `private` sections of `class << self`
+            // bodies and visibility that may change, which the file's
+            // index of plain class bodies does not.
+            let shape_restricted =
+                cx.project.only_def_in(&call.method, &owner, owner_of(owner_side)).is_none_or(|shape| shape.restricted);
             let restricted = inference.index.is_private_def(start)
                 || inference.index.is_protected_def(start)
+                || shape_restricted
                 || (!on_self && cx.project.made_private_anywhere(&call.method));
             if (!on_self && restricted) || inference.index.block_replaced(&class, &call.method) {
                 return None;
             }
-            let (owner, owner_side) = inference.index.def(id).owner.clone()?;
             if may_not_run(cx, &class, &owner, owner_side, &call.method)
                 || answered_below(cx, &class, side, &call.method, exact)
             {
@@ -125,7 +133,17 @@ pub fn resolve<'c>(cx: &'c RuleContext<'_, '_>, call: &Call<'_>) -> Option<(Type
 /// module a subclass mixes in (`include Enumerable` gives `sum` and
 /// `first`), an attribute, an alias?
 fn answered_below(cx: &RuleContext<'_, '_>, class: &str, side: Side, method: &str, exact: bool) -> bool {
-    !exact && cx.inference().index.overrides_elsewhere(class, side, method).is_some()
+    if exact {
+        return false;
+    }
+    // A library module mixed into some class, maybe a subclass, from
+    // outside its body (`Bag.include(Enumerable)`), which the index's
+    // tables do not show.
+    let library_declares = |module: &String| {
+        !cx.project.opens(module) && cx.env.has_class(module) && cx.env.instance_method(module, method).is_some()
+    };
+    cx.inference().index.overrides_elsewhere(class, side, method).is_some()
+        || cx.project.modules_mixed(owner_of(side)).any(library_declares)
 }
 
 /// May the project `def` found for `method` (in `owner`, for a receiver
@@ -169,6 +187,16 @@ fn library_module_first(cx: &RuleContext<'_, '_>, class: &str, owner: &str, side
     if side == Side::Instance && cx.project.objects_extended().any(|m| declares(m)) {
         return true;
     }
+    // Modules mixed in where no name shows which class gets them (a
+    // hook's `base.include(M)`), or computed, may be any class's.
+    match cx.project.mixed_into_unnamed() {
+        Some(modules) => {
+            if modules.into_iter().any(|m| declares(m)) {
+                return true;
+            }
+        }
+        None => return true,
+    }
     let mut current = crate::types::Name::from(class);
     for _ in 0..64 {
         let Some(user) = index.class_shape(&current) else { return false };
@@ -176,7 +204,11 @@ fn library_module_first(cx: &RuleContext<'_, '_>, class: &str, owner: &str, side
             Side::Instance => user.prepends.iter().collect(),
             Side::Singleton => Vec::new(),
         };
-        if before.iter().any(|m| declares(m)) {
+        // Mixed in from outside the body too (`Bag.include(Enumerable)`),
+        // which the class's own lists do not show.
+        let from_outside: Vec<String> = cx.project.mixed_into(&current, owner_of(side)).cloned().collect();
+        let prepended_outside = side == Side::Instance && cx.project.prepended_to(&current).any(|m| declares(m));
+        if before.iter().any(|m| declares(m)) || prepended_outside {
             return true;
         }
         if &*current == owner {
@@ -186,7 +218,7 @@ fn library_module_first(cx: &RuleContext<'_, '_>, class: &str, owner: &str, side
             Side::Instance => user.includes.iter().collect(),
             Side::Singleton => user.extends.iter().collect(),
         };
-        if after.iter().any(|m| declares(m)) {
+        if after.iter().any(|m| declares(m)) || from_outside.iter().any(|m| declares(m)) {
             return true;
         }
         current = match &user.superclass {
@@ -230,7 +262,14 @@ fn construction<'c>(cx: &'c RuleContext<'_, '_>, ty: Type, class: &str) -> Optio
         }
         Callee::Rbs(_) => {}
         Callee::Def(id) => {
-            let def = inference.index.def(id).node.as_def_node()?;
+            let info = inference.index.def(id);
+            let def = info.node.as_def_node()?;
+            // A `new` made private in a `class << self` section.
+            let (owner, owner_side) = info.owner.as_ref()?;
+            let shape = cx.project.only_def_in("new", owner, owner_of(*owner_side))?;
+            if shape.restricted {
+                return None;
+            }
             let arity = crate::syntax::arity::DefArity::of(&def)?;
             return single_def(cx, "new").then_some((ty, Target::Def(arity)));
         }

@@ -3,6 +3,7 @@ use super::site::shown;
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::syntax::arity::{Keywords, Mismatch};
+use crate::types::{inspect_string, inspect_symbol, is_bare_key};
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "call.wrong-arity",
@@ -72,10 +73,10 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
                 let Some(mismatch) = arity.refuses(positional, keywords) else { continue };
                 let to = format!("to {receiver_type}#{method} on {receiver_type}");
                 match mismatch {
-                    Mismatch::Count { given, missing_keywords } => {
+                    Mismatch::Count { given, required_keywords } => {
                         let mut expected = describe(arity.positional);
-                        if !missing_keywords.is_empty() {
-                            expected += &format!("; required {}", keyword_list(&missing_keywords));
+                        if !required_keywords.is_empty() {
+                            expected += &format!("; required {}", keyword_list(&required_keywords));
                         }
                         format!("wrong number of arguments {to}: given {given}, expected {expected}")
                     }
@@ -93,7 +94,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
 
 /// `keyword: :a` or `keywords: :a, :b`, as Ruby's ArgumentError says them.
 fn symbols(names: &[String]) -> String {
-    let listed = names.iter().map(|n| format!(":{n}")).collect::<Vec<_>>().join(", ");
+    let listed = names.iter().map(|n| inspect_symbol(n)).collect::<Vec<_>>().join(", ");
     format!("{}: {listed}", if names.len() == 1 { "keyword" } else { "keywords" })
 }
 
@@ -105,7 +106,11 @@ fn keyword_list(names: &[String]) -> String {
 /// What a method takes, for a caller who misspelled a keyword.
 fn takes(keywords: &Keywords) -> String {
     let Keywords::Named { required, optional, .. } = keywords else { return String::new() };
-    let all: Vec<String> = required.iter().chain(optional).map(|k| format!("{k}:")).collect();
+    let all: Vec<String> = required
+        .iter()
+        .chain(optional)
+        .map(|k| if is_bare_key(k) { format!("{k}:") } else { format!("{}:", inspect_string(k)) })
+        .collect();
     format!(" (it takes {})", all.join(", "))
 }
 
