@@ -333,6 +333,35 @@ fn wrong_arity() {
         "require \"erb\"\nERB.new(\"x\", nil, \"-\")",
         "require \"csv\"\nCSV::Row.new([\"a\"], [\"1\"])",
         "require \"benchmark\"\nBenchmark::Tms.new(1.0, 2.0, 0, 0, 3.0, \"l\")",
+        // Where something else may run (found probing keywords against
+        // Ruby 3.1, each running there): a library module mixed in from
+        // outside the class body, by a hook or in a `class_eval` block; a
+        // computed module prepended by a hook; a `private` section of
+        // `class << self`, or a `private` that may or may not run; `new`
+        // on an implicit `self`, which may be a subclass's; a class body
+        // that may never be opened; a method ERB compiles from a template.
+        // F1_include_outside
+        "class Base\n  def min(by:) = by\nend\nclass Bag < Base\n  def each = yield(3)\nend\nBag.include(Enumerable)\np Bag.new.min",
+        // F1b_included_hook
+        "module Listy\n  def self.included(base) = base.include(Enumerable)\nend\nclass Base\n  def min(by:) = by\nend\nclass Bag < Base\n  include Listy\n  def each = yield(3)\nend\np Bag.new.min",
+        // F1c_inherited_prepend_computed
+        "module Lenient\n  def self.for(names) = Module.new { names.each { |n| define_method(n) { |*a, **k| super(*a) } } }\nend\nclass Base\n  def self.inherited(sub)\n    super\n    sub.prepend(Lenient.for([:tag]))\n  end\nend\nclass Item < Base\n  def tag(color: 1) = color\nend\np Item.new.tag(colour: 2)",
+        // F2_private_sclass
+        "class Base\n  class << self\n    def method_missing(n, *a, **k) = [n, a, k]\n    def respond_to_missing?(*) = true\n  end\nend\nclass Widget < Base\n  class << self\n    private\n    def build(name:) = name\n  end\nend\np Widget.build(title: 1)",
+        // F2b_private_new
+        "class Widget\n  class << self\n    private\n    def new(name:) = super()\n  end\n  def self.method_missing(n, *a, **k) = [n, a, k]\n  def self.respond_to_missing?(*) = true\nend\np Widget.new(title: 1)",
+        // F3_implicit_new
+        "class Shape\n  def initialize(sides:) = @sides = sides\n  def self.default = new\nend\nclass Square < Shape\n  def self.new = super(sides: 4)\nend\np Square.default",
+        // F4_private_modifier
+        "class Root\n  def method_missing(n, *a, **k) = [n, a, k]\n  def respond_to_missing?(*) = true\nend\nclass Item < Root\n  private unless ENV[\"PUBLIC_API\"]\n  def tag(color:) = color\nend\np Item.new.tag(colour: 1)",
+        // F5_class_body_guarded
+        "class Root\n  def method_missing(n, *a, **k) = [n, a, k]\n  def respond_to_missing?(*) = true\nend\nclass Item < Root\nend\nif defined?(SomeOptionalLib)\n  class Item\n    def tag(color:) = color\n  end\nend\np Item.new.tag(colour: 1)",
+        // F6_erb_def_method
+        "require \"erb\"\nclass Item\n  def tag(color:) = color\nend\nERB.new(\"<%= colour %>\").def_method(Item, \"tag(colour: 1)\")\np Item.new.tag(colour: 2)",
+        // 098_enum_classeval_include
+        "class Base\n  def min(by:) = by\nend\nclass Bag < Base\n  def each\n    yield 3\n  end\nend\nBag.class_eval { include Enumerable }\np Bag.new.min\nclass Bag2 < Base\n  def each\n    yield 3\n  end\nend\nBag2.class_exec do\n  include Enumerable\nend\np Bag2.new.min\nclass Bag3 < Base\n  def each\n    yield 3\n  end\nend\nBag3.module_eval { include(Enumerable) }\np Bag3.new.min",
+        // 104_include_outside_self_call
+        "class Base\n  def min(by:) = by\n  def lowest = min\nend\nclass Bag < Base\n  def each\n    yield 3\n  end\nend\nBag.include(Enumerable)\np Bag.new.lowest",
     ];
     check("call.wrong-arity", Severity::Error, firing, silent, true);
 }
@@ -396,6 +425,29 @@ fn wrong_arity_judges_keywords_as_ruby_3_binds_them() {
             }
             None => assert!(found.is_empty(), "{call}: {:?}", found),
         }
+    }
+}
+
+#[test]
+fn signatures_take_what_ruby_3_1_takes() {
+    // Each ran under Ruby 3.1 (found probing operators and signatures);
+    // rbs 2.1's signatures refused them (data/rbs_core_fixes.rbs).
+    let sources = [
+        "require \"ostruct\"\no = OpenStruct.new({ a: 1 })\nOpenStruct.new(nil)",
+        "Time.at(0).localtime(3600)\nTime.at(0).localtime(nil)\nTime.at(0).getlocal(nil)",
+        "IO.new(1, \"w\", autoclose: false)\nIO.new(1, nil, autoclose: false)",
+        "r, w = IO.pipe\nr.sysread(1)\nr.fcntl(1)",
+        "require \"stringio\"\nStringIO.new.write(\"a\", \"b\")",
+        "Encoding::Converter.new(\"UTF-8\", \"UTF-16\")",
+        "RUBY_REVISION + \"x\"\n\"rev: \" + RUBY_REVISION\nRUBY_REVISION.start_with?(\"4\")",
+        "require \"date\"\nDate::GREGORIAN.nan?\nDate::JULIAN.infinite?",
+        "require \"pathname\"\nrequire \"logger\"\nrequire \"csv\"\nrequire \"tempfile\"\npn = Pathname.new(\"/etc/hostname\")\nKernel.open(pn)\nFile::Stat.new(pn)\nLogger.new(pn)\nCSV.foreach(pn)\nTempfile.create(\"x\", Pathname.new(\"/tmp\"))",
+    ];
+    for source in sources {
+        let report = analyse(source, &Settings::default());
+        let calls: Vec<_> =
+            report.diagnostics.iter().filter(|d| d.rule.is_some_and(|r| r.starts_with("call."))).collect();
+        assert!(calls.is_empty(), "{source}: {calls:?}");
     }
 }
 

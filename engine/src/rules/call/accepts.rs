@@ -19,7 +19,8 @@ pub enum Passing {
 
 /// Classes whose methods take their string arguments as file paths, which
 /// Ruby converts with `to_path` (rbs 2.1 often says `String` alone).
-pub const PATH_TAKERS: &[&str] = &["File", "Dir", "IO", "FileTest", "FileUtils", "Pathname"];
+pub const PATH_TAKERS: &[&str] =
+    &["File", "Dir", "IO", "FileTest", "FileUtils", "Pathname", "Kernel", "File::Stat", "Logger", "CSV", "Tempfile"];
 
 const NUMERIC: &[&str] = &["Integer", "Float", "Rational", "Complex", "Numeric"];
 

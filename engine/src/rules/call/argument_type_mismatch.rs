@@ -11,7 +11,7 @@ pub static RULE: RuleInfo = RuleInfo {
     summary: "An argument no overload of the method accepts: nil, or a value of one core class the parameter's type and implicit conversions exclude.",
     fires_when: &[
         "the method is a signature method of a receiver typed as one signature class, and some overload takes this many positional arguments",
-        "in every such overload some argument is rejected: it is `nil` where the parameter does not allow nil, or a scalar literal or instance of one core class (not an array or hash) that is not the parameter's class (nor a descendant), does not convert implicitly (`to_int`, `to_str`, `to_ary`, `to_hash`, `to_proc`, `to_io`; numbers convert to each other; `to_path` where File, Dir, IO, FileTest, FileUtils or Pathname take a path), and lacks a method the parameter's interface needs",
+        "in every such overload some argument is rejected: it is `nil` where the parameter does not allow nil, or a scalar literal or instance of one core class (not an array or hash) that is not the parameter's class (nor a descendant), does not convert implicitly (`to_int`, `to_str`, `to_ary`, `to_hash`, `to_proc`, `to_io`; numbers convert to each other; `to_path` where File, File::Stat, Dir, IO, FileTest, FileUtils, Pathname, Kernel, Logger, CSV or Tempfile take a path), and lacks a method the parameter's interface needs",
     ],
     does_not_fire_when: &[
         "the call is in a conditional on the Ruby running (`if RUBY_VERSION >= \"1.9\"`, `case RUBY_ENGINE`): each branch is written for some Ruby, maybe not the one the signatures describe",
