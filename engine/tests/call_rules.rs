@@ -11,6 +11,8 @@ use rule_table::{analyse, check, of_rule, Firing};
 #[test]
 fn undefined_method() {
     let firing: &[Firing] = &[
+        // The branch a literal condition takes is judged.
+        ("if nil then 1 else \"s\".frob2 end", &[(1, 24)]),
         // The reference's example.
         ("\"hi\".shout", &[(1, 6)]),
         ("nil.upcase", &[(1, 5)]),
@@ -70,6 +72,10 @@ fn undefined_method() {
         ("class Box\n  def initialize = nil\n  def get(name) = send(name)\n  def v = 1\nend\nBox.new.vv", &[(6, 9)]),
     ];
     let silent = &[
+        // Branches a literal condition never takes never run.
+        "if false\n  \"s\".frob\nend",
+        "unless true\n  \"s\".frob\nend",
+        "z = true || nil.upcase",
         // A module's instance method makes names through the class of
         // whoever mixes it in: class methods for an extender, instance
         // methods for an includer (Ruby runs each).
@@ -241,6 +247,7 @@ fn wrong_arity() {
         ("class K\n  def initialize(a) = nil\nend\nclass L < K\nend\nL.new", &[(6, 3)]),
     ];
     let silent = &[
+        "if true\n  1\nelse\n  [1].rotate(1, 2)\nend",
         // Written for another Ruby (httpclient's hexdump.rb).
         "if RUBY_VERSION >= \"1.9\"\n  Regexp.quote(\"a\")\nelse\n  Regexp.quote(\"a\", \"n\")\nend",
         "case RUBY_ENGINE\nwhen \"jruby\" then Regexp.quote(\"a\", \"n\")\nend",
@@ -481,6 +488,9 @@ fn argument_type_mismatch() {
         ("1.5 * \"a\"", &[(1, 5)]),
     ];
     let silent = &[
+        "if false\n  p(1 + \"a\")\nend",
+        "x = false && 1 + \"a\"",
+        "y = true ? 1 : 1 + \"a\"",
         // Written for another Ruby.
         "x = ::RUBY_VERSION < \"2\" ? 1.fdiv(\"2\") : 1",
         "\"abc\".center(3)",

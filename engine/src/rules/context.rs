@@ -134,10 +134,12 @@ impl<'f, 'src> RuleContext<'f, 'src> {
     /// signatures may judge: not those in a conditional on the Ruby
     /// running (`if RUBY_VERSION >= "1.9"`), whose branches are written
     /// for Rubies whose core methods the signatures need not describe
-    /// (`Regexp.quote(raw, "n")` on Ruby 1.8).
+    /// (`Regexp.quote(raw, "n")` on Ruby 1.8); nor those in a branch a
+    /// literal condition never takes (`if false`), which never run
+    /// (`flow.unreachable-branch` reports the branch).
     pub fn calls_for_this_ruby(&self) -> impl Iterator<Item = &crate::rules::call::site::Call<'f>> {
         let hazards = self.hazards();
-        self.calls().iter().filter(|call| !hazards.version_switched(call.anchor))
+        self.calls().iter().filter(|call| !hazards.version_switched(call.anchor) && !hazards.dead(call.anchor))
     }
 
     /// The byte ranges of the file's blocks and lambdas, by start.

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use ruby_prism::Node;
 
-use crate::syntax::name;
+use crate::syntax::{literal_truthiness, name};
 
 #[derive(Debug, Default)]
 pub struct Hazards {
@@ -22,6 +22,9 @@ pub struct Hazards {
     /// RUBY_ENGINE`, `if RUBY_VERSION >= "1.9"`): each branch is written
     /// for some Ruby, not necessarily the one the signatures describe.
     version_switched: Vec<Range<usize>>,
+    /// Byte ranges of branches a literal condition never takes (`if false`,
+    /// `true ? a : b`'s `b`, `false && x`'s `x`): written, never run.
+    dead: Vec<Range<usize>>,
     /// `using`: refinements may add methods anywhere in the file.
     pub refines: bool,
     /// `obj.extend(M)` or `class << obj`: one object gains methods its
@@ -62,10 +65,34 @@ impl Hazards {
                 Node::IfNode { .. } => {
                     let node_if = node.as_if_node().expect("an if");
                     conditionals.push((range(node), range(&node_if.predicate())));
+                    let dead = match literal_truthiness(&node_if.predicate()) {
+                        Some(true) => node_if.subsequent(),
+                        Some(false) => node_if.statements().map(|s| s.as_node()),
+                        None => None,
+                    };
+                    hazards.dead.extend(dead.map(|dead| range(&dead)));
                 }
                 Node::UnlessNode { .. } => {
                     let unless = node.as_unless_node().expect("an unless");
                     conditionals.push((range(node), range(&unless.predicate())));
+                    let dead = match literal_truthiness(&unless.predicate()) {
+                        Some(true) => unless.statements().map(|s| s.as_node()),
+                        Some(false) => unless.else_clause().map(|e| e.as_node()),
+                        None => None,
+                    };
+                    hazards.dead.extend(dead.map(|dead| range(&dead)));
+                }
+                Node::AndNode { .. } => {
+                    let and = node.as_and_node().expect("an and");
+                    if literal_truthiness(&and.left()) == Some(false) {
+                        hazards.dead.push(range(&and.right()));
+                    }
+                }
+                Node::OrNode { .. } => {
+                    let or = node.as_or_node().expect("an or");
+                    if literal_truthiness(&or.left()) == Some(true) {
+                        hazards.dead.push(range(&or.right()));
+                    }
                 }
                 Node::CaseNode { .. } => {
                     if let Some(predicate) = node.as_case_node().expect("a case").predicate() {
@@ -110,6 +137,12 @@ impl Hazards {
                 .collect();
         }
         hazards
+    }
+
+    /// Is the code at this offset in a branch a literal condition never
+    /// takes?
+    pub fn dead(&self, offset: usize) -> bool {
+        self.dead.iter().any(|r| r.contains(&offset))
     }
 
     /// Is the code at this offset in a conditional on the Ruby running?

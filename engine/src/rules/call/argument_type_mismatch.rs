@@ -15,6 +15,7 @@ pub static RULE: RuleInfo = RuleInfo {
     ],
     does_not_fire_when: &[
         "the call is in a conditional on the Ruby running (`if RUBY_VERSION >= \"1.9\"`, `case RUBY_ENGINE`): each branch is written for some Ruby, maybe not the one the signatures describe",
+        "the call is in a branch a literal condition never takes (`if false`, `true ? a : b`, `false && x`), which never runs (flow.unreachable-branch reports the branch)",
         "the argument is untyped, a union, a class object, an array or hash (C functions often flatten them), or an instance of a project class (which may define conversions)",
         "the method is an equality (`==`, `===`, `!=`), or an arithmetic or comparison operator (`+ - * / % ** < > <= >= <=>`) on a number given an argument with `coerce`: the argument decides",
         "the parameter is untyped, a type variable, `self`, `bool` (Ruby takes any object for truth), a literal type or an intersection",

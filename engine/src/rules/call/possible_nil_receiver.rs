@@ -17,6 +17,7 @@ pub static RULE: RuleInfo = RuleInfo {
     ],
     does_not_fire_when: &[
         "the call is in a conditional on the Ruby running (`if RUBY_VERSION >= \"1.9\"`, `case RUBY_ENGINE`): each branch is written for some Ruby, maybe not the one the signatures describe",
+        "the call is in a branch a literal condition never takes (`if false`, `true ? a : b`, `false && x`), which never runs (flow.unreachable-branch reports the branch)",
         "a guard narrowed nil away before the call: `if x`, `unless x.nil?`, `return/next/break/raise unless x`, `x or raise`, `x || return`, `x && x.m`, `x.nil? ? a : x.m`, `is_a?`/`kind_of?`/`instance_of?`, `case x when String`, `case x in String`, `if (m = re.match(s))`, `x ||= ...`; an emptiness test (`a.empty?`, `a.any?`, `a.size > 0`, `a.length.zero?`) before `a.first`, `a.last`, `a.min`, `a.max` or `a.sample` of an Array variable, until code that may change it runs; or the call is `x&.m`",
         "nil has the method (`to_s`, `inspect`, `nil?`, ...), or some member of the type is untyped or lacks the method too",
         "the nil comes from the last match (`$1`, `$&`, `$~`, `Regexp.last_match(1)`, a group's place such as `$~.offset(1)`, a local copied from them, or a ternary or `case` whose every branch is one of these or cannot be nil), or a `StringScanner`'s (`s.matched`, `s[1]`, `s.pre_match`, `s.post_match`): a match the code checked sets them",

@@ -13,6 +13,7 @@ pub static RULE: RuleInfo = RuleInfo {
     ],
     does_not_fire_when: &[
         "the call is in a conditional on the Ruby running (`if RUBY_VERSION >= \"1.9\"`, `case RUBY_ENGINE`): each branch is written for some Ruby, maybe not the one the signatures describe",
+        "the call is in a branch a literal condition never takes (`if false`, `true ? a : b`, `false && x`), which never runs (flow.unreachable-branch reports the branch)",
         "the receiver type is untyped, `top` or a union (a possibly-nil receiver is call.possible-nil-receiver)",
         "the class's ancestry leaves what this file and the signatures show, or it has `method_missing`, or code is evaluated from strings in it",
         "the file probes the method (`respond_to?(:m)`, `defined?(x.m)`), rescues NoMethodError around the call, uses refinements, or extends single objects",

@@ -17,6 +17,7 @@ pub static RULE: RuleInfo = RuleInfo {
     ],
     does_not_fire_when: &[
         "the call is in a conditional on the Ruby running (`if RUBY_VERSION >= \"1.9\"`, `case RUBY_ENGINE`): each branch is written for some Ruby, maybe not the one the signatures describe",
+        "the call is in a branch a literal condition never takes (`if false`, `true ? a : b`, `false && x`), which never runs (flow.unreachable-branch reports the branch)",
         "the call passes a splat (`*args`), a double splat (`**opts`), keywords with a key that is not a plain symbol, a block argument (`&blk`) or forwards (`...`): the count is not known",
         "the method is a signature's and the call passes keywords (signatures' keywords are not judged)",
         "an overload takes `*rest` or untyped parameters (`(?)`) and so any count above its minimum",
