@@ -37,6 +37,8 @@ fn undefined_method() {
         ("include Comparable\nnil.shout", &[(2, 5)]),
         // Standard libraries are seen.
         ("require \"set\"\nrequire \"json\"\n\"hi\".shout", &[(3, 6)]),
+        // Features Ruby provides itself are no gem.
+        ("require \"rational\"\nrequire \"thread\"\n\"hi\".shout", &[(3, 6)]),
         // A real bug found in a gem: Hash has no `<<`.
         ("def m(x)\n  tbl = {}\n  tbl << x\nend", &[(3, 7)]),
         // Columns count bytes: "é" is two.

@@ -112,6 +112,14 @@ const STANDARD_LIBRARIES: &[&str] = &[
     "zlib",
     "io/console",
     "enc",
+    // Features the interpreter provides itself: `require "rational"` only
+    // returns false on Ruby 3.1 ($LOADED_FEATURES lists them).
+    "thread",
+    "rational",
+    "complex",
+    "enumerator",
+    "fiber",
+    "ruby2_keywords",
 ];
 
 /// What one file's code requires as it loads, in order. A `require` in a
