@@ -11,6 +11,8 @@ use rule_table::{analyse, check, of_rule, Firing};
 #[test]
 fn undefined_method() {
     let firing: &[Firing] = &[
+        // An ivar nobody assigns, one slip from one the class writes.
+        ("class A\n  def initialize = @name = \"x\"\n  def a = @nmae.upcase\nend", &[(3, 17)]),
         // The branch a literal condition takes is judged.
         ("if nil then 1 else \"s\".frob2 end", &[(1, 24)]),
         // The reference's example.
@@ -74,6 +76,12 @@ fn undefined_method() {
         ("class Box\n  def initialize = nil\n  def get(name) = send(name)\n  def v = 1\nend\nBox.new.vv", &[(6, 9)]),
     ];
     let silent = &[
+        // Not one slip from a written ivar, a plural of one (which may be
+        // meant), nil's own method, or in a class a subclass may set it in.
+        "class A\n  def initialize = @name = \"x\"\n  def a = @count.succ\nend",
+        "class A\n  def initialize = @items = []\n  def a = @item.first\nend",
+        "class A\n  def initialize = @name = \"x\"\n  def a = @nmae.to_s\nend",
+        "class A\n  def initialize = @value = 1\n  def a = @valeu.succ\nend\nclass B < A\nend",
         // Branches a literal condition never takes never run.
         "if false\n  \"s\".frob\nend",
         "unless true\n  \"s\".frob\nend",
@@ -373,6 +381,25 @@ fn wrong_arity() {
         "class Base\n  def min(by:) = by\n  def lowest = min\nend\nclass Bag < Base\n  def each\n    yield 3\n  end\nend\nBag.include(Enumerable)\np Bag.new.lowest",
     ];
     check("call.wrong-arity", Severity::Error, firing, silent, true);
+}
+
+#[test]
+fn undefined_method_names_what_was_meant() {
+    for (source, expected) in [
+        ("class Cart < Object\n  def total = 1\nend\nCart.new.totl", "for Cart (did you mean `total`?)"),
+        ("[1].frist", "for [1] (did you mean `first`?)"),
+        ("\"s\".starts_with?(\"a\")", "(did you mean `start_with?`?)"),
+        ("1.upcase", "undefined method `upcase` for 1"),
+        (
+            "class A\n  def initialize = @name = \"x\"\n  def a = @nmae.upcase\nend",
+            "for nil (`@nmae` is never assigned: did you mean `@name`?)",
+        ),
+    ] {
+        let report = analyse(source, &Settings::default());
+        let found = of_rule(&report, "call.undefined-method");
+        assert_eq!(found.len(), 1, "{source}: {:?}", report.diagnostics);
+        assert!(found[0].message.ends_with(expected), "{source}: {}", found[0].message);
+    }
 }
 
 #[test]

@@ -134,6 +134,13 @@ impl Inference<'_, '_> {
         FileExports { methods, yields, constants, ivars, calls: self.types.calls.clone() }
     }
 
+    /// The instance variables this file's inference saw written in
+    /// `class`'s family on `side` (names with their `@`).
+    pub fn ivars_written_in<'s>(&'s self, class: &str, side: Side) -> impl Iterator<Item = &'s str> {
+        let family: Name = self.families.get(class).cloned().unwrap_or_else(|| Name::from(class));
+        self.types.ivars.keys().filter(move |(f, s, _)| *f == family && *s == side).map(|(_, _, name)| name.as_str())
+    }
+
     /// The project facts this analysis read, if it ran in a project.
     pub fn project_reads(&self) -> Vec<Dep> {
         self.index.project.as_ref().map(|p| p.reads()).unwrap_or_default()

@@ -285,7 +285,7 @@ pub fn trusted_receiver(cx: &RuleContext<'_, '_>, receiver: &Node<'_>, ty: &Type
     if from_object_state {
         let offset = receiver.location().start() as usize;
         match enclosing_class(cx, offset) {
-            Some(class) if !cx.project.is_spread(&class) && !cx.project.has_subclasses(&class) => {}
+            Some((class, _)) if !cx.project.is_spread(&class) && !cx.project.has_subclasses(&class) => {}
             _ => return false,
         }
     }
@@ -293,14 +293,41 @@ pub fn trusted_receiver(cx: &RuleContext<'_, '_>, receiver: &Node<'_>, ty: &Type
         return match receiver {
             Node::NilNode { .. } | Node::LocalVariableReadNode { .. } => true,
             Node::CallNode { .. } => !from_object_state,
+            // Nobody sets an ivar spelled one slip away from one the class
+            // writes (`@nmae` beside `@name`): a subclass would not either.
+            Node::InstanceVariableReadNode { .. } => misspelled_ivar(cx, receiver).is_some(),
             _ => false,
         };
     }
     true
 }
 
-/// The class (not module) whose method body holds this offset.
-fn enclosing_class(cx: &RuleContext<'_, '_>, offset: usize) -> Option<String> {
+/// For a read of an instance variable no code in view writes, the one of
+/// its class's that it is one slip away from (`@nmae` for `@name`; not a
+/// plural of it, `@item` beside `@items`, which may be meant).
+pub fn misspelled_ivar(cx: &RuleContext<'_, '_>, read: &Node<'_>) -> Option<String> {
+    let name = crate::syntax::name(read.as_instance_variable_read_node()?.name());
+    if name.chars().count() < 4 {
+        return None;
+    }
+    let (class, side) = enclosing_class(cx, read.location().start() as usize)?;
+    let inference = cx.inference();
+    let mut near: Vec<&str> = inference
+        .ivars_written_in(&class, side)
+        .filter(|written| {
+            *written != name
+                && strsim::osa_distance(written, &name) == 1
+                && written.strip_suffix('s') != Some(&name)
+                && name.strip_suffix('s') != Some(written)
+        })
+        .collect();
+    near.sort_unstable();
+    near.first().map(|n| n.to_string())
+}
+
+/// The class (not module) whose method body holds this offset, and the
+/// side the method is on.
+fn enclosing_class(cx: &RuleContext<'_, '_>, offset: usize) -> Option<(String, Side)> {
     let inference = cx.inference();
     let innermost = inference
         .index
@@ -311,9 +338,9 @@ fn enclosing_class(cx: &RuleContext<'_, '_>, offset: usize) -> Option<String> {
             (location.start() as usize..location.end() as usize).contains(&offset)
         })
         .min_by_key(|def| def.node.location().end() - def.node.location().start())?;
-    let (class, _) = innermost.owner.as_ref()?;
+    let (class, side) = innermost.owner.as_ref()?;
     let user = inference.index.class(class)?;
-    (!user.is_module).then(|| class.to_string())
+    (!user.is_module).then(|| (class.to_string(), *side))
 }
 
 /// Does the file guard calls of this method some other way: probing it

@@ -1,7 +1,8 @@
-use super::site::{guarded_elsewhere, receiver_class, shown, surely_missing, trusted_receiver};
+use super::site::{guarded_elsewhere, misspelled_ivar, receiver_class, shown, surely_missing, trusted_receiver};
 use super::suggest::near_names;
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
+use crate::types::Type;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "call.undefined-method",
@@ -10,6 +11,8 @@ pub static RULE: RuleInfo = RuleInfo {
     fires_when: &[
         "the receiver is written (not implicit `self`, not `self.`) and typed as one class: a literal, an instance of a signature or project class, a class object, a tuple or a hash shape",
         "neither that class, nor any ancestor, nor the project's own definitions (reopened classes, modules, `define_method`, attribute macros, delegators) provide the method; `nil.foo` lands here",
+        "the receiver is an instance variable no code in view assigns, spelled one slip from one its class writes (`@nmae` beside `@name`, not a plural such as `@item` beside `@items`), in a class opened in one file and not subclassed: it is nil",
+        "the message offers the receiver's public methods one slip away, as Ruby's did_you_mean would (`did you mean `total`?`)",
     ],
     does_not_fire_when: &[
         "the call is in a conditional on the Ruby running (`if RUBY_VERSION >= \"1.9\"`, `case RUBY_ENGINE`): each branch is written for some Ruby, maybe not the one the signatures describe",
@@ -48,6 +51,10 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         }
         let receiver_type = shown(&ty);
         let mut message = format!("undefined method `{}` for {receiver_type}", call.method);
+        if let Some(meant) = misspelled_ivar(cx, receiver).filter(|_| ty == Type::nil()) {
+            let read = crate::syntax::text(&receiver.location());
+            message += &format!(" (`{read}` is never assigned: did you mean `{meant}`?)");
+        }
         let near = near_names(cx, &ty, &call.method);
         if !near.is_empty() {
             let listed = near.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ");
