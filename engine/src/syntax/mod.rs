@@ -362,9 +362,6 @@ pub fn node_clone<'pr>(node: &Node<'pr>) -> Node<'pr> {
     unsafe { std::ptr::read(node) }
 }
 
-/// Fewest and most positional arguments a `def` takes (`None`: no upper
-/// bound); `None` when it forwards (`...`), which takes any.
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,8 +28,11 @@ pub fn near_names(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> Vec<Stri
         .filter_map(|name| {
             let similarity = strsim::jaro_winkler(method, &name);
             let distance = strsim::osa_distance(method, &name);
-            (name != method && similarity >= alike && distance <= edits)
-                .then(|| (distance, std::cmp::Reverse((similarity * 1e9) as u64), name))
+            (name != method && similarity >= alike && distance <= edits).then_some((
+                distance,
+                std::cmp::Reverse((similarity * 1e9) as u64),
+                name,
+            ))
         })
         .collect();
     near.sort();
