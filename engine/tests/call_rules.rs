@@ -82,6 +82,14 @@ fn undefined_method() {
         "class A\n  def initialize = @items = []\n  def a = @item.first\nend",
         "class A\n  def initialize = @name = \"x\"\n  def a = @nmae.to_s\nend",
         "class A\n  def initialize = @value = 1\n  def a = @valeu.succ\nend\nclass B < A\nend",
+        // Guarded (a second mention: found probing against Ruby 3.1), or
+        // in a class reopened under another name or given modules nobody
+        // can name.
+        "class A\n  def initialize = @name = \"x\"\n  def a = (@nmae.upcase if @nmae)\nend",
+        "class A\n  def initialize = @name = \"x\"\n  def a = defined?(@nmae) ? @nmae.upcase : 1\nend",
+        "class A\n  def initialize = @name = \"x\"\n  def a = instance_variable_defined?(:@nmae) ? 1 : 2\n  def b = @nmae.upcase\nend",
+        "class A\n  def initialize = @name = \"x\"\n  def a = @nmae.upcase\nend\nB = A\nclass B\n  def prep = @nmae = \"y\"\nend",
+        "module H\n  def prep = @nmae = \"y\"\nend\nclass A\n  [H].each { |m| include m }\n  def initialize = @name = \"x\"\n  def a = @nmae.upcase\nend",
         // Branches a literal condition never takes never run.
         "if false\n  \"s\".frob\nend",
         "unless true\n  \"s\".frob\nend",

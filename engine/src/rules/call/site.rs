@@ -310,7 +310,21 @@ pub fn misspelled_ivar(cx: &RuleContext<'_, '_>, read: &Node<'_>) -> Option<Stri
     if name.chars().count() < 4 {
         return None;
     }
+    // Written once in the file: a second read is likely a guard (`@nmae
+    // && @nmae.upcase`, `defined?(@nmae)`), and a symbol or string naming
+    // it may set it.
+    let source = cx.parsed.source;
+    let spelled = memchr::memmem::find_iter(source, name.as_bytes())
+        .filter(|at| !source.get(at + name.len()).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_'))
+        .count();
+    if spelled != 1 {
+        return None;
+    }
     let (class, side) = enclosing_class(cx, read.location().start() as usize)?;
+    // Reopened under another name, or given modules nobody can name.
+    if cx.project.aliased(&class) || cx.project.any_dynamic(&[class.as_str()]) {
+        return None;
+    }
     let inference = cx.inference();
     let mut near: Vec<&str> = inference
         .ivars_written_in(&class, side)

@@ -11,7 +11,7 @@ pub static RULE: RuleInfo = RuleInfo {
     fires_when: &[
         "the receiver is written (not implicit `self`, not `self.`) and typed as one class: a literal, an instance of a signature or project class, a class object, a tuple or a hash shape",
         "neither that class, nor any ancestor, nor the project's own definitions (reopened classes, modules, `define_method`, attribute macros, delegators) provide the method; `nil.foo` lands here",
-        "the receiver is an instance variable no code in view assigns, spelled one slip from one its class writes (`@nmae` beside `@name`, not a plural such as `@item` beside `@items`), in a class opened in one file and not subclassed: it is nil",
+        "the receiver is an instance variable no code in view assigns, spelled one slip from one its class writes (`@nmae` beside `@name`, not a plural such as `@item` beside `@items`), in a class opened in one file, not subclassed, not reopened under another name and given no computed module, and the file spells it once (a second mention may guard it: `@nmae.upcase if @nmae`): it is nil",
         "the message offers the receiver's public methods one slip away, as Ruby's did_you_mean would (`did you mean `total`?`)",
     ],
     does_not_fire_when: &[
