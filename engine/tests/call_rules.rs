@@ -411,6 +411,22 @@ fn undefined_method_names_what_was_meant() {
 }
 
 #[test]
+fn unresolved_toplevel_names_what_was_meant() {
+    // Kernel's private functions and this file's top-level `def`s.
+    let source = "def helper_method(x) = x\npust \"x\"\nhelper_mehtod(1)\nfrobnicate(1)";
+    let report = analyse(source, &Settings::default());
+    let found: Vec<&str> = of_rule(&report, "call.unresolved-toplevel").iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        found,
+        [
+            "`pust` is called at the top level, but nothing defines it (did you mean `puts`?)",
+            "`helper_mehtod` is called at the top level, but nothing defines it (did you mean `helper_method`?)",
+            "`frobnicate` is called at the top level, but nothing defines it",
+        ]
+    );
+}
+
+#[test]
 fn wrong_arity_says_the_counts_as_ruby_does() {
     // Overloads taking 1, 2 and 1 (`Hash#fetch`) are 1..2; ranges that
     // meet join, and apart they stay apart.

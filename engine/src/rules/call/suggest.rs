@@ -12,18 +12,25 @@ use crate::types::Type;
 const MOST: usize = 3;
 
 /// The public methods of `ty` closest to `method`, when some are close
-/// enough to be a slip: alike by Jaro-Winkler (0.834, or 0.77 for short
-/// names) and at most a quarter of its length of edits away (a swap of two
-/// letters is one), the test Ruby's did_you_mean makes.
+/// enough to be a slip (see [`closest`]).
 pub fn near_names(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> Vec<String> {
     let Some((class, side)) = receiver_class(ty) else { return Vec::new() };
+    closest(method, answered(cx, &class, side))
+}
+
+/// Of `names`, those closest to `method` when close enough to be a slip:
+/// alike by Jaro-Winkler (0.834, or 0.77 for short names) and at most a
+/// quarter of its length of edits away (a swap of two letters is one), the
+/// test Ruby's did_you_mean makes; the fewest edits away only, at most
+/// [`MOST`].
+pub fn closest(method: &str, names: impl IntoIterator<Item = String>) -> Vec<String> {
     let length = method.chars().count();
     if length < 3 || !method.starts_with(|c: char| c.is_alphabetic() || c == '_') {
         return Vec::new();
     }
     let alike = if length > 3 { 0.834 } else { 0.77 };
     let edits = length.div_ceil(4);
-    let mut near: Vec<(usize, std::cmp::Reverse<u64>, String)> = answered(cx, &class, side)
+    let mut near: Vec<(usize, std::cmp::Reverse<u64>, String)> = names
         .into_iter()
         .filter_map(|name| {
             let similarity = strsim::jaro_winkler(method, &name);
@@ -36,6 +43,7 @@ pub fn near_names(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> Vec<Stri
         })
         .collect();
     near.sort();
+    near.dedup_by(|a, b| a.2 == b.2);
     // The fewest edits away only: `to_s` for `to_ss`, not `to_c` too.
     let fewest = near.first().map(|(distance, _, _)| *distance);
     near.into_iter()
@@ -43,6 +51,15 @@ pub fn near_names(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> Vec<Stri
         .take(MOST)
         .map(|(_, _, name)| name)
         .collect()
+}
+
+/// How a message offers names: `` (did you mean `a` or `b`?)``, or nothing.
+pub fn offered(names: &[String]) -> String {
+    if names.is_empty() {
+        return String::new();
+    }
+    let listed = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ");
+    format!(" (did you mean {listed}?)")
 }
 
 /// The methods a receiver of `class` (instances, or the class object)

@@ -1,5 +1,5 @@
 use super::site::{guarded_elsewhere, misspelled_ivar, receiver_class, shown, surely_missing, trusted_receiver};
-use super::suggest::near_names;
+use super::suggest::{near_names, offered};
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 use crate::types::Type;
@@ -55,11 +55,7 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
             let read = crate::syntax::text(&receiver.location());
             message += &format!(" (`{read}` is never assigned: did you mean `{meant}`?)");
         }
-        let near = near_names(cx, &ty, &call.method);
-        if !near.is_empty() {
-            let listed = near.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ");
-            message += &format!(" (did you mean {listed}?)");
-        }
+        message += &offered(&near_names(cx, &ty, &call.method));
         out.push(Finding::new(&RULE, call.anchor, message).on_call(&receiver_type, &call.method));
     }
 }

@@ -1,5 +1,6 @@
 use ruby_prism::Node;
 
+use super::suggest::{closest, offered};
 use crate::diagnostic::{EvidenceTier, Severity};
 use crate::rules::{Finding, RuleContext, RuleInfo};
 
@@ -9,6 +10,7 @@ pub static RULE: RuleInfo = RuleInfo {
     summary: "A call at the top level, on the implicit `self` (main), that nothing defines: no `def` in the project, no Kernel or Object method.",
     fires_when: &[
         "a call with no receiver, outside any class, module, method or block, names a method that no `def` (or macro) in the project defines and that Object and Kernel lack",
+        "the message offers Object's and Kernel's methods (private ones too, `puts`) and the file's top-level `def`s one slip away (`pust`: did you mean `puts`?)",
     ],
     does_not_fire_when: &[
         "the name is defined by a top-level `def` or any definition in the project, or is a Kernel/Object method (`puts`, `require`)",
@@ -67,9 +69,35 @@ fn check(cx: &RuleContext<'_, '_>, out: &mut Vec<Finding>) {
         {
             continue;
         }
+        let meant = offered(&closest(method, main_answers(cx, &scopes)));
         out.push(
-            Finding::new(&RULE, call.anchor, format!("`{method}` is called at the top level, but nothing defines it"))
-                .on_call("Object", method),
+            Finding::new(
+                &RULE,
+                call.anchor,
+                format!("`{method}` is called at the top level, but nothing defines it{meant}"),
+            )
+            .on_call("Object", method),
         );
     }
+}
+
+/// What a call on main may mean: Object's and Kernel's methods, private
+/// ones too (`puts`), and the `def`s this file makes at the top level.
+fn main_answers(cx: &RuleContext<'_, '_>, scopes: &[std::ops::Range<usize>]) -> Vec<String> {
+    let mut names: Vec<String> = ["Object", "Kernel", "BasicObject"]
+        .iter()
+        .filter_map(|class| cx.env.class(class))
+        .flat_map(|decl| decl.instance_methods.keys().cloned())
+        .collect();
+    for node in cx.nodes() {
+        let Some(def) = node.as_def_node() else { continue };
+        let start = node.location().start() as usize;
+        let nested = scopes.iter().any(|scope| scope.start < start && scope.contains(&start));
+        if def.receiver().is_none() && !nested {
+            names.push(crate::syntax::name(def.name()));
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
 }
