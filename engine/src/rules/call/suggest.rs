@@ -22,7 +22,7 @@ pub fn near_names(cx: &RuleContext<'_, '_>, ty: &Type, method: &str) -> Vec<Stri
 /// alike by Jaro-Winkler (0.834, or 0.77 for short names) and at most a
 /// quarter of its length of edits away (a swap of two letters is one), the
 /// test Ruby's did_you_mean makes; the fewest edits away only, at most
-/// [`MOST`].
+/// three.
 pub fn closest(method: &str, names: impl IntoIterator<Item = String>) -> Vec<String> {
     let length = method.chars().count();
     if length < 3 || !method.starts_with(|c: char| c.is_alphabetic() || c == '_') {
