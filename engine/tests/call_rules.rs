@@ -501,6 +501,10 @@ fn signatures_take_what_ruby_3_1_takes() {
         "Encoding::Converter.new(\"UTF-8\", \"UTF-16\")",
         "RUBY_REVISION + \"x\"\n\"rev: \" + RUBY_REVISION\nRUBY_REVISION.start_with?(\"4\")",
         "require \"date\"\nDate::GREGORIAN.nan?\nDate::JULIAN.infinite?",
+        "f = File.open(__FILE__)\nf.seek(0, :SET)\nf.seek(0, :END)\nf.read(1, nil)\nf.readline(nil)\nf.set_encoding(nil)",
+        "s = +\"ab\"\ns.chomp!(nil)\ns.scrub(nil)\n[[1]].flatten!(nil)",
+        "File.expand_path(\"a\", nil)\nFile.absolute_path(\"a\", nil)\nDir.home(nil)\nMarshal.load(Marshal.dump(1), nil)",
+        "require \"timeout\"\nrequire \"benchmark\"\nTimeout.timeout(1, nil) { 1 }\nBenchmark.bm(nil) { |x| x }",
         "require \"pathname\"\nrequire \"logger\"\nrequire \"csv\"\nrequire \"tempfile\"\npn = Pathname.new(\"/etc/hostname\")\nKernel.open(pn)\nFile::Stat.new(pn)\nLogger.new(pn)\nCSV.foreach(pn)\nTempfile.create(\"x\", Pathname.new(\"/tmp\"))",
     ];
     for source in sources {
