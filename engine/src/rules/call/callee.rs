@@ -189,13 +189,8 @@ fn library_module_first(cx: &RuleContext<'_, '_>, class: &str, owner: &str, side
     }
     // Modules mixed in where no name shows which class gets them (a
     // hook's `base.include(M)`), or computed, may be any class's.
-    match cx.project.mixed_into_unnamed() {
-        Some(modules) => {
-            if modules.into_iter().any(|m| declares(m)) {
-                return true;
-            }
-        }
-        None => return true,
+    if cx.project.mixed_into_unnamed().is_none_or(|mut modules| modules.any(|m| declares(m))) {
+        return true;
     }
     let mut current = crate::types::Name::from(class);
     for _ in 0..64 {
@@ -206,7 +201,6 @@ fn library_module_first(cx: &RuleContext<'_, '_>, class: &str, owner: &str, side
         };
         // Mixed in from outside the body too (`Bag.include(Enumerable)`),
         // which the class's own lists do not show.
-        let from_outside: Vec<String> = cx.project.mixed_into(&current, owner_of(side)).cloned().collect();
         let prepended_outside = side == Side::Instance && cx.project.prepended_to(&current).any(|m| declares(m));
         if before.iter().any(|m| declares(m)) || prepended_outside {
             return true;
@@ -218,7 +212,7 @@ fn library_module_first(cx: &RuleContext<'_, '_>, class: &str, owner: &str, side
             Side::Instance => user.includes.iter().collect(),
             Side::Singleton => user.extends.iter().collect(),
         };
-        if after.iter().any(|m| declares(m)) || from_outside.iter().any(|m| declares(m)) {
+        if after.iter().any(|m| declares(m)) || cx.project.mixed_into(&current, owner_of(side)).any(|m| declares(m)) {
             return true;
         }
         current = match &user.superclass {
